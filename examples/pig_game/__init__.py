@@ -1,0 +1,26 @@
+"""Pig, the dice game: simkit's example of a complete game package."""
+
+from pathlib import Path
+
+import numpy as np
+
+from simkit.game import GameSpec
+
+from . import rules, strategy  # noqa: F401  (strategy registers itself)
+
+
+def compile_params(values: dict, n_players: int) -> tuple:
+    """Effective data values -> the kernels' parameter arrays."""
+    return (np.array([values["target"], values["die_faces"]], dtype=np.int32),)
+
+
+GAME = GameSpec(
+    name="pig",
+    package_dir=Path(__file__).parent,
+    rules=rules,
+    players=(2, 3, 4),
+    compile=compile_params,
+    item_columns=rules.ITEM_COLUMNS,
+    end_reasons=rules.END_REASONS,
+    summary="roll or hold; the first to the target wins (example game)",
+)

@@ -1,0 +1,104 @@
+"""Pig's kernels.
+
+State (int32[STATE_SIZE]):
+
+    0 N_PLAYERS | 1 SEAT (whose turn) | 2 TURN_TOTAL | 3 TURNS | 4 WINNER (-1 none)
+    5 .. 8 BANKED[4]
+
+Moves: ROLL = 0, HOLD = 1.
+"""
+
+import numpy as np
+
+from simkit.jit import kernel
+from simkit.rng import rand_below
+
+N_PLAYERS, SEAT, TURN_TOTAL, TURNS, WINNER, BANKED = 0, 1, 2, 3, 4, 5
+STATE_SIZE = BANKED + 4
+ROLL, HOLD = 0, 1
+P_TARGET, P_FACES = 0, 1
+
+ITEM_COLUMNS = ["roll:made", "hold:made", "bust:suffered"]
+I_ROLL, I_HOLD, I_BUST = 0, 1, 2
+END_REASONS = ["timeout", "target_reached"]
+
+
+@kernel
+def state_size(params, n_players):
+    return STATE_SIZE
+
+
+@kernel
+def max_moves(params, n_players):
+    return 2
+
+
+@kernel
+def new_game(params, n_players, state, chance):
+    state[:] = 0
+    state[N_PLAYERS] = n_players
+    state[WINNER] = -1
+
+
+@kernel
+def to_move(state):
+    return state[SEAT]
+
+
+@kernel
+def legal_moves(params, state, moves):
+    moves[0] = ROLL
+    if state[TURN_TOTAL] == 0:
+        return 1
+    moves[1] = HOLD
+    return 2
+
+
+@kernel
+def end_turn(state):
+    state[TURN_TOTAL] = 0
+    state[SEAT] = (state[SEAT] + 1) % state[N_PLAYERS]
+    state[TURNS] += 1
+
+
+@kernel
+def apply_move(params, state, move, chance, items):
+    seat = state[SEAT]
+    if move == HOLD:
+        items[seat, I_HOLD] += 1
+        state[BANKED + seat] += state[TURN_TOTAL]
+        if state[BANKED + seat] >= params[0][P_TARGET]:
+            state[WINNER] = seat
+        end_turn(state)
+        return
+    items[seat, I_ROLL] += 1
+    face = 1 + rand_below(chance, params[0][P_FACES])
+    if face == 1:
+        items[seat, I_BUST] += 1
+        end_turn(state)
+    else:
+        state[TURN_TOTAL] += face
+
+
+@kernel
+def is_over(state):
+    return state[WINNER] >= 0
+
+
+@kernel
+def turn_number(state):
+    return state[TURNS]
+
+
+@kernel
+def finish(params, state, scores, ranks):
+    n = state[N_PLAYERS]
+    for s in range(n):
+        scores[s] = state[BANKED + s]
+        ranks[s] = 1 if s == state[WINNER] else 2
+    return 1
+
+
+@kernel
+def observe(params, state, seat, obs):
+    obs[:] = state  # nothing is hidden in Pig

@@ -1,0 +1,15 @@
+"""simkit: Monte Carlo balance analysis for tabletop games."""
+
+__version__ = "0.1.0"
+
+
+def simulate(game: str, players: int, games: int, seed: int = 0, strategies="random",
+             overrides=None, rotate: bool = True, workers: int | None = None, scheduler=None,
+             weights=None):
+    """Play ``games`` seeded games and return a ``RunResult`` (``.games``, ``.items`` as
+    pandas DataFrames, ``.meta`` as run.json's dict). Arguments as ``simkit run``:
+    ``strategies`` is one name or one per seat, ``overrides`` a dict or ``["key=value"]``."""
+    from simkit.runner import RunSpec, run_games
+
+    run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
+    return run_games(run, workers=workers, scheduler=scheduler)

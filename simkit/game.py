@@ -1,0 +1,88 @@
+"""The game protocol: what a game package gives the engine.
+
+A game is a package that exposes ``GAME = GameSpec(...)`` and registers it under the entry
+point group ``simkit.games``. The engine only ever talks to a game through this object and
+through the module-level kernels of its ``rules`` module, which every game writes with the
+same names and signatures (all ``@kernel``, all on raw arrays):
+
+    state_size(params, n_players) -> int
+    max_moves(params, n_players) -> int
+    new_game(params, n_players, state, chance) -> None
+        Lay out a new game in ``state`` (int32[state_size]); ``chance`` is the uint64[1]
+        stream for shuffles, deals and dice.
+    to_move(state) -> int
+        The seat that makes the next decision. It need not be the seat whose turn it is
+        (a defender's reply, a player shown a hand, the second of two secret choices).
+    legal_moves(params, state, moves) -> int
+        Write the legal moves (small ints) into ``moves`` and return how many. Never 0
+        before the game is over.
+    apply_move(params, state, move, chance, items) -> None
+        Play ``move``; resolve any chance with ``chance``; count item events in
+        ``items`` (int32[n_players, len(item_columns)]).
+    is_over(state) -> bool
+    turn_number(state) -> int
+        Completed turns so far; the engine ends a game as a ``timeout`` at ``max_turns``.
+    finish(params, state, scores, ranks) -> int
+        Fill ``scores`` (float64[n_players]) and ``ranks`` (int32[n_players], 1 = winner,
+        ties share a rank) and return the end reason's index in ``end_reasons``.
+    observe(params, state, seat, obs) -> None
+        Fill ``obs`` (int32[state_size]) with what ``seat`` knows: the state with every
+        entry the seat has not seen replaced by ``HIDDEN``. Strategies see only this, so a
+        secret choice (a card played face down) stays secret until it is revealed.
+
+Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
+effective values into a tuple of numpy arrays (``params``) that the kernels read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from simkit.data import Param, load_data
+
+HIDDEN = -2
+"""What ``observe`` writes where a seat cannot see (``-1`` already means empty)."""
+
+TIMEOUT = 0
+"""End reason 0 of every game: the turn cap was reached."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    package_dir: Path
+    rules: ModuleType
+    players: tuple[int, ...]
+    compile: Callable[[dict[str, Any], int], tuple]
+    item_columns: Sequence[str]
+    end_reasons: Sequence[str]
+    teams: Callable[[int], list[int]] = field(default=lambda n: list(range(n)))
+    transcript: Callable | None = None
+    summary: str = ""
+
+    def __post_init__(self):
+        if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":
+            raise ValueError(f"{self.name}: end_reasons must start with 'timeout'")
+        for col in self.item_columns:
+            if col.count(":") != 1:
+                raise ValueError(f"{self.name}: item column {col!r} must be 'item:event'")
+
+    @property
+    def data_path(self) -> Path:
+        return self.package_dir / "data.toml"
+
+    @cached_property
+    def version(self) -> str:
+        return (self.package_dir / "VERSION").read_text(encoding="utf-8").strip()
+
+    @cached_property
+    def data(self) -> dict[str, Param]:
+        params = load_data(self.data_path)
+        if "max_turns" not in params:
+            raise ValueError(f"{self.name}: data.toml must define max_turns")
+        return params

@@ -1,0 +1,113 @@
+"""Where games and strategies are found.
+
+Games register under the entry point group ``simkit.games`` (simkit's own five exactly as a
+third party's would). Strategies are modules in the ``strategies`` package, each calling
+``register_strategy`` when imported, or third-party modules named under the entry point group
+``simkit.strategies``. ``register_game`` / ``register_strategy`` also work directly, which is
+how tests and notebooks add a game without installing it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+
+from simkit.errors import SimkitError, unknown
+from simkit.game import GameSpec
+
+_games: dict[str, GameSpec] = {}
+_strategies: dict[tuple[str, str | None], StrategySpec] = {}
+_broken: dict[str, str] = {}
+_loaded = False
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy: a kernel ``choose(params, obs, seat, moves, n_moves, weights, stream)``
+    that returns an index into ``moves[:n_moves]``.
+
+    ``game`` is None for a generic strategy that plays any game. ``weights`` are its tunable
+    numbers (name -> default), handed to the kernel as a float64 array in this order.
+    ``needs_obs`` False lets the engine skip building the observation (``random``)."""
+
+    name: str
+    kernel: object
+    game: str | None = None
+    weights: dict[str, float] = field(default_factory=dict)
+    needs_obs: bool = True
+    summary: str = ""
+
+    @property
+    def import_path(self) -> tuple[str, str]:
+        fn = self.kernel.py_func
+        return fn.__module__, fn.__name__
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    _games[spec.name] = spec
+    return spec
+
+
+def register_strategy(spec: StrategySpec) -> StrategySpec:
+    _strategies[(spec.name, spec.game)] = spec
+    return spec
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for ep in entry_points(group="simkit.games"):
+        if ep.name not in _games:
+            try:
+                register_game(ep.load())
+            except Exception as exc:  # noqa: BLE001 - one broken plugin must not stop the rest
+                _broken[ep.name] = f"{type(exc).__name__}: {exc}"
+    import strategies
+
+    for mod in pkgutil.iter_modules(strategies.__path__):
+        importlib.import_module(f"strategies.{mod.name}")
+    for ep in entry_points(group="simkit.strategies"):
+        ep.load()
+
+
+def games() -> dict[str, GameSpec]:
+    _load()
+    return dict(sorted(_games.items()))
+
+
+def get_game(name: str) -> GameSpec:
+    _load()
+    if name in _broken:
+        raise SimkitError(f"game {name!r} is installed but failed to load: {_broken[name]}")
+    if name not in _games:
+        raise unknown("game", name, _games)
+    return _games[name]
+
+
+def strategies_for(game: str) -> dict[str, StrategySpec]:
+    """Every strategy that can play ``game``: generic ones and the game's own, by name."""
+    _load()
+    found = {name: s for (name, g), s in _strategies.items() if g is None}
+    found.update({name: s for (name, g), s in _strategies.items() if g == game})
+    return dict(sorted(found.items()))
+
+
+def resolve_strategies(game: str, names, n_players: int) -> list[str]:
+    """Check a per-seat strategy list; one name is used for every seat."""
+    names = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]
+    names = [n for n in names if n]
+    known = strategies_for(game)
+    for n in names:
+        if n not in known:
+            raise unknown(f"strategy for {game}", n, known)
+    if len(names) == 1:
+        names = names * n_players
+    if len(names) != n_players:
+        raise SimkitError(
+            f"{len(names)} strategies given for {n_players} players; give one per seat "
+            f"or a single one for all seats")
+    return names

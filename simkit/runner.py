@@ -1,0 +1,303 @@
+"""The batch runner: plan a run, play it in chunks on local threads or a Dask cluster, and
+write its tables in game order.
+
+Determinism: game ``i`` depends only on the master seed, ``i`` and the run's settings, never
+on which worker played it or how the games were chunked, and chunks are written in order,
+so the same master seed gives identical tables on any number of workers or machines.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from functools import cache
+from importlib.metadata import version as pkg_version
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from simkit import data, registry
+from simkit.driver import Driver, load_driver
+from simkit.errors import SimkitError
+from simkit.results import Chunk, RunResult, RunWriter, games_table, items_table
+from simkit.rng import game_seeds
+
+DEFAULT_CHUNK = 25_000
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides a run's games: a picklable recipe, sent as is to workers."""
+
+    game: str
+    players: int
+    games: int
+    seed: int = 0
+    strategies: tuple[str, ...] = ("random",)
+    overrides: tuple[tuple[str, Any], ...] = ()
+    rotate: bool = True
+    weights: tuple[tuple[str, str, float], ...] = ()
+
+    @classmethod
+    def make(cls, game, players, games, seed=0, strategies="random", overrides=None,
+             rotate=True, weights=None) -> RunSpec:
+        """Build and validate a RunSpec from user-facing arguments."""
+        spec = registry.get_game(game)
+        if players not in spec.players:
+            raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
+                              f"not {players}")
+        if not isinstance(games, int) or games < 1:
+            raise SimkitError(f"the number of games must be a positive integer, not {games!r}")
+        if not isinstance(seed, int) or seed < 0:
+            raise SimkitError(f"the seed must be a non-negative integer, not {seed!r}")
+        names = registry.resolve_strategies(game, strategies, players)
+        over = data.parse_overrides(overrides)
+        data.apply_overrides(spec.data, over)
+        w = []
+        for item in weights or ():
+            key, _, text = item.partition("=")
+            sname, _, wname = key.partition(".")
+            w.append((sname.strip(), wname.strip(), float(data.parse_value(text))))
+        run = cls(game, players, games, seed, tuple(names), tuple(sorted(over.items(),
+                  key=lambda kv: kv[0])), rotate, tuple(w))
+        plan(run)  # compile the parameters now, so a bad value fails before any output
+        return run
+
+
+@dataclass
+class Plan:
+    """A RunSpec resolved in this process: parameters compiled, driver loaded."""
+
+    run: RunSpec
+    params: dict[str, data.Param]
+    compiled: tuple
+    driver: Driver
+    seat_codes: np.ndarray  # int32[P], the strategy code of each seat before rotation
+    weights: np.ndarray
+    max_turns: int
+    state_size: int
+    max_moves: int
+    item_columns: list[str] = field(default_factory=list)
+
+
+@cache
+def plan(run: RunSpec) -> Plan:
+    spec = registry.get_game(run.game)
+    params = data.apply_overrides(spec.data, dict(run.overrides))
+    vals = data.values(params)
+    compiled = spec.compile(vals, run.players)
+    driver = load_driver(run.game)
+    wover: dict[str, dict[str, float]] = {}
+    for sname, wname, v in run.weights:
+        if sname not in driver.strategy_names:
+            raise SimkitError(f"--weight names strategy {sname!r}, which is not in this run")
+        known = driver.weight_names[driver.code(sname)]
+        if wname not in known:
+            raise SimkitError(f"strategy {sname} has no weight {wname!r}; its weights: "
+                              f"{', '.join(known) or 'none'}")
+        wover.setdefault(sname, {})[wname] = v
+    rules = spec.rules
+    return Plan(
+        run, params, compiled, driver,
+        np.array([driver.code(n) for n in run.strategies], dtype=np.int32),
+        driver.weights(wover), int(vals["max_turns"]),
+        int(rules.state_size(compiled, run.players)),
+        int(rules.max_moves(compiled, run.players)), list(spec.item_columns))
+
+
+def seat_codes(p: Plan, start: int, count: int) -> np.ndarray:
+    """int32[count, P]: the strategy code of each seat in each game. With rotation, game
+    ``i`` shifts the strategy list by ``i`` seats, so every strategy sits in every seat
+    equally often."""
+    n = p.run.players
+    idx = np.arange(start, start + count)
+    shift = idx % n if p.run.rotate else np.zeros(count, dtype=np.int64)
+    seats = (np.arange(n)[None, :] - shift[:, None]) % n
+    return p.seat_codes[seats].astype(np.int32)
+
+
+def play_chunk(p: Plan, start: int, count: int) -> Chunk:
+    n = p.run.players
+    k = len(p.item_columns)
+    seeds = game_seeds(p.run.seed, start, count)
+    codes = seat_codes(p, start, count)
+    c = Chunk(start, seeds, codes, np.empty(count, np.int32), np.empty(count, np.int32),
+              np.empty(count, np.int32), np.empty((count, n), np.float64),
+              np.empty((count, n), np.int32), np.empty((count, n, k), np.int32))
+    p.driver.module.play_batch(
+        p.compiled, n, seeds, codes, p.driver.needs_obs, p.weights, p.max_turns, p.state_size,
+        p.max_moves, c.end, c.turns, c.decisions, c.scores, c.ranks, c.items)
+    return c
+
+
+def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
+    """What a Dask worker runs: rebuild the plan in its own process, play one chunk."""
+    return play_chunk(plan(run), start, count)
+
+
+def _ordered(submit: Callable[[int, int], Any], result: Callable[[Any], Chunk],
+             bounds: list[tuple[int, int]], pending_max: int) -> Iterator[Chunk]:
+    """Submit chunks (at most ``pending_max`` in flight) and yield them in game order."""
+    pending: dict[int, Any] = {}
+    nxt = 0
+    for i, (start, count) in enumerate(bounds):
+        pending[i] = submit(start, count)
+        while len(pending) >= pending_max:
+            yield result(pending.pop(nxt))
+            nxt += 1
+    while pending:
+        yield result(pending.pop(nxt))
+        nxt += 1
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for name in ("simkit", "numpy", "numba", "pandas", "pyarrow", "dask", "distributed"):
+        try:
+            out[name] = pkg_version(name)
+        except Exception:  # noqa: BLE001 - a missing optional package is not an error
+            out[name] = "not installed"
+    return out
+
+
+def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
+              scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
+              overwrite: bool = False) -> RunResult:
+    """Play ``run``; write a run folder to ``out`` (or keep the tables in memory).
+
+    ``workers`` local threads (default: all cores), or a Dask cluster when ``scheduler`` is
+    an address (``tcp://host:8786``) or a ``distributed.Client``. Returns the tables as
+    DataFrames (empty when written to ``out``, to keep memory bounded) and run.json.
+    On Ctrl-C the games finished so far are kept, marked ``complete: false``."""
+    p = plan(run)
+    spec = registry.get_game(run.game)
+    workers = workers or os.cpu_count() or 1
+    if chunk_size is None:
+        chunk_size = max(1, min(DEFAULT_CHUNK, math.ceil(run.games / (4 * workers))))
+    bounds = [(s, min(chunk_size, run.games - s)) for s in range(0, run.games, chunk_size)]
+    writer = RunWriter(out, overwrite) if out is not None else None
+    play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
+    started = time.perf_counter()
+    client = pool = None
+    if scheduler is not None:
+        from distributed import Client
+
+        client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+        backend = f"dask:{client.scheduler.address}"
+        submit = lambda s, c: client.submit(remote_chunk, run, s, c, pure=False)  # noqa: E731
+        result = lambda f: f.result()  # noqa: E731
+        pending_max = 2 * max(1, len(client.scheduler_info()["workers"]))
+    elif workers > 1:
+        pool = ThreadPoolExecutor(workers)
+        backend = f"threads:{workers}"
+        submit = lambda s, c: pool.submit(play_chunk, p, s, c)  # noqa: E731
+        result = lambda f: f.result()  # noqa: E731
+        pending_max = 2 * workers
+    else:
+        backend = "serial"
+        submit = lambda s, c: (s, c)  # noqa: E731
+        result = lambda sc: play_chunk(p, *sc)  # noqa: E731
+        pending_max = 1
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=run.games, unit=" games", unit_scale=True, desc=run.game,
+                   dynamic_ncols=True, mininterval=0.5)
+    kept_games: list[pa.Table] = []
+    kept_items: list[pa.Table] = []
+    done = 0
+    complete = False
+    try:
+        for chunk in _ordered(submit, result, bounds, pending_max):
+            g = games_table(chunk, p.driver.strategy_names, spec.teams(run.players),
+                            spec.end_reasons)
+            it = items_table(chunk, spec.item_columns)
+            if writer is not None:
+                writer.write(g, it)
+            else:
+                kept_games.append(g)
+                kept_items.append(it)
+            done += len(chunk.seeds)
+            if bar is not None:
+                bar.update(len(chunk.seeds))
+        complete = True
+    except KeyboardInterrupt:
+        if writer is None or done == 0:
+            if writer is not None:
+                writer.abort()
+            raise
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            pool.shutdown(wait=complete, cancel_futures=True)
+        if client is not None and client is not scheduler:
+            client.close()
+    elapsed = time.perf_counter() - started
+    meta = run_meta(p, backend, chunk_size, elapsed, done, complete)
+    if writer is not None:
+        writer.close(meta)
+        result_games = pd.DataFrame()
+        result_items = pd.DataFrame()
+    else:
+        result_games = pa.concat_tables(kept_games).to_pandas()
+        result_items = pa.concat_tables(kept_items).to_pandas()
+    res = RunResult(result_games, result_items, meta)
+    if not complete:
+        raise RunInterrupted(res, out)
+    return res
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Raised after Ctrl-C once the finished games are safely written."""
+
+    def __init__(self, result: RunResult, out: Path | None):
+        super().__init__("interrupted")
+        self.result = result
+        self.out = out
+
+
+def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
+             complete: bool) -> dict:
+    spec = registry.get_game(p.run.game)
+    return {
+        "game": spec.name,
+        "game_version": spec.version,
+        "players": p.run.players,
+        "games": p.run.games,
+        "games_completed": done,
+        "complete": complete,
+        "master_seed": p.run.seed,
+        "strategies": list(p.run.strategies),
+        "rotate": p.run.rotate,
+        "strategy_weights": {n: dict(zip(p.driver.weight_names[p.driver.code(n)],
+                                         p.weights[p.driver.code(n)].tolist(), strict=False))
+                             for n in sorted(set(p.run.strategies))},
+        "teams": spec.teams(p.run.players),
+        "end_reasons": list(spec.end_reasons),
+        "item_columns": list(spec.item_columns),
+        "params": {k: {"value": q.value, "default": q.default, "source": q.source,
+                       "why": q.why, "changed": q.changed} for k, q in p.params.items()},
+        "overrides": dict(p.run.overrides),
+        "backend": backend,
+        "chunk_size": chunk_size,
+        "versions": _versions(),
+        "elapsed_seconds": round(elapsed, 3),
+        "games_per_second": round(done / elapsed, 1) if elapsed > 0 else None,
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "run_spec": asdict(p.run),
+    }
