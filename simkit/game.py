@@ -30,6 +30,18 @@ same names and signatures (all ``@kernel``, all on raw arrays):
         entry the seat has not seen replaced by ``HIDDEN``. Strategies see only this, so a
         secret choice (a card played face down) stays secret until it is revealed.
 
+Python-side hooks (plain functions, used by ``simkit replay`` and the tests, never in the
+hot loop):
+
+    describe_setup(params, n_players, state) -> list[str]
+        The deal, as text; mark hidden facts with who could see them, e.g. "[seen by P1]".
+    describe_move(params, n_players, before, move, after) -> list[str]
+        One decision (``before`` and ``after`` are copies of the state): who did what, and
+        every chance outcome and hidden fact it revealed, with who could see it.
+    check_state(params, n_players, state) -> list[str]
+        The conservation laws and invariants of a state (cards, tokens, acorns...): a list
+        of violations, empty when the state is sound. Run after every move in the tests.
+
 Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
 effective values into a tuple of numpy arrays (``params``) that the kernels read.
 """
@@ -62,7 +74,9 @@ class GameSpec:
     item_columns: Sequence[str]
     end_reasons: Sequence[str]
     teams: Callable[[int], list[int]] = field(default=lambda n: list(range(n)))
-    transcript: Callable | None = None
+    describe_setup: Callable | None = None
+    describe_move: Callable | None = None
+    check_state: Callable | None = None
     summary: str = ""
 
     def __post_init__(self):

@@ -7,6 +7,7 @@ import numpy as np
 from simkit.game import GameSpec
 
 from . import rules, strategy  # noqa: F401  (strategy registers itself)
+from .transcript import check_state, describe_move, describe_setup
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
@@ -22,5 +23,8 @@ GAME = GameSpec(
     compile=compile_params,
     item_columns=rules.ITEM_COLUMNS,
     end_reasons=rules.END_REASONS,
+    describe_setup=describe_setup,
+    describe_move=describe_move,
+    check_state=check_state,
     summary="roll or hold; the first to the target wins (example game)",
 )
