@@ -1,0 +1,21 @@
+"""Shared fixtures. The example game Pig (examples/pig_game) is registered for every test,
+as a third-party game would be, so the engine is always tested on a game it does not own."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples"))
+
+from pig_game import GAME as PIG  # noqa: E402
+
+from simkit import registry  # noqa: E402
+
+registry.register_game(PIG)
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
