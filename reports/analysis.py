@@ -1,0 +1,745 @@
+"""Statistics on result tables: win rates, first-player advantage, endings, game length, item
+value and what-if comparisons. Pure pandas/numpy/scipy/statsmodels; no plotting.
+
+Every function takes the ``games`` table of a run (a row per game, see ``simkit.results``) and
+the run's ``meta`` (run.json as a dict, or None). A seat *won* a game when its rank is 1, so
+tied seats and the seats of a winning team all count as winners, and nobody won a game that
+timed out (all ranks 0). A games table may hold several player counts (runs concatenated);
+tables then have a row group per player count (the ``players`` column).
+
+All intervals are 95%. Win rates use Wilson score intervals; means of per-game quantities
+use a t interval on the per-game values (paired per-game differences for what-if runs).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from scipy import stats
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    proportions_ztest,
+)
+
+from simkit.errors import SimkitError
+
+ALPHA = 0.05
+Z95 = float(stats.norm.ppf(1 - ALPHA / 2))
+ITEM_BATCH_ROWS = 1 << 20  # rows of items.parquet held at once while streaming
+MIN_OCCURRENCES = 30  # fewer seat-games with (or without) an item: too few to judge its value
+
+# how a game ended, by its rank-1 seats
+OUTCOMES = ("one winner", "team win", "tie", "no winner")
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+
+
+def _players_groups(games: pd.DataFrame) -> Iterator[tuple[int, pd.DataFrame]]:
+    """(player count, its games) for each player count in ``games``, smallest first."""
+    if "players" not in games.columns:
+        yield _seat_count(games), games
+        return
+    counts = pd.unique(games["players"])
+    if len(counts) == 1:
+        yield int(counts[0]), games
+        return
+    for p in sorted(int(c) for c in counts):
+        yield p, games[games["players"] == p]
+
+
+def _seat_count(games: pd.DataFrame) -> int:
+    n = 0
+    while f"rank_s{n}" in games.columns:
+        n += 1
+    if n == 0:
+        raise SimkitError("the games table has no rank_s0 column; is it a simkit games table?")
+    return n
+
+
+def _won(games: pd.DataFrame, players: int) -> np.ndarray:
+    """bool[G, P]: seat s won game g (rank 1; ties and team mates share rank 1)."""
+    return np.stack([games[f"rank_s{s}"].to_numpy(dtype=np.int16) == 1
+                     for s in range(players)], axis=1)
+
+
+def _teams(games: pd.DataFrame, players: int) -> np.ndarray:
+    """int[G, P]: the team of each seat (the seat itself when the game has no teams)."""
+    cols = []
+    for s in range(players):
+        col = f"team_s{s}"
+        if col in games.columns:
+            cols.append(games[col].to_numpy(dtype=np.int16))
+        else:
+            cols.append(np.full(len(games), s, dtype=np.int16))
+    return np.stack(cols, axis=1)
+
+
+def _outcomes(won: np.ndarray, teams: np.ndarray) -> np.ndarray:
+    """int8[G]: index into OUTCOMES. A tie is more than one rank-1 seat not all on one team;
+    several rank-1 seats of one team are a team win."""
+    n_won = won.sum(axis=1)
+    first_team = np.take_along_axis(teams, won.argmax(axis=1)[:, None], axis=1)
+    one_team = np.all(~won | (teams == first_team), axis=1)
+    out = np.full(len(won), 3, dtype=np.int8)
+    out[n_won == 1] = 0
+    out[(n_won > 1) & one_team] = 1
+    out[(n_won > 1) & ~one_team] = 2
+    return out
+
+
+def wilson(count, nobs) -> tuple[np.ndarray, np.ndarray]:
+    """95% Wilson score interval for ``count`` successes in ``nobs`` trials (arrays allowed);
+    NaN where ``nobs`` is 0."""
+    count = np.asarray(count, dtype=float)
+    nobs = np.asarray(nobs, dtype=float)
+    safe = np.where(nobs > 0, nobs, 1.0)
+    lo, hi = proportion_confint(count, safe, alpha=ALPHA, method="wilson")
+    lo = np.where(nobs > 0, lo, np.nan)
+    hi = np.where(nobs > 0, hi, np.nan)
+    return lo, hi
+
+
+def mean_ci(values: np.ndarray) -> dict:
+    """Mean of per-game values with its standard error, 95% t interval and the two-sided
+    p-value of ``scipy.stats.ttest_1samp`` against 0.
+
+    When every value is the same (standard error 0) scipy has no answer; the interval is then
+    the single point, and p is 1 if the mean is 0, else 0 (the difference is certain)."""
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    if n == 0:
+        return {"mean": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+                "p_value": np.nan, "n": 0}
+    mean = float(x.mean())
+    if n < 2:
+        return {"mean": mean, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+                "p_value": np.nan, "n": n}
+    sd = float(x.std(ddof=1))
+    se = sd / math.sqrt(n)
+    # sd of a constant array is rounding noise, not spread
+    if se <= 1e-12 * max(1.0, abs(mean)):
+        return {"mean": mean, "se": 0.0, "ci_low": mean, "ci_high": mean,
+                "p_value": 1.0 if mean == 0 else 0.0, "n": n}
+    half = float(stats.t.ppf(1 - ALPHA / 2, n - 1)) * se
+    p = float(stats.ttest_1samp(x, 0.0).pvalue)
+    return {"mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half,
+            "p_value": p, "n": n}
+
+
+def _strategy_codes(games: pd.DataFrame, players: int,
+                    order: list[str] | None = None) -> tuple[list[str], np.ndarray]:
+    """(names, int32[G, P] index into names, -1 where unknown) of the strategy in each seat.
+    Names come in ``order`` first (the run's strategy list), then as found."""
+    names: list[str] = []
+    for n in order or ():
+        if n not in names:
+            names.append(str(n))
+    codes = np.full((len(games), players), -1, dtype=np.int32)
+    for s in range(players):
+        col = f"strategy_s{s}"
+        if col not in games.columns:
+            continue
+        ser = games[col]
+        if not isinstance(ser.dtype, pd.CategoricalDtype):
+            ser = ser.astype("category")
+        cats = [str(c) for c in ser.cat.categories]
+        for c in cats:
+            if c not in names:
+                names.append(c)
+        lookup = np.array([names.index(c) for c in cats] + [-1], dtype=np.int32)
+        raw = ser.cat.codes.to_numpy()
+        codes[:, s] = lookup[np.where(raw < 0, len(cats), raw)]
+    used = np.zeros(len(names), dtype=bool)
+    valid = codes[codes >= 0]
+    used[np.unique(valid)] = True
+    keep = [i for i in range(len(names)) if used[i]]
+    remap = np.full(len(names) + 1, -1, dtype=np.int32)
+    remap[keep] = np.arange(len(keep), dtype=np.int32)
+    return [names[i] for i in keep], remap[np.where(codes < 0, len(names), codes)]
+
+
+def _meta_strategies(meta: dict | None) -> list[str]:
+    return [str(s) for s in (meta or {}).get("strategies", [])]
+
+
+# ---------------------------------------------------------------------------------------------
+# win rates
+
+
+def seat_win_rates(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """Win rate per seat.
+
+    Columns: players, seat, games, wins (rank 1), win_rate, ci_low, ci_high (95% Wilson),
+    fair_share (the mean win rate over all seats in the same games: 1/P without ties or
+    teams, lower when games time out, higher with ties or team wins)."""
+    rows = []
+    for p, g in _players_groups(games):
+        won = _won(g, p)
+        n = len(g)
+        wins = won.sum(axis=0)
+        lo, hi = wilson(wins, np.full(p, n))
+        fair = float(won.mean()) if n else np.nan
+        for s in range(p):
+            rows.append({"players": p, "seat": s, "games": n, "wins": int(wins[s]),
+                         "win_rate": wins[s] / n if n else np.nan,
+                         "ci_low": lo[s], "ci_high": hi[s], "fair_share": fair})
+    return pd.DataFrame(rows, columns=["players", "seat", "games", "wins", "win_rate",
+                                       "ci_low", "ci_high", "fair_share"])
+
+
+def strategy_win_rates(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """Win rate per strategy over every seat it sat in, then per strategy and seat.
+
+    Columns: players, strategy, seat ("all" for the strategy over all seats, else the seat
+    number), seat_games (a game with the strategy in two seats counts twice), wins,
+    win_rate, ci_low, ci_high (95% Wilson), fair_share (as in ``seat_win_rates``)."""
+    rows = []
+    for p, g in _players_groups(games):
+        won = _won(g, p)
+        names, codes = _strategy_codes(g, p, _meta_strategies(meta))
+        fair = float(won.mean()) if len(g) else np.nan
+        k = len(names)
+        # per strategy x seat counts, by bincount on (code, seat)
+        flat = codes * p + np.arange(p)[None, :]
+        ok = codes >= 0
+        seat_games = np.bincount(flat[ok], minlength=k * p).reshape(k, p)
+        seat_wins = np.bincount(flat[ok & won], minlength=k * p).reshape(k, p)
+        for i, name in enumerate(names):
+            entries = [("all", seat_games[i].sum(), seat_wins[i].sum())]
+            entries += [(s, seat_games[i, s], seat_wins[i, s]) for s in range(p)
+                        if seat_games[i, s] > 0]
+            for seat, n, w in entries:
+                lo, hi = wilson(w, n)
+                rows.append({"players": p, "strategy": name, "seat": seat,
+                             "seat_games": int(n), "wins": int(w),
+                             "win_rate": w / n if n else np.nan, "ci_low": float(lo),
+                             "ci_high": float(hi), "fair_share": fair})
+    df = pd.DataFrame(rows, columns=["players", "strategy", "seat", "seat_games", "wins",
+                                     "win_rate", "ci_low", "ci_high", "fair_share"])
+    df["seat"] = df["seat"].astype(object)
+    return df
+
+
+def _fpa_per_game(won: np.ndarray) -> np.ndarray:
+    return won[:, 0].astype(float) - won.mean(axis=1)
+
+
+def first_player_advantage(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """First-player advantage per player count: seat 0's win rate minus the fair share.
+
+    Columns: players, games, seat0_win_rate, fair_share, advantage, se, ci_low, ci_high,
+    p_value.
+
+    Why this way: the fair share is not simply 1/P. Ties give several seats rank 1, a team
+    win gives every seat of the team rank 1 (Rabbit Hunt's 4-player game), and timeouts give
+    nobody a win, so the seats' win rates need not add up to 1. Comparing seat 0 with the
+    mean win rate of all seats *in the same games* is right in all these cases: for each game
+    d_i = won_seat0 - mean_s won_s, which is 0 in expectation when seats are equal, and the
+    advantage is the mean of d_i. Because d_i is one number per game, its standard error is
+    sd(d)/sqrt(n) with the within-game dependence of the seats (exactly one of two seats wins)
+    built in, which a test comparing seat 0 with 1/P as independent binomials would get wrong.
+    The interval is a t interval and the p-value is ``scipy.stats.ttest_1samp(d, 0)``.
+    With seats rotating strategies (the default), every strategy sits in seat 0 equally
+    often, so the advantage is the seat's and not a strategy's."""
+    rows = []
+    for p, g in _players_groups(games):
+        won = _won(g, p)
+        r = mean_ci(_fpa_per_game(won))
+        rows.append({"players": p, "games": len(g),
+                     "seat0_win_rate": float(won[:, 0].mean()) if len(g) else np.nan,
+                     "fair_share": float(won.mean()) if len(g) else np.nan,
+                     "advantage": r["mean"], "se": r["se"], "ci_low": r["ci_low"],
+                     "ci_high": r["ci_high"], "p_value": r["p_value"]})
+    return pd.DataFrame(rows, columns=["players", "games", "seat0_win_rate", "fair_share",
+                                       "advantage", "se", "ci_low", "ci_high", "p_value"])
+
+
+# ---------------------------------------------------------------------------------------------
+# how games end and how long they last
+
+
+def endings(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """How games ended: each end reason, then each outcome.
+
+    Columns: players, kind ("end reason" or "outcome"), name, count, share, ci_low, ci_high
+    (95% Wilson on the share). End reasons are the game's declared ones (the category's
+    values and run.json's ``end_reasons``), shown even when they never happened, so a run
+    without timeouts says "timeout 0". Outcomes partition the games by their rank-1 seats:
+    "one winner", "team win" (several rank-1 seats, all on one team), "tie" (rank-1 seats on
+    more than one team) and "no winner" (a timeout: every rank is 0)."""
+    declared = [str(r) for r in (meta or {}).get("end_reasons", [])]
+    rows = []
+    for p, g in _players_groups(games):
+        n = len(g)
+        reasons = list(declared)
+        if "end_reason" in g.columns:
+            ser = g["end_reason"]
+            if isinstance(ser.dtype, pd.CategoricalDtype):
+                reasons += [str(c) for c in ser.cat.categories if str(c) not in reasons]
+            counts = ser.astype(str).value_counts() if not isinstance(
+                ser.dtype, pd.CategoricalDtype) else ser.value_counts()
+            counts = {str(k): int(v) for k, v in counts.items()}
+            reasons += [r for r in counts if r not in reasons]
+        else:
+            counts = {}
+        for r in reasons:
+            c = counts.get(r, 0)
+            lo, hi = wilson(c, n)
+            rows.append({"players": p, "kind": "end reason", "name": r, "count": c,
+                         "share": c / n if n else np.nan, "ci_low": float(lo),
+                         "ci_high": float(hi)})
+        oc = np.bincount(_outcomes(_won(g, p), _teams(g, p)), minlength=len(OUTCOMES))
+        for i, name in enumerate(OUTCOMES):
+            lo, hi = wilson(oc[i], n)
+            rows.append({"players": p, "kind": "outcome", "name": name, "count": int(oc[i]),
+                         "share": oc[i] / n if n else np.nan, "ci_low": float(lo),
+                         "ci_high": float(hi)})
+    return pd.DataFrame(rows, columns=["players", "kind", "name", "count", "share", "ci_low",
+                                       "ci_high"])
+
+
+_QUANTILES = {"p05": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
+
+
+def game_length(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """Turns and decisions per game.
+
+    Columns: players, measure ("turns" or "decisions"), games, mean, sd, min, p05, p25,
+    median, p75, p95, max (quantiles by numpy's default linear interpolation)."""
+    rows = []
+    for p, g in _players_groups(games):
+        for measure in ("turns", "decisions"):
+            if measure not in g.columns:
+                continue
+            x = g[measure].to_numpy(dtype=float)
+            row = {"players": p, "measure": measure, "games": len(x)}
+            if len(x):
+                q = np.quantile(x, list(_QUANTILES.values()))
+                row.update(mean=x.mean(), sd=x.std(ddof=1) if len(x) > 1 else np.nan,
+                           min=x.min(), max=x.max(), **dict(zip(_QUANTILES, q, strict=True)))
+            rows.append(row)
+    cols = ["players", "measure", "games", "mean", "sd", "min", *_QUANTILES, "max"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+# ---------------------------------------------------------------------------------------------
+# item value (17lands-style)
+
+
+class _WonLookup:
+    """Won-or-not of (game, seat) pairs, for joining items rows to the games table without a
+    pandas merge: a dense table indexed by game number when the numbers are compact (the
+    usual 0..N-1), else a sorted search."""
+
+    def __init__(self, games: pd.DataFrame):
+        ids = games["game"].to_numpy(dtype=np.int64)
+        p = _seat_count(games)
+        won = np.full((len(games), p), -1, dtype=np.int8)
+        if "players" in games.columns:
+            counts = games["players"].to_numpy()
+            for players in np.unique(counts):
+                mask = counts == players
+                rows = games if mask.all() else games[mask]
+                won[np.flatnonzero(mask), :players] = _won(rows, int(players))
+        else:
+            won[:] = _won(games, p)
+        self.players = p
+        self.dense = None
+        if len(ids) and ids.min() >= 0 and ids.max() < 2 * len(ids) + 1_000_000:
+            self.dense = np.full((int(ids.max()) + 1, p), -1, dtype=np.int8)
+            self.dense[ids] = won
+        else:
+            order = np.argsort(ids, kind="stable")
+            self.sorted_ids = ids[order]
+            self.won = won[order]
+
+    def __call__(self, game: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """int8[n]: 1 won, 0 lost, -1 no such game or seat in the games table."""
+        game = game.astype(np.int64, copy=False)
+        seat = seat.astype(np.int64, copy=False)
+        bad = (seat < 0) | (seat >= self.players) | (game < 0)
+        seat = np.where(bad, 0, seat)
+        if self.dense is not None:
+            inside = ~bad & (game < len(self.dense))
+            out = np.full(len(game), -1, dtype=np.int8)
+            out[inside] = self.dense[game[inside], seat[inside]]
+            return out
+        pos = np.searchsorted(self.sorted_ids, game)
+        pos = np.minimum(pos, max(len(self.sorted_ids) - 1, 0))
+        found = ~bad & (len(self.sorted_ids) > 0) & (self.sorted_ids[pos] == game)
+        out = np.full(len(game), -1, dtype=np.int8)
+        out[found] = self.won[pos[found], seat[found]]
+        return out
+
+
+def _item_batches(items, columns: list[str], batch_rows: int) -> Iterator[pa.RecordBatch]:
+    if isinstance(items, pd.DataFrame):
+        table = pa.Table.from_pandas(items[["game", "seat", *columns]], preserve_index=False)
+        yield from table.to_batches(max_chunksize=batch_rows)
+    else:
+        yield from pq.ParquetFile(items).iter_batches(batch_size=batch_rows,
+                                                      columns=["game", "seat", *columns])
+
+
+def _item_columns(items, meta: dict | None) -> list[str]:
+    if isinstance(items, pd.DataFrame):
+        present = [str(c) for c in items.columns]
+    else:
+        path = Path(items)
+        if not path.is_file():
+            raise SimkitError(f"{path} is missing")
+        present = list(pq.ParquetFile(path).schema_arrow.names)
+    for need in ("game", "seat"):
+        if need not in present:
+            raise SimkitError(f"the items table has no {need!r} column")
+    declared = [str(c) for c in (meta or {}).get("item_columns", [])]
+    cols = [c for c in declared if c in present]
+    cols += [c for c in present if c not in ("game", "seat") and c not in cols]
+    return cols
+
+
+def item_value(items, games: pd.DataFrame, meta: dict | None = None,
+               min_occurrences: int = MIN_OCCURRENCES,
+               batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
+    """The value of each item event, in the style of 17lands' card metrics.
+
+    ``items`` is the path of an items.parquet (read in record batches of ``batch_rows`` rows,
+    aggregating as it goes, so a 40-million-row file never sits in memory) or an items
+    DataFrame. Each (game, seat) row is joined to whether that seat won the game.
+
+    Columns, one row per item column:
+      item, seat_games (seat-games in both tables), occurred (seat-games with count > 0),
+      occurred_share, win_rate_occurred, win_rate_not (the seat's win rate when the event
+      occurred at least once / never), difference (occurred - not), ci_low, ci_high (95%
+      Newcomb interval for a difference of two independent proportions, statsmodels'
+      ``confint_proportions_2indep``), p_value (two-proportion z test), mean_count (over
+      all seat-games), mean_count_occurred, enough (at least ``min_occurrences`` seat-games
+      both with and without the event; fewer and the difference is not worth reading).
+
+    Like 17lands' "games in hand" win rates this is an association, not a causal effect:
+    a seat that is winning may trigger some items more (and a seat that plays longer meets
+    more of everything)."""
+    cols = _item_columns(items, meta)
+    lookup = _WonLookup(games)
+    k = len(cols)
+    n_total = 0
+    wins_total = 0
+    occ_n = np.zeros(k, dtype=np.int64)
+    occ_w = np.zeros(k, dtype=np.int64)
+    count_sum = np.zeros(k, dtype=np.int64)
+    for batch in _item_batches(items, cols, batch_rows):
+        won = lookup(batch.column(0).to_numpy(zero_copy_only=False),
+                     batch.column(1).to_numpy(zero_copy_only=False))
+        keep = won >= 0
+        all_kept = bool(keep.all())
+        w = won.astype(bool) if all_kept else won[keep].astype(bool)
+        n_total += int(len(w))
+        wins_total += int(w.sum())
+        for j in range(k):
+            c = batch.column(2 + j).to_numpy(zero_copy_only=False)
+            if not all_kept:
+                c = c[keep]
+            occ = c > 0
+            occ_n[j] += int(np.count_nonzero(occ))
+            occ_w[j] += int(np.count_nonzero(occ & w))
+            count_sum[j] += int(c.sum(dtype=np.int64))
+    rows = []
+    for j, name in enumerate(cols):
+        n1, w1 = int(occ_n[j]), int(occ_w[j])
+        n0, w0 = n_total - n1, wins_total - w1
+        r1 = w1 / n1 if n1 else np.nan
+        r0 = w0 / n0 if n0 else np.nan
+        lo = hi = p = np.nan
+        if n1 and n0:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                lo, hi = confint_proportions_2indep(w1, n1, w0, n0, method="newcomb",
+                                                    compare="diff", alpha=ALPHA)
+                if (w1 + w0) in (0, n1 + n0):
+                    p = 1.0  # every seat-game won (or lost) alike: no difference at all
+                else:
+                    p = float(proportions_ztest([w1, w0], [n1, n0])[1])
+        rows.append({"item": name, "seat_games": n_total, "occurred": n1,
+                     "occurred_share": n1 / n_total if n_total else np.nan,
+                     "win_rate_occurred": r1, "win_rate_not": r0, "difference": r1 - r0,
+                     "ci_low": float(lo), "ci_high": float(hi), "p_value": p,
+                     "mean_count": count_sum[j] / n_total if n_total else np.nan,
+                     "mean_count_occurred": count_sum[j] / n1 if n1 else np.nan,
+                     "enough": bool(n1 >= min_occurrences and n0 >= min_occurrences)})
+    return pd.DataFrame(rows, columns=[
+        "item", "seat_games", "occurred", "occurred_share", "win_rate_occurred",
+        "win_rate_not", "difference", "ci_low", "ci_high", "p_value", "mean_count",
+        "mean_count_occurred", "enough"])
+
+
+# ---------------------------------------------------------------------------------------------
+# what-if comparison
+
+
+def _pair(base: pd.DataFrame, changed: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The games both runs played, in the same order, matched by game index."""
+    b_ids = base["game"].to_numpy(dtype=np.int64)
+    c_ids = changed["game"].to_numpy(dtype=np.int64)
+    common, bi, ci = np.intersect1d(b_ids, c_ids, assume_unique=False, return_indices=True)
+    if len(common) == 0:
+        raise SimkitError("the two runs have no game index in common, so they cannot be paired")
+    b = base.iloc[bi].reset_index(drop=True)
+    c = changed.iloc[ci].reset_index(drop=True)
+    if "seed" in b.columns and "seed" in c.columns:
+        same = b["seed"].to_numpy() == c["seed"].to_numpy()
+        if not same.all():
+            warnings.warn(f"{int((~same).sum())} of {len(same)} paired games have different "
+                          "seeds (different master seeds?); the pairing then gains nothing, "
+                          "though the paired interval stays valid", stacklevel=3)
+    return b, c
+
+
+def _ratio_influence(wins: np.ndarray, seats: np.ndarray) -> tuple[float, np.ndarray]:
+    """A ratio of sums R = sum(wins) / sum(seats) and its per-game linearisation
+    (wins_i - R seats_i) / mean(seats), whose mean is 0 and whose sd gives R's standard
+    error (the delta method). When every game has the same number of seats this is just
+    wins_i / seats_i - R."""
+    total = seats.sum()
+    if total == 0:
+        return np.nan, np.zeros(len(wins))
+    r = wins.sum() / total
+    return float(r), (wins - r * seats) / seats.mean()
+
+
+def _paired_row(measure: str, group: str, base: float, changed: float,
+                per_game_diff: np.ndarray, method: str) -> dict:
+    r = mean_ci(per_game_diff)
+    return {"measure": measure, "group": group, "base": base, "changed": changed,
+            "difference": changed - base, "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+            "p_value": r["p_value"], "n": r["n"], "method": method}
+
+
+def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
+                 base_meta: dict | None = None, changed_meta: dict | None = None,
+                 base_items=None, changed_items=None) -> pd.DataFrame:
+    """The what-if table: what changed between a base run and a changed run that played the
+    same seeds (the same game indices with the same master seed).
+
+    Columns: measure, group, base, changed, difference (changed - base), ci_low, ci_high
+    (95%), p_value, n (games, or seat-games for items), method.
+
+    Rows: win rate per seat, win rate per strategy, first-player advantage, mean turns, mean
+    decisions, share of games with no winner and, when both items tables (paths or
+    DataFrames) are given, each item's value (win rate when it occurred minus when not).
+
+    Per-game measures are *paired*: games are matched by ``game`` and the interval and
+    p-value come from the per-game differences (a t interval and ``ttest_1samp``), which
+    removes the variance the two runs share through their common seeds; identical runs give
+    a difference of 0 with a zero-width interval. A strategy's win rate is a ratio
+    (wins / seats it sat in); it is paired through its per-game delta-method
+    linearisation, which is the plain per-game difference when each game seats the strategy
+    equally often.
+
+    Item value is not a per-game quantity: the seat-games in which an item occurs differ
+    between the runs, so there is nothing to pair. Its difference is treated as one of two
+    independent estimates, se = sqrt(se_base^2 + se_changed^2) with each se the unpooled
+    normal standard error of a difference of two proportions, a normal interval and a z test.
+    The shared seeds make the runs positively correlated, so this interval is, if anything,
+    too wide (conservative)."""
+    bm, cm = base_meta or {}, changed_meta or {}
+    if bm.get("game") and cm.get("game") and bm["game"] != cm["game"]:
+        raise SimkitError(f"cannot compare runs of different games: {bm['game']!r} and "
+                          f"{cm['game']!r}")
+    pb = sorted({int(x) for x in pd.unique(base_games["players"])}) \
+        if "players" in base_games.columns else [_seat_count(base_games)]
+    pc = sorted({int(x) for x in pd.unique(changed_games["players"])}) \
+        if "players" in changed_games.columns else [_seat_count(changed_games)]
+    if pb != pc or len(pb) != 1:
+        raise SimkitError(f"a what-if compares runs with one and the same player count; got "
+                          f"{pb} and {pc} players")
+    p = pb[0]
+    b, c = _pair(base_games, changed_games)
+    n = len(b)
+    wb, wc = _won(b, p), _won(c, p)
+    paired = "paired by game"
+    rows = []
+    for s in range(p):
+        rows.append(_paired_row("win rate", f"seat {s}", float(wb[:, s].mean()),
+                                float(wc[:, s].mean()),
+                                wc[:, s].astype(float) - wb[:, s], paired))
+    order = _meta_strategies(bm) + _meta_strategies(cm)
+    names_b, codes_b = _strategy_codes(b, p, order)
+    names_c, codes_c = _strategy_codes(c, p, order)
+    for name in [*names_b, *(x for x in names_c if x not in names_b)]:
+        parts = []
+        for names, codes, won in ((names_b, codes_b, wb), (names_c, codes_c, wc)):
+            if name in names:
+                mine = codes == names.index(name)
+                parts.append(_ratio_influence((mine & won).sum(axis=1).astype(float),
+                                              mine.sum(axis=1).astype(float)))
+            else:
+                parts.append((np.nan, np.zeros(n)))
+        (rb, zb), (rc, zc) = parts
+        diff = (rc - rb) + (zc - zb)
+        row = _paired_row("win rate", f"strategy {name}", rb, rc, diff, paired)
+        if math.isnan(rb) or math.isnan(rc):
+            row.update(ci_low=np.nan, ci_high=np.nan, p_value=np.nan)
+        rows.append(row)
+    fb, fc = _fpa_per_game(wb), _fpa_per_game(wc)
+    rows.append(_paired_row("first-player advantage", "seat 0 - fair share",
+                            float(fb.mean()), float(fc.mean()), fc - fb, paired))
+    for measure in ("turns", "decisions"):
+        if measure in b.columns and measure in c.columns:
+            xb = b[measure].to_numpy(dtype=float)
+            xc = c[measure].to_numpy(dtype=float)
+            rows.append(_paired_row(f"mean {measure}", "per game", float(xb.mean()),
+                                    float(xc.mean()), xc - xb, paired))
+    nb = (~wb.any(axis=1)).astype(float)
+    nc = (~wc.any(axis=1)).astype(float)
+    rows.append(_paired_row("share of games", "no winner (timeout)", float(nb.mean()),
+                            float(nc.mean()), nc - nb, paired))
+    ob = _outcomes(wb, _teams(b, p)) == 2
+    oc = _outcomes(wc, _teams(c, p)) == 2
+    rows.append(_paired_row("share of games", "tie", float(ob.mean()), float(oc.mean()),
+                            oc.astype(float) - ob, paired))
+    if base_items is not None and changed_items is not None:
+        rows += _item_rows(item_value(base_items, b, bm), item_value(changed_items, c, cm))
+    return pd.DataFrame(rows, columns=["measure", "group", "base", "changed", "difference",
+                                       "ci_low", "ci_high", "p_value", "n", "method"])
+
+
+def _item_se(v: pd.Series) -> float:
+    n1, n0 = v["occurred"], v["seat_games"] - v["occurred"]
+    if not n1 or not n0:
+        return np.nan
+    p1, p0 = v["win_rate_occurred"], v["win_rate_not"]
+    return math.sqrt(p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)
+
+
+def _item_rows(vb: pd.DataFrame, vc: pd.DataFrame) -> list[dict]:
+    rows = []
+    cb = vb.set_index("item")
+    cc = vc.set_index("item")
+    for item in [*cb.index, *(i for i in cc.index if i not in cb.index)]:
+        xb = cb.loc[item] if item in cb.index else None
+        xc = cc.loc[item] if item in cc.index else None
+        base = float(xb["difference"]) if xb is not None else np.nan
+        changed = float(xc["difference"]) if xc is not None else np.nan
+        diff = changed - base
+        se = math.hypot(_item_se(xb), _item_se(xc)) if xb is not None and xc is not None \
+            else np.nan
+        lo = hi = p = np.nan
+        if not math.isnan(se) and not math.isnan(diff):
+            if se > 0:
+                lo, hi = diff - Z95 * se, diff + Z95 * se
+                p = float(2 * stats.norm.sf(abs(diff) / se))
+            else:
+                lo = hi = diff
+                p = 1.0 if diff == 0 else 0.0
+        n = min(int(xb["seat_games"]) if xb is not None else 0,
+                int(xc["seat_games"]) if xc is not None else 0)
+        rows.append({"measure": "item value", "group": item, "base": base, "changed": changed,
+                     "difference": diff, "ci_low": lo, "ci_high": hi, "p_value": p, "n": n,
+                     "method": "independent (not paired)"})
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# the CLI's end-of-run summary
+
+
+def _pct(x: float) -> str:
+    return "   n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:6.1%}"
+
+
+def _ci(lo: float, hi: float) -> str:
+    if math.isnan(lo) or math.isnan(hi):
+        return "[   n/a,    n/a]"
+    return f"[{lo:6.1%}, {hi:6.1%}]"
+
+
+def _p(p: float) -> str:
+    if p is None or math.isnan(p):
+        return "n/a"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def summary_text(games: pd.DataFrame, meta: dict | None = None) -> str:
+    """The short fixed-width table printed at the end of a run (at most 100 columns): win
+    rate per seat and per strategy with 95% intervals, first-player advantage, game length
+    and how games ended."""
+    meta = meta or {}
+    lines: list[str] = []
+    head = f"{meta.get('game', 'game')}"
+    if meta.get("game_version") is not None:
+        head += f" (version {meta['game_version']})"
+    n = len(games)
+    head += f": {n:,} games"
+    if meta and not meta.get("complete", True):
+        head += f" of {meta.get('games', '?'):,} (INCOMPLETE RUN)"
+    if "master_seed" in meta:
+        head += f", seed {meta['master_seed']}"
+    lines.append(head[:100])
+    seats = seat_win_rates(games, meta)
+    strat = strategy_win_rates(games, meta)
+    fpa = first_player_advantage(games, meta)
+    length = game_length(games, meta)
+    ends = endings(games, meta)
+    for p, _ in _players_groups(games):
+        lines.append("")
+        lines.append(f"{p} players")
+        lines.append(f"  {'win rate':<28}{'games':>11}{'wins':>11}{'rate':>8}  {'95% CI':<16}")
+        for r in seats[seats.players == p].itertuples():
+            lines.append(f"  {'seat ' + str(r.seat):<28}{r.games:>11,}{r.wins:>11,}"
+                         f"{_pct(r.win_rate):>8}  {_ci(r.ci_low, r.ci_high)}")
+        sp = strat[(strat.players == p) & (strat.seat == "all")]
+        for r in sp.itertuples():
+            label = f"strategy {r.strategy}"
+            if len(label) > 27:
+                label = label[:26] + "~"
+            lines.append(f"  {label:<28}{r.seat_games:>11,}{r.wins:>11,}"
+                         f"{_pct(r.win_rate):>8}  {_ci(r.ci_low, r.ci_high)}")
+        if len(seats[seats.players == p]):
+            fair = seats[seats.players == p].fair_share.iloc[0]
+            lines.append(f"  {'fair share (mean over seats)':<50}{_pct(fair):>8}")
+        f = fpa[fpa.players == p].iloc[0]
+        sign = "+" if f.advantage >= 0 else ""
+        adv = "n/a" if math.isnan(f.advantage) else f"{sign}{f.advantage * 100:.2f} points"
+        ci = "" if math.isnan(f.ci_low) else \
+            f" (95% CI {f.ci_low * 100:+.2f} to {f.ci_high * 100:+.2f}, p {_p(f.p_value)})"
+        lines.append(f"  first-player advantage: {adv}{ci}")
+        lt = length[(length.players == p) & (length.measure == "turns")]
+        ld = length[(length.players == p) & (length.measure == "decisions")]
+        if len(lt):
+            t = lt.iloc[0]
+            text = (f"  turns: mean {t['mean']:.1f}, sd {t['sd']:.1f}, median {t['median']:g},"
+                    f" 95th percentile {t['p95']:g}, max {t['max']:g}")
+            if len(ld):
+                text += f"; decisions: mean {ld.iloc[0]['mean']:.1f}"
+            lines.append(text[:100])
+        e = ends[ends.players == p]
+        parts = [f"{r.name} {r.count:,} ({r.share:.1%})"
+                 for r in e[e.kind == "end reason"].itertuples()]
+        lines += _wrap("  end reasons: ", parts)
+        parts = [f"{r.name} {r.count:,} ({r.share:.1%})"
+                 for r in e[e.kind == "outcome"].itertuples()]
+        lines += _wrap("  outcomes: ", parts)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _wrap(prefix: str, parts: list[str], width: int = 100) -> list[str]:
+    lines = []
+    cur = prefix
+    for i, part in enumerate(parts):
+        piece = part + (", " if i < len(parts) - 1 else "")
+        if len(cur) + len(piece.rstrip()) > width and cur.strip():
+            lines.append(cur.rstrip())
+            cur = " " * len(prefix)
+        cur += piece
+    lines.append(cur.rstrip()[:width])
+    return lines

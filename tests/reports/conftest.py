@@ -1,0 +1,76 @@
+"""Shared fixtures: synthetic games tables with known answers, and small real Pig runs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def make_games(ranks, strategies=None, teams=None, turns=None, end_reason=None,
+               names=("a", "b", "c", "d")) -> pd.DataFrame:
+    """A games table shaped like games.parquet from an int[G, P] array of ranks."""
+    ranks = np.asarray(ranks, dtype=np.int8)
+    g, p = ranks.shape
+    df = {"game": np.arange(g, dtype=np.int64), "seed": np.arange(g, dtype=np.uint64) + 1000,
+          "players": np.full(g, p, dtype=np.int8)}
+    if strategies is None:
+        # rotate the strategy list by game index, as the runner does
+        idx = (np.arange(p)[None, :] - np.arange(g)[:, None] % p) % p
+        strategies = np.asarray(names[:p])[idx]
+    strategies = np.asarray(strategies)
+    for s in range(p):
+        df[f"strategy_s{s}"] = pd.Categorical(strategies[:, s], categories=list(names))
+    for s in range(p):
+        df[f"team_s{s}"] = np.full(g, s if teams is None else teams[s], dtype=np.int8)
+    for s in range(p):
+        df[f"rank_s{s}"] = ranks[:, s]
+    for s in range(p):
+        df[f"score_s{s}"] = (ranks[:, s] == 1).astype(float)
+    won = ranks == 1
+    n_won = won.sum(axis=1)
+    df["winner"] = np.where(n_won == 1, won.argmax(axis=1), -1).astype(np.int8)
+    df["winning_team"] = np.full(g, -1, dtype=np.int8)
+    df["turns"] = np.asarray(turns if turns is not None else np.full(g, 10), dtype=np.int32)
+    df["decisions"] = (df["turns"] * 2).astype(np.int32)
+    if end_reason is None:
+        end_reason = np.where(n_won == 0, "timeout", "target_reached")
+    df["end_reason"] = pd.Categorical(end_reason, categories=["timeout", "target_reached"])
+    return pd.DataFrame(df)
+
+
+@pytest.fixture(scope="session")
+def pig_registered():
+    sys.path.insert(0, str(EXAMPLES))
+    from pig_game import GAME
+
+    from simkit import registry
+
+    registry.register_game(GAME)
+    return GAME
+
+
+def _run(out: Path, players=2, games=4000, overrides=None, strategies="hold-at,random"):
+    from simkit.runner import RunSpec, run_games
+
+    spec = RunSpec.make("pig", players, games, seed=1, strategies=strategies,
+                        overrides=overrides)
+    run_games(spec, out=out, workers=1)
+    return out
+
+
+@pytest.fixture(scope="session")
+def pig_runs(pig_registered, tmp_path_factory):
+    """Small real run folders: 2 players, the same at target 40, 3 and 4 players."""
+    root = tmp_path_factory.mktemp("pigruns")
+    return {
+        "base": _run(root / "base"),
+        "changed": _run(root / "changed", overrides={"target": 40}),
+        "p3": _run(root / "p3", players=3, games=3000),
+        "p4": _run(root / "p4", players=4, games=3000, strategies="hold-at,random"),
+    }

@@ -1,0 +1,327 @@
+"""Statistics checked against values known exactly."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.proportion import confint_proportions_2indep
+
+from reports import analysis as A
+from simkit.errors import SimkitError
+
+from .conftest import make_games
+
+Z = 1.959963984540054
+
+
+def wilson_by_hand(x, n):
+    p = x / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return centre - half, centre + half
+
+
+def ranks_seat0_wins(g, p):
+    r = np.full((g, p), 2)
+    r[:, 0] = 1
+    return r
+
+
+# --- Wilson intervals ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("x,n,lo,hi", [
+    (5, 10, 0.2366, 0.7634),  # textbook value
+    (0, 10, 0.0, 0.2775),     # z^2 / (n + z^2)
+    (10, 10, 0.7225, 1.0),
+    (81, 263, 0.2553, 0.3662),
+])
+def test_wilson_known_values(x, n, lo, hi):
+    got_lo, got_hi = A.wilson(x, n)
+    assert got_lo == pytest.approx(lo, abs=5e-5)
+    assert got_hi == pytest.approx(hi, abs=5e-5)
+    assert (got_lo, got_hi) == pytest.approx(wilson_by_hand(x, n), abs=1e-12)
+
+
+def test_seat_win_rates_counts_and_wilson():
+    ranks = np.array([[1, 2]] * 7 + [[2, 1]] * 3)
+    t = A.seat_win_rates(make_games(ranks), {})
+    assert list(t.seat) == [0, 1]
+    assert list(t.wins) == [7, 3]
+    assert list(t.games) == [10, 10]
+    assert t.win_rate.tolist() == [0.7, 0.3]
+    assert (t.ci_low[0], t.ci_high[0]) == pytest.approx(wilson_by_hand(7, 10))
+    assert t.fair_share.tolist() == [0.5, 0.5]
+
+
+# --- first-player advantage -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [2, 3, 4])
+def test_fpa_seat0_always_wins(p):
+    t = A.first_player_advantage(make_games(ranks_seat0_wins(600, p)), {})
+    row = t.iloc[0]
+    assert row.players == p
+    assert row.seat0_win_rate == 1.0
+    assert row.fair_share == pytest.approx(1 / p)
+    assert row.advantage == pytest.approx(1 - 1 / p)
+    assert row.ci_low == pytest.approx(1 - 1 / p)
+    assert row.ci_high == pytest.approx(1 - 1 / p)
+    assert row.p_value == 0.0
+
+
+def test_fpa_perfectly_balanced_alternating():
+    ranks = np.array([[1, 2], [2, 1]] * 500)
+    row = A.first_player_advantage(make_games(ranks), {}).iloc[0]
+    assert row.advantage == 0.0
+    assert row.p_value == pytest.approx(1.0)
+    assert row.ci_low < 0 < row.ci_high
+
+
+def test_fpa_fair_random_games_not_significant_and_matches_ttest():
+    rng = np.random.default_rng(7)
+    winner = rng.integers(0, 3, 3000)
+    ranks = np.where(np.arange(3)[None, :] == winner[:, None], 1, 2)
+    row = A.first_player_advantage(make_games(ranks), {}).iloc[0]
+    d = (winner == 0) - 1 / 3
+    assert row.advantage == pytest.approx(d.mean())
+    assert row.p_value == pytest.approx(stats.ttest_1samp(d, 0).pvalue)
+    assert row.p_value > 0.05
+    assert abs(row.advantage) < 0.03
+    half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / math.sqrt(len(d))
+    assert row.ci_high - row.ci_low == pytest.approx(2 * half)
+
+
+def test_fpa_with_ties_and_timeouts_uses_fair_share_of_same_games():
+    # 100 ties (both rank 1), 100 seat-0 wins, 100 timeouts (all rank 0), 100 seat-1 wins
+    ranks = np.array([[1, 1]] * 100 + [[1, 2]] * 100 + [[0, 0]] * 100 + [[2, 1]] * 100)
+    row = A.first_player_advantage(make_games(ranks), {}).iloc[0]
+    assert row.seat0_win_rate == pytest.approx(0.5)
+    assert row.fair_share == pytest.approx((100 + 50 + 0 + 50) / 400)
+    # d: tie 0, seat-0 win +0.5, timeout 0, seat-1 win -0.5
+    assert row.advantage == pytest.approx(0.0)
+    ends = A.endings(make_games(ranks), {"end_reasons": ["timeout", "target_reached"]})
+    out = ends[ends.kind == "outcome"].set_index("name")["count"]
+    assert out.to_dict() == {"one winner": 200, "team win": 0, "tie": 100, "no winner": 100}
+    er = ends[ends.kind == "end reason"].set_index("name")["count"]
+    assert er.to_dict() == {"timeout": 100, "target_reached": 300}
+
+
+def test_teams_win_together_no_tie():
+    # Rabbit Hunt's 4 players on teams 0,1,0,1; team 0 (seats 0 and 2) wins 3 games in 4
+    team0 = [1, 2, 1, 2]
+    team1 = [2, 1, 2, 1]
+    ranks = np.array([team0, team0, team0, team1] * 100)
+    games = make_games(ranks, teams=[0, 1, 0, 1])
+    row = A.first_player_advantage(games, {}).iloc[0]
+    assert row.fair_share == pytest.approx(0.5)
+    assert row.seat0_win_rate == pytest.approx(0.75)
+    assert row.advantage == pytest.approx(0.25)
+    ends = A.endings(games, {})
+    out = ends[ends.kind == "outcome"].set_index("name")["count"]
+    assert out["team win"] == 400 and out["tie"] == 0
+    seats = A.seat_win_rates(games, {})
+    assert seats.win_rate.tolist() == pytest.approx([0.75, 0.25, 0.75, 0.25])
+    # the same rank pattern without teams is a tie
+    ends = A.endings(make_games(ranks), {})
+    assert ends.set_index("name").loc["tie", "count"] == 400
+
+
+# --- strategy win rates, endings, length -----------------------------------------------------
+
+
+def test_strategy_win_rates_over_seats_and_per_seat():
+    # rotation: even games a in seat 0, odd games b in seat 0; seat 0 always wins
+    games = make_games(ranks_seat0_wins(1000, 2))
+    t = A.strategy_win_rates(games, {"strategies": ["a", "b"]})
+    allseats = t[t.seat == "all"].set_index("strategy")
+    assert allseats.loc["a", "seat_games"] == 1000
+    assert allseats.loc["a", "win_rate"] == pytest.approx(0.5)
+    per = t[t.seat != "all"].set_index(["strategy", "seat"])
+    assert per.loc[("a", 0), "win_rate"] == 1.0
+    assert per.loc[("a", 1), "win_rate"] == 0.0
+    assert per.loc[("b", 0), "seat_games"] == 500
+    # strategies that never sat are left out
+    assert set(t.strategy) == {"a", "b"}
+
+
+def test_strategy_in_two_seats_counts_each_seat():
+    strategies = np.array([["a", "a", "b"]] * 30)
+    ranks = np.array([[1, 2, 2], [2, 2, 1], [2, 1, 2]] * 10)
+    t = A.strategy_win_rates(make_games(ranks, strategies=strategies), {})
+    a = t[(t.strategy == "a") & (t.seat == "all")].iloc[0]
+    assert (a.seat_games, a.wins) == (60, 20)
+
+
+def test_game_length_quantiles():
+    games = make_games(ranks_seat0_wins(101, 2), turns=np.arange(101))
+    t = A.game_length(games, {}).set_index("measure")
+    assert t.loc["turns", "mean"] == 50
+    assert t.loc["turns", "median"] == 50
+    assert t.loc["turns", "p05"] == 5
+    assert t.loc["turns", "max"] == 100
+    assert t.loc["decisions", "mean"] == 100
+
+
+def test_several_player_counts_in_one_table():
+    g2 = make_games(ranks_seat0_wins(200, 2))
+    g3 = make_games(np.array([[2, 1, 2]] * 300))
+    t = A.first_player_advantage(pd.concat([g2, g3], ignore_index=True), {})
+    assert t.players.tolist() == [2, 3]
+    assert t.advantage.tolist() == pytest.approx([0.5, -1 / 3])
+    assert t.games.tolist() == [200, 300]
+
+
+# --- item value --------------------------------------------------------------------------------
+
+
+def item_fixture(n_games=1000):
+    """Winners carry the item 70% of the time, losers 30%: win rate 0.7 with, 0.3 without."""
+    ranks = np.array([[1, 2], [2, 1]] * (n_games // 2))
+    games = make_games(ranks)
+    won = (ranks == 1).ravel()
+    k = np.arange(len(won))
+    # per 100 winner rows 70 occur, per 100 loser rows 30 occur (counts 2 when occurring)
+    w_idx = np.cumsum(won) - 1
+    l_idx = np.cumsum(~won) - 1
+    occ = np.where(won, (w_idx % 10) < 7, (l_idx % 10) < 3)
+    items = pd.DataFrame({
+        "game": np.repeat(games.game.to_numpy(), 2), "seat": np.tile([0, 1], n_games),
+        "x:made": np.where(occ, 2, 0).astype(np.uint16),
+        "never:made": np.zeros(len(k), dtype=np.uint16),
+    })
+    return games, items
+
+
+def test_item_value_known_difference(tmp_path):
+    games, items = item_fixture()
+    t = A.item_value(items, games, {"item_columns": ["x:made", "never:made"]}).set_index("item")
+    x = t.loc["x:made"]
+    assert x.seat_games == 2000 and x.occurred == 1000
+    assert x.win_rate_occurred == pytest.approx(0.7)
+    assert x.win_rate_not == pytest.approx(0.3)
+    assert x.difference == pytest.approx(0.4)
+    lo, hi = confint_proportions_2indep(700, 1000, 300, 1000, method="newcomb", compare="diff")
+    assert (x.ci_low, x.ci_high) == pytest.approx((lo, hi))
+    assert x.ci_low < 0.4 < x.ci_high and x.ci_low > 0.3
+    assert x.p_value < 1e-10
+    assert x.mean_count == pytest.approx(1.0) and x.mean_count_occurred == pytest.approx(2.0)
+    assert bool(x.enough)
+    never = t.loc["never:made"]
+    assert never.occurred == 0 and not never.enough and math.isnan(never.difference)
+    # streamed from parquet in tiny batches: the same table
+    path = tmp_path / "items.parquet"
+    items.to_parquet(path)
+    t2 = A.item_value(path, games, {}, batch_rows=7).set_index("item")
+    pd.testing.assert_frame_equal(t, t2.loc[t.index])
+
+
+def test_item_value_ignores_rows_without_a_game():
+    games, items = item_fixture()
+    extra = items.iloc[:10].copy()
+    extra["game"] += 10_000
+    t = A.item_value(pd.concat([items, extra]), games, {}).set_index("item")
+    assert t.loc["x:made", "seat_games"] == 2000
+
+
+# --- compare_runs ------------------------------------------------------------------------------
+
+
+def random_games(n=4000, p=2, seed=3):
+    rng = np.random.default_rng(seed)
+    winner = rng.integers(0, p, n)
+    ranks = np.where(np.arange(p)[None, :] == winner[:, None], 1, 2)
+    return make_games(ranks, turns=rng.integers(5, 30, n)), winner
+
+
+def test_compare_identical_runs_zero_width():
+    games, _ = random_games()
+    t = A.compare_runs(games, games.copy(), {"game": "x"}, {"game": "x"})
+    assert (t.difference == 0).all()
+    assert (t.ci_low == 0).all() and (t.ci_high == 0).all()
+    assert (t.p_value == 1).all()
+    assert (t.n == 4000).all()
+
+
+def test_compare_known_shift_recovered_with_pairing():
+    base, winner = random_games()
+    changed = base.copy()
+    # flip 400 of seat 1's wins to seat 0; every game 3 turns longer
+    flip = np.flatnonzero(winner == 1)[:400]
+    changed.loc[flip, "rank_s0"] = 1
+    changed.loc[flip, "rank_s1"] = 2
+    changed["turns"] = changed["turns"] + 3
+    # pairing is by game index, not row order
+    changed = changed.sample(frac=1, random_state=1)
+    t = A.compare_runs(base, changed, {}, {}).set_index(["measure", "group"])
+    s0 = t.loc[("win rate", "seat 0")]
+    assert s0.difference == pytest.approx(0.1)
+    assert s0.ci_low < 0.1 < s0.ci_high
+    # paired: d is 1 in 400 games and 0 elsewhere
+    d = np.zeros(4000)
+    d[:400] = 1
+    half = stats.t.ppf(0.975, 3999) * d.std(ddof=1) / math.sqrt(4000)
+    assert s0.ci_high - s0.ci_low == pytest.approx(2 * half)
+    assert s0.p_value < 1e-10
+    turns = t.loc[("mean turns", "per game")]
+    assert turns.difference == pytest.approx(3.0)
+    assert (turns.ci_low, turns.ci_high) == pytest.approx((3.0, 3.0))
+    fpa = t.loc[("first-player advantage", "seat 0 - fair share")]
+    assert fpa.difference == pytest.approx(0.1)  # fair share stays 0.5 in every game
+    # strategies rotate: a gains in its seat-0 games, loses in its seat-1 games
+    a = t.loc[("win rate", "strategy a")]
+    b = t.loc[("win rate", "strategy b")]
+    assert a.difference + b.difference == pytest.approx(0.0)
+
+
+def test_compare_strategy_swap_ratio_pairing():
+    # the changed run replaces b by c: b exists only in base, c only in changed
+    base, _ = random_games(1000)
+    changed = base.copy()
+    for s in range(2):
+        col = changed[f"strategy_s{s}"].astype(str).replace("b", "c")
+        changed[f"strategy_s{s}"] = pd.Categorical(col, categories=["a", "c"])
+    t = A.compare_runs(base, changed, {}, {}).set_index(["measure", "group"])
+    assert t.loc[("win rate", "strategy a"), "difference"] == 0
+    assert math.isnan(t.loc[("win rate", "strategy b"), "changed"])
+    assert math.isnan(t.loc[("win rate", "strategy c"), "base"])
+
+
+def test_compare_items_independent():
+    games, items = item_fixture()
+    t = A.compare_runs(games, games, {}, {}, items, items)
+    rows = t[t.measure == "item value"].set_index("group")
+    x = rows.loc["x:made"]
+    assert x.base == pytest.approx(0.4) and x.difference == 0
+    se = math.sqrt(2 * (0.7 * 0.3 / 1000 + 0.3 * 0.7 / 1000))
+    assert x.ci_high == pytest.approx(Z * se)
+    assert x.method.startswith("independent")
+
+
+def test_compare_rejects_different_games_and_player_counts():
+    g2, _ = random_games(100)
+    g3, _ = random_games(100, p=3)
+    with pytest.raises(SimkitError, match="different games"):
+        A.compare_runs(g2, g2, {"game": "pig"}, {"game": "avalon"})
+    with pytest.raises(SimkitError, match="player count"):
+        A.compare_runs(g2, g3, {}, {})
+
+
+# --- summary text ------------------------------------------------------------------------------
+
+
+def test_summary_text_fits_100_columns_and_says_the_numbers():
+    games = make_games(np.array([[1, 2, 2], [2, 2, 1], [1, 1, 2], [0, 0, 0]] * 50),
+                       names=("a-strategy-with-a-very-long-name-indeed", "b", "c", "d"))
+    meta = {"game": "pig", "game_version": "1", "master_seed": 5, "complete": False,
+            "games": 1000, "end_reasons": ["timeout", "target_reached"]}
+    text = A.summary_text(games, meta)
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "INCOMPLETE" in text
+    assert "seat 0" in text and "strategy b" in text
+    assert "first-player advantage" in text
+    assert "tie 50 (25.0%)" in text and "timeout 50 (25.0%)" in text
