@@ -71,6 +71,7 @@ def pig_runs(pig_registered, tmp_path_factory):
     return {
         "base": _run(root / "base"),
         "changed": _run(root / "changed", overrides={"target": 40}),
-        "p3": _run(root / "p3", players=3, games=3000),
-        "p4": _run(root / "p4", players=4, games=3000, strategies="hold-at,random"),
+        "p3": _run(root / "p3", players=3, games=3000, strategies="hold-at,random,hold-at"),
+        "p4": _run(root / "p4", players=4, games=3000,
+                   strategies="hold-at,random,hold-at,random"),
     }

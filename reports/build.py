@@ -1,0 +1,641 @@
+"""Write a report folder: ``index.html`` (self-contained: figures embedded as base64 PNG,
+inline CSS), ``summary.md`` (the same tables in Markdown, figures linked) and the PNG figures.
+
+The folder is built under a temporary name next to ``out`` and renamed into place when
+complete, so a failed build leaves no ``out`` (and an existing report stays as it was).
+Reports only read run folders; they never run games.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import os
+import shutil
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reports import analysis as A
+from reports import figures as F
+from simkit.errors import SimkitError
+
+REQUIRED_COLUMNS = ("game", "players", "rank_s0", "turns")
+
+
+# ---------------------------------------------------------------------------------------------
+# reading runs
+
+
+@dataclass
+class Run:
+    """One run folder, read for reporting: the games table in memory, items left on disk."""
+
+    folder: Path
+    games: pd.DataFrame
+    meta: dict
+    items_path: Path | None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        m = self.meta
+        text = f"{m.get('game', '?')}, {m.get('players', '?')} players"
+        over = m.get("overrides") or {}
+        if over:
+            text += ", " + ", ".join(f"{k}={v}" for k, v in over.items())
+        return text
+
+
+def load_run(folder: Path) -> Run:
+    """Read a run folder; ``SimkitError`` when it is not one. An incomplete run (stopped by
+    Ctrl-C) is read with a warning, which the report shows."""
+    from simkit.results import read_run
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SimkitError(f"{folder} is not a simkit run folder (no such directory)")
+    if not (folder / "run.json").is_file():
+        raise SimkitError(f"{folder} is not a simkit run folder (no run.json)")
+    try:
+        result = read_run(folder, items=False)
+    except SimkitError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
+        raise SimkitError(f"{folder} holds an unreadable run: {exc}") from exc
+    meta = result.meta if isinstance(result.meta, dict) else {}
+    games = result.games
+    missing = [c for c in REQUIRED_COLUMNS if c not in games.columns]
+    if missing:
+        raise SimkitError(f"{folder / 'games.parquet'} is not a simkit games table "
+                          f"(missing {', '.join(missing)})")
+    if len(games) == 0:
+        raise SimkitError(f"{folder} holds no finished games; there is nothing to report")
+    notes = []
+    if not meta.get("complete", True):
+        note = (f"incomplete run: {len(games):,} of {meta.get('games', '?'):,} games were "
+                "played before it was stopped; the statistics cover only those games")
+        notes.append(note)
+        warnings.warn(f"{folder}: {note}", stacklevel=2)
+    items = folder / "items.parquet"
+    if not items.is_file():
+        notes.append("no items.parquet: item value is not shown")
+        items = None
+    return Run(folder, games, meta, items, notes)
+
+
+# ---------------------------------------------------------------------------------------------
+# formatting tables
+
+
+def _is_nan(x) -> bool:
+    return x is None or (isinstance(x, float | np.floating) and math.isnan(x))
+
+
+def pct(x, digits: int = 1) -> str:
+    return "n/a" if _is_nan(x) else f"{x:.{digits}%}"
+
+
+def points(x, digits: int = 2) -> str:
+    """A signed difference of rates in percentage points."""
+    return "n/a" if _is_nan(x) else f"{x * 100:+.{digits}f} pp"
+
+
+def num(x, digits: int = 2) -> str:
+    if _is_nan(x):
+        return "n/a"
+    if isinstance(x, int | np.integer) or float(x).is_integer() and abs(x) >= 1000:
+        return f"{int(x):,}"
+    return f"{x:,.{digits}f}"
+
+
+def pvalue(p) -> str:
+    if _is_nan(p):
+        return "n/a"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def interval(lo, hi, fmt: Callable = pct) -> str:
+    if _is_nan(lo) or _is_nan(hi):
+        return "n/a"
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def seat_table(t: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "players": t["players"].astype(str), "seat": t["seat"].astype(str),
+        "games": [f"{n:,}" for n in t["games"]], "wins": [f"{n:,}" for n in t["wins"]],
+        "win rate": [pct(x) for x in t["win_rate"]],
+        "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)],
+        "fair share": [pct(x) for x in t["fair_share"]]})
+
+
+def strategy_table(t: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "players": t["players"].astype(str), "strategy": t["strategy"].astype(str),
+        "seat": t["seat"].astype(str), "seat-games": [f"{n:,}" for n in t["seat_games"]],
+        "wins": [f"{n:,}" for n in t["wins"]], "win rate": [pct(x) for x in t["win_rate"]],
+        "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)]})
+
+
+def fpa_table(t: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "players": t["players"].astype(str), "games": [f"{n:,}" for n in t["games"]],
+        "seat 0 win rate": [pct(x) for x in t["seat0_win_rate"]],
+        "fair share": [pct(x) for x in t["fair_share"]],
+        "advantage": [points(x) for x in t["advantage"]],
+        "95% CI": [interval(a, b, points) for a, b in zip(t["ci_low"], t["ci_high"],
+                                                           strict=True)],
+        "p-value": [pvalue(p) for p in t["p_value"]]})
+
+
+def endings_table(t: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "players": t["players"].astype(str), "kind": t["kind"], "name": t["name"],
+        "games": [f"{n:,}" for n in t["count"]], "share": [pct(x) for x in t["share"]],
+        "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)]})
+
+
+def length_table(t: pd.DataFrame) -> pd.DataFrame:
+    out = {"players": t["players"].astype(str), "measure": t["measure"],
+           "games": [f"{n:,}" for n in t["games"]]}
+    for col in ("mean", "sd"):
+        out[col] = [num(x) for x in t[col]]
+    for col in ("min", "p05", "p25", "median", "p75", "p95", "max"):
+        out[col] = [num(x, 1).removesuffix(".0") for x in t[col]]
+    return pd.DataFrame(out)
+
+
+def item_table(t: pd.DataFrame) -> pd.DataFrame:
+    t = t.sort_values("difference", ascending=False, na_position="last")
+    return pd.DataFrame({
+        "item": t["item"], "occurred": [f"{n:,}" for n in t["occurred"]],
+        "share": [pct(x) for x in t["occurred_share"]],
+        "win rate with": [pct(x) for x in t["win_rate_occurred"]],
+        "win rate without": [pct(x) for x in t["win_rate_not"]],
+        "difference": [points(x) for x in t["difference"]],
+        "95% CI": [interval(a, b, points) for a, b in zip(t["ci_low"], t["ci_high"],
+                                                           strict=True)],
+        "p-value": [pvalue(p) for p in t["p_value"]],
+        "mean count": [num(x) for x in t["mean_count"]],
+        "enough data": ["yes" if e else "no (too few)" for e in t["enough"]]})
+
+
+_RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value")
+
+
+def compare_table(t: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for r in t.itertuples():
+        rate = r.measure in _RATE_MEASURES
+        level = (lambda x: pct(x)) if r.measure in ("win rate", "share of games") else \
+            (points if rate else num)
+        diff = points if rate else (lambda x: "n/a" if _is_nan(x) else f"{x:+,.2f}")
+        rows.append({"measure": r.measure, "group": r.group, "base": level(r.base),
+                     "changed": level(r.changed), "difference": diff(r.difference),
+                     "95% CI": interval(r.ci_low, r.ci_high, diff),
+                     "p-value": pvalue(r.p_value), "n": f"{int(r.n):,}", "method": r.method})
+    return pd.DataFrame(rows, columns=["measure", "group", "base", "changed", "difference",
+                                       "95% CI", "p-value", "n", "method"])
+
+
+def to_html(t: pd.DataFrame, highlight: Sequence[bool] | None = None) -> str:
+    """An HTML table of strings; rows where ``highlight`` is true are marked."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t.columns)
+    body = []
+    marks = list(highlight) if highlight is not None else [False] * len(t)
+    for mark, (_, row) in zip(marks, t.iterrows(), strict=True):
+        cls = ' class="hl"' if mark else ""
+        cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
+        body.append(f"<tr{cls}>{cells}</tr>")
+    return f'<table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def to_markdown(t: pd.DataFrame) -> str:
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in t.columns) + " |",
+             "|" + "|".join("---" for _ in t.columns) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
+              for row in t.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# the document: built once, written as HTML and Markdown
+
+
+class Document:
+    """Headings, paragraphs, tables and figures, rendered to HTML and Markdown alike."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.html: list[str] = []
+        self.md: list[str] = []
+        self.figures: list[str] = []
+
+    def heading(self, text: str, level: int = 2, anchor: str | None = None) -> None:
+        ident = f' id="{html.escape(anchor)}"' if anchor else ""
+        self.html.append(f"<h{level}{ident}>{html.escape(text)}</h{level}>")
+        self.md.append(f"{'#' * level} {text}\n")
+
+    def para(self, text: str, cls: str | None = None) -> None:
+        c = f' class="{cls}"' if cls else ""
+        self.html.append(f"<p{c}>{html.escape(text)}</p>")
+        prefix = "> **Warning:** " if cls == "warn" else ""
+        self.md.append(f"{prefix}{text}\n")
+
+    def table(self, t: pd.DataFrame, caption: str | None = None,
+              highlight: Sequence[bool] | None = None) -> None:
+        if caption:
+            self.html.append(f'<p class="cap">{html.escape(caption)}</p>')
+            self.md.append(f"*{caption}*\n")
+        self.html.append(to_html(t, highlight))
+        self.md.append(to_markdown(t) + "\n")
+
+    def details(self, summary: str, t: pd.DataFrame) -> None:
+        self.html.append(f"<details><summary>{html.escape(summary)}</summary>{to_html(t)}"
+                         "</details>")
+        self.md.append(f"<details><summary>{summary}</summary>\n\n{to_markdown(t)}\n\n"
+                       "</details>\n")
+
+    def figure(self, fig, name: str, alt: str) -> None:
+        buf = io.BytesIO()
+        F.save(fig, buf)
+        fig.clear()
+        data = buf.getvalue()
+        (self.folder / name).write_bytes(data)
+        self.figures.append(name)
+        b64 = base64.b64encode(data).decode("ascii")
+        self.html.append(f'<figure><img alt="{html.escape(alt)}" '
+                         f'src="data:image/png;base64,{b64}"></figure>')
+        self.md.append(f"![{alt}]({name})\n")
+
+    def write(self, title: str) -> None:
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+                f"<h1>{html.escape(title)}</h1>"
+                f"<p class=\"meta\">simkit report, built {stamp}</p>"
+                + "\n".join(self.html) + "</body></html>\n")
+        (self.folder / "index.html").write_text(page, encoding="utf-8")
+        md = f"# {title}\n\nsimkit report, built {stamp}\n\n" + "\n".join(self.md)
+        (self.folder / "summary.md").write_text(md, encoding="utf-8")
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
+margin:2em auto;padding:0 1em;color:#1a202c;line-height:1.45}
+h1{font-size:1.6em;border-bottom:2px solid #2b6cb0;padding-bottom:.2em}
+h2{font-size:1.3em;margin-top:2em;border-bottom:1px solid #cbd5e0}
+h3{font-size:1.1em;margin-top:1.5em}
+table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em}
+th,td{border:1px solid #e2e8f0;padding:.25em .6em;text-align:right}
+th{background:#edf2f7}
+td:first-child,th:first-child{text-align:left}
+tr.hl td{background:#fefcbf}
+figure{margin:1em 0}
+img{max-width:100%}
+.warn{background:#fed7d7;border-left:4px solid #c53030;padding:.5em .8em}
+.meta,.cap{color:#4a5568;font-size:.9em}
+details{margin:.5em 0 1em}
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# writing atomically
+
+
+@contextmanager
+def _atomic_folder(out: Path) -> Iterator[Path]:
+    """A fresh temporary folder next to ``out``, renamed to ``out`` when the block succeeds
+    and removed when it fails. Refuses to replace anything that is not a report."""
+    out = Path(out)
+    if out.exists():
+        if not out.is_dir():
+            raise SimkitError(f"{out} exists and is not a folder")
+        if (out / "run.json").exists():
+            raise SimkitError(f"{out} is a run folder; choose another output folder")
+        if any(out.iterdir()) and not (out / "index.html").exists():
+            raise SimkitError(f"{out} exists and is not a report folder; choose another "
+                              "output folder")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f".{out.name}.building-{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir()
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if out.exists():
+        old = out.parent / f".{out.name}.old-{os.getpid()}"
+        os.replace(out, old)
+        os.replace(tmp, out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, out)
+
+
+# ---------------------------------------------------------------------------------------------
+# sections
+
+
+def _settings(doc: Document, run: Run) -> None:
+    m = run.meta
+    games_text = f"{len(run.games):,}"
+    if m.get("games") is not None and m.get("games") != len(run.games):
+        games_text += f" of {m['games']:,} requested"
+    strategies = ", ".join(m.get("strategies", [])) or "?"
+    rows = [
+        ("folder", str(run.folder)),
+        ("game", f"{m.get('game', '?')} (game version {m.get('game_version', '?')})"),
+        ("players", str(m.get("players", "?"))),
+        ("games", games_text),
+        ("complete", "yes" if m.get("complete", True) else "NO (interrupted)"),
+        ("master seed", f"{m.get('master_seed', '?')} (game i's seed derives from it and i; "
+                        f"games {int(run.games['game'].min()):,} to "
+                        f"{int(run.games['game'].max()):,})"),
+        ("strategies", strategies + (" (seats rotate by game index)" if m.get("rotate", True)
+                                     else " (fixed seats)")),
+    ]
+    for name, weights in (m.get("strategy_weights") or {}).items():
+        if weights:
+            rows.append((f"weights of {name}",
+                         ", ".join(f"{k}={v:g}" if isinstance(v, int | float) else f"{k}={v}"
+                                   for k, v in weights.items())))
+    if m.get("overrides"):
+        rows.append(("overrides", ", ".join(f"{k}={v}" for k, v in m["overrides"].items())))
+    rows += [
+        ("backend", str(m.get("backend", "?"))),
+        ("elapsed", f"{m['elapsed_seconds']:,.2f} s" if "elapsed_seconds" in m else "?"),
+        ("games per second", num(m.get("games_per_second"), 0)),
+        ("finished at", str(m.get("finished_at", "?"))),
+        ("versions", ", ".join(f"{k} {v}" for k, v in (m.get("versions") or {}).items())),
+    ]
+    doc.table(pd.DataFrame(rows, columns=["setting", "value"]), caption="Run settings")
+    params = m.get("params") or {}
+    table = _params_table(params)
+    changed = table[table["changed"] == "yes"]
+    if len(changed):
+        doc.table(changed.drop(columns="changed"),
+                  caption=f"Changed parameters ({len(changed)}): value, default and source")
+    else:
+        doc.para("No parameter was changed from the game's data.", cls="meta")
+    if len(table):
+        doc.details(f"All {len(table)} parameters with their sources", table)
+
+
+def _params_table(params: dict) -> pd.DataFrame:
+    rows = []
+    for key, p in params.items():
+        p = p if isinstance(p, dict) else {"value": p}
+        rows.append({"parameter": key, "value": _short(p.get("value")),
+                     "default": _short(p.get("default")), "source": str(p.get("source", "")),
+                     "why": str(p.get("why", "")),
+                     "changed": "yes" if p.get("changed") else "no"})
+    return pd.DataFrame(rows, columns=["parameter", "value", "default", "source", "why",
+                                       "changed"])
+
+
+def _short(v, limit: int = 60) -> str:
+    text = str(v)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _run_section(doc: Document, run: Run, prefix: str, heading: str | None) -> dict:
+    """The tables and figures of one run; returns its tables for comparisons."""
+    g, m = run.games, run.meta
+    if heading:
+        doc.heading(heading, 2, anchor=prefix.rstrip("_") or "run")
+    for note in run.warnings:
+        doc.para(note, cls="warn")
+    _settings(doc, run)
+    seats = A.seat_win_rates(g, m)
+    strategies = A.strategy_win_rates(g, m)
+    fpa = A.first_player_advantage(g, m)
+    ends = A.endings(g, m)
+    length = A.game_length(g, m)
+    doc.heading("Win rates", 3)
+    doc.table(seat_table(seats), caption="Win rate by seat (rank 1 = won; 95% Wilson "
+                                         "intervals; fair share = mean win rate of all seats)")
+    doc.figure(F.seat_win_rates_figure(seats, f"Win rate by seat: {run.label}"),
+               f"{prefix}seat_win_rates.png", "win rate by seat")
+    doc.table(strategy_table(strategies),
+              caption="Win rate by strategy, over all seats and per seat")
+    doc.figure(F.strategy_win_rates_figure(strategies, f"Win rate by strategy: {run.label}"),
+               f"{prefix}strategy_win_rates.png", "win rate by strategy")
+    doc.heading("First-player advantage", 3)
+    doc.table(fpa_table(fpa), caption="Seat 0's win rate minus the fair share, from the "
+                                      "per-game difference (t interval, one-sample t test)")
+    doc.heading("Game length and endings", 3)
+    doc.table(length_table(length), caption="Turns and decisions per game")
+    doc.figure(F.game_length_figure(g, "turns", f"Game length in turns: {run.label}"),
+               f"{prefix}game_length.png", "game length histogram")
+    doc.table(endings_table(ends), caption="How games ended: end reasons and outcomes "
+                                           "(tie: rank-1 seats on more than one team)")
+    doc.figure(F.endings_figure(ends), f"{prefix}endings.png", "end reasons")
+    items = None
+    if run.items_path is not None:
+        items = A.item_value(run.items_path, g, m)
+        doc.heading("Item value", 3)
+        if len(items):
+            doc.table(item_table(items), caption=(
+                "Per seat-game: win rate when the item event occurred at least once vs never "
+                "(95% Newcomb interval of the difference); an association, not a cause"))
+            doc.figure(F.item_value_figure(items, f"Item value: {run.label}"),
+                       f"{prefix}item_value.png", "item value")
+        else:
+            doc.para("This game records no item events.", cls="meta")
+    return {"seats": seats, "strategies": strategies, "fpa": fpa, "endings": ends,
+            "length": length, "items": items}
+
+
+def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> None:
+    doc.heading("Comparison of the runs", 2, anchor="comparison")
+    rows = []
+    for i, (run, t) in enumerate(zip(runs, tables, strict=True), start=1):
+        length = t["length"]
+        turns = length[length["measure"] == "turns"]
+        ends = t["endings"]
+        no_winner = ends[(ends["kind"] == "outcome") & (ends["name"] == "no winner")]
+        for f in t["fpa"].itertuples():
+            rows.append({"run": f"{i}. {run.label}", "players": f.players, "games": f.games,
+                         "seat0": f.seat0_win_rate, "fair": f.fair_share,
+                         "advantage": f.advantage, "ci_low": f.ci_low, "ci_high": f.ci_high,
+                         "p_value": f.p_value,
+                         "turns": float(turns["mean"].iloc[0]) if len(turns) else np.nan,
+                         "no_winner": float(no_winner["share"].sum()) if len(no_winner)
+                         else np.nan})
+    c = pd.DataFrame(rows)
+    shown = pd.DataFrame({
+        "run": c["run"], "players": c["players"].astype(str),
+        "games": [f"{n:,}" for n in c["games"]], "seat 0 win rate": [pct(x) for x in c["seat0"]],
+        "fair share": [pct(x) for x in c["fair"]],
+        "first-player advantage": [points(x) for x in c["advantage"]],
+        "95% CI": [interval(a, b, points) for a, b in zip(c["ci_low"], c["ci_high"],
+                                                           strict=True)],
+        "p-value": [pvalue(p) for p in c["p_value"]],
+        "mean turns": [num(x) for x in c["turns"]],
+        "no winner": [pct(x) for x in c["no_winner"]]})
+    doc.table(shown, caption="First-player advantage, game length and games without a "
+                             "winner, side by side")
+    fig_t = pd.DataFrame({"label": [f"{r.split('. ', 1)[0]}. {p} players"
+                                    for r, p in zip(c["run"], c["players"], strict=True)],
+                          "advantage": c["advantage"], "ci_low": c["ci_low"],
+                          "ci_high": c["ci_high"]})
+    doc.figure(F.fpa_comparison_figure(fig_t), "comparison_first_player_advantage.png",
+               "first-player advantage by run")
+    # strategies that appear in several runs, side by side
+    rates = {}
+    for i, (run, t) in enumerate(zip(runs, tables, strict=True), start=1):
+        s = t["strategies"]
+        s = s[s["seat"].astype(str) == "all"]
+        for r in s.itertuples():
+            rates.setdefault(r.strategy, {})[f"{i}. {run.label}"] = (
+                f"{pct(r.win_rate)} {interval(r.ci_low, r.ci_high)}")
+    shared = {k: v for k, v in rates.items() if len(v) > 1}
+    if shared:
+        cols = [f"{i}. {run.label}" for i, run in enumerate(runs, start=1)]
+        table = pd.DataFrame([{"strategy": k, **{c: v.get(c, "-") for c in cols}}
+                              for k, v in shared.items()], columns=["strategy", *cols])
+        doc.table(table, caption="Win rate by strategy in each run (95% Wilson interval); "
+                                 "the fair share differs with the player count")
+
+
+# ---------------------------------------------------------------------------------------------
+# public API
+
+
+def build_report(run_dirs: list[Path], out: Path, title: str | None = None) -> Path:
+    """Write a report of one or more run folders to ``out`` and return ``out``.
+
+    ``out/index.html`` is self-contained (figures embedded, inline CSS); ``out/summary.md``
+    has the same tables with the figures linked; the PNG figures sit beside them. Several
+    runs get a section each, after a comparison (first-player advantage, game length and
+    strategy win rates side by side). Raises ``SimkitError`` for a folder that is not a run;
+    an incomplete run is reported with a warning. On any error no ``out`` is left behind."""
+    run_dirs = [Path(d) for d in ([run_dirs] if isinstance(run_dirs, str | Path)
+                                  else run_dirs)]
+    if not run_dirs:
+        raise SimkitError("no run folder given to report on")
+    out = Path(out)
+    for d in run_dirs:
+        if d.resolve() == out.resolve():
+            raise SimkitError(f"the report would overwrite the run folder {d}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # incomplete runs are shown in the report itself
+        runs = [load_run(d) for d in run_dirs]
+    if title is None:
+        first = runs[0].meta
+        if len(runs) == 1:
+            title = (f"{first.get('game', 'simkit')}: {first.get('players', '?')} players, "
+                     f"{len(runs[0].games):,} games")
+        else:
+            games = sorted({str(r.meta.get("game", "?")) for r in runs})
+            title = f"{', '.join(games)}: {len(runs)} runs"
+    with _atomic_folder(out) as tmp:
+        doc = Document(tmp)
+        if len(runs) == 1:
+            _run_section(doc, runs[0], "", None)
+        else:
+            doc.table(pd.DataFrame(
+                [(f"{i}. {run.label}", f"{len(run.games):,}", str(run.folder))
+                 for i, run in enumerate(runs, start=1)], columns=["run", "games", "folder"]),
+                caption="Runs in this report")
+            body = Document(tmp)
+            tables = [_run_section(body, run, f"run{i}_", f"Run {i}: {run.label}")
+                      for i, run in enumerate(runs, start=1)]
+            _comparison_section(doc, runs, tables)
+            doc.html += body.html
+            doc.md += body.md
+        doc.write(title)
+    return out
+
+
+def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
+                        title: str | None = None) -> Path:
+    """Write a what-if report to ``out``: the paired differences table and figure first
+    (changed minus base, over the games both runs played from the same seeds), then the
+    parameters that differ, then each run's own section. Raises ``SimkitError`` when the
+    runs are of different games or player counts."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        base, changed = load_run(Path(base_dir)), load_run(Path(changed_dir))
+    bm, cm = base.meta, changed.meta
+    if bm.get("game") != cm.get("game"):
+        raise SimkitError(f"a what-if compares two runs of one game; {base.folder} is "
+                          f"{bm.get('game')!r} and {changed.folder} is {cm.get('game')!r}")
+    out = Path(out)
+    for d in (base.folder, changed.folder):
+        if d.resolve() == out.resolve():
+            raise SimkitError(f"the report would overwrite the run folder {d}")
+    notes = []
+    if bm.get("master_seed") != cm.get("master_seed"):
+        notes.append(f"the runs have different master seeds ({bm.get('master_seed')} and "
+                     f"{cm.get('master_seed')}), so they did not play the same games; the "
+                     "paired intervals stay valid but gain nothing from pairing")
+    if bm.get("game_version") != cm.get("game_version"):
+        notes.append(f"the runs are of different game versions ({bm.get('game_version')} and "
+                     f"{cm.get('game_version')})")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = A.compare_runs(base.games, changed.games, bm, cm, base.items_path,
+                               changed.items_path)
+    paired = int(table["n"].iloc[0]) if len(table) else 0
+    if paired < max(len(base.games), len(changed.games)):
+        notes.append(f"only {paired:,} games were played by both runs; the differences "
+                     "cover those games")
+    if title is None:
+        diff = _param_diff(bm, cm)
+        what = ", ".join(f"{k} {b} -> {c}" for k, b, c in diff[:4]) or "what-if"
+        title = f"What-if for {bm.get('game', '?')} ({bm.get('players', '?')} players): {what}"
+    with _atomic_folder(out) as tmp:
+        doc = Document(tmp)
+        for note in notes + base.warnings + changed.warnings:
+            doc.para(note, cls="warn")
+        doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
+                 f"changed minus base over {paired:,} games paired by game index.")
+        doc.heading("Differences", 2, anchor="differences")
+        doc.table(compare_table(table),
+                  caption="Changed minus base with 95% intervals; per-game measures use the "
+                          "paired per-game differences, item value treats the runs as "
+                          "independent (conservative)",
+                  highlight=((table["ci_low"] > 0) | (table["ci_high"] < 0)).tolist())
+        doc.figure(F.whatif_figure(table), "whatif_differences.png", "what-if differences")
+        diff = _param_diff(bm, cm)
+        if diff:
+            doc.table(pd.DataFrame(diff, columns=["parameter", "base", "changed"]),
+                      caption="Parameters that differ between the runs")
+        other = [(k, str(bm.get(k)), str(cm.get(k))) for k in ("strategies", "players",
+                                                              "master_seed", "rotate")
+                 if bm.get(k) != cm.get(k)]
+        if other:
+            doc.table(pd.DataFrame(other, columns=["setting", "base", "changed"]),
+                      caption="Run settings that differ")
+        _run_section(doc, base, "base_", f"Base run: {base.label}")
+        _run_section(doc, changed, "changed_", f"Changed run: {changed.label}")
+        doc.write(title)
+    return out
+
+
+def _param_diff(bm: dict, cm: dict) -> list[tuple[str, str, str]]:
+    pb, pc = bm.get("params") or {}, cm.get("params") or {}
+    out = []
+    for key in [*pb, *(k for k in pc if k not in pb)]:
+        vb = (pb.get(key) or {}).get("value") if isinstance(pb.get(key), dict) else pb.get(key)
+        vc = (pc.get(key) or {}).get("value") if isinstance(pc.get(key), dict) else pc.get(key)
+        if vb != vc:
+            out.append((key, _short(vb), _short(vc)))
+    return out

@@ -1,0 +1,185 @@
+"""Report folders built from real (small) Pig runs."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+import warnings
+
+import pytest
+
+from reports import build as B
+from reports import figures as F
+from simkit.errors import SimkitError
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def leftovers(parent, name):
+    return [p.name for p in parent.iterdir() if p.name.startswith(f".{name}.")]
+
+
+def embedded_pngs(text):
+    return [base64.b64decode(m) for m in re.findall(r'src="data:image/png;base64,([^"]+)"',
+                                                     text)]
+
+
+def test_single_run_report(pig_runs, tmp_path):
+    out = B.build_report([pig_runs["base"]], tmp_path / "report")
+    assert out == tmp_path / "report"
+    page = (out / "index.html").read_text(encoding="utf-8")
+    images = embedded_pngs(page)
+    assert len(images) >= 5
+    assert all(img.startswith(PNG) for img in images)
+    assert "<style>" in page and "<link" not in page  # self-contained
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    assert {"seat_win_rates.png", "strategy_win_rates.png", "game_length.png",
+            "endings.png", "item_value.png"} <= set(pngs)
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    for name in pngs:
+        assert f"]({name})" in md
+    # the settings: game version, seed, strategies, elapsed time, every parameter's source
+    meta = json.loads((pig_runs["base"] / "run.json").read_text())
+    for text in (page, md):
+        assert f"game version {meta['game_version']}" in text
+        assert "master seed" in text and "hold-at, random" in text
+        assert "elapsed" in text
+        assert "Classic Pig plays to 100" in text  # the why of a parameter
+        assert "Win rate by seat" in text and "First-player advantage" in text
+        assert "bust:suffered" in text
+    assert leftovers(tmp_path, "report") == []
+
+
+def test_changed_parameter_and_source_shown(pig_runs, tmp_path):
+    out = B.build_report([pig_runs["changed"]], tmp_path / "r")
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    section = md.split("Changed parameters (1)")[1].split("\n\n")[1]
+    assert "| target | 40 | 30 | assumed |" in section
+    assert "target=40" in md
+
+
+def test_several_runs_compare_player_counts(pig_runs, tmp_path):
+    dirs = [pig_runs["base"], pig_runs["p3"], pig_runs["p4"]]
+    out = B.build_report(dirs, tmp_path / "multi", title="Pig at 2, 3 and 4 players")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "<title>Pig at 2, 3 and 4 players</title>" in page
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    comparison = md.split("## Comparison of the runs")[1].split("## Run 1")[0]
+    rows = [line for line in comparison.splitlines() if line.startswith("| ") and "pig" in line]
+    assert [r.split(" | ")[1] for r in rows[:3]] == ["2", "3", "4"]
+    assert (out / "comparison_first_player_advantage.png").is_file()
+    for i in (1, 2, 3):
+        assert (out / f"run{i}_seat_win_rates.png").is_file()
+        assert f"## Run {i}:" in md
+
+
+def test_whatif_report_leads_with_differences(pig_runs, tmp_path):
+    out = B.build_whatif_report(pig_runs["base"], pig_runs["changed"], tmp_path / "w")
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert md.index("## Differences") < md.index("## Base run") < md.index("## Changed run")
+    assert "| target | 30 | 40 |" in md
+    assert "target 30 -> 40" in md.splitlines()[0]
+    assert (out / "whatif_differences.png").read_bytes().startswith(PNG)
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert 'class="hl"' in page  # a difference whose interval excludes 0 is highlighted
+    assert "item value" in md and "paired by game" in md
+
+
+def test_whatif_of_identical_runs_is_zero(pig_runs, tmp_path):
+    out = B.build_whatif_report(pig_runs["base"], pig_runs["base"], tmp_path / "same")
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    diffs = md.split("## Differences")[1].split("![")[0]
+    rows = [r for r in diffs.splitlines() if r.startswith("| win rate")]
+    assert rows and all("| +0.00 pp | [+0.00 pp, +0.00 pp] | 1.0000 |" in r for r in rows)
+
+
+def test_not_a_run_folder(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SimkitError, match="not a simkit run folder"):
+        B.build_report([tmp_path / "empty"], tmp_path / "out")
+    with pytest.raises(SimkitError, match="not a simkit run folder"):
+        B.build_report([tmp_path / "nowhere"], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert leftovers(tmp_path, "out") == []
+
+
+def test_damaged_run_folder(pig_runs, tmp_path):
+    bad = tmp_path / "bad"
+    shutil.copytree(pig_runs["base"], bad)
+    (bad / "games.parquet").write_bytes(b"not parquet at all")
+    with pytest.raises(SimkitError, match="unreadable"):
+        B.build_report([bad], tmp_path / "out")
+    (bad / "run.json").write_text("{ broken")
+    with pytest.raises(SimkitError, match="malformed"):
+        B.build_report([bad], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_failure_midway_leaves_nothing(pig_runs, tmp_path, monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("figure failed")
+
+    monkeypatch.setattr(F, "endings_figure", boom)
+    with pytest.raises(RuntimeError, match="figure failed"):
+        B.build_report([pig_runs["base"]], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    assert leftovers(tmp_path, "out") == []
+
+
+def test_failed_rebuild_keeps_old_report_and_success_replaces_it(pig_runs, tmp_path,
+                                                                 monkeypatch):
+    out = B.build_report([pig_runs["base"]], tmp_path / "out", title="first")
+    monkeypatch.setattr(F, "item_value_figure", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        B.build_report([pig_runs["base"]], out, title="second")
+    assert "<title>first</title>" in (out / "index.html").read_text(encoding="utf-8")
+    monkeypatch.undo()
+    B.build_report([pig_runs["base"]], out, title="third")
+    assert "<title>third</title>" in (out / "index.html").read_text(encoding="utf-8")
+    assert leftovers(tmp_path, "out") == []
+
+
+def test_refuses_to_overwrite_a_run_or_other_folder(pig_runs, tmp_path):
+    with pytest.raises(SimkitError, match="run folder"):
+        B.build_report([pig_runs["base"]], pig_runs["base"])
+    other = tmp_path / "precious"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    with pytest.raises(SimkitError, match="not a report folder"):
+        B.build_report([pig_runs["base"]], other)
+    assert (other / "notes.txt").read_text() == "keep me"
+
+
+def test_incomplete_run_is_reported_with_a_warning(pig_runs, tmp_path):
+    run = tmp_path / "partial"
+    shutil.copytree(pig_runs["base"], run)
+    meta = json.loads((run / "run.json").read_text())
+    meta["complete"] = False
+    meta["games"] = 10 * meta["games"]
+    (run / "run.json").write_text(json.dumps(meta))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the build itself must not warn loudly or fail
+        out = B.build_report([run], tmp_path / "r")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert 'class="warn"' in page and "incomplete run" in page
+    with pytest.warns(UserWarning, match="incomplete run"):
+        B.load_run(run)
+
+
+def test_whatif_of_different_games_fails(pig_runs, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(pig_runs["changed"], other)
+    meta = json.loads((other / "run.json").read_text())
+    meta["game"] = "avalon"
+    (other / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(SimkitError, match="one game"):
+        B.build_whatif_report(pig_runs["base"], other, tmp_path / "w")
+    assert not (tmp_path / "w").exists()
+
+
+def test_whatif_of_different_player_counts_fails(pig_runs, tmp_path):
+    with pytest.raises(SimkitError, match="player count"):
+        B.build_whatif_report(pig_runs["base"], pig_runs["p3"], tmp_path / "w")
+    assert not (tmp_path / "w").exists() and leftovers(tmp_path, "w") == []
