@@ -1,0 +1,233 @@
+"""Dolina królików (Rabbit Valley): dice, rabbits, families and missions.
+
+``compile_params`` turns data.toml's values into the kernels' arrays: the rabbit cards' dice
+requirements become two lookup tables (can a die of this face start / complete this card),
+the mission texts become condition codes, the clash table of the setup redeal is derived
+from the conditions.
+"""
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from simkit.errors import SimkitError
+from simkit.game import GameSpec
+
+from . import rules
+from .rules import (
+    C_ADV_TABLE, C_DRAW_OFFERED, C_FOREST_DEALT, C_FOREST_DONE, C_FOREST_FAIL, C_GARDEN,
+    C_HOUSE_DONE, C_HOUSE_FAIL, C_HOUSE_LIMIT, C_HOUSES_DEALT, C_KIND_LIMIT, C_N_CARDS,
+    C_N_DICE, C_N_FOREST, C_N_HOUSE, C_PER_COLOUR, C_PICKS, C_PIP, C_POSITIONS, C_RECOLOUR,
+    C_REDEAL, C_ROUNDS, C_SWAP_POS, C_TOTAL_LIMIT, C_TWO_LARGE, C_WAND_MAX, K_COLOUR,
+    K_COLOUR_PIPS, K_PIPS, K_SAME_COLOUR, K_SAME_PIPS, N_CFG, P_HAS, P_LARGE, P_MONO, P_NONE,
+    P_ONLY, P_RAINBOW, P_SIZE, P_SMALL, Q_COUNT, Q_EVERY, Q_TOTAL,
+)
+from .state import MAXC, MAXF, MAXH, MAXHC
+from .transcript import check_state, describe_move, describe_setup
+
+DICE_COLOURS = {"O": 0, "G": 1, "B": 2}
+RABBIT_COLOURS = {"white": 0, "brown": 1, "spotted": 2}
+SIZES = {"small": 0, "large": 1}
+
+
+def parse_marking(tok: str, card: str) -> tuple[int, int, int]:
+    """One marking -> (kind, colour, pips); see data.toml for the notation."""
+    if tok == "SC":
+        return (K_SAME_COLOUR, -1, -1)
+    if tok == "SP":
+        return (K_SAME_PIPS, -1, -1)
+    if tok[0] == "*" and len(tok) == 2 and tok[1] in "123456":
+        return (K_PIPS, -1, int(tok[1]))
+    if tok[0] in DICE_COLOURS and len(tok) == 1:
+        return (K_COLOUR, DICE_COLOURS[tok[0]], -1)
+    if tok[0] in DICE_COLOURS and len(tok) == 2 and tok[1] in "123456":
+        return (K_COLOUR_PIPS, DICE_COLOURS[tok[0]], int(tok[1]))
+    raise SimkitError(f"rabbits.cards: bad marking {tok!r} in {card!r}")
+
+
+def parse_card(text: str):
+    """'Large white: B1 *2 / G G' -> (size, colour, [[marking, marking], ...])."""
+    head, _, req = text.partition(":")
+    words = head.lower().split()
+    if len(words) != 2 or words[0] not in SIZES or words[1] not in RABBIT_COLOURS:
+        raise SimkitError(f"rabbits.cards: {text!r} must start '<Small|Large> <colour>:'")
+    size = SIZES[words[0]]
+    alts = []
+    for alt in req.split("/"):
+        marks = [parse_marking(t, text) for t in alt.split()]
+        pair = len(marks) == 1 and marks[0][0] in (K_SAME_COLOUR, K_SAME_PIPS)
+        singles = all(m[0] in (K_COLOUR, K_COLOUR_PIPS, K_PIPS) for m in marks)
+        ok = (size == 0 and len(marks) == 1 and singles) or (
+            size == 1 and (pair or (len(marks) == 2 and singles)))
+        if not ok:
+            raise SimkitError(f"rabbits.cards: {text!r}: a Small rabbit needs one single-die "
+                              "marking, a Large one two, or one two-dice marking (SC, SP)")
+        alts.append(marks)
+    if len(alts) > 2:
+        raise SimkitError(f"rabbits.cards: {text!r} has more than two alternatives")
+    return size, RABBIT_COLOURS[words[1]], alts
+
+
+def single_ok(m, face: int) -> bool:
+    kind, colour, pips = m
+    c, p = face // 6, face % 6 + 1
+    if kind == K_COLOUR:
+        return c == colour
+    if kind == K_COLOUR_PIPS:
+        return c == colour and p == pips
+    return p == pips
+
+
+def alt_complete(marks, f1: int, f2: int) -> bool:
+    if len(marks) == 1 and marks[0][0] == K_SAME_COLOUR:
+        return f1 // 6 == f2 // 6 and f1 % 6 != f2 % 6
+    if len(marks) == 1 and marks[0][0] == K_SAME_PIPS:
+        return f1 // 6 != f2 // 6 and f1 % 6 == f2 % 6
+    a, b = marks
+    return (single_ok(a, f1) and single_ok(b, f2)) or (single_ok(a, f2) and single_ok(b, f1))
+
+
+def fit_tables(cards):
+    n = len(cards)
+    fit1 = np.zeros((n, 18), np.int8)
+    fit2 = np.zeros((n, 18 * 18), np.int8)
+    for i, (size, _, alts) in enumerate(cards):
+        for f1 in range(18):
+            if size == 0:
+                fit1[i, f1] = any(single_ok(a[0], f1) for a in alts)
+                continue
+            for f2 in range(18):
+                fit2[i, f1 * 18 + f2] = any(alt_complete(a, f1, f2) for a in alts)
+            fit1[i, f1] = fit2[i, f1 * 18:(f1 + 1) * 18].any()
+    return fit1, fit2
+
+
+def parse_condition(words: list[str], text: str, key: str) -> tuple[int, int, int]:
+    """A family condition -> (kind, a, b)."""
+    try:
+        w = words[0]
+        if w == "has":
+            return (P_HAS, RABBIT_COLOURS[words[1]], int(words[2]))
+        if w in ("only", "none"):
+            return (P_ONLY if w == "only" else P_NONE, RABBIT_COLOURS[words[1]], 0)
+        if w == "rainbow":
+            return (P_RAINBOW, 0, 0)
+        if w == "mono":
+            return (P_MONO, 0, 0)
+        if w in ("size", "large", "small"):
+            return ({"size": P_SIZE, "large": P_LARGE, "small": P_SMALL}[w], int(words[1]), 0)
+    except (IndexError, KeyError, ValueError):
+        pass
+    raise SimkitError(f"{key}: cannot read the condition {text!r}")
+
+
+def parse_forest(text: str) -> tuple[int, int, int, int, int]:
+    w = text.split()
+    key = "missions.forest"
+    if w and w[0] == "every":
+        return (Q_EVERY, 0, *parse_condition(w[1:], text, key))
+    if w and w[0] == "count" and len(w) > 2 and w[1].isdigit():
+        return (Q_COUNT, int(w[1]), *parse_condition(w[2:], text, key))
+    if w and w[0] == "total" and len(w) == 3 and w[2].isdigit():
+        colour = 3 if w[1] == "any" else RABBIT_COLOURS.get(w[1], -1)
+        if colour >= 0:
+            return (Q_TOTAL, 0, 0, colour, int(w[2]))
+    raise SimkitError(f"missions.forest: cannot read the condition {text!r}")
+
+
+def clash_table(forest, house):
+    """Forest card f clashes with House card h when no Family can meet both: 'every Family
+    has colour c' against a House that must be 'only' another colour or have 'none' of c."""
+    clash = np.zeros((len(forest), len(house)), np.int8)
+    for i, (q, _, kind, a, b) in enumerate(forest):
+        if q != Q_EVERY or kind != P_HAS:
+            continue
+        for j, (hk, ha, _) in enumerate(house):
+            if (hk == P_ONLY and ha != a) or (hk == P_NONE and ha == a):
+                clash[i, j] = 1
+    return clash
+
+
+def compile_params(values: dict, n_players: int) -> tuple:
+    """Effective data values -> the kernels' parameter arrays (see rules.py for the order)."""
+    v = values
+    cards = [parse_card(t) for t in v["rabbits.cards"]]
+    house = [parse_condition(t.split(), t, "missions.house") for t in v["missions.house"]]
+    forest = [parse_forest(t) for t in v["missions.forest"]]
+    if not 8 < len(cards) <= MAXC:
+        raise SimkitError(f"rabbits.cards: between 9 and {MAXC} cards, not {len(cards)}")
+    if not 0 < len(house) <= MAXHC or not 0 < len(forest) <= MAXF:
+        raise SimkitError(f"missions: 1..{MAXHC} House cards and 1..{MAXF} Forest cards")
+    if (len(cards), len(house), len(forest)) != _default_counts():
+        raise SimkitError("rabbits.cards / missions.*: the item columns follow data.toml's "
+                          "card counts; change the lists in data.toml itself")
+    two, four = n_players == 2, n_players == 4
+    cfg = np.zeros(N_CFG, np.int32)
+    cfg[C_ROUNDS] = v[f"rounds.{ {2: 'two', 3: 'three', 4: 'four'}[n_players]}_players"]
+    cfg[C_PICKS] = v["dice.picks_two_players"] if two else v["dice.picks_more_players"]
+    cfg[C_HOUSE_LIMIT] = v["houses.limit_two_players"] if two else v["houses.limit_more_players"]
+    cfg[C_HOUSES_DEALT] = v["houses.dealt_two_players"] if two else v["houses.dealt_more_players"]
+    cfg[C_KIND_LIMIT] = v["resources.kind_limit_four_players" if four else "resources.kind_limit"]
+    cfg[C_TOTAL_LIMIT] = v["resources.total_limit_four_players" if four
+                           else "resources.total_limit"]
+    cfg[C_GARDEN] = v["garden.tokens_per_kind"]
+    cfg[C_POSITIONS] = v["table.positions"]
+    cfg[C_SWAP_POS] = v["table.swap_positions"]
+    cfg[C_PER_COLOUR] = v["dice.per_colour"]
+    cfg[C_N_DICE] = 3 * v["dice.per_colour"]
+    cfg[C_N_CARDS], cfg[C_N_HOUSE], cfg[C_N_FOREST] = len(cards), len(house), len(forest)
+    cfg[C_FOREST_DEALT] = v["forest.dealt"]
+    cfg[C_REDEAL] = v["forest.redeal_allowed"]
+    cfg[C_WAND_MAX] = v["wanderers.max"]
+    cfg[C_ADV_TABLE] = v["advanced.colour_table"]
+    cfg[C_RECOLOUR] = v["resources.recolour_cost"]
+    cfg[C_PIP] = v["resources.pip_cost"]
+    cfg[C_DRAW_OFFERED] = v["houses.draw_offered"]
+    cfg[C_TWO_LARGE] = v["scoring.two_large"]
+    cfg[C_FOREST_DONE] = v["scoring.forest_completed"]
+    cfg[C_FOREST_FAIL] = v["scoring.forest_failed"]
+    cfg[C_HOUSE_DONE] = v["scoring.house_completed"]
+    cfg[C_HOUSE_FAIL] = v["scoring.house_failed_advanced" if v["advanced.scoring"]
+                          else "scoring.house_failed_basic"]
+    if n_players * cfg[C_PICKS] >= cfg[C_N_DICE]:
+        raise SimkitError("dice.picks_*: the players' picks must leave the first player a die")
+    if n_players * cfg[C_FOREST_DEALT] > len(forest):
+        raise SimkitError("missions.forest: too few Forest cards to deal")
+    if n_players * cfg[C_HOUSES_DEALT] + cfg[C_DRAW_OFFERED] > len(house):
+        raise SimkitError("missions.house: too few House cards to deal")
+    if cfg[C_HOUSE_LIMIT] > MAXH:
+        raise SimkitError(f"houses.limit_*: at most {MAXH}")
+    fit1, fit2 = fit_tables(cards)
+    req = np.zeros((len(cards), 2, 2, 3), np.int32)
+    for i, (_, _, alts) in enumerate(cards):
+        for a, marks in enumerate(alts):
+            for k, m in enumerate(marks):
+                req[i, a, k] = m
+    return (cfg, np.array([(s, c) for s, c, _ in cards], np.int32).reshape(-1, 2), fit1, fit2,
+            np.array(house, np.int32).reshape(-1, 3), np.array(forest, np.int32).reshape(-1, 5),
+            clash_table(forest, house), np.array(v["advanced.table"], np.int32),
+            np.array(v["scoring.family_size_points"], np.int32), req)
+
+
+def _default_counts():
+    data = tomllib.loads((Path(__file__).parent / "data.toml").read_text(encoding="utf-8"))
+    return (len(data["rabbits"]["cards"]["value"]), len(data["missions"]["house"]["value"]),
+            len(data["missions"]["forest"]["value"]))
+
+
+ITEM_COLUMNS = rules.item_columns(*_default_counts())
+
+GAME = GameSpec(
+    name="dolina-krolikow",
+    package_dir=Path(__file__).parent,
+    rules=rules,
+    players=(2, 3, 4),
+    compile=compile_params,
+    item_columns=ITEM_COLUMNS,
+    end_reasons=rules.END_REASONS,
+    describe_setup=describe_setup,
+    describe_move=describe_move,
+    check_state=check_state,
+    summary="roll and pick dice to acquire rabbits, raise families, complete missions",
+)

@@ -1,0 +1,1057 @@
+"""Dolina królików's kernels: setup, legal moves, apply a move, scoring, item events.
+
+Read top to bottom: parameter indices, move encoding, item columns, small helpers, then the
+phases in the order a game goes through them (setup, house draw, dice picks, leftover die,
+acquiring, end of round, final scoring). The state layout is in ``state.py``.
+
+Moves (small ints, written once here):
+
+    RES + d                 take die d as resources (its colour, its pips in tokens)
+    PLACE + (d*8+pos)*18+f  put die d on the card at position pos as face f (colour*6 + pips-1);
+                            f differs from the rolled face when resources modify the die
+    EXCHANGE + pos          trade the two Wanderers for the unmarked rabbit at pos (before a pick)
+    HOUSE + h               put the rabbit being placed into House h
+    LEFT_COLOUR + d         leftover die d used for its colour: everyone takes 1 token
+    LEFT_SWAP + d           leftover die d used for its pips: swap the rabbit at that position
+    LEFT_PASS               leftover die used for its pips, no swap
+    DRAW_PASS, DRAW_TAKE    start of round: draw House cards or not
+    KEEP + k                keep drawn House card k (the other goes back into the stack)
+    WAND_ADD + w, WAND_DONE put Wanderer w into the newly drawn House, or stop
+    F_KEEP + k, F_REDEAL    setup: keep Forest card k, or ask for the redeal (both clash)
+    H_DISCARD + h, H_KEEP_ALL  setup: discard dealt House card h, or keep them all
+    R_KEEP + k              redeal: keep one of the two new Forest cards
+"""
+
+import numpy as np
+
+from simkit.jit import kernel
+from simkit.rng import rand_below, shuffle
+
+from .state import (
+    ACTOR, CARD_LOC, DECK, DECK_N, DIE_FACE, DIE_USE, DRAWN, DRAWN_N, FIRST, FOREST_HAND,
+    FOREST_KEPT, FPOOL, FPOOL_N, GARDEN, HOUSE_C1, HOUSE_C2, HOUSE_CARD, HOUSE_COLS,
+    HOUSE_COUNT, HOUSE_HAND, HOUSE_LARGE, HOUSE_N, HSTACK, HSTACK_N, LOC_DECK, LOC_PENDING,
+    LOC_SEAT, LOC_TABLE, LOC_WANDER, MAXC, MAXH, MAXHC, MAXPOS, N_FACES, N_PLAYERS, NEW_HOUSE,
+    OVER, PEND_CARD, PEND_I, PEND_N, PEND_SEAT, PH_DRAW, PH_KEEP, PH_LEFTOVER, PH_OVER, PH_PICK,
+    PH_PLACE, PH_REDEAL, PH_SETUP_FOREST, PH_SETUP_HOUSE, PH_WANDER_ADD, PHASE, PICKER,
+    PLACE_FOR, POS_CARD, POS_D1, POS_D2, POS_OWNER, POS_TOK, REDEAL, ROUND, STATE_SIZE, STEP,
+    TOKENS, USE_GARDEN, USE_LEFTOVER, WAND,
+)
+
+# --- parameters: params[0] is cfg, indexed by these -------------------------------------
+(C_ROUNDS, C_PICKS, C_HOUSE_LIMIT, C_HOUSES_DEALT, C_KIND_LIMIT, C_TOTAL_LIMIT, C_GARDEN,
+ C_POSITIONS, C_SWAP_POS, C_PER_COLOUR, C_N_DICE, C_N_CARDS, C_N_HOUSE, C_N_FOREST,
+ C_FOREST_DEALT, C_REDEAL, C_WAND_MAX, C_ADV_TABLE, C_RECOLOUR, C_PIP, C_DRAW_OFFERED,
+ C_TWO_LARGE, C_FOREST_DONE, C_FOREST_FAIL, C_HOUSE_DONE, C_HOUSE_FAIL) = range(26)
+N_CFG = 26
+# params[1] cards int32[n,2] (size 0 Small 1 Large, colour 0 white 1 brown 2 spotted)
+# params[2] fit1 int8[n,18]: a first die of that face can start (Small: completes) the card
+# params[3] fit2 int8[n,18*18]: two dice of these faces complete the Large card
+# params[4] house missions int32[nh,3] (kind, a, b); params[5] forest int32[nf,5]
+# (quantifier, k, kind, a, b); params[6] clash int8[nf,nh]; params[7] colour table int32[9]
+# (bitmask of colours that may join a family whose first two are [c1*3+c2]);
+# params[8] family size points int32[6]; params[9] requirements int32[n,2,2,3] (transcript)
+SMALL, LARGE = 0, 1
+# marking kinds (params[9])
+K_NONE, K_COLOUR, K_COLOUR_PIPS, K_PIPS, K_SAME_COLOUR, K_SAME_PIPS = range(6)
+# family conditions
+P_HAS, P_ONLY, P_NONE, P_RAINBOW, P_SIZE, P_LARGE, P_SMALL, P_MONO = range(8)
+# forest quantifiers
+Q_EVERY, Q_COUNT, Q_TOTAL = range(3)
+
+# --- moves ----------------------------------------------------------------------------
+RES = 0
+PLACE = 9
+EXCHANGE = PLACE + 9 * MAXPOS * N_FACES
+HOUSE = EXCHANGE + MAXPOS
+LEFT_COLOUR = HOUSE + MAXH
+LEFT_SWAP = LEFT_COLOUR + 9
+LEFT_PASS = LEFT_SWAP + 9
+DRAW_PASS = LEFT_PASS + 1
+DRAW_TAKE = DRAW_PASS + 1
+KEEP = DRAW_TAKE + 1
+WAND_ADD = KEEP + 2
+WAND_DONE = WAND_ADD + 2
+F_KEEP = WAND_DONE + 1
+F_REDEAL = F_KEEP + 2
+H_DISCARD = F_REDEAL + 1
+H_KEEP_ALL = H_DISCARD + 4
+R_KEEP = H_KEEP_ALL + 1
+N_MOVES = R_KEEP + 2
+MAX_MOVES = 9 * MAXPOS * N_FACES + 64
+
+# --- item columns: generic ones, then 3 per rabbit card, 3 per House card, 3 per Forest ---
+GENERIC_ITEMS = [
+    "dice:rabbit", "dice:resources", "modify:recolour", "modify:pips", "leftover:colour",
+    "leftover:swap", "leftover:pass", "attempt:failed", "wanderers:exchanged",
+    "wanderer:housed", "wanderer:to_deck", "house:drawn", "forest:redealt",
+    "house:discarded_at_setup",
+]
+(I_DICE_RABBIT, I_DICE_RES, I_RECOLOUR, I_PIPS, I_LEFT_COLOUR, I_LEFT_SWAP, I_LEFT_PASS,
+ I_FAILED, I_EXCHANGED, I_WAND_HOUSED, I_WAND_DECK, I_HOUSE_DRAWN, I_REDEALT,
+ I_HOUSE_DISCARDED) = range(len(GENERIC_ITEMS))
+I_RABBIT = len(GENERIC_ITEMS)
+EV_ACQUIRED, EV_IN_FAMILY, EV_WANDERING = 0, 1, 2
+EV_KEPT, EV_COMPLETED, EV_FAILED = 0, 1, 2
+
+
+def item_columns(n_cards, n_house, n_forest):
+    cols = list(GENERIC_ITEMS)
+    for i in range(n_cards):
+        cols += [f"rabbit_{i + 1:02d}:acquired", f"rabbit_{i + 1:02d}:in_family",
+                 f"rabbit_{i + 1:02d}:wandering"]
+    for i in range(n_house):
+        cols += [f"house_{i + 1:02d}:kept", f"house_{i + 1:02d}:completed",
+                 f"house_{i + 1:02d}:failed"]
+    for i in range(n_forest):
+        cols += [f"forest_{i + 1}:kept", f"forest_{i + 1}:completed", f"forest_{i + 1}:failed"]
+    return cols
+
+
+END_REASONS = ["timeout", "rounds_played"]
+
+
+@kernel
+def state_size(params, n_players):
+    return STATE_SIZE
+
+
+@kernel
+def max_moves(params, n_players):
+    return MAX_MOVES
+
+
+@kernel
+def house_item(params, h):
+    return I_RABBIT + 3 * params[0][C_N_CARDS] + 3 * h
+
+
+@kernel
+def forest_item(params, f):
+    return I_RABBIT + 3 * params[0][C_N_CARDS] + 3 * params[0][C_N_HOUSE] + 3 * f
+
+
+# --- small helpers: cards, deck, tokens ---------------------------------------------------
+@kernel
+def draw_card(state):
+    """Take the top card of the rabbit deck (-1 if it is empty)."""
+    n = state[DECK_N]
+    if n == 0:
+        return -1
+    c = state[DECK + n - 1]
+    state[DECK + n - 1] = -1
+    state[DECK_N] = n - 1
+    return c
+
+
+@kernel
+def card_to_deck(state, card, chance):
+    """A card goes back into the face-down deck, which is shuffled."""
+    n = state[DECK_N]
+    state[DECK + n] = card
+    state[DECK_N] = n + 1
+    state[CARD_LOC + card] = LOC_DECK
+    shuffle(chance, state[DECK:DECK + n + 1], n + 1)
+
+
+@kernel
+def fill_position(state, pos):
+    c = draw_card(state)
+    state[POS_CARD + pos] = c
+    if c >= 0:
+        state[CARD_LOC + c] = LOC_TABLE
+
+
+@kernel
+def token_total(state, seat):
+    b = TOKENS + 3 * seat
+    return state[b] + state[b + 1] + state[b + 2]
+
+
+@kernel
+def pay_tokens(state, seat, kind, n, pos):
+    """Move n tokens of one kind from the seat onto the card at pos."""
+    state[TOKENS + 3 * seat + kind] -= n
+    state[POS_TOK + 3 * pos + kind] += n
+
+
+@kernel
+def pay_any(state, seat, n, pos):
+    """Pay n tokens of any kind, always from the seat's largest pile (reading: NOTES.md)."""
+    b = TOKENS + 3 * seat
+    for _ in range(n):
+        k = 0
+        if state[b + 1] > state[b + k]:
+            k = 1
+        if state[b + 2] > state[b + k]:
+            k = 2
+        pay_tokens(state, seat, k, 1, pos)
+
+
+@kernel
+def modify_cost(params, state, seat, f0, f):
+    """Tokens needed to turn rolled face f0 into face f, or -1 if the seat cannot pay."""
+    cfg = params[0]
+    dc = f // 6 != f0 // 6
+    dp = abs(f % 6 - f0 % 6)
+    need = cfg[C_PIP] * dp
+    if dc:
+        if state[TOKENS + 3 * seat + f // 6] < cfg[C_RECOLOUR]:
+            return -1
+        need += cfg[C_RECOLOUR]
+    if need > token_total(state, seat):
+        return -1
+    return need
+
+
+# --- families and houses ----------------------------------------------------------------
+@kernel
+def house_fits(params, state, seat, h, card):
+    """Can ``card`` join the Family in House h? At most 2 Large; the colour table if on."""
+    i = seat * MAXH + h
+    if state[HOUSE_CARD + i] < 0:
+        return False
+    if params[1][card, 0] == LARGE and state[HOUSE_LARGE + i] >= 2:
+        return False
+    if params[0][C_ADV_TABLE] != 0 and state[HOUSE_N + i] >= 2:
+        allowed = params[7][state[HOUSE_C1 + i] * 3 + state[HOUSE_C2 + i]]
+        return (allowed >> params[1][card, 1]) & 1 == 1
+    return True
+
+
+@kernel
+def fitting_houses(params, state, seat, card):
+    n = 0
+    for h in range(state[HOUSE_COUNT + seat]):
+        if house_fits(params, state, seat, h, card):
+            n += 1
+    return n
+
+
+@kernel
+def add_to_house(params, state, seat, h, card):
+    i = seat * MAXH + h
+    colour = params[1][card, 1]
+    if state[HOUSE_N + i] == 0:
+        state[HOUSE_C1 + i] = colour
+    elif state[HOUSE_N + i] == 1:
+        state[HOUSE_C2 + i] = colour
+    state[HOUSE_N + i] += 1
+    state[HOUSE_LARGE + i] += params[1][card, 0]
+    state[HOUSE_COLS + 3 * i + colour] += 1
+    state[CARD_LOC + card] = LOC_SEAT + 8 * seat + h
+
+
+@kernel
+def is_family(state, i):
+    """A Family: at least 2 rabbits with 1 or 2 Large (the four legal shapes)."""
+    return state[HOUSE_N + i] >= 2 and 1 <= state[HOUSE_LARGE + i] <= 2
+
+
+@kernel
+def family_meets(state, i, kind, a, b):
+    n = state[HOUSE_N + i]
+    large = state[HOUSE_LARGE + i]
+    c = HOUSE_COLS + 3 * i
+    if kind == P_HAS:
+        return state[c + a] >= b
+    if kind == P_ONLY:
+        return state[c + a] == n
+    if kind == P_NONE:
+        return state[c + a] == 0
+    if kind == P_RAINBOW:
+        return n == 3 and state[c] == 1 and state[c + 1] == 1 and state[c + 2] == 1
+    if kind == P_SIZE:
+        return n >= a
+    if kind == P_LARGE:
+        return large >= a
+    if kind == P_SMALL:
+        return n - large >= a
+    return state[c] == n or state[c + 1] == n or state[c + 2] == n  # P_MONO
+
+
+@kernel
+def house_mission_done(params, state, seat, h):
+    i = seat * MAXH + h
+    m = params[4][state[HOUSE_CARD + i]]
+    return is_family(state, i) and family_meets(state, i, m[0], m[1], m[2])
+
+
+@kernel
+def forest_mission_done(params, state, seat):
+    f = state[FOREST_KEPT + seat]
+    if f < 0:
+        return False
+    q = params[5][f]
+    families = 0
+    meeting = 0
+    total = 0
+    for h in range(state[HOUSE_COUNT + seat]):
+        i = seat * MAXH + h
+        if not is_family(state, i):
+            continue
+        families += 1
+        if family_meets(state, i, q[2], q[3], q[4]):
+            meeting += 1
+        total += state[HOUSE_N + i] if q[3] == 3 else state[HOUSE_COLS + 3 * i + q[3]]
+    if q[0] == Q_EVERY:
+        return families >= 1 and meeting == families
+    if q[0] == Q_COUNT:
+        return meeting >= q[1]
+    return total >= q[4]
+
+
+@kernel
+def family_points(params, state, i):
+    if not is_family(state, i):
+        return 0
+    pts = params[8][min(state[HOUSE_N + i], 5)]
+    if state[HOUSE_LARGE + i] == 2:
+        pts += params[0][C_TWO_LARGE]
+    return pts
+
+
+@kernel
+def seat_score(params, state, seat):
+    """Victory points of a seat if the game ended now (the scoring table)."""
+    cfg = params[0]
+    pts = 0
+    for h in range(state[HOUSE_COUNT + seat]):
+        pts += family_points(params, state, seat * MAXH + h)
+        pts += cfg[C_HOUSE_DONE] if house_mission_done(params, state, seat, h) \
+            else cfg[C_HOUSE_FAIL]
+    if state[FOREST_KEPT + seat] >= 0:
+        pts += cfg[C_FOREST_DONE] if forest_mission_done(params, state, seat) \
+            else cfg[C_FOREST_FAIL]
+    return pts
+
+
+# --- setup --------------------------------------------------------------------------------
+@kernel
+def new_game(params, n_players, state, chance):
+    cfg = params[0]
+    state[:] = -1
+    state[:16] = 0
+    state[N_PLAYERS] = n_players
+    nc = cfg[C_N_CARDS]
+    for i in range(nc):
+        state[DECK + i] = i
+        state[CARD_LOC + i] = LOC_DECK
+    state[DECK_N] = nc
+    shuffle(chance, state[DECK:DECK + nc], nc)
+    for pos in range(cfg[C_POSITIONS]):
+        fill_position(state, pos)
+    for k in range(3):
+        state[GARDEN + k] = cfg[C_GARDEN]
+    state[TOKENS:TOKENS + 12] = 0
+    state[POS_TOK:POS_TOK + 3 * MAXPOS] = 0
+    state[HOUSE_N:HOUSE_COLS + 3 * 4 * MAXH] = 0
+    state[HOUSE_COUNT:HOUSE_COUNT + 4] = 0
+    state[REDEAL:REDEAL + 4] = 0
+    deal_missions(params, n_players, state, chance)
+    state[PHASE] = PH_SETUP_FOREST
+    state[ACTOR] = 0
+
+
+@kernel
+def deal_missions(params, n_players, state, chance):
+    cfg = params[0]
+    nh = cfg[C_N_HOUSE]
+    for i in range(nh):
+        state[HSTACK + i] = i
+    shuffle(chance, state[HSTACK:HSTACK + nh], nh)
+    state[HSTACK_N] = nh
+    nf = cfg[C_N_FOREST]
+    for i in range(nf):
+        state[FPOOL + i] = i
+    shuffle(chance, state[FPOOL:FPOOL + nf], nf)
+    state[FPOOL_N] = nf
+    for s in range(n_players):
+        for k in range(cfg[C_FOREST_DEALT]):
+            state[FPOOL_N] -= 1
+            state[FOREST_HAND + 2 * s + k] = state[FPOOL + state[FPOOL_N]]
+            state[FPOOL + state[FPOOL_N]] = -1
+        for k in range(cfg[C_HOUSES_DEALT]):
+            state[HSTACK_N] -= 1
+            state[HOUSE_HAND + 4 * s + k] = state[HSTACK + state[HSTACK_N]]
+            state[HSTACK + state[HSTACK_N]] = -1
+
+
+@kernel
+def forest_clashes(params, state, seat, f):
+    for k in range(4):
+        h = state[HOUSE_HAND + 4 * seat + k]
+        if h >= 0 and params[6][f, h] != 0:
+            return True
+    return False
+
+
+@kernel
+def may_redeal(params, state, seat):
+    """Both dealt Forest cards clash with the seat's dealt Houses (Setup 5)."""
+    if params[0][C_REDEAL] == 0:
+        return False
+    for k in range(2):
+        f = state[FOREST_HAND + 2 * seat + k]
+        if f < 0 or not forest_clashes(params, state, seat, f):
+            return False
+    return True
+
+
+@kernel
+def keep_forest(state, seat, k):
+    """Keep Forest card k of the hand; the other goes back to the pool (the box)."""
+    for j in range(2):
+        f = state[FOREST_HAND + 2 * seat + j]
+        state[FOREST_HAND + 2 * seat + j] = -1
+        if f < 0:
+            continue
+        if j == k:
+            state[FOREST_KEPT + seat] = f
+        else:
+            state[FPOOL + state[FPOOL_N]] = f
+            state[FPOOL_N] += 1
+
+
+@kernel
+def new_house(params, state, seat, card, items):
+    h = state[HOUSE_COUNT + seat]
+    state[HOUSE_CARD + seat * MAXH + h] = card
+    state[HOUSE_COUNT + seat] = h + 1
+    items[seat, house_item(params, card) + EV_KEPT] += 1
+    return h
+
+
+@kernel
+def keep_houses(params, state, seat, discard, items):
+    for k in range(4):
+        c = state[HOUSE_HAND + 4 * seat + k]
+        state[HOUSE_HAND + 4 * seat + k] = -1
+        if c < 0:
+            continue
+        if k == discard:
+            state[HSTACK + state[HSTACK_N]] = c
+            state[HSTACK_N] += 1
+            items[seat, I_HOUSE_DISCARDED] += 1
+        else:
+            new_house(params, state, seat, c, items)
+
+
+@kernel
+def start_redeal(state, chance, seat):
+    """The seat's two Forest cards are shuffled with the pool and two new ones drawn."""
+    for k in range(2):
+        f = state[FOREST_HAND + 2 * seat + k]
+        if f >= 0:
+            state[FPOOL + state[FPOOL_N]] = f
+            state[FPOOL_N] += 1
+    n = state[FPOOL_N]
+    shuffle(chance, state[FPOOL:FPOOL + n], n)
+    for k in range(2):
+        state[FPOOL_N] -= 1
+        state[FOREST_HAND + 2 * seat + k] = state[FPOOL + state[FPOOL_N]]
+        state[FPOOL + state[FPOOL_N]] = -1
+    state[PHASE] = PH_REDEAL
+    state[ACTOR] = seat
+
+
+@kernel
+def after_setup_seat(params, state, chance, items):
+    """Next seat's secret choice; then redeals; then the first round."""
+    n = state[N_PLAYERS]
+    s = state[ACTOR] + 1
+    if state[PHASE] == PH_REDEAL:
+        s = state[ACTOR] + 1
+    elif s < n:
+        state[PHASE] = PH_SETUP_FOREST
+        state[ACTOR] = s
+        return
+    else:
+        s = 0
+    for t in range(s, n):
+        if state[REDEAL + t] == 1:
+            start_redeal(state, chance, t)
+            return
+    m = state[HSTACK_N]
+    shuffle(chance, state[HSTACK:HSTACK + m], m)
+    state[FIRST] = 0
+    state[ROUND] = 0
+    start_round(params, state, chance, items)
+
+
+# --- a round: house draw --------------------------------------------------------------------
+@kernel
+def start_round(params, state, chance, items):
+    state[STEP] = -1
+    next_draw(params, state, chance, items)
+
+
+@kernel
+def next_draw(params, state, chance, items):
+    """The next seat (from the first player) that may draw House cards, or the dice roll."""
+    n = state[N_PLAYERS]
+    while True:
+        state[STEP] += 1
+        if state[STEP] >= n:
+            break
+        s = (state[FIRST] + state[STEP]) % n
+        if state[HOUSE_COUNT + s] < params[0][C_HOUSE_LIMIT] and state[HSTACK_N] > 0:
+            state[PHASE] = PH_DRAW
+            state[ACTOR] = s
+            return
+    roll_dice(params, state, chance)
+
+
+@kernel
+def take_drawn(params, state, chance, seat, k, items):
+    """Keep drawn card k; the other goes back into the House stack, which is shuffled."""
+    for j in range(state[DRAWN_N]):
+        c = state[DRAWN + j]
+        state[DRAWN + j] = -1
+        if j == k:
+            state[NEW_HOUSE] = new_house(params, state, seat, c, items)
+        else:
+            state[HSTACK + state[HSTACK_N]] = c
+            state[HSTACK_N] += 1
+    state[DRAWN_N] = 0
+    m = state[HSTACK_N]
+    shuffle(chance, state[HSTACK:HSTACK + m], m)
+    if state[WAND + 2 * seat] >= 0:
+        state[PHASE] = PH_WANDER_ADD
+    else:
+        next_draw(params, state, chance, items)
+
+
+@kernel
+def draw_houses(params, state, chance, seat, items):
+    k = min(params[0][C_DRAW_OFFERED], state[HSTACK_N])
+    for j in range(k):
+        state[HSTACK_N] -= 1
+        state[DRAWN + j] = state[HSTACK + state[HSTACK_N]]
+        state[HSTACK + state[HSTACK_N]] = -1
+    state[DRAWN_N] = k
+    items[seat, I_HOUSE_DRAWN] += 1
+    if k == 1:  # only one card: the player receives it and cannot discard it
+        take_drawn(params, state, chance, seat, 0, items)
+    else:
+        state[PHASE] = PH_KEEP
+
+
+@kernel
+def remove_wanderer(state, seat, w):
+    state[WAND + 2 * seat + w] = state[WAND + 2 * seat + 1] if w == 0 else -1
+    if w == 0:
+        state[WAND + 2 * seat + 1] = -1
+
+
+# --- a round: dice --------------------------------------------------------------------------
+@kernel
+def roll_dice(params, state, chance):
+    cfg = params[0]
+    for d in range(cfg[C_N_DICE]):
+        state[DIE_FACE + d] = (d // cfg[C_PER_COLOUR]) * 6 + rand_below(chance, 6)
+        state[DIE_USE + d] = -1
+    state[STEP] = 0
+    state[PHASE] = PH_PICK
+    state[ACTOR] = state[FIRST]
+    state[PICKER] = state[FIRST]
+
+
+@kernel
+def same_face_before(state, d):
+    """An earlier die on the table shows the same face (so the two are one choice)."""
+    f = state[DIE_FACE + d]
+    for e in range(d):
+        if state[DIE_USE + e] == -1 and state[DIE_FACE + e] == f:
+            return True
+    return False
+
+
+@kernel
+def die_fits(params, state, pos, f):
+    """A die of face f may go on the card at pos, starting or completing its requirement."""
+    card = state[POS_CARD + pos]
+    d1 = state[POS_D1 + pos]
+    if d1 < 0:
+        return params[2][card, f] != 0
+    if params[1][card, 0] == SMALL or state[POS_D2 + pos] >= 0:
+        return False
+    return params[3][card, d1 * N_FACES + f] != 0
+
+
+@kernel
+def open_position(state, seat, pos):
+    """A card the seat may put a die on: present, and no other player's marker on it."""
+    o = state[POS_OWNER + pos]
+    return state[POS_CARD + pos] >= 0 and (o < 0 or o == seat)
+
+
+@kernel
+def pick_moves(params, state, moves):
+    cfg = params[0]
+    seat = state[ACTOR]
+    n = 0
+    if state[WAND + 2 * seat + 1] >= 0:  # two Wanderers: the exchange, before the pick
+        for pos in range(cfg[C_POSITIONS]):
+            c = state[POS_CARD + pos]
+            if c >= 0 and state[POS_OWNER + pos] < 0 and fitting_houses(params, state, seat,
+                                                                         c) > 0:
+                moves[n] = EXCHANGE + pos
+                n += 1
+    rich = token_total(state, seat) >= min(cfg[C_RECOLOUR], cfg[C_PIP])
+    for d in range(cfg[C_N_DICE]):
+        if state[DIE_USE + d] != -1 or same_face_before(state, d):
+            continue
+        moves[n] = RES + d
+        n += 1
+        f0 = state[DIE_FACE + d]
+        for pos in range(cfg[C_POSITIONS]):
+            if not open_position(state, seat, pos):
+                continue
+            if not rich:
+                if die_fits(params, state, pos, f0):
+                    moves[n] = PLACE + (d * MAXPOS + pos) * N_FACES + f0
+                    n += 1
+                continue
+            for f in range(N_FACES):
+                if modify_cost(params, state, seat, f0, f) >= 0 and die_fits(params, state,
+                                                                             pos, f):
+                    moves[n] = PLACE + (d * MAXPOS + pos) * N_FACES + f
+                    n += 1
+    return n
+
+
+@kernel
+def take_resources(params, state, seat, d, items):
+    f = state[DIE_FACE + d]
+    kind = f // 6
+    k = min(f % 6 + 1, state[GARDEN + kind])
+    state[GARDEN + kind] -= k
+    state[TOKENS + 3 * seat + kind] += k
+    state[DIE_USE + d] = USE_GARDEN
+    items[seat, I_DICE_RES] += 1
+
+
+@kernel
+def place_die(params, state, seat, d, pos, f, items):
+    """Put die d on the card at pos as face f, paying the modification onto the card."""
+    cfg = params[0]
+    f0 = state[DIE_FACE + d]
+    if f // 6 != f0 // 6:
+        pay_tokens(state, seat, f // 6, cfg[C_RECOLOUR], pos)
+        items[seat, I_RECOLOUR] += 1
+    dp = abs(f % 6 - f0 % 6)
+    if dp > 0:
+        pay_any(state, seat, cfg[C_PIP] * dp, pos)
+        items[seat, I_PIPS] += 1
+    state[POS_OWNER + pos] = seat
+    if state[POS_D1 + pos] < 0:
+        state[POS_D1 + pos] = f
+    else:
+        state[POS_D2 + pos] = f
+    state[DIE_USE + d] = pos
+    items[seat, I_DICE_RABBIT] += 1
+
+
+@kernel
+def next_pick(params, state, chance, items):
+    n = state[N_PLAYERS]
+    state[STEP] += 1
+    if state[STEP] >= n * params[0][C_PICKS]:
+        state[PHASE] = PH_LEFTOVER
+        state[ACTOR] = state[FIRST]
+        return
+    state[ACTOR] = (state[FIRST] + state[STEP]) % n
+    state[PICKER] = state[ACTOR]
+
+
+@kernel
+def exchange_wanderers(params, state, chance, seat, pos, items):
+    """Two Wanderers go to the deck (shuffled); the chosen rabbit waits for a House."""
+    card = state[POS_CARD + pos]
+    state[POS_CARD + pos] = -1
+    for w in range(2):
+        card_to_deck(state, state[WAND + 2 * seat + w], chance)
+        state[WAND + 2 * seat + w] = -1
+    items[seat, I_EXCHANGED] += 1
+    items[seat, I_RABBIT + 3 * card + EV_ACQUIRED] += 1
+    state[PEND_N] = 1
+    state[PEND_I] = 0
+    state[PEND_SEAT] = seat
+    state[PEND_CARD] = card
+    state[CARD_LOC + card] = LOC_PENDING
+    state[PLACE_FOR] = 1
+    next_placement(params, state, chance, items)
+
+
+# --- a round: the first player's leftover die ---------------------------------------------
+@kernel
+def leftover_moves(params, state, moves):
+    cfg = params[0]
+    n = 0
+    for d in range(cfg[C_N_DICE]):
+        if state[DIE_USE + d] != -1 or same_face_before(state, d):
+            continue
+        moves[n] = LEFT_COLOUR + d
+        n += 1
+        pos = state[DIE_FACE + d] % 6  # pips 1..6 name positions 1..6
+        if (pos < cfg[C_SWAP_POS] and pos < cfg[C_POSITIONS] and state[POS_CARD + pos] >= 0
+                and state[POS_OWNER + pos] < 0 and state[DECK_N] > 0):
+            moves[n] = LEFT_SWAP + d
+            n += 1
+    moves[n] = LEFT_PASS
+    return n + 1
+
+
+@kernel
+def use_leftover(params, state, chance, move, items):
+    seat = state[FIRST]
+    n = state[N_PLAYERS]
+    if move == LEFT_PASS:
+        items[seat, I_LEFT_PASS] += 1
+        return
+    if move < LEFT_SWAP:
+        d = move - LEFT_COLOUR
+        kind = state[DIE_FACE + d] // 6
+        for k in range(n):
+            s = (seat + k) % n
+            if state[GARDEN + kind] > 0:
+                state[GARDEN + kind] -= 1
+                state[TOKENS + 3 * s + kind] += 1
+        items[seat, I_LEFT_COLOUR] += 1
+    else:
+        d = move - LEFT_SWAP
+        pos = state[DIE_FACE + d] % 6
+        old = state[POS_CARD + pos]
+        fill_position(state, pos)
+        card_to_deck(state, old, chance)
+        items[seat, I_LEFT_SWAP] += 1
+    state[DIE_USE + d] = USE_LEFTOVER
+
+
+# --- a round: acquiring and placing rabbits ------------------------------------------------
+@kernel
+def acquire(params, state, chance, items):
+    """Completed cards go to their players (in turn order), failed attempts lose everything;
+    dice, markers and tokens on cards leave the table."""
+    n = state[N_PLAYERS]
+    state[PEND_N] = 0
+    state[PEND_I] = 0
+    for k in range(n):
+        s = (state[FIRST] + k) % n
+        for pos in range(params[0][C_POSITIONS]):
+            if state[POS_OWNER + pos] != s:
+                continue
+            card = state[POS_CARD + pos]
+            if state[POS_D2 + pos] >= 0 or params[1][card, 0] == SMALL:
+                state[PEND_SEAT + state[PEND_N]] = s
+                state[PEND_CARD + state[PEND_N]] = card
+                state[PEND_N] += 1
+                state[CARD_LOC + card] = LOC_PENDING
+                state[POS_CARD + pos] = -1
+                items[s, I_RABBIT + 3 * card + EV_ACQUIRED] += 1
+            else:
+                items[s, I_FAILED] += 1
+    for pos in range(params[0][C_POSITIONS]):
+        state[POS_OWNER + pos] = -1
+        state[POS_D1 + pos] = -1
+        state[POS_D2 + pos] = -1
+        for k in range(3):
+            state[GARDEN + k] += state[POS_TOK + 3 * pos + k]
+            state[POS_TOK + 3 * pos + k] = 0
+    for d in range(params[0][C_N_DICE]):
+        state[DIE_USE + d] = -1
+    state[PLACE_FOR] = 0
+    next_placement(params, state, chance, items)
+
+
+@kernel
+def next_placement(params, state, chance, items):
+    """The next acquired rabbit that fits a House waits for its player's choice; one that fits
+    none becomes a Wanderer, or goes into the deck when the player has two already."""
+    while state[PEND_I] < state[PEND_N]:
+        s = state[PEND_SEAT + state[PEND_I]]
+        card = state[PEND_CARD + state[PEND_I]]
+        if fitting_houses(params, state, s, card) > 0:
+            state[PHASE] = PH_PLACE
+            state[ACTOR] = s
+            return
+        w = 0
+        while w < params[0][C_WAND_MAX] and state[WAND + 2 * s + w] >= 0:
+            w += 1
+        if w < params[0][C_WAND_MAX]:
+            state[WAND + 2 * s + w] = card
+            state[CARD_LOC + card] = LOC_SEAT + 8 * s + LOC_WANDER
+            items[s, I_RABBIT + 3 * card + EV_WANDERING] += 1
+        else:
+            card_to_deck(state, card, chance)
+            items[s, I_WAND_DECK] += 1
+        state[PEND_I] += 1
+    state[PEND_N] = 0
+    state[PEND_I] = 0
+    if state[PLACE_FOR] == 1:
+        state[PLACE_FOR] = 0
+        state[PHASE] = PH_PICK
+        state[ACTOR] = state[PICKER]
+    else:
+        end_round(params, state, chance, items)
+
+
+# --- end of round and of the game ----------------------------------------------------------
+@kernel
+def discard_excess(params, state, seat):
+    """Down to the limits: each kind to its cap, then the largest pile first (NOTES.md)."""
+    cfg = params[0]
+    b = TOKENS + 3 * seat
+    for k in range(3):
+        extra = state[b + k] - cfg[C_KIND_LIMIT]
+        if extra > 0:
+            state[b + k] -= extra
+            state[GARDEN + k] += extra
+    while token_total(state, seat) > cfg[C_TOTAL_LIMIT]:
+        k = 0
+        if state[b + 1] > state[b + k]:
+            k = 1
+        if state[b + 2] > state[b + k]:
+            k = 2
+        state[b + k] -= 1
+        state[GARDEN + k] += 1
+
+
+@kernel
+def end_round(params, state, chance, items):
+    n = state[N_PLAYERS]
+    for s in range(n):
+        discard_excess(params, state, s)
+    for pos in range(params[0][C_POSITIONS]):
+        if state[POS_CARD + pos] < 0:
+            fill_position(state, pos)
+    state[FIRST] = (state[FIRST] + 1) % n
+    state[ROUND] += 1
+    if state[ROUND] >= params[0][C_ROUNDS]:
+        state[OVER] = 1
+        state[PHASE] = PH_OVER
+        state[ACTOR] = 0
+        final_items(params, state, items)
+    else:
+        start_round(params, state, chance, items)
+
+
+@kernel
+def final_items(params, state, items):
+    for s in range(state[N_PLAYERS]):
+        for h in range(state[HOUSE_COUNT + s]):
+            i = s * MAXH + h
+            ev = EV_COMPLETED if house_mission_done(params, state, s, h) else EV_FAILED
+            items[s, house_item(params, state[HOUSE_CARD + i]) + ev] += 1
+        f = state[FOREST_KEPT + s]
+        if f >= 0:
+            ev = EV_COMPLETED if forest_mission_done(params, state, s) else EV_FAILED
+            items[s, forest_item(params, f) + ev] += 1
+    for c in range(params[0][C_N_CARDS]):
+        loc = state[CARD_LOC + c] - LOC_SEAT
+        if loc >= 0 and loc % 8 < MAXH and is_family(state, (loc // 8) * MAXH + loc % 8):
+            items[loc // 8, I_RABBIT + 3 * c + EV_IN_FAMILY] += 1
+
+
+# --- the protocol ---------------------------------------------------------------------------
+@kernel
+def to_move(state):
+    return state[ACTOR]
+
+
+@kernel
+def legal_moves(params, state, moves):
+    ph = state[PHASE]
+    seat = state[ACTOR]
+    if ph == PH_PICK:
+        return pick_moves(params, state, moves)
+    if ph == PH_PLACE:
+        card = state[PEND_CARD + state[PEND_I]]
+        n = 0
+        for h in range(state[HOUSE_COUNT + seat]):
+            if house_fits(params, state, seat, h, card):
+                moves[n] = HOUSE + h
+                n += 1
+        return n
+    if ph == PH_LEFTOVER:
+        return leftover_moves(params, state, moves)
+    if ph == PH_DRAW:
+        moves[0] = DRAW_PASS
+        moves[1] = DRAW_TAKE
+        return 2
+    if ph == PH_KEEP:
+        for k in range(state[DRAWN_N]):
+            moves[k] = KEEP + k
+        return state[DRAWN_N]
+    if ph == PH_WANDER_ADD:
+        n = 0
+        for w in range(2):
+            c = state[WAND + 2 * seat + w]
+            if c >= 0 and house_fits(params, state, seat, state[NEW_HOUSE], c):
+                moves[n] = WAND_ADD + w
+                n += 1
+        moves[n] = WAND_DONE
+        return n + 1
+    return setup_moves(params, state, moves)
+
+
+@kernel
+def setup_moves(params, state, moves):
+    ph = state[PHASE]
+    seat = state[ACTOR]
+    n = 0
+    if ph == PH_SETUP_FOREST:
+        for k in range(params[0][C_FOREST_DEALT]):
+            moves[n] = F_KEEP + k
+            n += 1
+        if may_redeal(params, state, seat):
+            moves[n] = F_REDEAL
+            n += 1
+        return n
+    if ph == PH_SETUP_HOUSE:
+        moves[0] = H_KEEP_ALL
+        n = 1
+        for k in range(4):
+            if state[HOUSE_HAND + 4 * seat + k] >= 0:
+                moves[n] = H_DISCARD + k
+                n += 1
+        return n
+    if ph == PH_REDEAL:
+        moves[0] = R_KEEP
+        moves[1] = R_KEEP + 1
+        return 2
+    return 0
+
+
+@kernel
+def apply_move(params, state, move, chance, items):
+    ph = state[PHASE]
+    seat = state[ACTOR]
+    if ph == PH_PICK:
+        if move >= EXCHANGE:
+            exchange_wanderers(params, state, chance, seat, move - EXCHANGE, items)
+            return
+        if move < PLACE:
+            take_resources(params, state, seat, move - RES, items)
+        else:
+            m = move - PLACE
+            f = m % N_FACES
+            m //= N_FACES
+            place_die(params, state, seat, m // MAXPOS, m % MAXPOS, f, items)
+        next_pick(params, state, chance, items)
+    elif ph == PH_PLACE:
+        add_to_house(params, state, seat, move - HOUSE, state[PEND_CARD + state[PEND_I]])
+        state[PEND_I] += 1
+        next_placement(params, state, chance, items)
+    elif ph == PH_LEFTOVER:
+        use_leftover(params, state, chance, move, items)
+        acquire(params, state, chance, items)
+    elif ph == PH_DRAW:
+        if move == DRAW_TAKE:
+            draw_houses(params, state, chance, seat, items)
+        else:
+            next_draw(params, state, chance, items)
+    elif ph == PH_KEEP:
+        take_drawn(params, state, chance, seat, move - KEEP, items)
+    elif ph == PH_WANDER_ADD:
+        apply_wander_add(params, state, chance, seat, move, items)
+    else:
+        apply_setup(params, state, chance, seat, move, items)
+
+
+@kernel
+def apply_wander_add(params, state, chance, seat, move, items):
+    if move == WAND_DONE or state[WAND + 2 * seat] < 0:
+        next_draw(params, state, chance, items)
+        return
+    w = move - WAND_ADD
+    add_to_house(params, state, seat, state[NEW_HOUSE], state[WAND + 2 * seat + w])
+    remove_wanderer(state, seat, w)
+    items[seat, I_WAND_HOUSED] += 1
+    if state[WAND + 2 * seat] < 0:
+        next_draw(params, state, chance, items)
+
+
+@kernel
+def apply_setup(params, state, chance, seat, move, items):
+    ph = state[PHASE]
+    if ph == PH_SETUP_FOREST:
+        if move == F_REDEAL:
+            state[REDEAL + seat] = 1
+            items[seat, I_REDEALT] += 1
+        else:
+            keep_forest(state, seat, move - F_KEEP)
+            items[seat, forest_item(params, state[FOREST_KEPT + seat]) + EV_KEPT] += 1
+        state[PHASE] = PH_SETUP_HOUSE
+    elif ph == PH_SETUP_HOUSE:
+        keep_houses(params, state, seat, move - H_DISCARD if move != H_KEEP_ALL else -1, items)
+        after_setup_seat(params, state, chance, items)
+    else:  # PH_REDEAL
+        keep_forest(state, seat, move - R_KEEP)
+        items[seat, forest_item(params, state[FOREST_KEPT + seat]) + EV_KEPT] += 1
+        after_setup_seat(params, state, chance, items)
+
+
+@kernel
+def is_over(state):
+    return state[OVER] != 0
+
+
+@kernel
+def turn_number(state):
+    return state[ROUND]
+
+
+@kernel
+def finish(params, state, scores, ranks):
+    """Most VP wins; a tie goes to the most Resource tokens; a full tie shares the rank."""
+    n = state[N_PLAYERS]
+    key = np.empty(n, np.int64)
+    for s in range(n):
+        scores[s] = seat_score(params, state, s)
+        key[s] = seat_score(params, state, s) * 1000 + token_total(state, s)
+    for s in range(n):
+        r = 1
+        for t in range(n):
+            if key[t] > key[s]:
+                r += 1
+        ranks[s] = r
+    return 1
+
+
+@kernel
+def observe(params, state, seat, obs):
+    """Hidden: the order of every stack, other seats' mission cards (kept face down, see
+    NOTES.md), their secret setup hands and the House cards another seat has drawn."""
+    obs[:] = state
+    for i in range(MAXC):
+        if obs[DECK + i] >= 0:
+            obs[DECK + i] = -2
+    for i in range(MAXHC):
+        if obs[HSTACK + i] >= 0:
+            obs[HSTACK + i] = -2
+    for i in range(12):
+        if obs[FPOOL + i] >= 0:
+            obs[FPOOL + i] = -2
+    for s in range(state[N_PLAYERS]):
+        if s != seat:
+            hide_seat(obs, s)
+    if state[PHASE] == PH_KEEP and state[ACTOR] != seat:
+        obs[DRAWN] = -2
+        obs[DRAWN + 1] = -2
+
+
+@kernel
+def hide_seat(obs, s):
+    for k in range(2):
+        if obs[FOREST_HAND + 2 * s + k] >= 0:
+            obs[FOREST_HAND + 2 * s + k] = -2
+    if obs[FOREST_KEPT + s] >= 0:
+        obs[FOREST_KEPT + s] = -2
+    for k in range(4):
+        if obs[HOUSE_HAND + 4 * s + k] >= 0:
+            obs[HOUSE_HAND + 4 * s + k] = -2
+    for h in range(MAXH):
+        if obs[HOUSE_CARD + s * MAXH + h] >= 0:
+            obs[HOUSE_CARD + s * MAXH + h] = -2

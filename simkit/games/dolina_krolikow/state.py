@@ -1,0 +1,81 @@
+"""The state layout of Dolina królików: one flat int32 array with named offsets.
+
+Capacities are fixed (up to 4 players, 9 dice, 8 positions, 64 rabbit cards, 24 House cards,
+12 Forest cards, 6 Houses a player); the game's data must fit in them (checked when the data
+is compiled). ``-1`` means empty everywhere.
+
+    header  [0 .. 16)
+      N_PLAYERS PHASE ACTOR FIRST ROUND STEP OVER PLACE_FOR PEND_N PEND_I
+      DECK_N HSTACK_N FPOOL_N DRAWN_N NEW_HOUSE PICKER
+    dice    DIE_FACE[9]   rolled face = colour*6 + pips-1 (colour 0 orange 1 green 2 blue)
+            DIE_USE[9]    -1 on the table | 0..7 on that position | USE_GARDEN | USE_LEFTOVER
+    table   POS_CARD[8]   rabbit card at each position (position k is printed k+1)
+            POS_OWNER[8]  seat whose marker lies on it
+            POS_D1[8] POS_D2[8]   the effective (modified) faces of the dice placed on it
+            POS_TOK[8*3]  resource tokens paid for modifications, per kind
+    garden  GARDEN[3]     carrot, cabbage, cornflower tokens in the Garden
+            TOKENS[4*3]   each seat's tokens
+    rabbits DECK[64]      face-down stack, top = DECK[DECK_N-1]
+            CARD_LOC[64]  where each card is: LOC_DECK, LOC_TABLE, LOC_PENDING, or
+                          LOC_SEAT + 8*seat + house (0..5), or + LOC_WANDER for a Wanderer
+    houses  HSTACK[24]    face-down House stack
+            HOUSE_CARD[4*6]  the House (mission) card of each seat's House slot
+            HOUSE_N, HOUSE_LARGE, HOUSE_C1, HOUSE_C2 [4*6]: rabbits, Large rabbits, colours of
+                          the first two rabbits (for the colour table)
+            HOUSE_COLS[4*6*3]  rabbits of each colour
+            HOUSE_COUNT[4]
+            HOUSE_HAND[4*4]  House cards dealt at setup (until the secret choice is made)
+            DRAWN[2]      House cards drawn this round, seen only by the drawer
+    forest  FOREST_HAND[4*2] FOREST_KEPT[4] REDEAL[4]  FPOOL[12] (undealt or returned cards)
+    wander  WAND[4*2]     each seat's Wanderer rabbits
+    pending PEND_SEAT[16] PEND_CARD[16]  acquired rabbits waiting for a House
+"""
+
+MAXP, MAXD, MAXPOS, MAXC, MAXHC, MAXF, MAXH = 4, 9, 8, 64, 24, 12, 6
+MAXPEND = 16
+N_FACES = 18  # 3 colours x 6 pips
+
+(N_PLAYERS, PHASE, ACTOR, FIRST, ROUND, STEP, OVER, PLACE_FOR, PEND_N, PEND_I, DECK_N,
+ HSTACK_N, FPOOL_N, DRAWN_N, NEW_HOUSE, PICKER) = range(16)
+HEADER = 16
+
+DIE_FACE = HEADER
+DIE_USE = DIE_FACE + MAXD
+POS_CARD = DIE_USE + MAXD
+POS_OWNER = POS_CARD + MAXPOS
+POS_D1 = POS_OWNER + MAXPOS
+POS_D2 = POS_D1 + MAXPOS
+POS_TOK = POS_D2 + MAXPOS
+GARDEN = POS_TOK + MAXPOS * 3
+TOKENS = GARDEN + 3
+DECK = TOKENS + MAXP * 3
+CARD_LOC = DECK + MAXC
+HSTACK = CARD_LOC + MAXC
+HOUSE_CARD = HSTACK + MAXHC
+HOUSE_N = HOUSE_CARD + MAXP * MAXH
+HOUSE_LARGE = HOUSE_N + MAXP * MAXH
+HOUSE_C1 = HOUSE_LARGE + MAXP * MAXH
+HOUSE_C2 = HOUSE_C1 + MAXP * MAXH
+HOUSE_COLS = HOUSE_C2 + MAXP * MAXH
+HOUSE_COUNT = HOUSE_COLS + MAXP * MAXH * 3
+HOUSE_HAND = HOUSE_COUNT + MAXP
+DRAWN = HOUSE_HAND + MAXP * 4
+FOREST_HAND = DRAWN + 2
+FOREST_KEPT = FOREST_HAND + MAXP * 2
+REDEAL = FOREST_KEPT + MAXP
+FPOOL = REDEAL + MAXP
+WAND = FPOOL + MAXF
+PEND_SEAT = WAND + MAXP * 2
+PEND_CARD = PEND_SEAT + MAXPEND
+STATE_SIZE = PEND_CARD + MAXPEND
+
+# DIE_USE values beyond a position
+USE_GARDEN, USE_LEFTOVER = 8, 9
+# CARD_LOC values
+LOC_DECK, LOC_TABLE, LOC_PENDING, LOC_SEAT, LOC_WANDER = 0, 1, 2, 10, 6
+
+# phases
+(PH_SETUP_FOREST, PH_SETUP_HOUSE, PH_REDEAL, PH_DRAW, PH_KEEP, PH_WANDER_ADD, PH_PICK,
+ PH_LEFTOVER, PH_PLACE, PH_OVER) = range(10)
+PHASE_NAMES = ("setup-forest", "setup-house", "redeal", "house-draw", "house-keep",
+               "wanderer-add", "pick", "leftover", "place", "over")
