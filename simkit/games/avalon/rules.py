@@ -1,0 +1,725 @@
+"""Avalon's kernels: two players conquer a row of face-down territories with knights and
+enchantresses. The state layout is drawn in ``state.py``.
+
+Moves (one encoding for every phase):
+
+    0                   END_PLAYS        main: stop playing cards, go to the supply
+    1   + t*11 + i      STRENGTHEN       main: lay card type t from hand at slot i
+    111 + i             ENCHANT          main: enchant the top enemy card at slot i with an
+                                         enchantress of its colour
+    122 + t*11 + i      ATTACK           main: attack slot i with card type t (a knight, or
+                                         an enchantress when owning the stone circle)
+    232 / 233           COUNTER_NO/YES   defender: counter-spell the enchantment or not
+    234 / 235           DEFEND_NO/YES    defender: ward off the attack or not
+    236 + t             LOSS_HAND        conqueror: lose a hand card of type t
+    246 + i             LOSS_LAYOUT      conqueror: lose the top card of his pile at slot i
+    257                 LOSS_AVALON      conqueror: use Avalon's one-card reduction now
+    258 + k             SUPPLY           player: take a supply tile of kind k
+    264 + t             DISCARD          player: discard a hand card of type t (hand limit)
+
+params = (main int32[12], territory int32[3, 11] (crowns, terrain, special by card id),
+          tiles int32[2, 6] (count, cards by kind)).
+"""
+
+import numpy as np
+
+from simkit.jit import kernel
+from simkit.rng import shuffle
+
+from .state import (
+    AVALON_USED,
+    COLOUR_NAMES,
+    CONQUESTS,
+    COUNTER,
+    DARK_PENDING,
+    DECK,
+    DECK_N,
+    DEFEND,
+    DISCARD,
+    DISCARD_PHASE,
+    ENCHANTRESS,
+    FIRST_DARK,
+    HAND,
+    HAND_SIZE,
+    HEIGHT,
+    LOSS,
+    LOSS_LEFT,
+    MAIN,
+    N_TERR,
+    N_TILE_KINDS,
+    N_TYPES,
+    NO_TERRAIN,
+    OWNER,
+    PENDING_TERR,
+    PENDING_TYPE,
+    PHASE,
+    PLAYER,
+    SP_AVALON,
+    SP_CASTLE,
+    SP_CIRCLE,
+    START_DRAWN,
+    SUPPLY,
+    TERR_CARD,
+    TILE_AVAIL,
+    TILE_CONNECTED_LIGHT,
+    TILE_FIXED_LIGHT,
+    TILE_NAMES,
+    TILE_PER_TERRITORY_DARK,
+    TURNS,
+    WINNER,
+)
+
+# --- params[0] indices ---
+M_COLOURS, M_KNIGHTS, M_ENCH, M_NCARDS, M_WIN, M_HAND_LIMIT = 0, 1, 2, 3, 4, 5
+M_MAX_CONQ, M_CASTLE_DEF, M_CASTLE_LOSS, M_AVALON_RED, M_START_HAND, M_PER_SIDE = (
+    6, 7, 8, 9, 10, 11)
+N_MAIN = 12
+T_CROWNS, T_TERRAIN, T_SPECIAL = 0, 1, 2
+
+# --- moves ---
+END_PLAYS = 0
+STRENGTHEN = 1
+ENCHANT = STRENGTHEN + N_TYPES * N_TERR
+ATTACK = ENCHANT + N_TERR
+COUNTER_NO = ATTACK + N_TYPES * N_TERR
+COUNTER_YES = COUNTER_NO + 1
+DEFEND_NO = COUNTER_NO + 2
+DEFEND_YES = COUNTER_NO + 3
+LOSS_HAND = COUNTER_NO + 4
+LOSS_LAYOUT = LOSS_HAND + N_TYPES
+LOSS_AVALON = LOSS_LAYOUT + N_TERR
+SUPPLY_TILE = LOSS_AVALON + 1
+DISCARD_CARD = SUPPLY_TILE + N_TILE_KINDS
+N_MOVES = DISCARD_CARD + N_TYPES
+
+# --- items ---
+TERRITORY_NAMES = ["castle_hill", "castle_forest", "castle_plain", "avalon", "swamp",
+                   "stone_circle", "plain_a", "plain_b", "hill_a", "forest", "hill_b"]
+TYPE_NAMES = [f"{k}_{c}" for c in COLOUR_NAMES for k in ("knight", "enchantress")]
+ITEM_COLUMNS = (
+    [f"{n}:conquered" for n in TERRITORY_NAMES]
+    + [f"{n}:held_at_end" for n in TERRITORY_NAMES]
+    + [f"{n}:lost" for n in TERRITORY_NAMES]
+    + [f"tile_{n}:taken" for n in TILE_NAMES]
+    + [f"{n}:strengthen" for n in TYPE_NAMES]
+    + [f"{n}:attack" for n in TYPE_NAMES]
+    + [f"knight_{c}:defend" for c in COLOUR_NAMES]
+    + [f"enchantress_{c}:enchant" for c in COLOUR_NAMES]
+    + [f"enchantress_{c}:counter_spell" for c in COLOUR_NAMES]
+    + ["enchantment:succeeded", "enchantment:warded_off", "attack:warded_off",
+       "avalon_reduction:used"]
+)
+I_CONQUERED = 0
+I_HELD = I_CONQUERED + N_TERR
+I_LOST = I_HELD + N_TERR
+I_TILE = I_LOST + N_TERR
+I_STRENGTHEN = I_TILE + N_TILE_KINDS
+I_ATTACK = I_STRENGTHEN + N_TYPES
+I_DEFEND = I_ATTACK + N_TYPES
+I_ENCHANT = I_DEFEND + 5
+I_COUNTER = I_ENCHANT + 5
+I_ENCHANT_OK = I_COUNTER + 5
+I_ENCHANT_WARDED = I_ENCHANT_OK + 1
+I_ATTACK_WARDED = I_ENCHANT_WARDED + 1
+I_AVALON = I_ATTACK_WARDED + 1
+assert I_AVALON + 1 == len(ITEM_COLUMNS)
+
+END_REASONS = ["timeout", "crowns_reached", "cards_exhausted"]
+REASON_CROWNS, REASON_EXHAUSTED = 1, 2
+
+
+# ---------------------------------------------------------------- sizes and small helpers
+@kernel
+def state_size(params, n_players):
+    return DECK + params[0][M_NCARDS] * (1 + 2 * N_TERR)
+
+
+@kernel
+def max_moves(params, n_players):
+    return N_MOVES
+
+
+@kernel
+def stack_at(params, seat, slot):
+    """Offset of STACK[seat][slot][0]."""
+    nc = params[0][M_NCARDS]
+    return DECK + nc + (seat * N_TERR + slot) * nc
+
+
+@kernel
+def height(state, seat, slot):
+    return state[HEIGHT + seat * N_TERR + slot]
+
+
+@kernel
+def top_card(params, state, seat, slot):
+    h = height(state, seat, slot)
+    return -1 if h == 0 else state[stack_at(params, seat, slot) + h - 1]
+
+
+@kernel
+def push(params, state, seat, slot, t):
+    h = height(state, seat, slot)
+    state[stack_at(params, seat, slot) + h] = t
+    state[HEIGHT + seat * N_TERR + slot] = h + 1
+
+
+@kernel
+def pop(params, state, seat, slot):
+    h = height(state, seat, slot) - 1
+    off = stack_at(params, seat, slot) + h
+    t = state[off]
+    state[off] = -1
+    state[HEIGHT + seat * N_TERR + slot] = h
+    return t
+
+
+@kernel
+def hand(state, seat, t):
+    return state[HAND + seat * N_TYPES + t]
+
+
+@kernel
+def add_hand(state, seat, t, k):
+    state[HAND + seat * N_TYPES + t] += k
+    state[HAND_SIZE + seat] += k
+
+
+@kernel
+def special_at(params, state, slot):
+    return params[1][T_SPECIAL, state[TERR_CARD + slot]]
+
+
+@kernel
+def owns_special(params, state, seat, special):
+    for i in range(N_TERR):
+        if state[OWNER + i] == seat and special_at(params, state, i) == special:
+            return True
+    return False
+
+
+@kernel
+def cards_held(state, seat):
+    """Hand plus layout: what the seat could still pay conquest losses with."""
+    n = state[HAND_SIZE + seat]
+    for i in range(N_TERR):
+        n += height(state, seat, i)
+    return n
+
+
+# ---------------------------------------------------------------- deck
+@kernel
+def reshuffle(params, state, chance):
+    """The discard pile, shuffled, becomes the draw pile (only called when it is empty)."""
+    n = 0
+    for t in range(N_TYPES):
+        for _ in range(state[DISCARD + t]):
+            state[DECK + n] = t
+            n += 1
+        state[DISCARD + t] = 0
+    shuffle(chance, state[DECK:DECK + n], n)
+    state[DECK_N] = n
+
+
+@kernel
+def deal_one(params, state, chance):
+    """The top card of the draw pile (reshuffling if needed), or -1 if no card is left."""
+    if state[DECK_N] == 0:
+        reshuffle(params, state, chance)
+        if state[DECK_N] == 0:
+            return -1
+    k = state[DECK_N] - 1
+    t = state[DECK + k]
+    state[DECK + k] = -1
+    state[DECK_N] = k
+    return t
+
+
+@kernel
+def draw(params, state, seat, n, chance):
+    got = 0
+    for _ in range(n):
+        t = deal_one(params, state, chance)
+        if t < 0:
+            break
+        add_hand(state, seat, t, 1)
+        got += 1
+    return got
+
+
+@kernel
+def discard(state, t):
+    state[DISCARD + t] += 1
+
+
+# ---------------------------------------------------------------- counting territories
+@kernel
+def crowns(params, state, seat):
+    c = 0
+    for i in range(N_TERR):
+        if state[OWNER + i] == seat:
+            c += params[1][T_CROWNS, state[TERR_CARD + i]]
+    return c
+
+
+@kernel
+def terrain_territories(params, state, seat):
+    """Territories of the seat that have a terrain (Avalon and the Swamp have none)."""
+    n = 0
+    for i in range(N_TERR):
+        if state[OWNER + i] == seat and params[1][T_TERRAIN, state[TERR_CARD + i]] != NO_TERRAIN:
+            n += 1
+    return n
+
+
+@kernel
+def most_terrain(params, state, seat):
+    """Territories of the seat's most common terrain."""
+    counts = np.zeros(3, np.int32)
+    for i in range(N_TERR):
+        if state[OWNER + i] == seat:
+            terrain = params[1][T_TERRAIN, state[TERR_CARD + i]]
+            if terrain != NO_TERRAIN:
+                counts[terrain] += 1
+    return max(counts[0], counts[1], counts[2])
+
+
+@kernel
+def largest_connected(params, state, seat):
+    """Longest run of adjacent slots owned by the seat; revealed Avalon / Swamp slots are
+    skipped (they neither count nor interrupt), anything else interrupts."""
+    best = 0
+    run = 0
+    for i in range(N_TERR):
+        owner = state[OWNER + i]
+        if owner >= 0 and params[1][T_TERRAIN, state[TERR_CARD + i]] == NO_TERRAIN:
+            continue
+        run = run + 1 if owner == seat else 0
+        best = max(best, run)
+    return best
+
+
+@kernel
+def tile_cards(params, state, seat, kind):
+    """Cards a supply tile of ``kind`` brings the seat, counted now."""
+    per = params[2][1, kind]
+    base = kind - FIRST_DARK if kind >= FIRST_DARK else kind
+    if kind == TILE_PER_TERRITORY_DARK:
+        return per * terrain_territories(params, state, seat)
+    if kind == TILE_CONNECTED_LIGHT:
+        return per * largest_connected(params, state, seat)
+    if base == TILE_FIXED_LIGHT:
+        return per
+    return per * most_terrain(params, state, seat)
+
+
+# ---------------------------------------------------------------- setup
+@kernel
+def new_game(params, n_players, state, chance):
+    state[:] = -1
+    for k in range(PLAYER, DECK):
+        state[k] = 0
+    state[WINNER] = -1
+    state[PENDING_TERR] = -1
+    state[PENDING_TYPE] = -1
+    state[DARK_PENDING] = -1
+    state[DARK_PENDING + 1] = -1
+    for k in range(N_TILE_KINDS):
+        state[TILE_AVAIL + k] = params[2][0, k]
+    for i in range(N_TERR):
+        state[OWNER + i] = -1
+        state[TERR_CARD + i] = i
+    shuffle(chance, state[TERR_CARD:TERR_CARD + N_TERR], N_TERR)
+    fill_deck(params, state, chance)
+    for i in range(N_TERR):
+        for _ in range(params[0][M_PER_SIDE]):
+            for s in range(2):
+                push(params, state, s, i, deal_one(params, state, chance))
+    for s in range(2):
+        draw(params, state, s, params[0][M_START_HAND], chance)
+
+
+@kernel
+def fill_deck(params, state, chance):
+    n = 0
+    for c in range(params[0][M_COLOURS]):
+        for _ in range(params[0][M_KNIGHTS]):
+            state[DECK + n] = 2 * c
+            n += 1
+        for _ in range(params[0][M_ENCH]):
+            state[DECK + n] = 2 * c + ENCHANTRESS
+            n += 1
+    state[DECK_N] = n
+    shuffle(chance, state[DECK:DECK + n], n)
+
+
+# ---------------------------------------------------------------- whose decision
+@kernel
+def to_move(state):
+    ph = state[PHASE]
+    if ph == COUNTER or ph == DEFEND:
+        return 1 - state[PLAYER]
+    return state[PLAYER]
+
+
+@kernel
+def is_over(state):
+    return state[WINNER] >= 0
+
+
+@kernel
+def turn_number(state):
+    return state[TURNS]
+
+
+# ---------------------------------------------------------------- legal moves
+@kernel
+def attack_needs(params, state, slot, defender):
+    """Cards the attacker must already have at the slot before laying the attack card."""
+    need = height(state, defender, slot)
+    if state[OWNER + slot] == defender and special_at(params, state, slot) == SP_CASTLE:
+        need += params[0][M_CASTLE_DEF]
+    return need
+
+
+@kernel
+def main_moves(params, state, moves):
+    p = state[PLAYER]
+    q = 1 - p
+    moves[0] = END_PLAYS
+    n = 1
+    for t in range(N_TYPES):
+        if hand(state, p, t) > 0:
+            for i in range(N_TERR):
+                moves[n] = STRENGTHEN + t * N_TERR + i
+                n += 1
+    for i in range(N_TERR):
+        top = top_card(params, state, q, i)
+        if top >= 0 and hand(state, p, (top & ~1) | ENCHANTRESS) > 0:
+            moves[n] = ENCHANT + i
+            n += 1
+    if state[CONQUESTS] >= params[0][M_MAX_CONQ]:
+        return n
+    circle = owns_special(params, state, p, SP_CIRCLE)
+    for i in range(N_TERR):
+        if state[OWNER + i] != p and height(state, p, i) >= attack_needs(params, state, i, q):
+            for t in range(N_TYPES):
+                if hand(state, p, t) > 0 and ((t & 1) == 0 or circle):
+                    moves[n] = ATTACK + t * N_TERR + i
+                    n += 1
+    return n
+
+
+@kernel
+def loss_moves(params, state, moves):
+    p = state[PLAYER]
+    n = 0
+    for t in range(N_TYPES):
+        if hand(state, p, t) > 0:
+            moves[n] = LOSS_HAND + t
+            n += 1
+    for i in range(N_TERR):
+        if height(state, p, i) > 0:
+            moves[n] = LOSS_LAYOUT + i
+            n += 1
+    if (state[AVALON_USED] == 0 and params[0][M_AVALON_RED] > 0
+            and owns_special(params, state, p, SP_AVALON)):
+        moves[n] = LOSS_AVALON
+        n += 1
+    return n
+
+
+@kernel
+def legal_moves(params, state, moves):
+    ph = state[PHASE]
+    p = state[PLAYER]
+    if ph == MAIN:
+        return main_moves(params, state, moves)
+    if ph == COUNTER:
+        moves[0] = COUNTER_NO
+        moves[1] = COUNTER_YES
+        return 2
+    if ph == DEFEND:
+        moves[0] = DEFEND_NO
+        moves[1] = DEFEND_YES
+        return 2
+    if ph == LOSS:
+        return loss_moves(params, state, moves)
+    n = 0
+    for k in range(N_TYPES if ph == DISCARD_PHASE else N_TILE_KINDS):
+        if ph == SUPPLY and state[TILE_AVAIL + k] > 0:
+            moves[n] = SUPPLY_TILE + k
+            n += 1
+        elif ph == DISCARD_PHASE and hand(state, p, k) > 0:
+            moves[n] = DISCARD_CARD + k
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------- enchanting
+@kernel
+def announce_enchant(params, state, slot, items):
+    p = state[PLAYER]
+    q = 1 - p
+    t = (top_card(params, state, q, slot) & ~1) | ENCHANTRESS
+    add_hand(state, p, t, -1)
+    items[p, I_ENCHANT + (t >> 1)] += 1
+    state[PENDING_TERR] = slot
+    state[PENDING_TYPE] = t
+    if hand(state, q, t) > 0:
+        state[PHASE] = COUNTER  # the defender decides
+    else:
+        enchant_succeeds(params, state, items)
+
+
+@kernel
+def enchant_succeeds(params, state, items):
+    """The enchanted card goes onto the player's own enchantress, just laid."""
+    p = state[PLAYER]
+    slot = state[PENDING_TERR]
+    push(params, state, p, slot, state[PENDING_TYPE])
+    push(params, state, p, slot, pop(params, state, 1 - p, slot))
+    items[p, I_ENCHANT_OK] += 1
+    clear_pending(state)
+
+
+@kernel
+def counter_spell(params, state, items):
+    """The defender lays an enchantress of the colour at the slot; the attacking enchantress
+    goes into the defender's hand."""
+    p = state[PLAYER]
+    q = 1 - p
+    t = state[PENDING_TYPE]
+    add_hand(state, q, t, -1)
+    push(params, state, q, state[PENDING_TERR], t)
+    add_hand(state, q, t, 1)
+    items[q, I_COUNTER + (t >> 1)] += 1
+    items[p, I_ENCHANT_WARDED] += 1
+    clear_pending(state)
+
+
+@kernel
+def clear_pending(state):
+    state[PENDING_TERR] = -1
+    state[PENDING_TYPE] = -1
+    state[PHASE] = MAIN
+
+
+# ---------------------------------------------------------------- attacking
+@kernel
+def announce_attack(params, state, t, slot, items):
+    p = state[PLAYER]
+    add_hand(state, p, t, -1)
+    push(params, state, p, slot, t)
+    items[p, I_ATTACK + t] += 1
+    state[PENDING_TERR] = slot
+    state[PENDING_TYPE] = t
+    if hand(state, 1 - p, t & ~1) > 0:  # a knight of the attacking card's colour
+        state[PHASE] = DEFEND
+    else:
+        conquer(params, state, items)
+
+
+@kernel
+def defend(params, state, items):
+    p = state[PLAYER]
+    q = 1 - p
+    knight = state[PENDING_TYPE] & ~1
+    add_hand(state, q, knight, -1)
+    push(params, state, q, state[PENDING_TERR], knight)
+    items[q, I_DEFEND + (knight >> 1)] += 1
+    items[p, I_ATTACK_WARDED] += 1
+    clear_pending(state)
+
+
+@kernel
+def conquer(params, state, items):
+    """Turn the territory to the player; both sides lose the loser's count there (top card
+    first); the additional losses are then paid one decision at a time."""
+    p = state[PLAYER]
+    q = 1 - p
+    slot = state[PENDING_TERR]
+    mine = height(state, p, slot)
+    theirs = height(state, q, slot)
+    extra = mine + theirs
+    if state[OWNER + slot] == q:
+        items[q, I_LOST + state[TERR_CARD + slot]] += 1
+        if special_at(params, state, slot) == SP_CASTLE:
+            extra += params[0][M_CASTLE_LOSS]
+    for _ in range(theirs):
+        discard(state, pop(params, state, q, slot))
+        discard(state, pop(params, state, p, slot))
+    state[OWNER + slot] = p
+    items[p, I_CONQUERED + state[TERR_CARD + slot]] += 1
+    state[CONQUESTS] += 1
+    clear_pending(state)
+    state[LOSS_LEFT] = extra
+    settle_losses(state)
+
+
+@kernel
+def settle_losses(state):
+    """Stay in the loss phase while losses are owed and the conqueror has cards to pay."""
+    if state[LOSS_LEFT] <= 0 or cards_held(state, state[PLAYER]) == 0:
+        state[LOSS_LEFT] = 0
+        state[PHASE] = MAIN
+    else:
+        state[PHASE] = LOSS
+
+
+@kernel
+def pay_loss(params, state, move, items):
+    p = state[PLAYER]
+    if move == LOSS_AVALON:
+        state[AVALON_USED] = 1
+        state[LOSS_LEFT] = max(0, state[LOSS_LEFT] - params[0][M_AVALON_RED])
+        items[p, I_AVALON] += 1
+    elif move < LOSS_LAYOUT:
+        add_hand(state, p, move - LOSS_HAND, -1)
+        discard(state, move - LOSS_HAND)
+        state[LOSS_LEFT] -= 1
+    else:
+        discard(state, pop(params, state, p, move - LOSS_LAYOUT))
+        state[LOSS_LEFT] -= 1
+    settle_losses(state)
+
+
+# ---------------------------------------------------------------- end of turn
+@kernel
+def go_to_supply(params, state):
+    """All nine tiles used: turn them over again, except a dark tile still lying before a
+    player (it is turned face down once its cards are drawn)."""
+    total = 0
+    for k in range(N_TILE_KINDS):
+        total += state[TILE_AVAIL + k]
+    if total == 0:
+        for k in range(N_TILE_KINDS):
+            state[TILE_AVAIL + k] = params[2][0, k]
+        for s in range(2):
+            if state[DARK_PENDING + s] >= 0:
+                state[TILE_AVAIL + state[DARK_PENDING + s]] -= 1
+    state[PHASE] = SUPPLY
+
+
+@kernel
+def take_tile(params, state, kind, chance, items):
+    p = state[PLAYER]
+    state[TILE_AVAIL + kind] -= 1
+    items[p, I_TILE + kind] += 1
+    if kind >= FIRST_DARK:
+        state[DARK_PENDING + p] = kind
+    else:
+        draw(params, state, p, tile_cards(params, state, p, kind), chance)
+    after_drawing(params, state, chance, items)
+
+
+@kernel
+def after_drawing(params, state, chance, items):
+    if state[HAND_SIZE + state[PLAYER]] > params[0][M_HAND_LIMIT]:
+        state[PHASE] = DISCARD_PHASE
+    else:
+        end_turn(params, state, chance, items)
+
+
+@kernel
+def end_turn(params, state, chance, items):
+    p = state[PLAYER]
+    state[TURNS] += 1
+    if crowns(params, state, p) >= params[0][M_WIN]:
+        state[WINNER] = p
+    elif cards_exhausted(state):
+        state[WINNER] = 2  # dead position: finish() ranks by crowns
+    else:
+        start_turn(params, state, 1 - p, chance)
+        return
+    for i in range(N_TERR):
+        if state[OWNER + i] >= 0:
+            items[state[OWNER + i], I_HELD + state[TERR_CARD + i]] += 1
+
+
+@kernel
+def cards_exhausted(state):
+    """No card in the draw pile, the discard pile or either hand: no move can ever change
+    the layout again (every play needs a hand card), so the game is over (NOTES.md)."""
+    if state[DECK_N] > 0 or state[HAND_SIZE] > 0 or state[HAND_SIZE + 1] > 0:
+        return False
+    for t in range(N_TYPES):
+        if state[DISCARD + t] > 0:
+            return False
+    return True
+
+
+@kernel
+def start_turn(params, state, seat, chance):
+    state[PLAYER] = seat
+    state[PHASE] = MAIN
+    state[CONQUESTS] = 0
+    state[AVALON_USED] = 0
+    state[START_DRAWN] = 0
+    kind = state[DARK_PENDING + seat]
+    if kind >= 0:
+        state[START_DRAWN] = draw(params, state, seat, tile_cards(params, state, seat, kind),
+                                  chance)
+        state[DARK_PENDING + seat] = -1
+
+
+# ---------------------------------------------------------------- apply
+@kernel
+def apply_move(params, state, move, chance, items):
+    p = state[PLAYER]
+    if move == END_PLAYS:
+        go_to_supply(params, state)
+    elif move < ENCHANT:
+        t = (move - STRENGTHEN) // N_TERR
+        add_hand(state, p, t, -1)
+        push(params, state, p, (move - STRENGTHEN) % N_TERR, t)
+        items[p, I_STRENGTHEN + t] += 1
+    elif move < ATTACK:
+        announce_enchant(params, state, move - ENCHANT, items)
+    elif move < COUNTER_NO:
+        announce_attack(params, state, (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR,
+                        items)
+    elif move == COUNTER_NO:
+        enchant_succeeds(params, state, items)
+    elif move == COUNTER_YES:
+        counter_spell(params, state, items)
+    elif move == DEFEND_NO:
+        conquer(params, state, items)
+    elif move == DEFEND_YES:
+        defend(params, state, items)
+    elif move < SUPPLY_TILE:
+        pay_loss(params, state, move, items)
+    elif move < DISCARD_CARD:
+        take_tile(params, state, move - SUPPLY_TILE, chance, items)
+    else:
+        add_hand(state, p, move - DISCARD_CARD, -1)
+        discard(state, move - DISCARD_CARD)
+        after_drawing(params, state, chance, items)
+
+
+# ---------------------------------------------------------------- end and view
+@kernel
+def finish(params, state, scores, ranks):
+    for s in range(2):
+        scores[s] = crowns(params, state, s)
+    if state[WINNER] < 2:
+        for s in range(2):
+            ranks[s] = 1 if s == state[WINNER] else 2
+        return REASON_CROWNS
+    for s in range(2):
+        ranks[s] = 1 if scores[s] >= scores[1 - s] else 2
+    return REASON_EXHAUSTED
+
+
+@kernel
+def observe(params, state, seat, obs):
+    """Hidden: the other hand's types, the draw pile, face-down territory cards."""
+    obs[:] = state
+    q = 1 - seat
+    for t in range(N_TYPES):
+        obs[HAND + q * N_TYPES + t] = -2
+    for k in range(state[DECK_N]):
+        obs[DECK + k] = -2
+    for i in range(N_TERR):
+        if state[OWNER + i] < 0:
+            obs[TERR_CARD + i] = -2

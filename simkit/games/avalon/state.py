@@ -1,0 +1,86 @@
+"""Avalon's state layout: one flat int32 array, -1 meaning empty.
+
+Cards are kept by *type*, since two cards of one colour and kind are interchangeable:
+``type = colour * 2 + kind`` with kind 0 = knight, 1 = enchantress (10 types for the five
+colours). Territories lie in a row of 11 slots; slot order is adjacency ("connected").
+
+    0  PLAYER          seat whose turn it is (seat 0 begins)
+    1  PHASE           MAIN / COUNTER / DEFEND / LOSS / SUPPLY / DISCARD (see below)
+    2  TURNS           completed turns
+    3  WINNER          -1 until someone ends a turn with >= win_crowns; 2 = cards exhausted
+    4  CONQUESTS       conquests made this turn (at most max_conquests)
+    5  AVALON_USED     1 once Avalon's reduction has been used this turn
+    6  LOSS_LEFT       additional conquest losses still to pay
+    7  PENDING_TERR    slot of the announced enchantment / attack (-1 none)
+    8  PENDING_TYPE    card type of the announced enchantress / attacking card (-1 none)
+    9  DECK_N          cards left in the draw pile
+   10  START_DRAWN     cards drawn from a dark tile at the start of this turn
+   +-----------------+-----------------+
+   | HAND  seat 0 [10 types]           |  11 ..  30  counts by type (hidden from the other)
+   | HAND  seat 1 [10 types]           |
+   +-----------------------------------+
+   | HAND_SIZE [2]                     |  31 ..  32  (visible: a hand's size is seen)
+   | DARK_PENDING [2]                  |  33 ..  34  dark tile kind lying before a seat, -1
+   | TILE_AVAIL [6]                    |  35 ..  40  face-up tiles of each kind
+   | OWNER [11]                        |  41 ..  51  owner of each slot, -1 = face down
+   | TERR_CARD [11]                    |  52 ..  62  territory card in each slot (hidden
+   |                                   |             while face down)
+   | HEIGHT [2][11]                    |  63 ..  84  cards on each side at each slot
+   | DISCARD [10 types]                |  85 ..  94  the discard pile, counts by type
+   +-----------------------------------+
+   | DECK [ncards]                     |  95 ..      draw pile, DECK[DECK_N-1] is the top
+   | STACK [2][11][ncards]             |  each side's pile at each slot, bottom first;
+   |                                   |  STACK[s][i][HEIGHT[s][i]-1] is the top card
+   +-----------------------------------+
+
+Phases (who decides in each, see ``rules.to_move``):
+
+    MAIN     the player: strengthen, enchant, attack, or end his plays
+    COUNTER  the defender: counter-spell the announced enchantment or not
+    DEFEND   the defender: ward off the announced attack or not
+    LOSS     the conqueror: pay one additional conquest loss (hand card, a pile's top
+             card, or Avalon's reduction)
+    SUPPLY   the player: take a supply tile
+    DISCARD  the player: discard one card down to the hand limit
+"""
+
+N_TERR = 11
+N_COLOURS_MAX = 5
+N_TYPES = 2 * N_COLOURS_MAX
+N_TILE_KINDS = 6
+KNIGHT, ENCHANTRESS = 0, 1
+
+PLAYER, PHASE, TURNS, WINNER, CONQUESTS, AVALON_USED, LOSS_LEFT = 0, 1, 2, 3, 4, 5, 6
+PENDING_TERR, PENDING_TYPE, DECK_N, START_DRAWN = 7, 8, 9, 10
+HAND = 11
+HAND_SIZE = HAND + 2 * N_TYPES
+DARK_PENDING = HAND_SIZE + 2
+TILE_AVAIL = DARK_PENDING + 2
+OWNER = TILE_AVAIL + N_TILE_KINDS
+TERR_CARD = OWNER + N_TERR
+HEIGHT = TERR_CARD + N_TERR
+DISCARD = HEIGHT + 2 * N_TERR
+DECK = DISCARD + N_TYPES
+
+MAIN, COUNTER, DEFEND, LOSS, SUPPLY, DISCARD_PHASE = 0, 1, 2, 3, 4, 5
+PHASE_NAMES = ["main", "counter", "defend", "loss", "supply", "discard"]
+
+# terrains and special functions of territory cards (data.toml names -> codes)
+PLAIN, FOREST, HILL, NO_TERRAIN = 0, 1, 2, 3
+TERRAIN_NAMES = ["plain", "forest", "hill", "none"]
+SP_NONE, SP_CASTLE, SP_AVALON, SP_SWAMP, SP_CIRCLE = 0, 1, 2, 3, 4
+SPECIAL_NAMES = ["none", "castle", "avalon", "swamp", "stone_circle"]
+
+# supply tile kinds, in data.toml order
+TILE_FIXED_LIGHT, TILE_TERRAIN_LIGHT, TILE_CONNECTED_LIGHT = 0, 1, 2
+TILE_FIXED_DARK, TILE_TERRAIN_DARK, TILE_PER_TERRITORY_DARK = 3, 4, 5
+TILE_NAMES = ["light_2_cards", "light_per_terrain", "light_per_connected",
+              "dark_4_cards", "dark_per_terrain", "dark_per_territory"]
+FIRST_DARK = 3
+
+COLOUR_NAMES = ["red", "blue", "green", "yellow", "violet"]
+
+
+def stack_offset(ncards: int, seat: int, slot: int) -> int:
+    """Python-side offset of STACK[seat][slot][0] (the kernels compute it the same way)."""
+    return DECK + ncards + (seat * N_TERR + slot) * ncards
