@@ -159,9 +159,7 @@ def _strategy_codes(games: pd.DataFrame, players: int,
         lookup = np.array([names.index(c) for c in cats] + [-1], dtype=np.int32)
         raw = ser.cat.codes.to_numpy()
         codes[:, s] = lookup[np.where(raw < 0, len(cats), raw)]
-    used = np.zeros(len(names), dtype=bool)
-    valid = codes[codes >= 0]
-    used[np.unique(valid)] = True
+    used = np.bincount(codes[codes >= 0], minlength=len(names)) > 0
     keep = [i for i in range(len(names)) if used[i]]
     remap = np.full(len(names) + 1, -1, dtype=np.int32)
     remap[keep] = np.arange(len(keep), dtype=np.int32)
@@ -681,7 +679,9 @@ def summary_text(games: pd.DataFrame, meta: dict | None = None) -> str:
     n = len(games)
     head += f": {n:,} games"
     if meta and not meta.get("complete", True):
-        head += f" of {meta.get('games', '?'):,} (INCOMPLETE RUN)"
+        asked = meta.get("games")
+        head += f" of {asked:,}" if isinstance(asked, int) else ""
+        head += " (INCOMPLETE RUN)"
     if "master_seed" in meta:
         head += f", seed {meta['master_seed']}"
     lines.append(head[:100])
@@ -709,7 +709,8 @@ def summary_text(games: pd.DataFrame, meta: dict | None = None) -> str:
             lines.append(f"  {'fair share (mean over seats)':<50}{_pct(fair):>8}")
         f = fpa[fpa.players == p].iloc[0]
         sign = "+" if f.advantage >= 0 else ""
-        adv = "n/a" if math.isnan(f.advantage) else f"{sign}{f.advantage * 100:.2f} points"
+        adv = "n/a" if math.isnan(f.advantage) else \
+            f"{sign}{f.advantage * 100:.2f} percentage points"
         ci = "" if math.isnan(f.ci_low) else \
             f" (95% CI {f.ci_low * 100:+.2f} to {f.ci_high * 100:+.2f}, p {_p(f.p_value)})"
         lines.append(f"  first-player advantage: {adv}{ci}")

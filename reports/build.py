@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import math
 import os
 import shutil
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from reports import analysis as A
 from reports import figures as F
@@ -57,22 +59,34 @@ class Run:
 
 def load_run(folder: Path) -> Run:
     """Read a run folder; ``SimkitError`` when it is not one. An incomplete run (stopped by
-    Ctrl-C) is read with a warning, which the report shows."""
-    from simkit.results import read_run
+    Ctrl-C) is read with a warning, which the report shows.
 
+    The games table is read without its ``score_s*`` columns (no report uses them), with
+    Arrow's buffers released as pandas takes them over, so a 10-million-game table costs
+    about its pandas size and not twice that."""
     folder = Path(folder)
     if not folder.is_dir():
         raise SimkitError(f"{folder} is not a simkit run folder (no such directory)")
-    if not (folder / "run.json").is_file():
+    meta_path = folder / "run.json"
+    if not meta_path.is_file():
         raise SimkitError(f"{folder} is not a simkit run folder (no run.json)")
     try:
-        result = read_run(folder, items=False)
-    except SimkitError:
-        raise
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SimkitError(f"{meta_path} is malformed: {exc}") from exc
+    if not isinstance(meta, dict):
+        raise SimkitError(f"{meta_path} is malformed: not a JSON object")
+    games_path = folder / "games.parquet"
+    if not games_path.is_file():
+        raise SimkitError(f"{games_path} is missing")
+    try:
+        names = pq.ParquetFile(games_path).schema_arrow.names
+        table = pq.read_table(games_path,
+                              columns=[c for c in names if not c.startswith("score_s")])
+        games = table.to_pandas(self_destruct=True, split_blocks=True)
+        del table
     except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
         raise SimkitError(f"{folder} holds an unreadable run: {exc}") from exc
-    meta = result.meta if isinstance(result.meta, dict) else {}
-    games = result.games
     missing = [c for c in REQUIRED_COLUMNS if c not in games.columns]
     if missing:
         raise SimkitError(f"{folder / 'games.parquet'} is not a simkit games table "
@@ -81,8 +95,10 @@ def load_run(folder: Path) -> Run:
         raise SimkitError(f"{folder} holds no finished games; there is nothing to report")
     notes = []
     if not meta.get("complete", True):
-        note = (f"incomplete run: {len(games):,} of {meta.get('games', '?'):,} games were "
-                "played before it was stopped; the statistics cover only those games")
+        asked = meta.get("games")
+        asked = f"{asked:,}" if isinstance(asked, int) else "?"
+        note = (f"incomplete run: {len(games):,} of {asked} games were played before it "
+                "was stopped; the statistics cover only those games")
         notes.append(note)
         warnings.warn(f"{folder}: {note}", stacklevel=2)
     items = folder / "items.parquet"

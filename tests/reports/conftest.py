@@ -44,6 +44,31 @@ def make_games(ranks, strategies=None, teams=None, turns=None, end_reason=None,
     return pd.DataFrame(df)
 
 
+def item_fixture(n_games=1000):
+    """Winners carry the item 70% of the time, losers 30%: win rate 0.7 with, 0.3 without."""
+    ranks = np.array([[1, 2], [2, 1]] * (n_games // 2))
+    games = make_games(ranks)
+    won = (ranks == 1).ravel()
+    k = np.arange(len(won))
+    # per 100 winner rows 70 occur, per 100 loser rows 30 occur (counts 2 when occurring)
+    w_idx = np.cumsum(won) - 1
+    l_idx = np.cumsum(~won) - 1
+    occ = np.where(won, (w_idx % 10) < 7, (l_idx % 10) < 3)
+    items = pd.DataFrame({
+        "game": np.repeat(games.game.to_numpy(), 2), "seat": np.tile([0, 1], n_games),
+        "x:made": np.where(occ, 2, 0).astype(np.uint16),
+        "never:made": np.zeros(len(k), dtype=np.uint16),
+    })
+    return games, items
+
+
+def random_games(n=4000, p=2, seed=3):
+    rng = np.random.default_rng(seed)
+    winner = rng.integers(0, p, n)
+    ranks = np.where(np.arange(p)[None, :] == winner[:, None], 1, 2)
+    return make_games(ranks, turns=rng.integers(5, 30, n)), winner
+
+
 @pytest.fixture(scope="session")
 def pig_registered():
     sys.path.insert(0, str(EXAMPLES))

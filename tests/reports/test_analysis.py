@@ -13,7 +13,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 from reports import analysis as A
 from simkit.errors import SimkitError
 
-from .conftest import make_games
+from .conftest import item_fixture, make_games, random_games
 
 Z = 1.959963984540054
 
@@ -179,24 +179,6 @@ def test_several_player_counts_in_one_table():
 # --- item value --------------------------------------------------------------------------------
 
 
-def item_fixture(n_games=1000):
-    """Winners carry the item 70% of the time, losers 30%: win rate 0.7 with, 0.3 without."""
-    ranks = np.array([[1, 2], [2, 1]] * (n_games // 2))
-    games = make_games(ranks)
-    won = (ranks == 1).ravel()
-    k = np.arange(len(won))
-    # per 100 winner rows 70 occur, per 100 loser rows 30 occur (counts 2 when occurring)
-    w_idx = np.cumsum(won) - 1
-    l_idx = np.cumsum(~won) - 1
-    occ = np.where(won, (w_idx % 10) < 7, (l_idx % 10) < 3)
-    items = pd.DataFrame({
-        "game": np.repeat(games.game.to_numpy(), 2), "seat": np.tile([0, 1], n_games),
-        "x:made": np.where(occ, 2, 0).astype(np.uint16),
-        "never:made": np.zeros(len(k), dtype=np.uint16),
-    })
-    return games, items
-
-
 def test_item_value_known_difference(tmp_path):
     games, items = item_fixture()
     t = A.item_value(items, games, {"item_columns": ["x:made", "never:made"]}).set_index("item")
@@ -229,13 +211,6 @@ def test_item_value_ignores_rows_without_a_game():
 
 
 # --- compare_runs ------------------------------------------------------------------------------
-
-
-def random_games(n=4000, p=2, seed=3):
-    rng = np.random.default_rng(seed)
-    winner = rng.integers(0, p, n)
-    ranks = np.where(np.arange(p)[None, :] == winner[:, None], 1, 2)
-    return make_games(ranks, turns=rng.integers(5, 30, n)), winner
 
 
 def test_compare_identical_runs_zero_width():

@@ -1,0 +1,77 @@
+"""Figures: every chart draws, says what it shows, and marks what is too thin to read."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
+
+from reports import analysis as A
+from reports import figures as F
+
+from .conftest import item_fixture, make_games, random_games
+
+
+def titles(fig: Figure) -> str:
+    parts = [fig._suptitle.get_text() if fig._suptitle else ""]
+    for ax in fig.axes:
+        parts += [ax.get_title(), ax.get_title("left"), ax.get_xlabel(), ax.get_ylabel()]
+    return " ".join(parts)
+
+
+def renders(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    F.save(fig, buf)
+    return buf.getvalue()
+
+
+def test_every_figure_draws_with_labels():
+    games, _ = random_games(600, p=3)
+    g2, items = item_fixture()
+    base, changed = random_games(500), random_games(500, seed=4)
+    figs = {
+        "seat": F.seat_win_rates_figure(A.seat_win_rates(games)),
+        "strategy": F.strategy_win_rates_figure(A.strategy_win_rates(games)),
+        "length": F.game_length_figure(games),
+        "endings": F.endings_figure(A.endings(games)),
+        "items": F.item_value_figure(A.item_value(items, g2)),
+        "whatif": F.whatif_figure(A.compare_runs(base[0], changed[0])),
+        "fpa": F.fpa_comparison_figure(pd.DataFrame({
+            "label": ["2 players", "3 players"], "advantage": [0.04, 0.0],
+            "ci_low": [0.03, -0.01], "ci_high": [0.05, 0.01]})),
+    }
+    expected = {"seat": "Win rate by seat", "strategy": "Win rate by strategy",
+                "length": "turns per game", "endings": "How games ended",
+                "items": "Item value", "whatif": "changed run minus base run",
+                "fpa": "First-player advantage"}
+    for name, fig in figs.items():
+        assert isinstance(fig, Figure)
+        assert expected[name] in titles(fig), name
+        assert all(ax.get_xlabel() or ax.get_ylabel() for ax in fig.axes), name
+        assert renders(fig).startswith(b"\x89PNG")
+
+
+def test_seat_figure_draws_fair_share_line():
+    games = make_games(np.array([[1, 2, 2]] * 30 + [[0, 0, 0]] * 30))
+    fig = F.seat_win_rates_figure(A.seat_win_rates(games))
+    fair = [ln for ln in fig.axes[0].get_lines() if "fair share" in str(ln.get_label())]
+    assert len(fair) == 1
+    assert fair[0].get_ydata()[0] == np.float64(30 / 60 / 3)
+
+
+def test_item_figure_greys_thin_items_and_notes_dropped_ones():
+    games, items = item_fixture()
+    items["rare:made"] = np.zeros(len(items), dtype=np.uint16)
+    items.loc[:4, "rare:made"] = 1
+    t = A.item_value(items, games)
+    fig = F.item_value_figure(t)
+    labels = {tick.get_text().split()[0]: to_hex(tick.get_color())
+              for tick in fig.axes[0].get_yticklabels()}
+    assert labels["rare:made"] == F.MUTED
+    assert labels["x:made"] != F.MUTED
+    assert "never:made" not in labels  # never occurred: nothing to compare
+    note = fig._supxlabel.get_text()
+    assert "grey" in note and "never occurred" in note
