@@ -1,0 +1,170 @@
+"""War of the Wilds: creatures, acorns and sixteen days (2 to 4 players).
+
+Everything a designer may change is in ``data.toml``; ``compile_params`` turns it into the
+kernels' arrays. The layout of a state and the move encoding are in ``state.py``.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from simkit.data import load_data
+from simkit.errors import SimkitError
+from simkit.game import GameSpec
+
+from . import rules
+from .state import (
+    C_ANY, C_BAND, C_COST, C_COUNT, C_EFFECT, C_AMOUNT, C_FLY, C_HP, C_RANGED, C_STR,
+    C_TARGETED, C_TRICK, C_WAITS, CREATURE_EFFECTS, DAY_NAMES, EFFECTS, IMMEDIATE_DAYS,
+    MAX_CARDS, MAX_DAY_CARDS, MAX_KINDS, N_CARD_COLS, N_DAY_KINDS, N_RULES, RESOURCE_NAMES,
+    R_ACORNS_PP, R_ARMY_LIMIT, R_BURY, R_DAYS, R_DEAL, R_DRAW, R_FIRST_A, R_FIRST_B,
+    R_FIRST_GAME, R_FORAGE, R_GATHER, R_HAND_LIMIT, R_IT_AFF, R_IT_DAY, R_IT_HOME, R_KEEP,
+    R_N_HOMES, R_ND, R_NDAYS, R_NK, R_OFFERS_PT, R_RES_PER_KIND, R_ROW, R_SETUP_RES,
+    R_SWAP_GIVE, R_SWAPS_PT, TARGETED_EFFECTS, WORDS, CARD_EVENTS,
+)
+from .transcript import check_state, describe_move, describe_setup
+
+PACKAGE_DIR = Path(__file__).parent
+
+
+def card_table(values: dict) -> tuple[list[str], np.ndarray]:
+    """The card kinds in file order and their int32[K, N_CARD_COLS] table."""
+    names = [k.split(".", 1)[1] for k in values if k.startswith("cards.")]
+    if not 1 <= len(names) <= MAX_KINDS:
+        raise SimkitError(f"cards: between 1 and {MAX_KINDS} card kinds, not {len(names)}")
+    table = np.zeros((len(names), N_CARD_COLS), np.int32)
+    for i, name in enumerate(names):
+        key = f"cards.{name}"
+        row = values[key]
+        count, *cost, strength, health, words, ability, amount = row
+        words = set(words.split())
+        if not words <= WORDS:
+            raise SimkitError(f"{key}: unknown words {sorted(words - WORDS)}")
+        if ability not in EFFECTS:
+            raise SimkitError(f"{key}: unknown ability {ability!r}; one of {EFFECTS}")
+        trick = "trick" in words
+        creature_only = ability in CREATURE_EFFECTS and ability != "none"
+        if (trick and creature_only) or (not trick and ability not in CREATURE_EFFECTS):
+            raise SimkitError(f"{key}: ability {ability!r} does not fit a "
+                              f"{'trick' if trick else 'creature'}")
+        if not trick and health < 1:
+            raise SimkitError(f"{key}: a creature needs health of at least 1")
+        if min(count, *cost, strength, health, amount) < 0:
+            raise SimkitError(f"{key}: numbers must not be negative")
+        table[i, C_COUNT] = count
+        table[i, C_COST:C_COST + 4] = cost[:4]
+        table[i, C_ANY] = cost[4]
+        table[i, C_STR] = strength
+        table[i, C_HP] = health
+        table[i, C_FLY] = "flying" in words
+        table[i, C_RANGED] = "ranged" in words
+        table[i, C_BAND] = "band" in words
+        table[i, C_WAITS] = "waits" in words
+        table[i, C_TRICK] = trick
+        table[i, C_EFFECT] = EFFECTS.index(ability)
+        table[i, C_AMOUNT] = amount
+        table[i, C_TARGETED] = ability in TARGETED_EFFECTS
+    return names, table
+
+
+def item_columns(card_names: list[str], homes: list[str]) -> list[str]:
+    cols = [f"{c}:{e}" for c in card_names for e in CARD_EVENTS]
+    cols += [f"day_{d}:seen" for d in DAY_NAMES]
+    cols += [f"day_{DAY_NAMES[d]}:affected" for d in IMMEDIATE_DAYS]
+    cols += [f"home_{h.replace(' ', '_')}:dealt" for h in homes]
+    return cols
+
+
+def compile_params(values: dict, n_players: int) -> tuple:
+    """Effective data values -> (cards, deck, day_deck, day_vals, homes, rules)."""
+    names, cards = card_table(values)
+    deck = np.repeat(np.arange(len(names), dtype=np.int32), cards[:, C_COUNT])
+    if len(deck) != values["deck_size"]:
+        raise SimkitError(f"deck_size is {values['deck_size']} but the cards.* counts add up "
+                          f"to {len(deck)}")
+    if len(deck) > MAX_CARDS:
+        raise SimkitError(f"cards: at most {MAX_CARDS} cards in the deck")
+    day_vals = np.full((N_DAY_KINDS, 4), -1, np.int32)
+    day_deck = []
+    for d, name in enumerate(DAY_NAMES):
+        key = f"day_cards.{name}"
+        if key not in values:
+            raise SimkitError(f"data.toml lacks {key}")
+        day_vals[d, :3] = values[key]
+        day_deck += [d] * values[key][0]
+    if not values["days"] <= len(day_deck) <= MAX_DAY_CARDS:
+        raise SimkitError(f"days = {values['days']} needs at least that many day cards "
+                          f"(there are {len(day_deck)}, at most {MAX_DAY_CARDS})")
+    homes = []
+    for h in values["homes"]:
+        kinds = h.split()
+        if len(kinds) != 2 or not set(kinds) <= set(RESOURCE_NAMES):
+            raise SimkitError(f"homes: {h!r} must name two of {RESOURCE_NAMES}")
+        homes.append([RESOURCE_NAMES.index(k) for k in kinds])
+    if len(homes) < n_players:
+        raise SimkitError(f"homes: {len(homes)} home cards for {n_players} players")
+    first = values["first_game_cards"]
+    for c in first:
+        if c not in names:
+            raise SimkitError(f"first_game_cards names {c!r}, which is not a card kind")
+    n_items = len(names) * 5
+    it_day = n_items
+    it_aff = it_day + N_DAY_KINDS
+    it_home = it_aff + len(IMMEDIATE_DAYS)
+    for i, d in enumerate(IMMEDIATE_DAYS):
+        day_vals[d, 3] = it_aff + i
+    if values["setup.keep"] > values["setup.deal"] + 4 * values["setup.resources"]:
+        raise SimkitError("setup.keep is more than the cards dealt and offered")
+    r = np.zeros(N_RULES, np.int32)
+    r[R_DAYS] = values["days"]
+    r[R_HAND_LIMIT] = values["hand_limit"]
+    r[R_SWAP_GIVE] = values["trade.swap_give"]
+    r[R_GATHER] = values["actions.gather"]
+    r[R_DRAW] = values["actions.draw"]
+    r[R_FORAGE] = values["actions.forage"]
+    r[R_BURY] = values["actions.bury"]
+    r[R_ROW] = values["row_size"]
+    r[R_DEAL] = values["setup.deal"]
+    r[R_SETUP_RES] = values["setup.resources"]
+    r[R_KEEP] = values["setup.keep"]
+    r[R_ACORNS_PP] = values["acorns_per_player"]
+    r[R_RES_PER_KIND] = values["resources_per_kind"]
+    r[R_FIRST_GAME] = values["first_game"]
+    r[R_SWAPS_PT] = values["trade.swaps_per_turn"]
+    r[R_OFFERS_PT] = values["trade.offers_per_turn"]
+    r[R_ARMY_LIMIT] = values["army_limit"]
+    r[R_NK] = len(names)
+    r[R_ND] = len(deck)
+    r[R_NDAYS] = len(day_deck)
+    r[R_FIRST_A] = names.index(first[0])
+    r[R_FIRST_B] = names.index(first[1])
+    r[R_IT_DAY] = it_day
+    r[R_IT_AFF] = it_aff
+    r[R_IT_HOME] = it_home
+    r[R_N_HOMES] = len(homes)
+    return (cards, deck, np.array(day_deck, np.int32), day_vals,
+            np.array(homes, np.int32), r)
+
+
+def _default_values() -> dict:
+    return {k: p.value for k, p in load_data(PACKAGE_DIR / "data.toml").items()}
+
+
+_DEFAULTS = _default_values()
+CARD_NAMES = card_table(_DEFAULTS)[0]
+HOME_NAMES = list(_DEFAULTS["homes"])
+ITEM_COLUMNS = item_columns(CARD_NAMES, HOME_NAMES)
+
+GAME = GameSpec(
+    name="war-of-the-wilds",
+    package_dir=PACKAGE_DIR,
+    rules=rules,
+    players=(2, 3, 4),
+    compile=compile_params,
+    item_columns=ITEM_COLUMNS,
+    end_reasons=rules.END_REASONS,
+    describe_setup=describe_setup,
+    describe_move=describe_move,
+    check_state=check_state,
+    summary="raise woodland creatures, raid stores and bury the most acorns in 16 days",
+)

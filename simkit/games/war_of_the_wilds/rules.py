@@ -1,0 +1,1318 @@
+"""War of the Wilds: the kernels. The layout and move encoding are in ``state.py``.
+
+params = (cards int32[K, N_CARD_COLS], deck int32[D] (card kinds), day_deck int32[Y],
+          day_vals int32[N_DAY_KINDS, 4] (count, number, second number, affected column),
+          homes int32[H, 2], rules int32[N_RULES])
+"""
+
+import numpy as np
+
+from simkit.jit import kernel
+from simkit.rng import rand_below, shuffle
+
+from .state import (
+    ABILITY, ACCEPT, ACTOR, AFLAG, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURIED, BURY,
+    C_ANY, C_BAND, C_COST, C_EFFECT, C_AMOUNT, C_FLY, C_HP, C_RANGED, C_STR, C_TARGETED,
+    C_TRICK, C_WAITS, D_BUMPER, D_BUSY, D_BUTTONS, D_CALL, D_FLOOD, D_FOG, D_FOX, D_FROST,
+    D_HARVEST, D_JAY, D_LOST_HOARD, D_MARKET, D_MOON, D_PEDLAR, D_RAIN, D_THAW, D_WINDY, DAY,
+    DAY_CARD, DAY_ORDER, DECIDED, DECK, DECK_N, DECLINE, DEFENDER, DISCARD, DISCARD_CARD,
+    DISCARD_N, DRAW, DRAW_REFRESH, E_AMBUSH, E_BURY, E_DEFEND, E_DIG_UP, E_DRAW, E_FORAGE,
+    E_RALLY, E_STEAL_STORE, E_TIRE_BURY, E_TIRE_DRAW, E_TIRE_FORAGE, E_TIRE_GATHER,
+    E_UNBLOCKED_DIG, E_UNBLOCKED_STEAL, END_PLAY, EV_ATTACKED, EV_BLOCKED, EV_DIED, EV_DRAWN,
+    EV_PLAYED, FORAGE, FOX_LINK, FOX_MASK, GATHER, HAND, HOME, MAX_ARMY, MAX_KINDS, MAX_MOVES,
+    N_PLAYERS, NEW, NO_BLOCK, OFFER_AR, OFFER_GET, OFFER_GIVE, OFFER_KIND, OFFER_RA, OFFER_RR,
+    OFFER_TO, OFFERS_USED, PAIRS, PH_ACTION, PH_ASSIGN, PH_BLOCK, PH_DISCARD, PH_DRAW,
+    PH_DAWN, PH_FOX_BLOCK, PH_MAIN, PH_OVER, PH_REPLY, PH_SETUP, PHASE, PILE, PLAY, PLAYERS, PS, RALLY,
+    R_ACORNS_PP, R_ARMY_LIMIT, R_BURY, R_DAYS, R_DEAL, R_DRAW, R_FIRST_A, R_FIRST_B,
+    R_FIRST_GAME, R_FORAGE, R_GATHER, R_HAND_LIMIT, R_IT_AFF, R_IT_DAY, R_IT_HOME, R_KEEP,
+    R_N_HOMES, R_ND, R_NDAYS, R_NK, R_OFFERS_PT, R_RES_PER_KIND, R_ROW, R_SETUP_RES,
+    R_SWAP_GIVE, R_SWAPS_PT, RES, RETURN_RES, ROW, SEAT, SETUP_SEAT, SLOT, STATE_SIZE, STAY,
+    STORE, SUB, SWAP, SWAPS_USED, TAKE_DECK, TAKE_ROW, TIRED, TURNS, WILD,
+)
+
+END_REASONS = ["timeout", "sixteen_days"]
+
+
+# --- sizes, small helpers -----------------------------------------------------------------
+
+@kernel
+def state_size(params, n_players):
+    return STATE_SIZE
+
+
+@kernel
+def max_moves(params, n_players):
+    return MAX_MOVES
+
+
+@kernel
+def pb(p):
+    """The first index of seat ``p``'s block."""
+    return PLAYERS + p * PS
+
+
+@kernel
+def to_move(state):
+    return state[ACTOR]
+
+
+@kernel
+def is_over(state):
+    return state[PHASE] == PH_OVER
+
+
+@kernel
+def turn_number(state):
+    return state[TURNS]
+
+
+@kernel
+def hand_size(state, p):
+    b = pb(p) + HAND
+    n = 0
+    for k in range(MAX_KINDS):
+        n += state[b + k]
+    return n
+
+
+@kernel
+def res_total(state, p):
+    b = pb(p) + RES
+    return state[b] + state[b + 1] + state[b + 2] + state[b + 3]
+
+
+@kernel
+def army_count(state, p):
+    b = pb(p) + ARMY
+    n = 0
+    for i in range(MAX_ARMY):
+        if state[b + i] >= 0:
+            n += 1
+    return n
+
+
+@kernel
+def take_wild(state, p, n):
+    """Up to ``n`` acorns from the wild into ``p``'s store; returns how many."""
+    m = min(n, state[WILD])
+    state[WILD] -= m
+    state[pb(p) + STORE] += m
+    return m
+
+
+@kernel
+def bury(state, p, n):
+    m = min(n, state[pb(p) + STORE])
+    state[pb(p) + STORE] -= m
+    state[pb(p) + BURIED] += m
+    return m
+
+
+@kernel
+def dig_up(state, p, n):
+    m = min(n, state[pb(p) + BURIED])
+    state[pb(p) + BURIED] -= m
+    state[pb(p) + STORE] += m
+    return m
+
+
+@kernel
+def to_discard(state, k):
+    state[DISCARD + state[DISCARD_N]] = k
+    state[DISCARD_N] += 1
+
+
+@kernel
+def draw_card(state, chance):
+    """The top card of the deck (the discard pile shuffled in when it is empty), or -1."""
+    if state[DECK_N] == 0:
+        n = state[DISCARD_N]
+        if n == 0:
+            return -1
+        for i in range(n):
+            state[DECK + i] = state[DISCARD + i]
+            state[DISCARD + i] = -1
+        state[DISCARD_N] = 0
+        state[DECK_N] = n
+        shuffle(chance, state[DECK:DECK + n], n)
+    state[DECK_N] -= 1
+    k = state[DECK + state[DECK_N]]
+    state[DECK + state[DECK_N]] = -1
+    return k
+
+
+@kernel
+def draw_to_hand(state, p, n, chance, items):
+    for _ in range(n):
+        k = draw_card(state, chance)
+        if k < 0:
+            return
+        state[pb(p) + HAND + k] += 1
+        items[p, k * 5 + EV_DRAWN] += 1
+
+
+@kernel
+def refill_row(params, state, chance):
+    for i in range(params[5][R_ROW]):
+        if state[ROW + i] < 0:
+            state[ROW + i] = draw_card(state, chance)
+
+
+@kernel
+def new_row(params, state, chance):
+    for i in range(params[5][R_ROW]):
+        if state[ROW + i] >= 0:
+            to_discard(state, state[ROW + i])
+            state[ROW + i] = -1
+    refill_row(params, state, chance)
+
+
+@kernel
+def kill(params, state, p, i, items):
+    """The creature at ``p``'s army place ``i`` dies and goes to the discard pile."""
+    b = pb(p)
+    k = state[b + ARMY + i]
+    items[p, k * 5 + EV_DIED] += 1
+    to_discard(state, k)
+    state[b + ARMY + i] = -1
+    state[b + AFLAG + i] = 0
+    state[b + ATGT + i] = -1
+    state[b + ALINK + i] = -1
+
+
+# --- setup ---------------------------------------------------------------------------------
+
+@kernel
+def new_game(params, n_players, state, chance):
+    rules = params[5]
+    state[:] = 0
+    state[ROW:PLAYERS] = -1
+    for p in range(n_players):
+        b = pb(p)
+        state[b + ARMY:b + PS] = -1
+        state[b + AFLAG:b + AFLAG + MAX_ARMY] = 0
+    state[N_PLAYERS] = n_players
+    state[DAY_CARD] = -1
+    state[SLOT] = -1
+    state[DEFENDER] = -1
+    state[OFFER_TO] = -1
+    state[WILD] = rules[R_ACORNS_PP] * n_players
+    for r in range(4):
+        state[PILE + r] = rules[R_RES_PER_KIND]
+    deal_homes(params, n_players, state, chance)
+    nd = rules[R_ND]
+    for i in range(nd):
+        state[DECK + i] = params[1][i]
+    state[DECK_N] = nd
+    ny = rules[R_NDAYS]
+    for i in range(ny):
+        state[DAY_ORDER + i] = params[2][i]
+    shuffle(chance, state[DAY_ORDER:DAY_ORDER + ny], ny)
+    if rules[R_FIRST_GAME] == 1:
+        first_game_setup(params, n_players, state, chance)
+    else:
+        shuffle(chance, state[DECK:DECK + nd], nd)
+        for p in range(n_players):
+            draw_card_no_items(params, state, p, rules[R_DEAL], chance)
+            for r in range(4):
+                m = min(rules[R_SETUP_RES], state[PILE + r])
+                state[PILE + r] -= m
+                state[pb(p) + RES + r] += m
+        state[PHASE] = PH_SETUP
+        state[SETUP_SEAT] = -1
+        next_setup_seat(params, state, chance)
+
+
+@kernel
+def deal_homes(params, n_players, state, chance):
+    nh = params[5][R_N_HOMES]
+    order = np.arange(nh)
+    shuffle(chance, order, nh)
+    for p in range(n_players):
+        state[pb(p) + HOME] = order[p % nh]
+
+
+@kernel
+def draw_card_no_items(params, state, p, n, chance):
+    for _ in range(n):
+        k = draw_card(state, chance)
+        if k < 0:
+            return
+        state[pb(p) + HAND + k] += 1
+
+
+@kernel
+def first_game_setup(params, n_players, state, chance):
+    """First game: each player starts with the two named cards and one resource of each kind
+    (taken out of the deck and piles before the shuffle)."""
+    nd = state[DECK_N]
+    for p in range(n_players):
+        for want in (params[5][R_FIRST_A], params[5][R_FIRST_B]):
+            for i in range(nd):
+                if state[DECK + i] == want:
+                    state[DECK + i] = state[DECK + nd - 1]
+                    state[DECK + nd - 1] = -1
+                    nd -= 1
+                    state[pb(p) + HAND + want] += 1
+                    break
+        for r in range(4):
+            if state[PILE + r] > 0:
+                state[PILE + r] -= 1
+                state[pb(p) + RES + r] += 1
+    state[DECK_N] = nd
+    shuffle(chance, state[DECK:DECK + nd], nd)
+    refill_row(params, state, chance)
+    state[PHASE] = PH_DAWN
+    state[ACTOR] = 0
+
+
+@kernel
+def next_setup_seat(params, state, chance):
+    """Move to the next seat that still has cards to put back; after the last, the day."""
+    n = state[N_PLAYERS]
+    p = state[SETUP_SEAT] + 1
+    while p < n and hand_size(state, p) + res_total(state, p) <= params[5][R_KEEP]:
+        p += 1
+    state[SETUP_SEAT] = p
+    if p < n:
+        state[ACTOR] = p
+        return
+    nd = state[DECK_N]
+    shuffle(chance, state[DECK:DECK + nd], nd)
+    refill_row(params, state, chance)
+    state[PHASE] = PH_DAWN
+    state[ACTOR] = 0
+
+
+@kernel
+def apply_dawn(params, state, chance, items):
+    """Count the homes and the kept hands, then turn over the first day."""
+    for p in range(state[N_PLAYERS]):
+        items[p, params[5][R_IT_HOME] + state[pb(p) + HOME]] += 1
+        for k in range(params[5][R_NK]):
+            items[p, k * 5 + EV_DRAWN] += state[pb(p) + HAND + k]
+    start_day(params, state, chance, items)
+
+
+# --- the day -------------------------------------------------------------------------------
+
+@kernel
+def start_day(params, state, chance, items):
+    """Turn the day over: new row (from day two), the day card and its effect, then turns."""
+    state[DAY] += 1
+    if state[DAY] > params[5][R_DAYS]:
+        state[PHASE] = PH_OVER
+        state[ACTOR] = 0
+        return
+    if state[DAY] >= 2:
+        new_row(params, state, chance)
+    d = state[DAY_ORDER + state[DAY] - 1]
+    state[DAY_CARD] = d
+    n = state[N_PLAYERS]
+    for p in range(n):
+        items[p, params[5][R_IT_DAY] + d] += 1
+    state[FOX_MASK] = 0
+    day_effect(params, state, d, chance, items)
+    next_fox(params, state, chance, items)
+
+
+@kernel
+def affected(params, items, p, d):
+    col = params[3][d, 3]
+    if col >= 0:
+        items[p, col] += 1
+
+
+@kernel
+def day_effect(params, state, d, chance, items):
+    n = state[N_PLAYERS]
+    num = params[3][d, 1]
+    if d == D_BUTTONS:
+        best = 0
+        for p in range(n):
+            best = max(best, army_count(state, p))
+        if best > 0:
+            for p in range(n):
+                if army_count(state, p) == best:
+                    for _ in range(num):
+                        cat_eats(params, state, p, chance, items)
+                    affected(params, items, p, d)
+    elif d == D_FOX:
+        best = 0
+        for p in range(n):
+            best = max(best, state[pb(p) + STORE])
+        if best > 0:
+            for p in range(n):
+                if state[pb(p) + STORE] == best:
+                    state[FOX_MASK] |= 1 << p
+                    affected(params, items, p, d)
+    elif d == D_JAY:
+        best = 0
+        for p in range(n):
+            best = max(best, state[pb(p) + BURIED])
+        if best > 0:
+            for p in range(n):
+                if state[pb(p) + BURIED] == best:
+                    dig_up(state, p, num)
+                    affected(params, items, p, d)
+    elif d == D_LOST_HOARD:
+        low = state[pb(0) + BURIED]
+        for p in range(n):
+            low = min(low, state[pb(p) + BURIED])
+        for p in range(n):
+            if state[pb(p) + BURIED] == low:
+                if take_wild(state, p, num) > 0:
+                    affected(params, items, p, d)
+    elif d == D_HARVEST:
+        for p in range(n):
+            if take_wild(state, p, num) > 0:
+                affected(params, items, p, d)
+    elif d == D_PEDLAR:
+        for p in range(n):
+            draw_to_hand(state, p, num, chance, items)
+            affected(params, items, p, d)
+    elif d == D_THAW:
+        for p in range(n):
+            if bury(state, p, num) > 0:
+                affected(params, items, p, d)
+    elif d == D_FLOOD:
+        for p in range(n):
+            if dig_up(state, p, num) > 0:
+                affected(params, items, p, d)
+
+
+@kernel
+def cat_eats(params, state, p, chance, items):
+    """Mr. Buttons eats one of ``p``'s creatures, chosen at random."""
+    c = army_count(state, p)
+    if c == 0:
+        return
+    r = rand_below(chance, c)
+    b = pb(p) + ARMY
+    for i in range(MAX_ARMY):
+        if state[b + i] >= 0:
+            if r == 0:
+                kill(params, state, p, i, items)
+                return
+            r -= 1
+
+
+@kernel
+def next_fox(params, state, chance, items):
+    """The Fox attacks each of its targets in turn order; then the first player's turn."""
+    n = state[N_PLAYERS]
+    for p in range(n):
+        if state[FOX_MASK] & (1 << p):
+            state[FOX_MASK] &= ~(1 << p)
+            state[DEFENDER] = p
+            state[SLOT] = -1
+            if next_blocker(params, state, p, True):
+                state[PHASE] = PH_FOX_BLOCK
+                state[ACTOR] = p
+                return
+            resolve_fox(params, state, p, items)
+    state[DEFENDER] = -1
+    start_turn(params, state, 0)
+
+
+@kernel
+def resolve_fox(params, state, p, items):
+    fox_str = params[3][D_FOX, 1]
+    fox_hp = params[3][D_FOX, 2]
+    b = pb(p)
+    blocked = False
+    for i in range(MAX_ARMY):
+        if state[b + ALINK + i] == FOX_LINK:
+            blocked = True
+            items[p, state[b + ARMY + i] * 5 + EV_BLOCKED] += 1
+    if blocked:
+        deal_damage(params, state, p, FOX_LINK, -1, fox_str, items)
+    else:
+        m = min(fox_str, state[b + STORE])
+        state[b + STORE] -= m
+        state[WILD] += m
+    _ = fox_hp  # the Fox only leaves; its health decides nothing else
+    clear_links(state, p)
+
+
+# --- the turn ------------------------------------------------------------------------------
+
+@kernel
+def start_turn(params, state, s):
+    b = pb(s)
+    for i in range(MAX_ARMY):
+        state[b + AFLAG + i] = 0
+    state[SEAT] = s
+    state[ACTOR] = s
+    state[SWAPS_USED] = 0
+    state[OFFERS_USED] = 0
+    state[RALLY] = 0
+    state[PHASE] = PH_ACTION
+
+
+@kernel
+def end_turn(params, state, chance, items):
+    s = state[SEAT]
+    if hand_size(state, s) > params[5][R_HAND_LIMIT]:
+        state[PHASE] = PH_DISCARD
+        state[ACTOR] = s
+        return
+    state[TURNS] += 1
+    b = pb(s)
+    for i in range(MAX_ARMY):
+        state[b + AFLAG + i] &= TIRED  # "new" lasts only the turn a creature is played
+    if s + 1 < state[N_PLAYERS]:
+        start_turn(params, state, s + 1)
+    else:
+        start_day(params, state, chance, items)
+
+
+# --- costs ---------------------------------------------------------------------------------
+
+@kernel
+def any_cost(params, state, k):
+    """The circled number of card ``k`` today (Call to Arms makes creatures cheaper)."""
+    c = params[0][k, C_ANY]
+    if state[DAY_CARD] == D_CALL and params[0][k, C_TRICK] == 0:
+        c -= params[3][D_CALL, 1]
+    return c
+
+
+@kernel
+def specific_cut(params, state, k):
+    """What Call to Arms still takes off the specific resources once the circle is 0."""
+    if state[DAY_CARD] != D_CALL or params[0][k, C_TRICK] == 1:
+        return 0
+    return max(0, params[3][D_CALL, 1] - params[0][k, C_ANY])
+
+
+@kernel
+def can_pay(params, state, p, k):
+    b = pb(p) + RES
+    cut = specific_cut(params, state, k)
+    spare = 0
+    for r in range(4):
+        need = params[0][k, C_COST + r]
+        if need > 0 and cut > 0:
+            d = min(cut, need)
+            need -= d
+            cut -= d
+        if state[b + r] < need:
+            return False
+        spare += state[b + r] - need
+    return spare >= max(0, any_cost(params, state, k))
+
+
+@kernel
+def pay(params, state, p, k):
+    """Pay card ``k``: its specific resources, then the circle from the kinds held most."""
+    b = pb(p) + RES
+    cut = specific_cut(params, state, k)
+    for r in range(4):
+        need = params[0][k, C_COST + r]
+        if need > 0 and cut > 0:
+            d = min(cut, need)
+            need -= d
+            cut -= d
+        state[b + r] -= need
+        state[PILE + r] += need
+    for _ in range(max(0, any_cost(params, state, k))):
+        best = 0
+        for r in range(1, 4):
+            if state[b + r] > state[b + best]:
+                best = r
+        state[b + best] -= 1
+        state[PILE + best] += 1
+
+
+# --- legal moves ---------------------------------------------------------------------------
+
+@kernel
+def legal_moves(params, state, moves):
+    ph = state[PHASE]
+    if ph == PH_ACTION:
+        return legal_action(params, state, moves)
+    if ph == PH_DRAW:
+        return legal_draw(params, state, moves)
+    if ph == PH_MAIN:
+        return legal_main(params, state, moves)
+    if ph == PH_REPLY:
+        moves[0] = ACCEPT
+        moves[1] = DECLINE
+        return 2
+    if ph == PH_ASSIGN:
+        return legal_assign(params, state, moves)
+    if ph == PH_BLOCK or ph == PH_FOX_BLOCK:
+        return legal_block(params, state, moves)
+    if ph == PH_DISCARD or ph == PH_SETUP:
+        return legal_discard(params, state, moves)
+    if ph == PH_DAWN:
+        moves[0] = END_PLAY
+        return 1
+    return 0
+
+
+@kernel
+def legal_action(params, state, moves):
+    s = state[SEAT]
+    r = params[5]
+    n = 0
+    for g in range(r[R_GATHER] + 1):
+        moves[n] = GATHER + g
+        n += 1
+    if state[DECK_N] + state[DISCARD_N] > 0 or row_count(params, state) > 0:
+        moves[n] = DRAW
+        n += 1
+    if state[DECK_N] + state[DISCARD_N] > 0:
+        moves[n] = DRAW_REFRESH
+        n += 1
+    moves[n] = FORAGE
+    n += 1
+    if state[DAY_CARD] != D_FROST:
+        for m in range(1, min(r[R_BURY], state[pb(s) + STORE]) + 1):
+            moves[n] = BURY + m - 1
+            n += 1
+    return n
+
+
+@kernel
+def row_count(params, state):
+    c = 0
+    for i in range(params[5][R_ROW]):
+        if state[ROW + i] >= 0:
+            c += 1
+    return c
+
+
+@kernel
+def can_draw(params, state):
+    return state[DECK_N] + state[DISCARD_N] > 0 or row_count(params, state) > 0
+
+
+@kernel
+def legal_draw(params, state, moves):
+    n = 0
+    for i in range(params[5][R_ROW]):
+        if state[ROW + i] >= 0:
+            moves[n] = TAKE_ROW + i
+            n += 1
+    if state[DECK_N] + state[DISCARD_N] > 0:
+        moves[n] = TAKE_DECK
+        n += 1
+    return n
+
+
+@kernel
+def legal_main(params, state, moves):
+    s = state[SEAT]
+    n = legal_plays(params, state, s, moves, 0)
+    n = legal_abilities(params, state, s, moves, n)
+    n = legal_swaps(params, state, s, moves, n)
+    n = legal_offers(params, state, s, moves, n)
+    moves[n] = END_PLAY
+    return n + 1
+
+
+@kernel
+def legal_plays(params, state, s, moves, n):
+    cards = params[0]
+    room = army_count(state, s) < params[5][R_ARMY_LIMIT]
+    for k in range(params[5][R_NK]):
+        if state[pb(s) + HAND + k] == 0 or not can_pay(params, state, s, k):
+            continue
+        if cards[k, C_TRICK] == 0:
+            if room:
+                moves[n] = PLAY + 4 * k
+                n += 1
+        elif cards[k, C_TARGETED] == 1:
+            for t in range(state[N_PLAYERS]):
+                if t != s:
+                    moves[n] = PLAY + 4 * k + t
+                    n += 1
+        elif trick_allowed(params, state, k):
+            moves[n] = PLAY + 4 * k
+            n += 1
+    return n
+
+
+@kernel
+def trick_allowed(params, state, k):
+    e = params[0][k, C_EFFECT]
+    return not ((e == E_BURY or e == E_TIRE_BURY) and state[DAY_CARD] == D_FROST)
+
+
+@kernel
+def legal_abilities(params, state, s, moves, n):
+    b = pb(s)
+    for i in range(MAX_ARMY):
+        k = state[b + ARMY + i]
+        if k < 0 or state[b + AFLAG + i] & TIRED:
+            continue
+        e = params[0][k, C_EFFECT]
+        if e < E_TIRE_FORAGE or e > E_TIRE_GATHER or not trick_allowed(params, state, k):
+            continue
+        if params[0][k, C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
+            continue
+        moves[n] = ABILITY + i
+        n += 1
+    return n
+
+
+@kernel
+def swap_give(params, state):
+    if state[DAY_CARD] == D_MARKET:
+        return params[3][D_MARKET, 1]
+    return params[5][R_SWAP_GIVE]
+
+
+@kernel
+def legal_swaps(params, state, s, moves, n):
+    if state[SWAPS_USED] >= params[5][R_SWAPS_PT]:
+        return n
+    give = swap_give(params, state)
+    b = pb(s) + RES
+    for q in range(PAIRS.shape[0]):
+        a = PAIRS[q, 0]
+        c2 = PAIRS[q, 1]
+        ga = (give + 1) // 2
+        gb = give // 2
+        if gb == 0 and a != c2:
+            continue
+        if a == c2:
+            ok = state[b + a] >= give
+        else:
+            ok = state[b + a] >= ga and state[b + c2] >= gb
+        if not ok:
+            continue
+        for c in range(4):
+            if c != a and c != c2 and state[PILE + c] > 0:
+                moves[n] = SWAP + 4 * q + c
+                n += 1
+    return n
+
+
+@kernel
+def legal_offers(params, state, s, moves, n):
+    if state[OFFERS_USED] >= params[5][R_OFFERS_PT]:
+        return n
+    me = pb(s)
+    for t in range(state[N_PLAYERS]):
+        if t == s:
+            continue
+        other = pb(t)
+        for a in range(4):
+            if state[me + RES + a] == 0:
+                continue
+            for g in range(4):
+                if g != a and state[other + RES + g] > 0:
+                    moves[n] = OFFER_RR + 16 * t + 4 * a + g
+                    n += 1
+            if state[other + STORE] > 0:
+                moves[n] = OFFER_RA + 4 * t + a
+                n += 1
+        if state[me + STORE] > 0:
+            for g in range(4):
+                if state[other + RES + g] > 0:
+                    moves[n] = OFFER_AR + 4 * t + g
+                    n += 1
+    return n
+
+
+@kernel
+def can_attack(params, state, s, i):
+    """Creature at ``s``'s place ``i`` may still be sent on an attack this turn."""
+    b = pb(s)
+    k = state[b + ARMY + i]
+    if k < 0 or state[b + AFLAG + i] & (TIRED | NEW | DECIDED):
+        return False
+    return not (state[DAY_CARD] == D_WINDY and params[0][k, C_FLY] == 1)
+
+
+@kernel
+def next_attacker(params, state):
+    """Advance SLOT to the next creature of the turn's seat that can attack; False if none."""
+    s = state[SEAT]
+    for i in range(state[SLOT] + 1, MAX_ARMY):
+        if can_attack(params, state, s, i):
+            state[SLOT] = i
+            return True
+    return False
+
+
+@kernel
+def legal_assign(params, state, moves):
+    moves[0] = STAY
+    n = 1
+    for t in range(state[N_PLAYERS]):
+        if t != state[SEAT]:
+            moves[n] = ATTACK + t
+            n += 1
+    return n
+
+
+@kernel
+def can_block(params, state, d, i, j):
+    """Defender ``d``'s creature at place ``i`` may block the attacker unit led by place ``j``
+    of the turn's seat (``j`` = FOX_LINK for the Fox)."""
+    b = pb(d)
+    k = state[b + ARMY + i]
+    if k < 0 or state[b + AFLAG + i] & (TIRED | DECIDED) or state[DAY_CARD] == D_FOG:
+        return False
+    cards = params[0]
+    if state[DAY_CARD] == D_WINDY and cards[k, C_FLY] == 1:
+        return False
+    if j == FOX_LINK:
+        return True
+    ka = state[pb(state[SEAT]) + ARMY + j]
+    return cards[ka, C_FLY] == 0 or cards[k, C_FLY] == 1 or cards[k, C_RANGED] == 1
+
+
+@kernel
+def blocker_can_act(params, state, d, i, fox):
+    if fox:
+        return can_block(params, state, d, i, FOX_LINK)
+    a = pb(state[SEAT])
+    for j in range(MAX_ARMY):
+        if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
+            if can_block(params, state, d, i, j):
+                return True
+    return False
+
+
+@kernel
+def next_blocker(params, state, d, fox):
+    """Advance SLOT to the defender's next creature that could block something."""
+    for i in range(state[SLOT] + 1, MAX_ARMY):
+        if blocker_can_act(params, state, d, i, fox):
+            state[SLOT] = i
+            return True
+    return False
+
+
+@kernel
+def legal_block(params, state, moves):
+    d = state[DEFENDER]
+    i = state[SLOT]
+    moves[0] = NO_BLOCK
+    if state[PHASE] == PH_FOX_BLOCK:
+        moves[1] = BLOCK_FOX
+        return 2
+    n = 1
+    a = pb(state[SEAT])
+    for j in range(MAX_ARMY):
+        if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
+            if can_block(params, state, d, i, j):
+                moves[n] = BLOCK + j
+                n += 1
+    return n
+
+
+@kernel
+def legal_discard(params, state, moves):
+    p = state[ACTOR]
+    b = pb(p)
+    n = 0
+    for k in range(params[5][R_NK]):
+        if state[b + HAND + k] > 0:
+            moves[n] = DISCARD_CARD + k
+            n += 1
+    if state[PHASE] == PH_SETUP:
+        for r in range(4):
+            if state[b + RES + r] > 0:
+                moves[n] = RETURN_RES + r
+                n += 1
+    return n
+
+
+# --- applying a move -----------------------------------------------------------------------
+
+@kernel
+def apply_move(params, state, move, chance, items):
+    ph = state[PHASE]
+    if ph == PH_ACTION:
+        apply_action(params, state, move, chance, items)
+    elif ph == PH_DRAW:
+        apply_draw(params, state, move, chance, items)
+    elif ph == PH_MAIN:
+        apply_main(params, state, move, chance, items)
+    elif ph == PH_REPLY:
+        apply_reply(params, state, move)
+    elif ph == PH_ASSIGN:
+        apply_assign(params, state, move, chance, items)
+    elif ph == PH_BLOCK:
+        apply_block(params, state, move, chance, items)
+    elif ph == PH_FOX_BLOCK:
+        apply_fox_block(params, state, move, chance, items)
+    elif ph == PH_DISCARD:
+        apply_discard(params, state, move, chance, items)
+    elif ph == PH_SETUP:
+        apply_setup(params, state, move, chance)
+    elif ph == PH_DAWN:
+        apply_dawn(params, state, chance, items)
+
+
+@kernel
+def busy_bonus(params, state, s):
+    if state[DAY_CARD] == D_BUSY:
+        take_wild(state, s, params[3][D_BUSY, 1])
+
+
+@kernel
+def apply_action(params, state, move, chance, items):
+    s = state[SEAT]
+    r = params[5]
+    state[PHASE] = PH_MAIN
+    if move <= GATHER + 6:
+        gather(params, state, s, move - GATHER)
+        busy_bonus(params, state, s)
+    elif move == DRAW or move == DRAW_REFRESH:
+        if move == DRAW_REFRESH:
+            new_row(params, state, chance)
+        state[SUB] = r[R_DRAW]
+        state[PHASE] = PH_DRAW
+        busy_bonus(params, state, s)
+        if not can_draw(params, state) or state[SUB] == 0:
+            finish_draw(params, state, chance)
+    elif move == FORAGE:
+        n = r[R_FORAGE]
+        if state[DAY_CARD] == D_BUMPER:
+            n += params[3][D_BUMPER, 1]
+        take_wild(state, s, n)
+    else:
+        bury(state, s, move - BURY + 1)
+
+
+@kernel
+def gather(params, state, s, g):
+    """``g`` cards of the home's second kind, the rest of its first (what the piles hold)."""
+    h = state[pb(s) + HOME]
+    ka = params[4][h, 0]
+    kb = params[4][h, 1]
+    na = min(params[5][R_GATHER] - g, state[PILE + ka])
+    nb = min(g, state[PILE + kb])
+    state[PILE + ka] -= na
+    state[pb(s) + RES + ka] += na
+    state[PILE + kb] -= nb
+    state[pb(s) + RES + kb] += nb
+
+
+@kernel
+def apply_draw(params, state, move, chance, items):
+    s = state[SEAT]
+    if move == TAKE_DECK:
+        draw_to_hand(state, s, 1, chance, items)
+    else:
+        i = move - TAKE_ROW
+        k = state[ROW + i]
+        state[ROW + i] = -1
+        state[pb(s) + HAND + k] += 1
+        items[s, k * 5 + EV_DRAWN] += 1
+    state[SUB] -= 1
+    if state[SUB] <= 0 or not can_draw(params, state):
+        finish_draw(params, state, chance)
+
+
+@kernel
+def finish_draw(params, state, chance):
+    state[SUB] = 0
+    refill_row(params, state, chance)
+    state[PHASE] = PH_MAIN
+
+
+@kernel
+def apply_main(params, state, move, chance, items):
+    s = state[SEAT]
+    if move == END_PLAY:
+        begin_attacks(params, state, chance, items)
+    elif move >= OFFER_RR:
+        make_offer(state, move)
+    elif move >= SWAP:
+        do_swap(params, state, s, move - SWAP)
+    elif move >= ABILITY:
+        use_ability(params, state, s, move - ABILITY, chance, items)
+    else:
+        k = (move - PLAY) // 4
+        play_card(params, state, s, k, (move - PLAY) % 4, chance, items)
+
+
+@kernel
+def play_card(params, state, s, k, t, chance, items):
+    pay(params, state, s, k)
+    b = pb(s)
+    state[b + HAND + k] -= 1
+    items[s, k * 5 + EV_PLAYED] += 1
+    if params[0][k, C_TRICK] == 0:
+        for i in range(MAX_ARMY):
+            if state[b + ARMY + i] < 0:
+                state[b + ARMY + i] = k
+                state[b + AFLAG + i] = NEW
+                return
+    do_effect(params, state, s, k, t, chance, items)
+    to_discard(state, k)
+
+
+@kernel
+def use_ability(params, state, s, i, chance, items):
+    b = pb(s)
+    state[b + AFLAG + i] |= TIRED
+    do_effect(params, state, s, state[b + ARMY + i], -1, chance, items)
+
+
+@kernel
+def do_effect(params, state, s, k, t, chance, items):
+    """The effect of card ``k`` for seat ``s`` (``t``: the player a trick picked)."""
+    e = params[0][k, C_EFFECT]
+    a = params[0][k, C_AMOUNT]
+    if e == E_FORAGE or e == E_TIRE_FORAGE:
+        take_wild(state, s, a)
+    elif e == E_BURY or e == E_TIRE_BURY:
+        bury(state, s, a)
+    elif e == E_DRAW or e == E_TIRE_DRAW:
+        draw_to_hand(state, s, a, chance, items)
+    elif e == E_TIRE_GATHER:
+        h = state[pb(s) + HOME]
+        for _ in range(a):
+            r = params[4][h, 0]
+            if state[PILE + params[4][h, 1]] > state[PILE + r]:
+                r = params[4][h, 1]
+            if state[PILE + r] > 0:
+                state[PILE + r] -= 1
+                state[pb(s) + RES + r] += 1
+    elif e == E_STEAL_STORE:
+        m = min(a, state[pb(t) + STORE])
+        state[pb(t) + STORE] -= m
+        state[pb(s) + STORE] += m
+    elif e == E_DIG_UP:
+        dig_up(state, t, a)
+    elif e == E_AMBUSH:
+        ambush(params, state, t, a, items)
+    elif e == E_RALLY:
+        state[RALLY] += a
+
+
+@kernel
+def ambush(params, state, t, a, items):
+    """``t``'s strongest creature with health at most ``a`` dies (first place on ties)."""
+    b = pb(t)
+    best = -1
+    for i in range(MAX_ARMY):
+        k = state[b + ARMY + i]
+        if k >= 0 and params[0][k, C_HP] <= a:
+            if best < 0 or params[0][k, C_STR] > params[0][state[b + ARMY + best], C_STR]:
+                best = i
+    if best >= 0:
+        kill(params, state, t, best, items)
+
+
+@kernel
+def do_swap(params, state, s, code):
+    q = code // 4
+    c = code % 4
+    give = swap_give(params, state)
+    b = pb(s) + RES
+    a = PAIRS[q, 0]
+    a2 = PAIRS[q, 1]
+    ga = (give + 1) // 2
+    if a == a2:
+        ga = give
+    gb = give - ga
+    state[b + a] -= ga
+    state[PILE + a] += ga
+    state[b + a2] -= gb
+    state[PILE + a2] += gb
+    state[PILE + c] -= 1
+    state[b + c] += 1
+    state[SWAPS_USED] += 1
+
+
+@kernel
+def make_offer(state, move):
+    state[OFFERS_USED] += 1
+    if move >= OFFER_AR:
+        state[OFFER_KIND] = 2
+        state[OFFER_TO] = (move - OFFER_AR) // 4
+        state[OFFER_GIVE] = -1
+        state[OFFER_GET] = (move - OFFER_AR) % 4
+    elif move >= OFFER_RA:
+        state[OFFER_KIND] = 1
+        state[OFFER_TO] = (move - OFFER_RA) // 4
+        state[OFFER_GIVE] = (move - OFFER_RA) % 4
+        state[OFFER_GET] = -1
+    else:
+        c = move - OFFER_RR
+        state[OFFER_KIND] = 0
+        state[OFFER_TO] = c // 16
+        state[OFFER_GIVE] = (c // 4) % 4
+        state[OFFER_GET] = c % 4
+    state[PHASE] = PH_REPLY
+    state[ACTOR] = state[OFFER_TO]
+
+
+@kernel
+def apply_reply(params, state, move):
+    if move == ACCEPT:
+        me = pb(state[SEAT])
+        other = pb(state[OFFER_TO])
+        g = state[OFFER_GIVE]
+        w = state[OFFER_GET]
+        if g >= 0:
+            state[me + RES + g] -= 1
+            state[other + RES + g] += 1
+        else:
+            state[me + STORE] -= 1
+            state[other + STORE] += 1
+        if w >= 0:
+            state[other + RES + w] -= 1
+            state[me + RES + w] += 1
+        else:
+            state[other + STORE] -= 1
+            state[me + STORE] += 1
+    state[OFFER_TO] = -1
+    state[OFFER_KIND] = 0
+    state[OFFER_GIVE] = 0
+    state[OFFER_GET] = 0
+    state[PHASE] = PH_MAIN
+    state[ACTOR] = state[SEAT]
+
+
+# --- attacks -------------------------------------------------------------------------------
+
+@kernel
+def begin_attacks(params, state, chance, items):
+    state[SLOT] = -1
+    if state[DAY_CARD] != D_RAIN and next_attacker(params, state):
+        state[PHASE] = PH_ASSIGN
+        return
+    end_turn(params, state, chance, items)
+
+
+@kernel
+def apply_assign(params, state, move, chance, items):
+    s = state[SEAT]
+    b = pb(s)
+    i = state[SLOT]
+    k = state[b + ARMY + i]
+    band = params[0][k, C_BAND] == 1
+    for j in range(i, MAX_ARMY):
+        if j == i or (band and state[b + ARMY + j] == k and can_attack(params, state, s, j)):
+            state[b + AFLAG + j] |= DECIDED
+            if move != STAY:
+                state[b + ATGT + j] = move - ATTACK
+                state[b + ALINK + j] = i
+    if not next_attacker(params, state):
+        for j in range(MAX_ARMY):
+            state[b + AFLAG + j] &= ~DECIDED
+        state[DEFENDER] = s
+        next_defender(params, state, chance, items)
+
+
+@kernel
+def next_defender(params, state, chance, items):
+    """Fight the attacks one defender at a time, in turn order from the attacker's left."""
+    s = state[SEAT]
+    n = state[N_PLAYERS]
+    a = pb(s)
+    o = (state[DEFENDER] - s) % n
+    for o2 in range(o + 1, n):
+        d = (s + o2) % n
+        attacked = False
+        for j in range(MAX_ARMY):
+            if state[a + ATGT + j] == d:
+                attacked = True
+        if not attacked:
+            continue
+        state[DEFENDER] = d
+        state[SLOT] = -1
+        if next_blocker(params, state, d, False):
+            state[PHASE] = PH_BLOCK
+            state[ACTOR] = d
+            return
+        resolve_fight(params, state, d, items)
+    state[DEFENDER] = -1
+    state[SLOT] = -1
+    state[ACTOR] = s
+    end_turn(params, state, chance, items)
+
+
+@kernel
+def set_block(params, state, d, move, fox):
+    """Record a blocker's choice; a Band's standing members of that name block with it."""
+    b = pb(d)
+    i = state[SLOT]
+    k = state[b + ARMY + i]
+    band = params[0][k, C_BAND] == 1
+    j = FOX_LINK if fox else move - BLOCK
+    for m in range(i, MAX_ARMY):
+        if m == i or (band and state[b + ARMY + m] == k and state[b + AFLAG + m] & TIRED == 0
+                      and state[b + AFLAG + m] & DECIDED == 0):
+            joins = move != NO_BLOCK and (m == i or can_block(params, state, d, m, j))
+            state[b + AFLAG + m] |= DECIDED
+            if joins:
+                state[b + ALINK + m] = j
+
+
+@kernel
+def apply_block(params, state, move, chance, items):
+    d = state[DEFENDER]
+    set_block(params, state, d, move, False)
+    if not next_blocker(params, state, d, False):
+        resolve_fight(params, state, d, items)
+        next_defender(params, state, chance, items)
+    else:
+        state[ACTOR] = d
+
+
+@kernel
+def apply_fox_block(params, state, move, chance, items):
+    d = state[DEFENDER]
+    set_block(params, state, d, move, True)
+    if not next_blocker(params, state, d, True):
+        resolve_fox(params, state, d, items)
+        next_fox(params, state, chance, items)
+
+
+@kernel
+def strength(params, state, p, i, attacking):
+    k = state[pb(p) + ARMY + i]
+    v = params[0][k, C_STR]
+    if state[DAY_CARD] == D_MOON:
+        v += params[3][D_MOON, 1]
+    if attacking:
+        v += state[RALLY]
+    elif params[0][k, C_EFFECT] == E_DEFEND:
+        v += params[0][k, C_AMOUNT]
+    return v
+
+
+@kernel
+def deal_damage(params, state, p, link, tgt, dmg, items):
+    """``dmg`` to ``p``'s creatures with ALINK == link and ATGT == tgt, least health first;
+    damage not enough to kill the next one is lost."""
+    b = pb(p)
+    while True:
+        best = -1
+        for i in range(MAX_ARMY):
+            if state[b + ARMY + i] >= 0 and state[b + ALINK + i] == link \
+                    and state[b + ATGT + i] == tgt:
+                if best < 0 or params[0][state[b + ARMY + i], C_HP] < \
+                        params[0][state[b + ARMY + best], C_HP]:
+                    best = i
+        if best < 0 or dmg < params[0][state[b + ARMY + best], C_HP]:
+            return
+        dmg -= params[0][state[b + ARMY + best], C_HP]
+        kill(params, state, p, best, items)
+
+
+@kernel
+def resolve_fight(params, state, d, items):
+    """Every unit attacking ``d``: blocked ones trade damage, unblocked ones steal."""
+    s = state[SEAT]
+    a = pb(s)
+    b = pb(d)
+    steal = 0
+    dig = 0
+    for j in range(MAX_ARMY):
+        if state[a + ATGT + j] != d or state[a + ALINK + j] != j:
+            continue
+        atk = 0
+        for m in range(MAX_ARMY):
+            if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
+                atk += strength(params, state, s, m, True)
+                items[s, state[a + ARMY + m] * 5 + EV_ATTACKED] += 1
+        blk = 0
+        blocked = False
+        for m in range(MAX_ARMY):
+            if state[b + ARMY + m] >= 0 and state[b + ALINK + m] == j:
+                blocked = True
+                blk += strength(params, state, d, m, False)
+                items[d, state[b + ARMY + m] * 5 + EV_BLOCKED] += 1
+        if blocked:
+            deal_damage(params, state, d, j, -1, atk, items)
+            deal_damage(params, state, s, j, d, blk, items)
+        else:
+            steal += atk
+            for m in range(MAX_ARMY):
+                if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
+                    k = state[a + ARMY + m]
+                    if params[0][k, C_EFFECT] == E_UNBLOCKED_STEAL:
+                        steal += params[0][k, C_AMOUNT]
+                    elif params[0][k, C_EFFECT] == E_UNBLOCKED_DIG:
+                        dig += params[0][k, C_AMOUNT]
+    m = min(steal, state[b + STORE])
+    state[b + STORE] -= m
+    state[a + STORE] += m
+    m = min(dig, state[b + BURIED])
+    state[b + BURIED] -= m
+    state[a + STORE] += m
+    for j in range(MAX_ARMY):
+        if state[a + ATGT + j] == d:
+            state[a + AFLAG + j] |= TIRED
+            state[a + ATGT + j] = -1
+            state[a + ALINK + j] = -1
+    clear_links(state, d)
+
+
+@kernel
+def clear_links(state, d):
+    b = pb(d)
+    for m in range(MAX_ARMY):
+        state[b + ALINK + m] = -1
+        state[b + AFLAG + m] &= ~DECIDED
+
+
+# --- end of turn, setup choices ------------------------------------------------------------
+
+@kernel
+def apply_discard(params, state, move, chance, items):
+    s = state[SEAT]
+    k = move - DISCARD_CARD
+    state[pb(s) + HAND + k] -= 1
+    to_discard(state, k)
+    end_turn(params, state, chance, items)
+
+
+@kernel
+def apply_setup(params, state, move, chance):
+    p = state[SETUP_SEAT]
+    b = pb(p)
+    if move >= RETURN_RES:
+        r = move - RETURN_RES
+        state[b + RES + r] -= 1
+        state[PILE + r] += 1
+    else:
+        k = move - DISCARD_CARD
+        state[b + HAND + k] -= 1
+        state[DECK + state[DECK_N]] = k
+        state[DECK_N] += 1
+    if hand_size(state, p) + res_total(state, p) <= params[5][R_KEEP]:
+        next_setup_seat(params, state, chance)
+
+
+# --- the end -------------------------------------------------------------------------------
+
+@kernel
+def finish(params, state, scores, ranks):
+    """Most buried acorns wins; then most stored; then a shared win."""
+    n = state[N_PLAYERS]
+    for p in range(n):
+        scores[p] = state[pb(p) + BURIED]
+    for p in range(n):
+        better = 0
+        for q in range(n):
+            bq, bp = state[pb(q) + BURIED], state[pb(p) + BURIED]
+            if bq > bp or (bq == bp and state[pb(q) + STORE] > state[pb(p) + STORE]):
+                better += 1
+        ranks[p] = 1 + better
+    return 1
+
+
+@kernel
+def observe(params, state, seat, obs):
+    """Hidden: the deck's order, the day cards still to come, the other players' hands."""
+    obs[:] = state
+    obs[DECK:DECK + state[DECK_N]] = -2
+    for i in range(max(state[DAY], 0), params[5][R_NDAYS]):
+        obs[DAY_ORDER + i] = -2
+    for p in range(state[N_PLAYERS]):
+        if p != seat:
+            obs[pb(p) + HAND:pb(p) + HAND + MAX_KINDS] = -2

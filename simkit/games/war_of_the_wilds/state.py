@@ -1,0 +1,148 @@
+"""War of the Wilds: the state layout, the move encoding and the parameter tables.
+
+A state is one flat int32 array of STATE_SIZE (the same for 2, 3 and 4 players; seats that
+do not play stay empty). -1 means empty. SEAT is whose turn it is; ACTOR is the seat that
+decides now (a defender blocking, a player answering a trade offer, a player keeping cards).
+
+    0                                                                          24
+    +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
+    |N_PLAY |PHASE|SEAT  |ACTOR  |DAY  |DAY_CARD  |TURNS  |WILD  |DECK_N  |DISC_N|SUB|...
+    +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
+      11 SLOT  12 DEFENDER  13 SWAPS_USED  14 OFFERS_USED  15 RALLY  16..19 OFFER (to, kind,
+      give, get)  20 FOX_MASK  21 SETUP_SEAT
+    ROW      [24 .. 29)    card kind per row place (-1 empty)
+    DAY_ORDER[29 .. 61)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
+    PILE     [61 .. 65)    resource cards left in each pile (berry, twig, pebble, feather)
+    DECK     [65 .. 193)   card kinds, the top of the deck is DECK[DECK_N-1]
+    DISCARD  [193 .. 321)  card kinds in the discard pile, DISCARD_N of them
+    PLAYERS  [321 .. 321 + 4*PS)   one block per seat:
+
+        +0 HOME | +1..+4 RES[4] | +5 STORE | +6 BURIED | +7 HAND[32] (count per card kind)
+        +39 ARMY[16]  card kind per army place (-1 empty)
+        +55 AFLAG[16] bits: TIRED 1, NEW 2 (played this turn), DECIDED 4 (attack/block asked)
+        +71 ATGT[16]  attack target seat of an attacker this turn (-1)
+        +87 ALINK[16] an attacker: the army place of the first of its unit (a Band shares
+                      one); a blocker: the army place of the attacker it blocks, FOX_LINK
+                      for the Fox (-1 none)
+
+Moves (small ints), written once here:
+
+    GATHER+g      g of the home's 2nd kind, the rest of its 1st kind   0 .. 6
+    DRAW, DRAW_REFRESH (refresh the row first), FORAGE                 7, 8, 9
+    BURY+n-1      bury n acorns                                        10 .. 15
+    TAKE_ROW+i, TAKE_DECK                                              16 .. 20, 21
+    END_PLAY      done playing: on to attacks; also the one move of PH_DAWN, the forced
+                  step after setup that turns over the first day          22
+    STAY, ATTACK+t                                                     23, 24 .. 27
+    NO_BLOCK, BLOCK_FOX, BLOCK+j (attacker at army place j)            28, 29, 30 .. 45
+    ACCEPT, DECLINE   a trade offer                                    46, 47
+    DISCARD+k     discard (or, at setup, return to the deck) a card    48 .. 79
+    RETURN_RES+r  at setup, put back a resource card                   80 .. 83
+    PLAY+4k+t     play card kind k (t: the player a trick picks)       84 .. 211
+    ABILITY+i     use the ability of the creature at army place i      212 .. 227
+    SWAP+4*pair+c give resource pair (PAIRS), take 1 of kind c         228 .. 267
+    OFFER_RR+16t+4a+b  offer player t: my a for their b                268 .. 331
+    OFFER_RA+4t+a      offer player t: my resource a for 1 stored acorn 332 .. 347
+    OFFER_AR+4t+b      offer player t: 1 stored acorn for their b      348 .. 363
+"""
+
+import numpy as np
+
+MAXP = 4
+MAX_KINDS = 32
+MAX_CARDS = 128
+MAX_DAY_CARDS = 32
+MAX_ROW = 5
+MAX_ARMY = 16
+FOX_LINK = MAX_ARMY
+
+# globals
+N_PLAYERS, PHASE, SEAT, ACTOR, DAY, DAY_CARD, TURNS, WILD, DECK_N, DISCARD_N = range(10)
+SUB, SLOT, DEFENDER, SWAPS_USED, OFFERS_USED, RALLY = range(10, 16)
+OFFER_TO, OFFER_KIND, OFFER_GIVE, OFFER_GET, FOX_MASK, SETUP_SEAT = range(16, 22)
+ROW = 24
+DAY_ORDER = ROW + MAX_ROW
+PILE = DAY_ORDER + MAX_DAY_CARDS
+DECK = PILE + 4
+DISCARD = DECK + MAX_CARDS
+PLAYERS = DISCARD + MAX_CARDS
+# per-player block
+HOME, RES, STORE, BURIED, HAND = 0, 1, 5, 6, 7
+ARMY = HAND + MAX_KINDS
+AFLAG = ARMY + MAX_ARMY
+ATGT = AFLAG + MAX_ARMY
+ALINK = ATGT + MAX_ARMY
+PS = ALINK + MAX_ARMY
+STATE_SIZE = PLAYERS + MAXP * PS
+
+TIRED, NEW, DECIDED = 1, 2, 4
+
+# phases
+(PH_SETUP, PH_ACTION, PH_DRAW, PH_MAIN, PH_REPLY, PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK,
+ PH_DISCARD, PH_OVER, PH_DAWN) = range(11)
+PHASE_NAMES = ["setup", "action", "draw", "play", "reply", "assign", "block", "fox-block",
+               "discard", "over", "dawn"]
+
+# moves
+GATHER = 0
+DRAW, DRAW_REFRESH, FORAGE = 7, 8, 9
+BURY = 10
+TAKE_ROW, TAKE_DECK = 16, 21
+END_PLAY = 22
+STAY, ATTACK = 23, 24
+NO_BLOCK, BLOCK_FOX, BLOCK = 28, 29, 30
+ACCEPT, DECLINE = 46, 47
+DISCARD_CARD = 48
+RETURN_RES = 80
+PLAY = 84
+ABILITY = 212
+SWAP = 228
+OFFER_RR = 268
+OFFER_RA = 332
+OFFER_AR = 348
+MAX_MOVES = 364
+
+# the resource pairs a swap gives (first kind gives ceil(n/2) cards, second floor(n/2))
+PAIRS = np.array([[a, b] for a in range(4) for b in range(a, 4)], dtype=np.int32)
+
+RESOURCE_NAMES = ["berry", "twig", "pebble", "feather"]
+
+# card table columns (params[0], int32[n_kinds, N_CARD_COLS])
+(C_COUNT, C_BERRY, C_TWIG, C_PEBBLE, C_FEATHER, C_ANY, C_STR, C_HP, C_FLY, C_RANGED, C_BAND,
+ C_WAITS, C_TRICK, C_EFFECT, C_AMOUNT, C_TARGETED) = range(16)
+N_CARD_COLS = 16
+C_COST = C_BERRY
+
+EFFECTS = ["none", "defend_strength", "unblocked_dig", "unblocked_steal", "tire_forage",
+           "tire_bury", "tire_draw", "tire_gather", "forage", "bury", "draw", "steal_store",
+           "dig_up", "ambush", "rally"]
+(E_NONE, E_DEFEND, E_UNBLOCKED_DIG, E_UNBLOCKED_STEAL, E_TIRE_FORAGE, E_TIRE_BURY, E_TIRE_DRAW,
+ E_TIRE_GATHER, E_FORAGE, E_BURY, E_DRAW, E_STEAL_STORE, E_DIG_UP, E_AMBUSH,
+ E_RALLY) = range(15)
+CREATURE_EFFECTS = {"none", "defend_strength", "unblocked_dig", "unblocked_steal",
+                    "tire_forage", "tire_bury", "tire_draw", "tire_gather"}
+TARGETED_EFFECTS = {"steal_store", "dig_up", "ambush"}
+WORDS = {"flying", "ranged", "band", "waits", "trick"}
+
+# day card kinds (fixed: each is an effect the kernels implement)
+DAY_NAMES = ["quiet_day", "mr_buttons", "the_fox", "the_jay", "lost_hoard", "heavy_rain",
+             "hard_frost", "windy_day", "full_moon", "call_to_arms", "good_harvest",
+             "travelling_pedlar", "thick_fog", "market_day", "spring_thaw", "bumper_crop",
+             "spring_flood", "busy_day"]
+(D_QUIET, D_BUTTONS, D_FOX, D_JAY, D_LOST_HOARD, D_RAIN, D_FROST, D_WINDY, D_MOON, D_CALL,
+ D_HARVEST, D_PEDLAR, D_FOG, D_MARKET, D_THAW, D_BUMPER, D_FLOOD, D_BUSY) = range(18)
+N_DAY_KINDS = 18
+# days whose effect happens when turned over; each has an "affected" item column
+IMMEDIATE_DAYS = [D_BUTTONS, D_FOX, D_JAY, D_LOST_HOARD, D_HARVEST, D_PEDLAR, D_THAW,
+                  D_FLOOD]
+
+# params[5]: the rules' numbers
+(R_DAYS, R_HAND_LIMIT, R_SWAP_GIVE, R_GATHER, R_DRAW, R_FORAGE, R_BURY, R_ROW, R_DEAL,
+ R_SETUP_RES, R_KEEP, R_ACORNS_PP, R_RES_PER_KIND, R_FIRST_GAME, R_SWAPS_PT, R_OFFERS_PT,
+ R_ARMY_LIMIT, R_NK, R_ND, R_NDAYS, R_FIRST_A, R_FIRST_B, R_IT_DAY, R_IT_AFF, R_IT_HOME,
+ R_N_HOMES) = range(26)
+N_RULES = 26
+
+# item events per card kind (columns k*5 + event)
+EV_DRAWN, EV_PLAYED, EV_ATTACKED, EV_BLOCKED, EV_DIED = range(5)
+CARD_EVENTS = ["drawn", "played", "attacked", "blocked", "died"]

@@ -1,0 +1,285 @@
+"""War of the Wilds told as text (``simkit replay``), and the state's invariants."""
+
+import numpy as np
+
+from .state import (
+    ABILITY, ACCEPT, AFLAG, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURIED, BURY,
+    C_COUNT, C_TRICK, DAY, DAY_CARD, DAY_NAMES, DAY_ORDER, DECK, DECK_N, DEFENDER, DISCARD,
+    DISCARD_CARD, DISCARD_N, DRAW, DRAW_REFRESH, END_PLAY, FORAGE, GATHER, HAND, HOME,
+    MAX_ARMY, MAX_CARDS, N_PLAYERS, NO_BLOCK, OFFER_AR, OFFER_RA, OFFER_RR, PAIRS, PH_ACTION,
+    PH_ASSIGN, PH_BLOCK, PH_DAWN, PH_DISCARD, PH_DRAW, PH_FOX_BLOCK, PH_MAIN, PH_OVER,
+    PH_REPLY, PH_SETUP, PHASE, PHASE_NAMES, PILE, PLAY, PLAYERS, PS, R_ACORNS_PP, R_DAYS,
+    R_NK, R_RES_PER_KIND, R_ROW, RES, RESOURCE_NAMES, RETURN_RES, ROW, SEAT, SETUP_SEAT, SLOT,
+    STAY, STORE, SWAP, TAKE_DECK, TAKE_ROW, TURNS, WILD, ACTOR, OFFER_TO, OFFER_GIVE,
+    OFFER_GET,
+)
+
+
+def _names():
+    from . import CARD_NAMES  # the package's card kinds, in data.toml order
+
+    return CARD_NAMES
+
+
+def card_name(k: int) -> str:
+    names = _names()
+    return names[k].replace("_", " ").title() if 0 <= k < len(names) else f"card {k}"
+
+
+def day_name(d: int) -> str:
+    return DAY_NAMES[d].replace("_", " ").title() if 0 <= d < len(DAY_NAMES) else "none"
+
+
+def P(p: int) -> str:
+    return f"P{int(p) + 1}"
+
+
+def base(p: int) -> int:
+    return PLAYERS + int(p) * PS
+
+
+def hand_text(params, state, p) -> str:
+    b = base(p) + HAND
+    cards = [f"{card_name(k)} x{state[b + k]}" if state[b + k] > 1 else card_name(k)
+             for k in range(int(params[5][R_NK])) if state[b + k] > 0]
+    return ", ".join(cards) or "no cards"
+
+
+def res_text(state, p) -> str:
+    b = base(p) + RES
+    return " ".join(f"{RESOURCE_NAMES[r]} {state[b + r]}" for r in range(4))
+
+
+def army_text(state, p) -> str:
+    b = base(p)
+    out = []
+    for i in range(MAX_ARMY):
+        k = state[b + ARMY + i]
+        if k >= 0:
+            out.append(card_name(k) + (" (tired)" if state[b + AFLAG + i] & 1 else ""))
+    return ", ".join(out) or "no creatures"
+
+
+def acorns_text(state, n) -> str:
+    return "; ".join(f"{P(p)} stored {state[base(p) + STORE]} buried "
+                     f"{state[base(p) + BURIED]}" for p in range(n)) + f"; wild {state[WILD]}"
+
+
+def row_text(params, state) -> str:
+    return ", ".join(card_name(state[ROW + i]) for i in range(int(params[5][R_ROW]))
+                     if state[ROW + i] >= 0) or "empty"
+
+
+def describe_setup(params, n_players, state):
+    homes = params[4]
+    lines = []
+    for p in range(n_players):
+        h = homes[state[base(p) + HOME]]
+        lines.append(f"{P(p)} home: {RESOURCE_NAMES[h[0]]} and {RESOURCE_NAMES[h[1]]}; "
+                     f"dealt {hand_text(params, state, p)}; {res_text(state, p)} "
+                     f"[hand seen by {P(p)}]")
+    lines.append(f"wild: {state[WILD]} acorns; P1 goes first every day")
+    return lines
+
+
+def describe_move(params, n_players, before, move, after):
+    ph = int(before[PHASE])
+    s = int(before[SEAT])
+    lines = _what(params, n_players, before, move, after, ph, s)
+    if after[DAY] != before[DAY] and after[PHASE] != PH_OVER:
+        lines += _morning(params, n_players, before, after)
+    elif after[PHASE] == PH_OVER and before[PHASE] != PH_OVER:
+        lines.append("after day %d: %s" % (int(params[5][R_DAYS]),
+                                           acorns_text(after, n_players)))
+    if after[PHASE] == PH_ACTION and (after[SEAT] != before[SEAT] or after[DAY] != before[DAY]):
+        t = int(after[SEAT])
+        lines.append(f"-- {P(t)}'s turn: hand {hand_text(params, after, t)}; "
+                     f"{res_text(after, t)}; army {army_text(after, t)} [hand seen by {P(t)}]")
+    return lines
+
+
+def _what(params, n, before, move, after, ph, s):
+    if ph == PH_SETUP:
+        p = int(before[SETUP_SEAT])
+        if move >= RETURN_RES:
+            return [f"puts back a {RESOURCE_NAMES[move - RETURN_RES]} card"]
+        return [f"puts a card back into the deck [{card_name(move - DISCARD_CARD)}, seen by "
+                f"{P(p)}]"]
+    if ph == PH_DAWN:
+        return ["setup done; the deck is shuffled and the row turned over"]
+    if ph == PH_ACTION:
+        b = base(s)
+        if move <= GATHER + 6:
+            got = [f"{after[b + RES + r] - before[b + RES + r]} {RESOURCE_NAMES[r]}"
+                   for r in range(4) if after[b + RES + r] != before[b + RES + r]]
+            return [f"gathers {', '.join(got) or 'nothing'}" + _busy(before, after, s)]
+        if move in (DRAW, DRAW_REFRESH):
+            txt = "refreshes the row, then draws" if move == DRAW_REFRESH else "draws"
+            return [f"{txt} (row: {row_text(params, after)})" + _busy(before, after, s)]
+        if move == FORAGE:
+            got = after[b + STORE] - before[b + STORE]
+            return [f"forages {got} acorns (store {after[b + STORE]}, wild {after[WILD]})"]
+        return [f"buries {move - BURY + 1} acorns (buried {after[b + BURIED]})"]
+    if ph == PH_DRAW:
+        if move == TAKE_DECK:
+            return [f"takes the top card of the deck [seen by {P(s)}]"]
+        return [f"takes {card_name(before[ROW + move - TAKE_ROW])} from the row"]
+    if ph == PH_MAIN:
+        return _main(params, n, before, move, after, s)
+    if ph == PH_REPLY:
+        return ["accepts the offer" if move == ACCEPT else "declines the offer"]
+    if ph == PH_ASSIGN:
+        k = before[base(s) + ARMY + before[SLOT]]
+        if move == STAY:
+            return [f"keeps {card_name(k)} home"]
+        return [f"sends {card_name(k)} against {P(move - ATTACK)}"] + _fights(n, before, after)
+    if ph in (PH_BLOCK, PH_FOX_BLOCK):
+        d = int(before[DEFENDER])
+        k = card_name(before[base(d) + ARMY + before[SLOT]])
+        if move == NO_BLOCK:
+            txt = f"does not block with {k}"
+        elif move == BLOCK_FOX:
+            txt = f"blocks the Fox with {k}"
+        else:
+            txt = f"blocks {card_name(before[base(s) + ARMY + move - BLOCK])} with {k}"
+        return [txt] + _fights(n, before, after)
+    if ph == PH_DISCARD:
+        return [f"discards {card_name(move - DISCARD_CARD)} down to the hand limit"]
+    return [f"move {move}"]
+
+
+def _busy(before, after, s):
+    got = after[base(s) + STORE] - before[base(s) + STORE]
+    return f" and takes {got} acorn from the wild (Busy Day)" if got > 0 else ""
+
+
+def _main(params, n, before, move, after, s):
+    b = base(s)
+    if move == END_PLAY:
+        return ["ends playing cards"] + _fights(n, before, after)
+    if move >= OFFER_AR:
+        t, g = divmod(move - OFFER_AR, 4)
+        return [f"offers {P(t)} 1 stored acorn for 1 {RESOURCE_NAMES[g]}"]
+    if move >= OFFER_RA:
+        t, g = divmod(move - OFFER_RA, 4)
+        return [f"offers {P(t)} 1 {RESOURCE_NAMES[g]} for 1 stored acorn"]
+    if move >= OFFER_RR:
+        c = move - OFFER_RR
+        return [f"offers {P(c // 16)} 1 {RESOURCE_NAMES[(c // 4) % 4]} for 1 "
+                f"{RESOURCE_NAMES[c % 4]}"]
+    if move >= SWAP:
+        q, c = divmod(move - SWAP, 4)
+        gave = [f"{before[b + RES + r] - after[b + RES + r] + (r == c)} {RESOURCE_NAMES[r]}"
+                for r in set(PAIRS[q].tolist())]
+        return [f"swaps {' and '.join(gave)} for 1 {RESOURCE_NAMES[c]}"]
+    if move >= ABILITY:
+        k = before[b + ARMY + move - ABILITY]
+        return [f"tires {card_name(k)} for its ability" + _changes(n, before, after)]
+    k, t = divmod(move - PLAY, 4)
+    txt = f"plays {card_name(k)}"
+    if params[0][k, C_TRICK] and params[0][k, 15]:
+        txt += f" on {P(t)}"
+    return [txt + _changes(n, before, after)]
+
+
+def _changes(n, before, after):
+    out = []
+    for p in range(n):
+        b = base(p)
+        for name, off in (("stored", STORE), ("buried", BURIED)):
+            if after[b + off] != before[b + off]:
+                out.append(f"{P(p)} {name} {before[b + off]}->{after[b + off]}")
+        lost = [card_name(before[b + ARMY + i]) for i in range(MAX_ARMY)
+                if before[b + ARMY + i] >= 0 and after[b + ARMY + i] < 0]
+        if lost:
+            out.append(f"{P(p)} loses {', '.join(lost)}")
+    return (": " + "; ".join(out)) if out else ""
+
+
+def _fights(n, before, after):
+    """What the fights resolved by this move did: deaths and acorns."""
+    ch = _changes(n, before, after)
+    return [f"fight{ch}"] if ch else []
+
+
+def _morning(params, n, before, after):
+    d = int(after[DAY_CARD])
+    lines = [f"== Day {after[DAY]}: {day_name(d)} (row: {row_text(params, after)})"]
+    ch = _changes(n, before, after)
+    if ch:
+        lines.append(f"   {ch[2:]}")
+    lines.append(f"   acorns: {acorns_text(after, n)}")
+    return lines
+
+
+def check_state(params, n_players, state):
+    """Conservation of acorns, resources and cards; shape of every field."""
+    problems = []
+    n = int(state[N_PLAYERS])
+    rules = params[5]
+    if n != n_players:
+        problems.append(f"N_PLAYERS {n} != {n_players}")
+    acorns = int(state[WILD]) + sum(int(state[base(p) + STORE] + state[base(p) + BURIED])
+                                     for p in range(n_players))
+    if acorns != rules[R_ACORNS_PP] * n_players:
+        problems.append(f"acorns: {acorns} in play, not {rules[R_ACORNS_PP] * n_players}")
+    if state[WILD] < 0 or any(state[base(p) + o] < 0 for p in range(n_players)
+                              for o in (STORE, BURIED)):
+        problems.append("a negative acorn count")
+    for r in range(4):
+        held = sum(int(state[base(p) + RES + r]) for p in range(n_players))
+        if held + state[PILE + r] != rules[R_RES_PER_KIND] or state[PILE + r] < 0 or any(
+                state[base(p) + RES + r] < 0 for p in range(n_players)):
+            problems.append(f"{RESOURCE_NAMES[r]}: pile {state[PILE + r]} + hands {held}")
+    nk = int(rules[R_NK])
+    counts = np.zeros(nk, np.int64)
+    dn, xn = int(state[DECK_N]), int(state[DISCARD_N])
+    if not (0 <= dn <= MAX_CARDS and 0 <= xn <= MAX_CARDS):
+        return problems + [f"deck {dn} or discard {xn} out of range"]
+    for k in list(state[DECK:DECK + dn]) + list(state[DISCARD:DISCARD + xn]):
+        if 0 <= k < nk:
+            counts[k] += 1
+        else:
+            problems.append(f"a card kind {k} in the deck or discard")
+    if (state[DECK + dn:DECK + MAX_CARDS] != -1).any() or \
+            (state[DISCARD + xn:DISCARD + MAX_CARDS] != -1).any():
+        problems.append("cards beyond the end of the deck or discard pile")
+    for i in range(int(rules[R_ROW])):
+        if state[ROW + i] >= 0:
+            counts[state[ROW + i]] += 1
+    for p in range(n_players):
+        b = base(p)
+        if (state[b + HAND:b + HAND + nk] < 0).any():
+            problems.append(f"{P(p)} has a negative hand count")
+        counts += state[b + HAND:b + HAND + nk]
+        for i in range(MAX_ARMY):
+            k = state[b + ARMY + i]
+            if k >= 0:
+                if params[0][k, C_TRICK]:
+                    problems.append(f"{P(p)} has a trick in their army")
+                counts[k] += 1
+            elif state[b + AFLAG + i] or state[b + ATGT + i] != -1 or state[b + ALINK + i] != -1:
+                problems.append(f"{P(p)}'s empty army place {i} has flags")
+    if (counts != params[0][:, C_COUNT]).any():
+        problems.append(f"cards: {counts.tolist()} != {params[0][:, C_COUNT].tolist()}")
+    ph = int(state[PHASE])
+    if not 0 <= ph < len(PHASE_NAMES):
+        return problems + [f"phase {ph}"]
+    if not 0 <= state[ACTOR] < n_players or not 0 <= state[SEAT] < n_players:
+        problems.append(f"actor {state[ACTOR]} / seat {state[SEAT]} out of range")
+    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_ASSIGN, PH_DISCARD) and state[ACTOR] != state[SEAT]:
+        problems.append(f"{PHASE_NAMES[ph]}: the actor is not the seat whose turn it is")
+    if ph == PH_REPLY and state[ACTOR] != state[OFFER_TO]:
+        problems.append("reply: the actor is not the player offered the trade")
+    if ph not in (PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK):
+        for p in range(n_players):
+            b = base(p)
+            if (state[b + ATGT:b + ATGT + MAX_ARMY] != -1).any() or \
+                    (state[b + ALINK:b + ALINK + MAX_ARMY] != -1).any():
+                problems.append(f"{P(p)} has attack or block links outside a fight")
+    if ph != PH_SETUP and ph != PH_OVER:
+        if not 1 <= state[DAY] <= rules[R_DAYS] and ph != PH_DAWN:
+            problems.append(f"day {state[DAY]} out of range")
+    if state[TURNS] > rules[R_DAYS] * n_players:
+        problems.append(f"{state[TURNS]} turns, more than days x players")
+    return problems
