@@ -274,7 +274,8 @@ def endings(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
     values and run.json's ``end_reasons``), shown even when they never happened, so a run
     without timeouts says "timeout 0". Outcomes partition the games by their rank-1 seats:
     "one winner", "team win" (several rank-1 seats, all on one team), "tie" (rank-1 seats on
-    more than one team) and "no winner" (a timeout: every rank is 0)."""
+    more than one team) and "no winner" (no seat has rank 1: a timeout, or a game whose
+    rules let everybody lose)."""
     declared = [str(r) for r in (meta or {}).get("end_reasons", [])]
     rows = []
     for p, g in _players_groups(games):
@@ -599,7 +600,7 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
                                     float(xc.mean()), xc - xb, paired))
     nb = (~wb.any(axis=1)).astype(float)
     nc = (~wc.any(axis=1)).astype(float)
-    rows.append(_paired_row("share of games", "no winner (timeout)", float(nb.mean()),
+    rows.append(_paired_row("share of games", "no winner", float(nb.mean()),
                             float(nc.mean()), nc - nb, paired))
     ob = _outcomes(wb, _teams(b, p)) == 2
     oc = _outcomes(wc, _teams(c, p)) == 2

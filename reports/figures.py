@@ -201,8 +201,9 @@ def endings_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
             ax.errorbar(part["share"], y, xerr=_err(part["share"], part["ci_low"],
                                                      part["ci_high"]),
                         fmt="none", ecolor="black", capsize=3, lw=1)
-            for yi, s, c in zip(y, part["share"], part["count"], strict=True):
-                ax.annotate(f"{s:.1%} ({int(c):,})", (s, yi), xytext=(4, 0),
+            for yi, s, c, hi in zip(y, part["share"], part["count"], part["ci_high"],
+                                    strict=True):
+                ax.annotate(f"{s:.1%} ({int(c):,})", (np.nanmax([s, hi]), yi), xytext=(5, 0),
                             textcoords="offset points", va="center", fontsize=8)
             ax.set_yticks(y, part["name"])
             ax.set_xlim(0, 1.3)
@@ -225,10 +226,17 @@ def item_value_figure(table: pd.DataFrame, title: str | None = None,
     smallest differences are shown, with a note."""
     t = table.dropna(subset=["difference"]).sort_values("difference", ascending=True)
     dropped_empty = len(table) - len(t)
-    cut = 0
+    dropped_thin = cut = 0
     if len(t) > max_items:
-        cut = len(t) - max_items
-        t = pd.concat([t.head(max_items // 2), t.tail(max_items - max_items // 2)])
+        # too many to show: the thin ones go first, then the middle of the rest
+        thin = ~t["enough"].to_numpy(dtype=bool)
+        dropped_thin = int(min(thin.sum(), len(t) - max_items))
+        if dropped_thin:
+            support = np.minimum(t["occurred"], t["seat_games"] - t["occurred"])
+            t = t.drop(index=support[thin].sort_values(kind="stable").index[:dropped_thin])
+        if len(t) > max_items:
+            cut = len(t) - max_items
+            t = pd.concat([t.head(max_items // 2), t.tail(max_items - max_items // 2)])
     with _style():
         fig = _figure(7.5, 1.6 + 0.28 * max(len(t), 1))
         ax = fig.subplots()
@@ -240,7 +248,7 @@ def item_value_figure(table: pd.DataFrame, title: str | None = None,
         ax.errorbar(t["difference"], y, xerr=err, fmt="none", ecolor="black", capsize=2,
                     lw=0.9)
         ax.axvline(0, color=FAIR, lw=1)
-        labels = [f"{name}  ({share:.0%})" for name, share in
+        labels = [f"{name}  ({_share(share)})" for name, share in
                   zip(t["item"], t["occurred_share"], strict=True)]
         ax.set_yticks(y, labels)
         for tick, ok in zip(ax.get_yticklabels(), enough, strict=True):
@@ -254,6 +262,8 @@ def item_value_figure(table: pd.DataFrame, title: str | None = None,
         if (~enough).any():
             notes.append(f"grey: fewer than the minimum seat-games with or without the event "
                          f"({int((~enough).sum())} items), too few to judge")
+        if dropped_thin:
+            notes.append(f"{dropped_thin} items with too few seat-games not shown")
         if dropped_empty:
             notes.append(f"{dropped_empty} items not shown: they never occurred (or always "
                          "did), so there is nothing to compare")
@@ -266,6 +276,12 @@ def item_value_figure(table: pd.DataFrame, title: str | None = None,
             ax.text(0.5, 0.5, "no item with both occurrences and non-occurrences",
                     transform=ax.transAxes, ha="center", va="center", color=FAIR)
     return fig
+
+
+def _share(x: float) -> str:
+    if x >= 0.1 or x == 0:
+        return f"{x:.0%}"
+    return f"{x:.1%}" if x >= 0.001 else "<0.1%"
 
 
 _RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value")
