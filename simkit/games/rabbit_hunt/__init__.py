@@ -1,0 +1,25 @@
+"""Rabbit Hunt: 2-4 players (4 in two teams) hide bunnies on a growing farmland and hunt
+each other's with their farmers. Rulebook: shared/rulebooks/rabbit-hunt.txt."""
+
+from pathlib import Path
+
+from simkit.game import GameSpec
+
+from . import rules
+from .state import END_REASONS, ITEM_COLUMNS, compile_params, teams
+from .transcript import check_state, describe_move, describe_setup
+
+GAME = GameSpec(
+    name="rabbit-hunt",
+    package_dir=Path(__file__).parent,
+    rules=rules,
+    players=(2, 3, 4),
+    compile=compile_params,
+    item_columns=ITEM_COLUMNS,
+    end_reasons=END_REASONS,
+    teams=teams,
+    describe_setup=describe_setup,
+    describe_move=describe_move,
+    check_state=check_state,
+    summary="hide your bunnies on the farmland, catch the others'",
+)

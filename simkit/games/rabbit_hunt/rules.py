@@ -1,0 +1,671 @@
+"""Rabbit Hunt's kernels: setup, legal moves, applying a move, the end and the winner.
+
+Layout, move encoding and parameters are in ``state.py``. ``p[0]`` is
+the flat int32 parameter array ``p`` described there. Protocol kernels unpack it once and
+hand ``p`` to the helpers (see simkit/jit.py on why).
+"""
+
+import numpy as np
+
+from simkit.game import HIDDEN
+from simkit.jit import inline, kernel
+from simkit.rng import shuffle
+from simkit.games.rabbit_hunt.state import (
+    ACTIONS_LEFT, ALL_SHOW, AUX_CELL, AUX_COUNT, BUNNY, CARROT_1, CARROT_2, CARROTS, CAUGHT,
+    CELLS, DRAW_1, DRAW_2, ELIMINATED, END, FARMER, HAND, IT_BUNNY_CAUGHT, IT_BUNNY_LOST,
+    IT_BUNNY_PLACED, IT_DRAWN, IT_PLACED, IT_TRIGGERED, LAST_STANDING, LOOKER, LOST, M_CARROT,
+    M_DONE, M_DRAW, M_LOOK, M_MOVE, M_MOVE_ANY, M_PEEK, M_PLACE, M_RETURN, M_STEP, M_SWAP,
+    M_TO_HOME, MOVE_ANY, NEIGH, P_DECK_AT, N_FARMLAND, N_KINDS, N_PLAYERS, NO_CARD, P_ACTIONS, P_BUNNIES,
+    P_CARROT_CAP, P_CARROTS_START, P_CARROTS_TOTAL, P_CELLS, P_CENTER, P_COST_1, P_COST_23,
+    P_COST_ANY, P_COST_LOOK, P_HAND_SIZE, P_MOVE_ANY_REVEALS, P_PARTNERS_CATCH, P_REMOVED,
+    PEEK, PH_ACTION, PH_EXTRA_PLACE, PH_MOVE_ANY, PH_PEEK, PH_PLACE, PH_RETURN, PH_STEP,
+    PH_SWAP, PH_TO_WAREHOUSE, PHASE, PILE, PILE_EMPTY, PILE_LEN, PLACE_CARD, REMOVED, RUNNING,
+    SHOW, SHOW_OR_LOSE, SHOWN_TO, STEP_1, SUPPLY, TO_MOVE, TO_WAREHOUSE, TURN_ENDS, TURN_SEAT,
+    TURNS, WAREHOUSE,
+)
+
+ALL_SEATS = 15
+
+
+# ---------------------------------------------------------------- sizes and small helpers
+@kernel
+def state_size(params, n_players):
+    p = params[0]
+    return CELLS + 5 * p[P_CELLS]
+
+
+@kernel
+def max_moves(params, n_players):
+    p = params[0]
+    return N_KINDS * p[P_CELLS] + 64
+
+
+@inline
+def encode(kind, arg):
+    return (kind << 16) | arg
+
+
+@inline
+def face_up_at(p, c):
+    return CELLS + p[P_CELLS] + c
+
+
+@inline
+def seen_at(p, c):
+    return CELLS + 2 * p[P_CELLS] + c
+
+
+@inline
+def placer_at(p, c):
+    return CELLS + 3 * p[P_CELLS] + c
+
+
+@inline
+def next_to_at(p, c):
+    return CELLS + 4 * p[P_CELLS] + c
+
+
+@kernel
+def occupy(p, state, c, card):
+    """A card lands on the empty cell ``c``: its neighbours now touch one more card."""
+    state[CELLS + c] = card
+    for d in range(6):
+        nb = p[NEIGH + c * 6 + d]
+        if nb >= 0:
+            state[next_to_at(p, nb)] += 1
+
+
+@inline
+def hand_total(state, seat):
+    t = 0
+    for k in range(N_KINDS):
+        t += state[HAND + seat * N_KINDS + k]
+    return t
+
+
+@inline
+def partners(state, a, b):
+    """Seats a and b are partners (4 players: seats 1+3 and 2+4)."""
+    return state[N_PLAYERS] == 4 and a != b and a % 2 == b % 2
+
+
+@inline
+def hand_add(state, seat, kind, n):
+    state[HAND + seat * N_KINDS + kind] += n
+    state[SHOWN_TO + seat] = 0  # whoever saw the hand no longer knows it
+
+
+@inline
+def placeable(p, state, c):
+    """A card may go on an empty cell touching at least two cards (the warehouse counts)."""
+    return state[CELLS + c] == NO_CARD and state[next_to_at(p, c)] >= 2
+
+
+@kernel
+def any_placeable(p, state):
+    for c in range(p[P_CELLS]):
+        if placeable(p, state, c):
+            return True
+    return False
+
+
+@kernel
+def distances(p, state, src, dist, max_depth):
+    """Steps from ``src`` to every card over adjacent cards (breadth first), searched to
+    ``max_depth`` steps; -1 where not reached."""
+    n = p[P_CELLS]
+    dist[:] = -1
+    queue = np.empty(n, np.int32)
+    dist[src] = 0
+    queue[0] = src
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        if dist[c] >= max_depth:
+            continue
+        for d in range(6):
+            nb = p[NEIGH + c * 6 + d]
+            if nb >= 0 and dist[nb] < 0 and state[CELLS + nb] != NO_CARD:
+                dist[nb] = dist[c] + 1
+                queue[tail] = nb
+                tail += 1
+
+
+@inline
+def move_cost(p, d):
+    """Carrots to move ``d`` steps (-1: more than 3): 1 step, 2-3 steps, or anywhere (the
+    cheapest option that reaches)."""
+    s = p
+    cost = s[P_COST_ANY]
+    if 1 <= d <= 3:
+        cost = min(cost, s[P_COST_23])
+    if d == 1:
+        cost = min(cost, s[P_COST_1])
+    return cost
+
+
+# ---------------------------------------------------------------- cards, carrots, pile
+@kernel
+def draw(state, seat, items):
+    """Draw the top card; the game ends the moment the pile is used up."""
+    if state[PILE_LEN] == 0:
+        return
+    state[PILE_LEN] -= 1
+    kind = state[PILE + state[PILE_LEN]]
+    state[PILE + state[PILE_LEN]] = NO_CARD
+    hand_add(state, seat, kind, 1)
+    items[seat, kind * 3 + IT_DRAWN] += 1
+    if state[PILE_LEN] == 0:
+        state[END] = PILE_EMPTY
+
+
+@kernel
+def put_bottom(state, kind):
+    """Put a card at the bottom of the draw pile."""
+    n = state[PILE_LEN]
+    for i in range(n, 0, -1):
+        state[PILE + i] = state[PILE + i - 1]
+    state[PILE] = kind
+    state[PILE_LEN] = n + 1
+
+
+@kernel
+def gain_carrots(p, state, seat, n):
+    """Take up to ``n`` carrots; beyond the cap (or an empty supply) they are ignored."""
+    room = p[P_CARROT_CAP] - state[CARROTS + seat]
+    g = min(n, room, state[SUPPLY])
+    if g > 0:
+        state[CARROTS + seat] += g
+        state[SUPPLY] -= g
+
+
+@kernel
+def lose_carrots(state, seat):
+    state[SUPPLY] += state[CARROTS + seat]
+    state[CARROTS + seat] = 0
+
+
+@kernel
+def put_card(p, state, seat, kind, c, items):
+    """``seat`` lays a card of ``kind`` from its hand face down on cell ``c``."""
+    hand_add(state, seat, kind, -1)
+    card = kind if kind < BUNNY else BUNNY + seat
+    if state[CELLS + c] == NO_CARD:
+        occupy(p, state, c, card)
+    state[CELLS + c] = card
+    state[face_up_at(p, c)] = 0
+    state[seen_at(p, c)] = 1 << seat
+    state[placer_at(p, c)] = seat
+    if kind == BUNNY:
+        items[seat, IT_BUNNY_PLACED] += 1
+    else:
+        items[seat, kind * 3 + IT_PLACED] += 1
+
+
+@kernel
+def fill_from_pile(p, state, c):
+    """A caught bunny's place is filled from the pile, face down, unseen."""
+    state[PILE_LEN] -= 1
+    card = state[PILE + state[PILE_LEN]]
+    if state[CELLS + c] == NO_CARD:
+        occupy(p, state, c, card)
+    state[CELLS + c] = card
+    state[PILE + state[PILE_LEN]] = NO_CARD
+    state[face_up_at(p, c)] = 0
+    state[seen_at(p, c)] = 0
+    state[placer_at(p, c)] = -1
+
+
+# ---------------------------------------------------------------- setup
+@kernel
+def new_game(params, n_players, state, chance):
+    p = params[0]
+    s = p
+    n_cells, center = s[P_CELLS], s[P_CENTER]
+    state[:] = 0
+    state[N_PLAYERS] = n_players
+    state[CELLS:CELLS + n_cells] = NO_CARD
+    state[CELLS + 3 * n_cells:CELLS + 4 * n_cells] = -1
+    occupy(p, state, center, WAREHOUSE)
+    state[face_up_at(p, center)] = 1
+    state[seen_at(p, center)] = ALL_SEATS
+    n = 0
+    for kind in range(N_FARMLAND):
+        for _ in range(p[p[P_DECK_AT] + kind]):
+            state[PILE + n] = kind
+            n += 1
+    state[PILE + n:PILE + 75] = NO_CARD
+    shuffle(chance, state[PILE:PILE + n], n)
+    removed = s[P_REMOVED]
+    state[PILE + n - removed:PILE + n] = NO_CARD  # put away, unseen, for the whole game
+    state[PILE_LEN] = n - removed
+    state[REMOVED] = removed
+    for d in range(6):
+        fill_from_pile(p, state, p[NEIGH + center * 6 + d])
+    deal(p, n_players, state)
+    start_turn(p, state, 0)
+
+
+@kernel
+def deal(p, n_players, state):
+    s = p
+    scratch = np.zeros((4, 45), np.int32)  # the deal is not counted as drawing
+    state[SUPPLY] = s[P_CARROTS_TOTAL]
+    for seat in range(4):
+        state[FARMER + seat] = s[P_CENTER] if seat < n_players else -1
+        state[ELIMINATED + seat] = 0 if seat < n_players else 1
+    for seat in range(n_players):
+        state[CARROTS + seat] = s[P_CARROTS_START]
+        state[SUPPLY] -= s[P_CARROTS_START]
+        state[HAND + seat * N_KINDS + BUNNY] = s[P_BUNNIES]
+        for _ in range(s[P_HAND_SIZE]):
+            draw(state, seat, scratch)
+
+
+# ---------------------------------------------------------------- turns
+@kernel
+def start_turn(p, state, seat):
+    """Place a card first, unless the hand is empty (or no cell can take it)."""
+    state[TURN_SEAT] = seat
+    state[TO_MOVE] = seat
+    state[ACTIONS_LEFT] = p[P_ACTIONS]
+    if hand_total(state, seat) > 0 and any_placeable(p, state):
+        state[PHASE] = PH_PLACE
+    else:
+        state[PHASE] = PH_ACTION
+
+
+@kernel
+def end_turn(p, state):
+    n = state[N_PLAYERS]
+    state[TURNS] += 1
+    seat = state[TURN_SEAT]
+    for _ in range(n):
+        seat = (seat + 1) % n
+        if state[ELIMINATED + seat] == 0:
+            break
+    start_turn(p, state, seat)
+
+
+@kernel
+def resume(p, state):
+    """Back to the turn's actions after a decision; end the turn when none are left."""
+    state[PHASE] = PH_ACTION
+    state[TO_MOVE] = state[TURN_SEAT]
+    if state[END] == RUNNING and state[ACTIONS_LEFT] <= 0:
+        end_turn(p, state)
+
+
+# ---------------------------------------------------------------- legal moves
+@kernel
+def placement_moves(p, state, seat, moves):
+    """Every (card kind in hand, cell) placement. The cells are found once, then crossed
+    with the kinds."""
+    n_cells = p[P_CELLS]
+    f = 0
+    for c in range(n_cells):
+        if placeable(p, state, c):
+            moves[f] = c
+            f += 1
+    kinds = 0
+    for k in range(N_KINDS):
+        if state[HAND + seat * N_KINDS + k] > 0:
+            kinds += 1
+    slot = kinds
+    for k in range(N_KINDS - 1, -1, -1):
+        if state[HAND + seat * N_KINDS + k] > 0:
+            slot -= 1
+            for j in range(f):  # slot 0 comes last: it rewrites moves[j] after reading it
+                moves[slot * f + j] = encode(M_PLACE, k * 256 + moves[j])
+    return kinds * f
+
+
+@kernel
+def action_moves(p, state, seat, moves):
+    s = p
+    moves[0] = encode(M_DRAW, 0)
+    moves[1] = encode(M_CARROT, 0)
+    n = 2
+    carrots = state[CARROTS + seat]
+    here = state[FARMER + seat]
+    dist = np.empty(s[P_CELLS], np.int32)
+    distances(p, state, here, dist, 3)
+    for c in range(s[P_CELLS]):
+        if c != here and state[CELLS + c] != NO_CARD and move_cost(p, dist[c]) <= carrots:
+            moves[n] = encode(M_MOVE, c)
+            n += 1
+    if carrots >= s[P_COST_LOOK]:
+        for other in range(state[N_PLAYERS]):
+            if other != seat and state[ELIMINATED + other] == 0:
+                moves[n] = encode(M_LOOK, other)
+                n += 1
+    return n
+
+
+@kernel
+def legal_moves(params, state, moves):
+    p = params[0]
+    seat = state[TO_MOVE]
+    phase = state[PHASE]
+    n_cells = p[P_CELLS]
+    n = 0
+    if phase == PH_PLACE or phase == PH_EXTRA_PLACE:
+        return placement_moves(p, state, seat, moves)
+    if phase == PH_ACTION:
+        return action_moves(p, state, seat, moves)
+    if phase == PH_SWAP or phase == PH_RETURN:
+        last = N_KINDS if phase == PH_SWAP else N_FARMLAND
+        kind = M_SWAP if phase == PH_SWAP else M_RETURN
+        for k in range(last):
+            if state[HAND + seat * N_KINDS + k] > 0:
+                moves[n] = encode(kind, k)
+                n += 1
+        if phase == PH_RETURN:
+            moves[n] = encode(M_DONE, 0)
+            n += 1
+        return n
+    if phase == PH_STEP:
+        here = state[FARMER + seat]
+        for d in range(6):
+            nb = p[NEIGH + here * 6 + d]
+            if nb >= 0 and state[CELLS + nb] != NO_CARD:
+                moves[n] = encode(M_STEP, nb)
+                n += 1
+        return n
+    if phase == PH_MOVE_ANY:
+        for who in range(state[N_PLAYERS]):
+            if state[ELIMINATED + who] == 0:
+                for c in range(n_cells):
+                    card = state[CELLS + c]
+                    if card != NO_CARD and card != WAREHOUSE and c != state[FARMER + who]:
+                        moves[n] = encode(M_MOVE_ANY, who * 256 + c)
+                        n += 1
+        return n
+    if phase == PH_TO_WAREHOUSE:
+        for who in range(state[N_PLAYERS]):
+            if state[ELIMINATED + who] == 0:
+                moves[n] = encode(M_TO_HOME, who)
+                n += 1
+        return n
+    # PH_PEEK
+    for c in range(n_cells):
+        if face_down(p, state, c):
+            moves[n] = encode(M_PEEK, c)
+            n += 1
+    return n
+
+
+@inline
+def face_down(p, state, c):
+    card = state[CELLS + c]
+    return card != NO_CARD and card != WAREHOUSE and state[face_up_at(p, c)] == 0
+
+
+# ---------------------------------------------------------------- revealing and events
+@kernel
+def reveal(p, state, seat, c, chance, items):
+    """The farmer of ``seat`` arrives on cell ``c`` and turns its card up."""
+    if not face_down(p, state, c):
+        return  # the warehouse, or a card already turned up: nothing happens
+    card = state[CELLS + c]
+    if card >= BUNNY:
+        reveal_bunny(p, state, seat, c, card - BUNNY, chance, items)
+        return
+    state[face_up_at(p, c)] = 1
+    state[seen_at(p, c)] = ALL_SEATS
+    items[seat, card * 3 + IT_TRIGGERED] += 1
+    trigger(p, state, seat, card, items)
+
+
+@kernel
+def reveal_bunny(p, state, seat, c, owner, chance, items):
+    catchable = owner != seat and not (partners(state, seat, owner)
+                                       and p[P_PARTNERS_CATCH] == 0)
+    state[seen_at(p, c)] = ALL_SEATS  # shown to everyone
+    if catchable:
+        catch(p, state, seat, c, owner, chance, items)
+    elif owner == seat and hand_total(state, seat) > 0:
+        state[PHASE] = PH_SWAP  # the bunny goes back to the hand, a card takes its place
+        state[AUX_CELL] = c
+    # otherwise it is put back face down where it was
+
+
+@kernel
+def catch(p, state, seat, c, owner, chance, items):
+    state[CAUGHT + seat] += 1
+    state[LOST + owner] += 1
+    items[seat, IT_BUNNY_CAUGHT] += 1
+    items[owner, IT_BUNNY_LOST] += 1
+    fill_from_pile(p, state, c)
+    if state[LOST + owner] >= p[P_BUNNIES]:
+        eliminate(state, owner, chance)
+    if state[END] == RUNNING and state[PILE_LEN] == 0:
+        state[END] = PILE_EMPTY
+
+
+@kernel
+def eliminate(state, seat, chance):
+    """All three bunnies caught: the player is out, their cards shuffled into the pile."""
+    state[ELIMINATED + seat] = 1
+    state[FARMER + seat] = -1
+    for k in range(N_FARMLAND):
+        for _ in range(state[HAND + seat * N_KINDS + k]):
+            state[PILE + state[PILE_LEN]] = k
+            state[PILE_LEN] += 1
+        state[HAND + seat * N_KINDS + k] = 0
+    shuffle(chance, state[PILE:PILE + state[PILE_LEN]], state[PILE_LEN])
+    if units_left(state) <= 1:
+        state[END] = LAST_STANDING
+
+
+@kernel
+def units_left(state):
+    """Players (or, with 4, teams) still in the game."""
+    n = state[N_PLAYERS]
+    alive = 0
+    for u in range(2 if n == 4 else n):
+        for seat in range(n):
+            if (seat % 2 == u if n == 4 else seat == u) and state[ELIMINATED + seat] == 0:
+                alive += 1
+                break
+    return alive
+
+
+@kernel
+def show_hand(state, seat, lose_if_bunnies):
+    state[SHOWN_TO + seat] = ALL_SEATS
+    if lose_if_bunnies and state[HAND + seat * N_KINDS + BUNNY] > 0:
+        lose_carrots(state, seat)
+
+
+@kernel
+def trigger(p, state, seat, kind, items):
+    """The event of a farmland card just turned up by ``seat``."""
+    if kind == CARROT_1 or kind == CARROT_2:
+        gain_carrots(p, state, seat, 1 if kind == CARROT_1 else 2)
+    elif kind == DRAW_1 or kind == DRAW_2:
+        draw(state, seat, items)
+        if kind == DRAW_2 and state[END] == RUNNING:
+            draw(state, seat, items)
+    elif kind == STEP_1:
+        state[PHASE] = PH_STEP
+    elif kind == MOVE_ANY:
+        state[PHASE] = PH_MOVE_ANY
+    elif kind == TO_WAREHOUSE:
+        state[PHASE] = PH_TO_WAREHOUSE
+    elif kind == PEEK:
+        for c in range(p[P_CELLS]):
+            if face_down(p, state, c):
+                state[PHASE] = PH_PEEK
+                break
+    elif kind == PLACE_CARD:
+        if hand_total(state, seat) > 0 and any_placeable(p, state):
+            state[PHASE] = PH_EXTRA_PLACE
+    elif kind == SHOW or kind == SHOW_OR_LOSE:
+        show_hand(state, seat, kind == SHOW_OR_LOSE)
+    elif kind == ALL_SHOW:
+        for other in range(state[N_PLAYERS]):
+            if state[ELIMINATED + other] == 0:
+                show_hand(state, other, True)
+    elif kind == TURN_ENDS:
+        state[ACTIONS_LEFT] = 0
+
+
+# ---------------------------------------------------------------- applying a move
+@kernel
+def arrive(p, state, seat, c, chance, items):
+    """Put the farmer of ``seat`` on ``c``, reveal, and carry on unless a decision waits."""
+    state[FARMER + seat] = c
+    state[PHASE] = PH_ACTION
+    reveal(p, state, seat, c, chance, items)
+    if state[PHASE] == PH_ACTION:
+        resume(p, state)
+
+
+@kernel
+def apply_move(params, state, move, chance, items):
+    p = params[0]
+    kind = move >> 16
+    arg = move & 0xFFFF
+    seat = state[TO_MOVE]
+    if kind == M_PLACE:
+        put_card(p, state, seat, arg >> 8, arg & 255, items)
+        if state[PHASE] == PH_PLACE:
+            state[PHASE] = PH_ACTION
+        else:
+            resume(p, state)
+    elif kind == M_DRAW or kind == M_CARROT or kind == M_MOVE or kind == M_LOOK:
+        state[ACTIONS_LEFT] -= 1
+        apply_action(p, state, seat, kind, arg, chance, items)
+    elif kind == M_SWAP:
+        c = state[AUX_CELL]
+        hand_add(state, seat, BUNNY, 1)
+        put_card(p, state, seat, arg, c, items)
+        resume(p, state)
+    elif kind == M_RETURN:
+        hand_add(state, seat, arg, -1)
+        put_bottom(state, arg)
+        state[AUX_COUNT] += 1
+    elif kind == M_DONE:
+        for _ in range(state[AUX_COUNT]):
+            draw(state, seat, items)
+        resume(p, state)
+    elif kind == M_STEP:
+        arrive(p, state, seat, arg, chance, items)
+    elif kind == M_MOVE_ANY:
+        who = arg >> 8
+        if who == seat and p[P_MOVE_ANY_REVEALS] != 0:
+            arrive(p, state, seat, arg & 255, chance, items)
+        else:
+            state[FARMER + who] = arg & 255
+            resume(p, state)
+    elif kind == M_TO_HOME:
+        state[FARMER + arg] = p[P_CENTER]
+        resume(p, state)
+    elif kind == M_PEEK:
+        state[seen_at(p, arg)] |= 1 << seat
+        resume(p, state)
+
+
+@kernel
+def apply_action(p, state, seat, kind, arg, chance, items):
+    if kind == M_DRAW:
+        draw(state, seat, items)
+        resume(p, state)
+    elif kind == M_CARROT:
+        gain_carrots(p, state, seat, 1)
+        resume(p, state)
+    elif kind == M_MOVE:
+        dist = np.empty(p[P_CELLS], np.int32)
+        distances(p, state, state[FARMER + seat], dist, 3)
+        state[CARROTS + seat] -= move_cost(p, dist[arg])
+        state[SUPPLY] += move_cost(p, dist[arg])
+        arrive(p, state, seat, arg, chance, items)
+    else:  # M_LOOK: the looked-at player may now put cards back and redraw as many
+        state[CARROTS + seat] -= p[P_COST_LOOK]
+        state[SUPPLY] += p[P_COST_LOOK]
+        state[SHOWN_TO + arg] |= 1 << seat
+        state[PHASE] = PH_RETURN
+        state[TO_MOVE] = arg
+        state[LOOKER] = seat
+        state[AUX_COUNT] = 0
+
+
+# ---------------------------------------------------------------- the end
+@kernel
+def to_move(state):
+    return state[TO_MOVE]
+
+
+@kernel
+def is_over(state):
+    return state[END] != RUNNING
+
+
+@kernel
+def turn_number(state):
+    return state[TURNS]
+
+
+@kernel
+def unit_keys(p, state, keys, eligible):
+    """Winner determination a-e as one number per player (or team): higher is better.
+    a: no own bunny left in hand; b: most bunnies caught; c: fewest own bunnies caught;
+    d: own bunny closest to the warehouse (steps over cards)."""
+    n = state[N_PLAYERS]
+    n_units = 2 if n == 4 else n
+    dist = np.empty(p[P_CELLS], np.int32)
+    distances(p, state, p[P_CENTER], dist, p[P_CELLS])
+    for u in range(n_units):
+        in_hand, caught, lost, closest, alive = 0, 0, 0, 99, False
+        for seat in range(n):
+            if (seat % 2 == u) if n == 4 else (seat == u):
+                in_hand += state[HAND + seat * N_KINDS + BUNNY]
+                caught += state[CAUGHT + seat]
+                lost += state[LOST + seat]
+                alive = alive or state[ELIMINATED + seat] == 0
+                for c in range(p[P_CELLS]):
+                    if state[CELLS + c] == BUNNY + seat and 0 <= dist[c] < closest:
+                        closest = dist[c]
+        ok = alive and (in_hand == 0 or state[END] == LAST_STANDING)
+        eligible[u] = ok
+        keys[u] = -1 if not alive else (
+            int(ok) * 10**7 + caught * 10**5 + (99 - lost) * 100 + (99 - closest))
+
+
+@kernel
+def finish(params, state, scores, ranks):
+    p = params[0]
+    n = state[N_PLAYERS]
+    n_units = 2 if n == 4 else n
+    keys = np.zeros(n_units, np.int64)
+    eligible = np.zeros(n_units, np.bool_)
+    unit_keys(p, state, keys, eligible)
+    anyone = eligible.any()
+    for seat in range(n):
+        u = seat % 2 if n == 4 else seat
+        better = 0
+        for v in range(n_units):
+            if keys[v] > keys[u]:
+                better += 1
+        # with no eligible winner nobody ranks first; the rest keep their order
+        ranks[seat] = min(n, 1 + better + (0 if anyone else 1))
+        scores[seat] = state[CAUGHT + seat]
+    return state[END]
+
+
+@kernel
+def observe(params, state, seat, obs):
+    p = params[0]
+    """What ``seat`` knows: face-down cards it has not seen, others' hands it was not shown
+    (or that changed since), and the pile are hidden."""
+    obs[:] = state
+    me = 1 << seat
+    for c in range(p[P_CELLS]):
+        if face_down(p, state, c) and (state[seen_at(p, c)] & me) == 0:
+            obs[CELLS + c] = HIDDEN
+    for other in range(state[N_PLAYERS]):
+        if other != seat and (state[SHOWN_TO + other] & me) == 0:
+            obs[HAND + other * N_KINDS:HAND + (other + 1) * N_KINDS] = HIDDEN
+    obs[PILE:PILE + 75] = HIDDEN

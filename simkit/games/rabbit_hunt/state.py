@@ -1,0 +1,150 @@
+"""Rabbit Hunt's state layout, its move encoding and its compiled parameters.
+
+The farmland is a hex grid of ``n_cells`` cells (axial coordinates, radius ``board_radius``)
+with the warehouse in the centre cell; "crisscross, at least two neighbours" is exactly a
+hex grid's rule. A state is one int32 array:
+
+    +--------------------------------------------------------------------------------+
+    | header (16)  N_PLAYERS TURN_SEAT TO_MOVE PHASE ACTIONS_LEFT TURNS END PILE_LEN  |
+    |              AUX_CELL AUX_COUNT LOOKER SUPPLY REMOVED ...                       |
+    | per seat     FARMER[4] CARROTS[4] CAUGHT[4] LOST[4] ELIMINATED[4] SHOWN_TO[4]   |
+    | hands        HAND[4][15]   counts by kind: 0..13 farmland events, 14 own bunny  |
+    | pile         PILE[75]      farmland kinds, top of the pile at PILE[PILE_LEN-1]  |
+    | cells        CARD[n_cells] -1 empty, 0..13 farmland kind, 14+s bunny of seat s, |
+    |                            30 warehouse                                         |
+    |              FACE_UP[n_cells]  1 once revealed                                  |
+    |              SEEN[n_cells]     bit s set: seat s knows what the card is         |
+    |              PLACER[n_cells]   seat that put the card there, -1 none (public)   |
+    |              NEXT_TO[n_cells]  cards on the neighbouring cells (cards never leave |
+    |                                the farmland, so this only grows)                |
+    +--------------------------------------------------------------------------------+
+
+The seat whose turn it is (TURN_SEAT) is kept apart from the seat that decides (TO_MOVE):
+a player whose hand was looked at decides which cards to put back during another's turn.
+"""
+
+import numpy as np
+
+from simkit.errors import SimkitError
+
+MAX_SEATS = 4
+KINDS = [
+    "empty", "take_1_carrot", "take_2_carrots", "draw_1_card", "draw_2_cards", "move_1_step",
+    "move_any_farmer", "farmer_to_warehouse", "peek", "place_a_card", "show_hand",
+    "show_hand_or_lose_carrots", "everyone_shows", "turn_ends",
+]
+(EMPTY, CARROT_1, CARROT_2, DRAW_1, DRAW_2, STEP_1, MOVE_ANY, TO_WAREHOUSE, PEEK, PLACE_CARD,
+ SHOW, SHOW_OR_LOSE, ALL_SHOW, TURN_ENDS) = range(14)
+N_FARMLAND = 14
+BUNNY = 14  # hand kind of one's own bunny; on a cell, BUNNY + owner seat
+N_KINDS = 15
+WAREHOUSE = 30
+NO_CARD = -1
+DECK_MAX = 75
+
+# header
+N_PLAYERS, TURN_SEAT, TO_MOVE, PHASE, ACTIONS_LEFT, TURNS, END, PILE_LEN = range(8)
+AUX_CELL, AUX_COUNT, LOOKER, SUPPLY, REMOVED = range(8, 13)
+HEADER = 16
+FARMER = HEADER
+CARROTS = FARMER + MAX_SEATS
+CAUGHT = CARROTS + MAX_SEATS
+LOST = CAUGHT + MAX_SEATS
+ELIMINATED = LOST + MAX_SEATS
+SHOWN_TO = ELIMINATED + MAX_SEATS
+HAND = SHOWN_TO + MAX_SEATS
+PILE = HAND + MAX_SEATS * N_KINDS
+CELLS = PILE + DECK_MAX  # CARD, FACE_UP, SEEN, PLACER, NEXT_TO follow, n_cells each
+
+# phases: what the next decision is about
+(PH_PLACE, PH_ACTION, PH_SWAP, PH_STEP, PH_MOVE_ANY, PH_TO_WAREHOUSE, PH_PEEK, PH_EXTRA_PLACE,
+ PH_RETURN) = range(9)
+PHASE_NAMES = ["place", "action", "swap", "step", "move_any", "to_warehouse", "peek",
+               "extra_place", "return"]
+
+# end reasons (0 is the engine's timeout)
+END_REASONS = ["timeout", "pile_empty", "last_standing"]
+RUNNING, PILE_EMPTY, LAST_STANDING = 0, 1, 2
+
+# Moves: kind << 16 | argument.
+#   PLACE     kind * 256 + cell   a card of that kind (14 = a bunny) on that cell
+#   DRAW, CARROT                  the draw and carrot actions
+#   MOVE      cell                move the farmer there, paying by distance
+#   LOOK      seat                3 carrots: look at that seat's hand
+#   SWAP      kind                after revealing one's own bunny: the card that replaces it
+#   STEP      cell                the "move 1 step" event's step
+#   MOVE_ANY  seat * 256 + cell   the "move any farmer" event
+#   TO_HOME   seat                the "farmer to warehouse" event
+#   PEEK      cell                the "peek" event
+#   RETURN    kind                the looked-at player puts a card of that kind back
+#   DONE                          ... and stops putting cards back
+(M_PLACE, M_DRAW, M_CARROT, M_MOVE, M_LOOK, M_SWAP, M_STEP, M_MOVE_ANY, M_TO_HOME, M_PEEK,
+ M_RETURN, M_DONE) = range(12)
+MOVE_NAMES = ["place", "draw", "carrot", "move", "look", "swap", "step", "move_any",
+              "to_warehouse", "peek", "return", "done"]
+
+# The kernels' parameters are one flat int32 array (params[0]): 16 scalars, then the
+# neighbour table (n_cells x 6, -1 off the board) at NEIGH, then the deck counts by kind at
+# DECK (they follow the table: DECK = NEIGH + 6 * n_cells, stored as P_DECK_AT).
+(P_CELLS, P_CENTER, P_CARROTS_TOTAL, P_CARROTS_START, P_CARROT_CAP, P_HAND_SIZE, P_BUNNIES,
+ P_REMOVED, P_COST_1, P_COST_23, P_COST_ANY, P_COST_LOOK, P_ACTIONS, P_PARTNERS_CATCH,
+ P_MOVE_ANY_REVEALS, P_DECK, P_DECK_AT) = range(17)
+NEIGH = 17
+
+# item columns: per farmland kind drawn / placed / triggered, then bunnies
+ITEM_COLUMNS = [f"{k}:{e}" for k in KINDS for e in ("drawn", "placed", "triggered")]
+ITEM_COLUMNS += ["bunny:placed", "bunny:caught", "bunny:lost"]
+IT_DRAWN, IT_PLACED, IT_TRIGGERED = 0, 1, 2
+IT_BUNNY_PLACED, IT_BUNNY_CAUGHT, IT_BUNNY_LOST = 42, 43, 44
+
+
+def hex_board(radius: int):
+    """Cells of a hex grid of ``radius`` round the centre: (axial coords, neighbour table
+    int32[n, 6] with -1 off the board, index of the centre)."""
+    coords = [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
+              if abs(q + r) <= radius]
+    index = {c: i for i, c in enumerate(coords)}
+    steps = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+    neigh = np.full((len(coords), 6), -1, dtype=np.int32)
+    for i, (q, r) in enumerate(coords):
+        for d, (dq, dr) in enumerate(steps):
+            neigh[i, d] = index.get((q + dq, r + dr), -1)
+    return np.array(coords, dtype=np.int32), neigh, index[(0, 0)]
+
+
+def compile_params(values: dict, n_players: int) -> tuple:
+    """Effective data values -> (flat int32 parameters for the kernels, coordinates
+    int32[C, 2] of the cells for the transcript)."""
+    deck = np.array([values[f"farmland.{k}"] for k in KINDS], dtype=np.int32)
+    total = int(deck.sum())
+    removed = int(values["removed_cards"][n_players - 2])
+    needed = values["cards_round_warehouse"] + n_players * values["hand_size"] + 1
+    if total > DECK_MAX:
+        raise SimkitError(f"the farmland counts add up to {total}; at most {DECK_MAX} fit")
+    if total - removed < needed:
+        raise SimkitError(
+            f"farmland.* add up to {total} cards and removed_cards puts {removed} away for "
+            f"{n_players} players, leaving {total - removed}; the warehouse ring and the deals "
+            f"need at least {needed}")
+    if n_players * values["carrots.start"] > values["carrots.total"]:
+        raise SimkitError("carrots.start times the players exceeds carrots.total")
+    coords, neigh, center = hex_board(values["board_radius"])
+    scalars = np.zeros(NEIGH, dtype=np.int32)
+    scalars[:] = [
+        len(coords), center, values["carrots.total"], values["carrots.start"],
+        values["carrots.cap"], values["hand_size"], values["bunnies_per_player"], removed,
+        values["costs.move_1_step"], values["costs.move_2_to_3_steps"],
+        values["costs.move_anywhere"], values["costs.look_at_hand"], values["actions_per_turn"],
+        int(values["partners_can_catch"]), int(values["move_any_reveals_own"]), total,
+        NEIGH + neigh.size,
+    ]
+    return np.concatenate([scalars, neigh.ravel(), deck]).astype(np.int32), coords
+
+
+def teams(n_players: int) -> list[int]:
+    """Four players play as two teams, partners sitting opposite (seats 1+3 and 2+4)."""
+    return [0, 1, 0, 1] if n_players == 4 else list(range(n_players))
+
+
+def state_size_for(n_cells: int) -> int:
+    return CELLS + 5 * n_cells
