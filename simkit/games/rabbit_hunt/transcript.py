@@ -3,11 +3,48 @@
 import numpy as np
 
 from .state import (
-    ACTIONS_LEFT, AUX_CELL, BUNNY, CARROTS, CAUGHT, CELLS, DECK_MAX, ELIMINATED, END, FARMER,
-    HAND, KINDS, LOST, M_CARROT, M_DONE, M_DRAW, M_LOOK, M_MOVE, M_MOVE_ANY, M_PEEK, M_PLACE,
-    M_RETURN, M_STEP, M_SWAP, M_TO_HOME, N_FARMLAND, N_KINDS, N_PLAYERS, NO_CARD, P_BUNNIES,
-    P_CARROT_CAP, P_CARROTS_TOTAL, P_CELLS, P_CENTER, P_DECK, PHASE, PHASE_NAMES, PILE,
-    PILE_LEN, REMOVED, SHOWN_TO, SUPPLY, TURN_SEAT, WAREHOUSE,
+    AUX_CELL,
+    BUNNY,
+    CARROTS,
+    CAUGHT,
+    CELLS,
+    DECK_MAX,
+    ELIMINATED,
+    END,
+    FARMER,
+    HAND,
+    KINDS,
+    LOST,
+    M_CARROT,
+    M_DONE,
+    M_DRAW,
+    M_LOOK,
+    M_MOVE,
+    M_MOVE_ANY,
+    M_PEEK,
+    M_PLACE,
+    M_RETURN,
+    M_STEP,
+    M_SWAP,
+    M_TO_HOME,
+    N_FARMLAND,
+    N_KINDS,
+    N_PLAYERS,
+    NO_CARD,
+    P_BUNNIES,
+    P_CARROT_CAP,
+    P_CARROTS_TOTAL,
+    P_CELLS,
+    P_CENTER,
+    P_DECK,
+    PILE,
+    PILE_LEN,
+    REMOVED,
+    SHOWN_TO,
+    SUPPLY,
+    TO_MOVE,
+    TURN_SEAT,
+    WAREHOUSE,
 )
 
 
@@ -80,9 +117,6 @@ def _changes(params, n, before, after):
             out.append(f"{seat_name(s)} shows the hand [seen by all]: {hand_text(after, s)}")
         if after[FARMER + s] != before[FARMER + s] and after[FARMER + s] >= 0:
             out.append(f"{seat_name(s)}'s farmer now at {cell_name(params, after[FARMER + s])}")
-    if after[ACTIONS_LEFT] == 0 and before[ACTIONS_LEFT] > 0 and after[TURN_SEAT] == \
-            before[TURN_SEAT] and after[PHASE] == before[PHASE]:
-        pass
     if after[TURN_SEAT] != before[TURN_SEAT] and not after[END]:
         out.append(f"--- {seat_name(after[TURN_SEAT])}'s turn ---")
     if after[END] and not before[END]:
@@ -112,8 +146,8 @@ def describe_move(params, n_players, before, move, after):
         head = f"reveals own bunny at {cell_name(params, before[AUX_CELL])} [seen by all], " \
                f"takes it back and lays {what} there [seen by {seat_name(seat)}]"
     elif kind == M_RETURN:
-        head = f"puts a {KINDS[arg].replace('_', ' ')} at the bottom of the pile [seen by " \
-               f"{seat_name(before[5 - 3])}]"
+        head = f"(asked) puts a {KINDS[arg].replace('_', ' ')} at the bottom of the pile " \
+               f"[seen by {seat_name(before[TO_MOVE])}]"
     elif kind == M_DONE:
         head = "stops putting cards back and draws as many"
     elif kind == M_STEP:
