@@ -16,12 +16,49 @@ from simkit.game import GameSpec
 
 from . import rules
 from .rules import (
-    C_ADV_TABLE, C_DRAW_OFFERED, C_FOREST_DEALT, C_FOREST_DONE, C_FOREST_FAIL, C_GARDEN,
-    C_HOUSE_DONE, C_HOUSE_FAIL, C_HOUSE_LIMIT, C_HOUSES_DEALT, C_KIND_LIMIT, C_N_CARDS,
-    C_N_DICE, C_N_FOREST, C_N_HOUSE, C_PER_COLOUR, C_PICKS, C_PIP, C_POSITIONS, C_RECOLOUR,
-    C_REDEAL, C_ROUNDS, C_SWAP_POS, C_TOTAL_LIMIT, C_TWO_LARGE, C_WAND_MAX, K_COLOUR,
-    K_COLOUR_PIPS, K_PIPS, K_SAME_COLOUR, K_SAME_PIPS, N_CFG, P_HAS, P_LARGE, P_MONO, P_NONE,
-    P_ONLY, P_RAINBOW, P_SIZE, P_SMALL, Q_COUNT, Q_EVERY, Q_TOTAL,
+    C_ADV_TABLE,
+    C_DRAW_OFFERED,
+    C_FOREST_DEALT,
+    C_FOREST_DONE,
+    C_FOREST_FAIL,
+    C_GARDEN,
+    C_HOUSE_DONE,
+    C_HOUSE_FAIL,
+    C_HOUSE_LIMIT,
+    C_HOUSES_DEALT,
+    C_KIND_LIMIT,
+    C_N_CARDS,
+    C_N_DICE,
+    C_N_FOREST,
+    C_N_HOUSE,
+    C_PER_COLOUR,
+    C_PICKS,
+    C_PIP,
+    C_POSITIONS,
+    C_RECOLOUR,
+    C_REDEAL,
+    C_ROUNDS,
+    C_SWAP_POS,
+    C_TOTAL_LIMIT,
+    C_TWO_LARGE,
+    C_WAND_MAX,
+    K_COLOUR,
+    K_COLOUR_PIPS,
+    K_PIPS,
+    K_SAME_COLOUR,
+    K_SAME_PIPS,
+    N_CFG,
+    P_HAS,
+    P_LARGE,
+    P_MONO,
+    P_NONE,
+    P_ONLY,
+    P_RAINBOW,
+    P_SIZE,
+    P_SMALL,
+    Q_COUNT,
+    Q_EVERY,
+    Q_TOTAL,
 )
 from .state import MAXC, MAXF, MAXH, MAXHC
 from .transcript import check_state, describe_move, describe_setup
@@ -140,7 +177,7 @@ def clash_table(forest, house):
     """Forest card f clashes with House card h when no Family can meet both: 'every Family
     has colour c' against a House that must be 'only' another colour or have 'none' of c."""
     clash = np.zeros((len(forest), len(house)), np.int8)
-    for i, (q, _, kind, a, b) in enumerate(forest):
+    for i, (q, _, kind, a, _b) in enumerate(forest):
         if q != Q_EVERY or kind != P_HAS:
             continue
         for j, (hk, ha, _) in enumerate(house):

@@ -111,7 +111,8 @@ def describe_move(params, n_players, before, move, after) -> list[str]:
     elif ph == S.PH_DRAW:
         lines = ["draws House cards" if move == R.DRAW_TAKE else "draws no House card"]
         if move == R.DRAW_TAKE and after[S.DRAWN_N] == 0:
-            lines.append(f"takes the last card, {house_name(params, after[S.HOUSE_CARD + seat * S.MAXH + after[S.HOUSE_COUNT + seat] - 1])} [seen by {me}]")
+            new = after[S.HOUSE_CARD + seat * S.MAXH + after[S.HOUSE_COUNT + seat] - 1]
+            lines.append(f"takes the last card, {house_name(params, new)} [seen by {me}]")
         elif move == R.DRAW_TAKE:
             lines.append("offered " + ", ".join(house_name(params, h) for h in
                          after[S.DRAWN:S.DRAWN + after[S.DRAWN_N]]) + f" [seen by {me}]")
@@ -155,7 +156,8 @@ def pick_text(params, before, move, after, seat) -> list[str]:
     f, m = m % S.N_FACES, m // S.N_FACES
     d, pos = m // S.MAXPOS, m % S.MAXPOS
     f0 = before[S.DIE_FACE + d]
-    text = f"puts the {die(f0)} on {card_name(params, before[S.POS_CARD + pos])} (position {pos + 1})"
+    target = card_name(params, before[S.POS_CARD + pos])
+    text = f"puts the {die(f0)} on {target} (position {pos + 1})"
     if f != f0:
         paid = [int(after[S.POS_TOK + 3 * pos + k] - before[S.POS_TOK + 3 * pos + k])
                 for k in range(3)]
@@ -173,8 +175,10 @@ def leftover_text(params, before, move, after, seat) -> list[str]:
                 f"{TOKEN_NAMES[f // 6]}"]
     f = before[S.DIE_FACE + move - R.LEFT_SWAP]
     pos = f % 6
-    return [f"uses the leftover {die(f)} for its pips: {card_name(params, before[S.POS_CARD + pos])}"
-            f" at position {pos + 1} is replaced by {card_name(params, after[S.POS_CARD + pos])}"]
+    old = card_name(params, before[S.POS_CARD + pos])
+    new = card_name(params, after[S.POS_CARD + pos])
+    return [f"uses the leftover {die(f)} for its pips: {old} at position {pos + 1} is replaced "
+            f"by {new}"]
 
 
 def acquisition_text(params, n_players, before, after) -> list[str]:
@@ -271,8 +275,9 @@ def check_houses(params, n_players, state) -> list[str]:
                        if state[S.CARD_LOC + c] == S.LOC_SEAT + 8 * s + h]
             large = sum(int(params[1][c][0]) for c in members)
             cols = [sum(1 for c in members if params[1][c][1] == k) for k in range(3)]
+            counted = [int(x) for x in state[S.HOUSE_COLS + 3 * i:S.HOUSE_COLS + 3 * i + 3]]
             if (len(members) != state[S.HOUSE_N + i] or large != state[S.HOUSE_LARGE + i]
-                    or cols != [int(x) for x in state[S.HOUSE_COLS + 3 * i:S.HOUSE_COLS + 3 * i + 3]]):
+                    or cols != counted):
                 problems.append(f"P{s + 1} House {h + 1}: counts do not match its rabbits")
             if large > 2:
                 problems.append(f"P{s + 1} House {h + 1} has {large} Large rabbits")
