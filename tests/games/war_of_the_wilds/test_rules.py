@@ -158,3 +158,438 @@ def test_first_game_variant_starts_with_militia_sparrow_and_one_of_each():
     t.play(END_PLAY)  # noqa: F405
     assert t[DAY] == 1 and t[PHASE] == PH_ACTION and t[SEAT] == 0  # noqa: F405
     assert sum(t.state[ROW:ROW + 3] >= 0) == 3  # noqa: F405
+
+
+def morning(t, card):
+    """Turn over ``card`` as the next day's card."""
+    t.state[DAY_ORDER + t[DAY]] = DK[card]  # noqa: F405
+    R.start_day(t.params, t.state, t.chance, t.items)
+    t.ok()
+
+
+def ready(n=2, seat=0, day_card="quiet_day", overrides=None):
+    t = Table(n, overrides)
+    t.to_turn(seat, day_card)
+    return t
+
+
+def main_phase(t):
+    t.state[PHASE] = PH_MAIN  # noqa: F405
+
+
+# --- the day -------------------------------------------------------------------------------
+
+def test_row_is_replaced_from_day_two_and_day_card_turned():
+    t = ready()
+    row1 = t.state[ROW:ROW + 3].copy()  # noqa: F405
+    discard = t[DISCARD_N]  # noqa: F405
+    t.state[DAY] = 1  # noqa: F405
+    morning(t, "quiet_day")
+    assert t[DAY] == 2 and t[DAY_CARD] == DK["quiet_day"]  # noqa: F405
+    assert t[DISCARD_N] == discard + 3  # noqa: F405
+    assert list(t.state[DISCARD + discard:DISCARD + discard + 3]) == list(row1)  # noqa: F405
+    assert (t.state[ROW:ROW + 3] >= 0).all()  # noqa: F405
+    assert t[PHASE] == PH_ACTION and t[SEAT] == 0  # noqa: F405
+
+
+def test_game_ends_after_day_sixteen_with_tie_breaks():
+    t = ready(3)
+    t.set_acorns(0, stored=5, buried=4)
+    t.set_acorns(1, stored=1, buried=6)
+    t.set_acorns(2, stored=2, buried=6)
+    t.state[DAY] = 16  # noqa: F405
+    t.state[SEAT] = 2  # noqa: F405
+    R.end_turn(t.params, t.state, t.chance, t.items)
+    assert R.is_over(t.state)
+    scores, ranks = np.zeros(3), np.zeros(3, np.int32)
+    R.finish(t.params, t.state, scores, ranks)
+    assert scores.tolist() == [4, 6, 6] and ranks.tolist() == [3, 2, 1]
+    t.set_acorns(1, stored=2)  # still tied: they share the win
+    R.finish(t.params, t.state, scores, ranks)
+    assert ranks.tolist() == [3, 1, 1]
+
+
+# --- actions -------------------------------------------------------------------------------
+
+def test_gather_takes_three_of_the_home_kinds_in_any_mix():
+    t = ready()
+    home = t.params[4][t.get(0, HOME)]  # noqa: F405
+    t.play(GATHER + 1)  # noqa: F405
+    got = [t.get(0, RES + r) for r in range(4)]  # noqa: F405
+    assert got[home[0]] == 2 and got[home[1]] == 1 and sum(got) == 3
+    assert t[PHASE] == PH_MAIN  # noqa: F405
+
+
+def test_draw_from_row_and_deck_refills_row_after():
+    t = ready()
+    row = t.state[ROW:ROW + 3].copy()  # noqa: F405
+    t.play(DRAW)  # noqa: F405
+    t.play(TAKE_ROW + 1)  # noqa: F405
+    assert t[ROW + 1] == -1  # noqa: F405  (not refilled before the second draw)
+    t.play(TAKE_DECK)  # noqa: F405
+    assert R.hand_size(t.state, 0) == 2 and t.get(0, HAND + row[1]) >= 1  # noqa: F405
+    assert t[ROW + 1] >= 0 and t[PHASE] == PH_MAIN  # noqa: F405
+
+
+def test_draw_may_refresh_the_row_first():
+    t = ready()
+    row = t.state[ROW:ROW + 3].copy()  # noqa: F405
+    d = t[DISCARD_N]  # noqa: F405
+    t.play(DRAW_REFRESH)  # noqa: F405
+    assert t[DISCARD_N] == d + 3 and list(t.state[DISCARD + d:DISCARD + d + 3]) == list(row)  # noqa: F405
+    assert t[PHASE] == PH_DRAW  # noqa: F405
+
+
+def test_forage_three_and_the_wild_running_out():
+    t = ready()
+    t.play(FORAGE)  # noqa: F405
+    assert t.get(0, STORE) == 3 and t[WILD] == 27  # noqa: F405
+    t = ready()
+    t.set_acorns(1, buried=28)
+    t.play(FORAGE)  # noqa: F405
+    assert t.get(0, STORE) == 2 and t[WILD] == 0  # noqa: F405
+
+
+def test_bury_up_to_three():
+    t = ready()
+    t.set_acorns(0, stored=5)
+    legal = t.legal()
+    assert BURY + 2 in legal and BURY + 3 not in legal  # noqa: F405
+    t.play(BURY + 2)  # noqa: F405
+    assert t.get(0, STORE) == 2 and t.get(0, BURIED) == 3  # noqa: F405
+    t = ready()
+    t.set_acorns(0, stored=1)
+    assert BURY in t.legal() and BURY + 1 not in t.legal()  # noqa: F405
+
+
+# --- playing cards ---------------------------------------------------------------------------
+
+def test_cost_specific_and_circled_any_kind():
+    t = ready()
+    main_phase(t)
+    t.give_card(0, "badger")  # pebble 2 + any 2
+    t.give_res(0, pebble=2, berry=1)
+    assert PLAY + 4 * K["badger"] not in t.legal()  # noqa: F405
+    t.give_res(0, pebble=2, berry=1, feather=1)
+    assert PLAY + 4 * K["badger"] in t.legal()  # noqa: F405
+    t.play(PLAY + 4 * K["badger"])  # noqa: F405
+    assert R.res_total(t.state, 0) == 0 and t.army(0) == ["badger"]
+
+
+def test_creature_cannot_attack_the_turn_it_is_played():
+    t = ready()
+    main_phase(t)
+    t.give_card(0, "boar")
+    t.give_res(0, berry=2, pebble=1, twig=2)
+    t.play(PLAY + 4 * K["boar"])  # noqa: F405
+    t.play(END_PLAY)  # noqa: F405
+    assert t[PHASE] == PH_ACTION and t[SEAT] == 1  # noqa: F405  (no attack was offered)
+
+
+def test_trick_resolves_and_is_discarded():
+    t = ready()
+    main_phase(t)
+    t.give_card(0, "windfall")
+    t.give_res(0, twig=1)
+    d = t[DISCARD_N]  # noqa: F405
+    t.play(PLAY + 4 * K["windfall"])  # noqa: F405
+    assert t.get(0, STORE) == 3 and t[DISCARD_N] == d + 1  # noqa: F405
+    assert t[DISCARD + d] == K["windfall"]  # noqa: F405
+    assert t.item(0, "windfall:played") == 1
+
+
+def test_targeted_tricks_pickpocket_dig_up_ambush():
+    t = ready(3)
+    main_phase(t)
+    t.set_acorns(2, stored=3, buried=5)
+    t.give_card(0, "pickpocket")
+    t.give_card(0, "dig_up")
+    t.give_card(0, "ambush")
+    t.give_res(0, berry=4, pebble=4, twig=4)
+    t.put_creature(2, "hedgehog")  # health 3: killable
+    t.put_creature(2, "boar")  # health 4: safe
+    t.put_creature(2, "sparrow")
+    assert PLAY + 4 * K["pickpocket"] + 0 not in t.legal()  # noqa: F405  (not yourself)
+    t.play(PLAY + 4 * K["pickpocket"] + 2)  # noqa: F405
+    assert t.get(0, STORE) == 2 and t.get(2, STORE) == 1  # noqa: F405
+    t.play(PLAY + 4 * K["dig_up"] + 2)  # noqa: F405
+    assert t.get(2, BURIED) == 3 and t.get(2, STORE) == 3  # noqa: F405
+    t.play(PLAY + 4 * K["ambush"] + 2)  # noqa: F405
+    assert sorted(t.army(2)) == ["boar", "sparrow"]
+
+
+def test_war_cry_adds_strength_to_attackers_this_turn():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "weasel")  # 2 strength, +1 unblocked
+    t.give_card(0, "war_cry")
+    t.give_res(0, berry=1)
+    t.set_acorns(1, stored=10)
+    t.play(PLAY + 4 * K["war_cry"])  # noqa: F405
+    t.play(END_PLAY)  # noqa: F405
+    t.play(ATTACK + 1)  # noqa: F405
+    assert t.get(0, STORE) == 4  # noqa: F405  (2 + 1 war cry + 1 weasel)
+
+
+# --- abilities -------------------------------------------------------------------------------
+
+def test_tiring_ability_uses_the_creature_up_for_attacks():
+    t = ready()
+    main_phase(t)
+    i = t.put_creature(0, "squirrel_scout")
+    t.set_acorns(1, stored=4)
+    t.play(ABILITY + i)  # noqa: F405
+    assert t.get(0, STORE) == 2 and t.get(0, AFLAG + i) & TIRED  # noqa: F405
+    assert ABILITY + i not in t.legal()  # noqa: F405
+    t.play(END_PLAY)  # noqa: F405
+    assert t[SEAT] == 1  # noqa: F405  (a tired creature cannot attack)
+
+
+def test_just_played_creature_uses_ability_at_once_but_owl_waits():
+    t = ready()
+    main_phase(t)
+    t.give_card(0, "mole")
+    t.give_card(0, "owl_sentinel")
+    t.give_res(0, twig=1, pebble=1, feather=3)
+    t.set_acorns(0, stored=3)
+    t.play(PLAY + 4 * K["mole"])  # noqa: F405
+    t.play(PLAY + 4 * K["owl_sentinel"])  # noqa: F405
+    mole, owl = 0, 1
+    assert ABILITY + mole in t.legal() and ABILITY + owl not in t.legal()  # noqa: F405
+    t.play(ABILITY + mole)  # noqa: F405
+    assert t.get(0, BURIED) == 2  # noqa: F405
+    t.play(END_PLAY)  # noqa: F405
+    R.start_turn(t.params, t.state, 0)
+    t.state[PHASE] = PH_MAIN  # noqa: F405
+    assert ABILITY + owl in t.legal()  # noqa: F405
+    hand = R.hand_size(t.state, 0)
+    t.play(ABILITY + owl)  # noqa: F405
+    assert R.hand_size(t.state, 0) == hand + 1
+
+
+def test_beaver_gathers_home_kinds():
+    t = ready()
+    main_phase(t)
+    i = t.put_creature(0, "beaver")
+    home = t.params[4][t.get(0, HOME)]  # noqa: F405
+    t.play(ABILITY + i)  # noqa: F405
+    assert t.get(0, RES + home[0]) + t.get(0, RES + home[1]) == 2  # noqa: F405
+
+
+# --- attacks ---------------------------------------------------------------------------------
+
+def attack(t, targets):
+    """From the play step: end playing and assign each asked creature to ``targets`` in order
+    (a seat, or None to stay home)."""
+    t.play(END_PLAY)  # noqa: F405
+    for tgt in targets:
+        assert t[PHASE] == PH_ASSIGN  # noqa: F405
+        t.play(STAY if tgt is None else ATTACK + tgt)  # noqa: F405
+
+
+def test_unblocked_attacker_steals_its_strength_from_the_store_only():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "boar")  # 4 strength
+    t.set_acorns(1, stored=3, buried=5)
+    attack(t, [1])
+    assert t.get(0, STORE) == 3 and t.get(1, STORE) == 0 and t.get(1, BURIED) == 5  # noqa: F405
+    assert t.get(0, AFLAG) & TIRED and t.item(0, "boar:attacked") == 1  # noqa: F405
+
+
+def test_blocked_fight_simultaneous_damage_least_health_first_excess_lost():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "boar")  # 4/4
+    t.put_creature(1, "hedgehog")  # 1/3, +2 defending -> 3
+    t.put_creature(1, "sparrow")  # 1/1
+    t.put_creature(1, "crow")  # 2/2
+    t.set_acorns(1, stored=6)
+    attack(t, [1])
+    assert t[PHASE] == PH_BLOCK and t[ACTOR] == 1  # noqa: F405
+    for _ in range(3):
+        t.play(BLOCK + 0)  # noqa: F405
+    # boar's 4 damage: sparrow (1) dies, crow (2) dies, 1 left < hedgehog's 3: lost
+    assert t.army(1) == ["hedgehog"]
+    # blockers deal 3 + 1 + 2 = 6 >= 4: the boar dies
+    assert t.army(0) == []
+    assert t.get(1, STORE) == 6 and t.get(0, STORE) == 0  # noqa: F405  (blocked: no theft)
+    assert t.item(1, "crow:died") == 1 and t.item(0, "boar:died") == 1
+    assert t.item(1, "hedgehog:blocked") == 1
+
+
+def test_survivors_heal_completely():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "weasel")  # 2/1
+    t.put_creature(1, "boar")  # 4/4
+    attack(t, [1])
+    t.play(BLOCK + 0)  # noqa: F405
+    assert t.army(1) == ["boar"] and t.army(0) == []
+    # the boar took 2 and healed: a 3-strength attack later still does not kill it
+    R.start_turn(t.params, t.state, 0)
+    t.state[PHASE] = PH_MAIN  # noqa: F405
+    t.put_creature(0, "badger")  # 3/4
+    attack(t, [1])
+    t.play(BLOCK + 0)  # noqa: F405
+    assert t.army(1) == ["boar"] and t.army(0) == []  # 2 + 3 would have killed it
+
+
+def test_tired_creatures_cannot_block_until_their_owner_turn():
+    t = ready()
+    main_phase(t)
+    t.put_creature(1, "boar", flags=TIRED)  # noqa: F405
+    t.put_creature(0, "crow")
+    t.set_acorns(1, stored=5)
+    attack(t, [1])
+    assert t.get(0, STORE) == 2 and t[SEAT] == 1  # noqa: F405  (no block was asked)
+    assert not t.get(1, AFLAG) & TIRED  # noqa: F405  (it stood up at P2's turn start)
+
+
+def test_flying_blocked_only_by_flying_or_ranged():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "crow")  # flying
+    t.put_creature(1, "boar")
+    t.put_creature(1, "frog_slinger")  # ranged
+    t.put_creature(1, "sparrow")  # flying
+    attack(t, [1])
+    assert t[SLOT] == 1  # noqa: F405  (the boar is skipped: it cannot block a flier)
+    assert t.legal() == [NO_BLOCK, BLOCK + 0]  # noqa: F405
+    t.play(NO_BLOCK)  # noqa: F405
+    assert t[SLOT] == 2  # noqa: F405
+    t.play(BLOCK + 0)  # noqa: F405
+
+
+def test_band_attacks_as_one_and_dies_one_at_a_time():
+    t = ready()
+    main_phase(t)
+    for _ in range(3):
+        t.put_creature(0, "mouse_militia")  # 1/1 band
+    t.put_creature(0, "mouse_militia", flags=NEW)  # noqa: F405  (cannot attack: stays)
+    t.put_creature(1, "crow")  # 2/2
+    t.set_acorns(1, stored=9)
+    attack(t, [1])  # one decision sends the whole band
+    assert t[PHASE] == PH_BLOCK  # noqa: F405
+    t.play(BLOCK + 0)  # noqa: F405
+    # band strength 3 kills the crow (2); crow's 2 kills two mice, one at a time
+    assert t.army(1) == [] and t.army(0) == ["mouse_militia", "mouse_militia"]
+    assert t.item(0, "mouse_militia:attacked") == 3 and t.item(0, "mouse_militia:died") == 2
+
+
+def test_unblocked_band_steals_summed_strength():
+    t = ready()
+    main_phase(t)
+    for _ in range(3):
+        t.put_creature(0, "mouse_militia")
+    t.set_acorns(1, stored=9)
+    attack(t, [1])
+    assert t.get(0, STORE) == 3  # noqa: F405
+
+
+def test_band_blocks_together():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "boar")  # 4/4
+    for _ in range(3):
+        t.put_creature(1, "mouse_militia")
+    attack(t, [1])
+    t.play(BLOCK + 0)  # noqa: F405  (one decision: all three block the boar)
+    # 3 mice deal 3 < 4: boar lives; boar's 4 kills all three (1 each, 1 lost)
+    assert t.army(1) == [] and t.army(0) == ["boar"]
+
+
+def test_weasel_and_badger_unblocked_abilities():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "weasel")  # 2, +1 unblocked
+    t.put_creature(0, "badger")  # 3, unblocked: 1 buried
+    t.set_acorns(1, stored=10, buried=4)
+    attack(t, [1, 1])
+    assert t.get(0, STORE) == 7 and t.get(1, STORE) == 4 and t.get(1, BURIED) == 3  # noqa: F405
+
+
+def test_attack_several_players_fought_in_turn_order():
+    t = ready(3)
+    main_phase(t)
+    t.put_creature(0, "crow")
+    t.put_creature(0, "weasel")
+    t.put_creature(1, "frog_slinger")
+    t.put_creature(2, "boar")
+    t.set_acorns(1, stored=5)
+    t.set_acorns(2, stored=5)
+    attack(t, [1, 2])
+    assert t[DEFENDER] == 1 and t[ACTOR] == 1  # noqa: F405  (P2 fights first)
+    t.play(NO_BLOCK)  # noqa: F405
+    assert t[DEFENDER] == 2 and t[ACTOR] == 2  # noqa: F405
+    t.play(NO_BLOCK)  # noqa: F405
+    assert t.get(0, STORE) == 2 + 3  # noqa: F405
+
+
+# --- trading and the end of the turn --------------------------------------------------------
+
+def test_swap_two_for_one_and_market_day_one_for_one():
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=1, twig=1)
+    q = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 1]][0]  # noqa: F405
+    t.play(SWAP + 4 * q + 3)  # noqa: F405
+    assert [t.get(0, RES + r) for r in range(4)] == [0, 0, 0, 1]  # noqa: F405
+    t = ready(day_card="market_day")
+    main_phase(t)
+    t.give_res(0, berry=1)
+    qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
+    assert all(m < SWAP or m >= OFFER_RR or (m - SWAP) // 4 in (qb, 4) for m in t.legal())  # noqa: F405
+    t.play(SWAP + 4 * qb + 2)  # noqa: F405
+    assert [t.get(0, RES + r) for r in range(4)] == [0, 0, 1, 0]  # noqa: F405
+
+
+def test_swaps_per_turn_are_capped():
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=10)
+    qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
+    for _ in range(3):
+        t.play(SWAP + 4 * qb + 1)  # noqa: F405
+    assert not [m for m in t.legal() if SWAP <= m < OFFER_RR]  # noqa: F405
+
+
+def test_trade_offer_accepted_and_declined():
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=1)
+    t.give_res(1, feather=1)
+    t.set_acorns(0, stored=2)
+    t.play(OFFER_RR + 16 * 1 + 4 * 0 + 3)  # noqa: F405  my berry for P2's feather
+    assert t[ACTOR] == 1 and t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    t.play(ACCEPT)  # noqa: F405
+    assert t.get(0, RES + 3) == 1 and t.get(1, RES + 0) == 1 and t[ACTOR] == 0  # noqa: F405
+    assert not [m for m in t.legal() if m >= OFFER_RR]  # noqa: F405  (one offer a turn)
+    t = ready()
+    main_phase(t)
+    t.give_res(1, pebble=1)
+    t.set_acorns(0, stored=2)
+    t.play(OFFER_AR + 4 * 1 + 2)  # noqa: F405  an acorn for P2's pebble
+    t.play(DECLINE)  # noqa: F405
+    assert t.get(0, STORE) == 2 and t.get(1, RES + 2) == 1  # noqa: F405
+    t = ready()
+    main_phase(t)
+    t.give_res(0, twig=1)
+    t.set_acorns(1, stored=1)
+    t.play(OFFER_RA + 4 * 1 + 1)  # noqa: F405  my twig for an acorn
+    t.play(ACCEPT)  # noqa: F405
+    assert t.get(0, STORE) == 1 and t.get(1, RES + 1) == 1  # noqa: F405
+
+
+def test_discard_down_to_seven_resources_do_not_count():
+    t = ready()
+    main_phase(t)
+    t.give_card(0, "sparrow", 5)
+    t.give_card(0, "hedgehog", 4)
+    t.give_res(0, berry=6)
+    t.play(END_PLAY)  # noqa: F405
+    assert t[PHASE] == PH_DISCARD and t[ACTOR] == 0  # noqa: F405
+    t.play(DISCARD_CARD + K["hedgehog"])  # noqa: F405
+    t.play(DISCARD_CARD + K["hedgehog"])  # noqa: F405
+    assert R.hand_size(t.state, 0) == 7 and t.get(0, RES) == 6  # noqa: F405
+    assert t[SEAT] == 1 and t[PHASE] == PH_ACTION  # noqa: F405
