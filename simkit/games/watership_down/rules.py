@@ -1,0 +1,1401 @@
+"""Watership Down's kernels. The state layout and move encoding are in ``state.py``.
+
+A turn: the side to play makes a move (P_MOVE). A move into an opponent's space starts a
+battle, which runs as automatic steps (STEP) that stop whenever a decision is needed
+(PHASE, DECIDER): the elil's choice of the ensnared target, the hlessil's pre-card
+options, the Cat's choice, the two secret cards, Blackberry's replay, retreat
+destinations, Flaming Stick retreats, Efrafa escapes. ``run`` drives the steps.
+
+params = (G int32[17], NB int32[2, 3, 16, 2], SP int32[16, 3], CH int32[23, 4],
+          CARDS int32[2, 11, 2], JOIN int32[5, 3], SETUP int32[2, 5])
+"""
+
+from simkit.game import HIDDEN
+from simkit.jit import kernel
+from simkit.rng import rand_below
+
+from . import state as _state
+from .state import (
+    ATT,
+    ATTACKING,
+    BIGWIG,
+    BLACKAVAR,
+    BLACKBERRY,
+    BSPACE,
+    CAMPION,
+    CARD_E,
+    CARD_H,
+    CARDS_OPEN,
+    CAT,
+    CHAR_KEYS,
+    CLOVER,
+    CNT,
+    D_BACK,
+    D_FWD,
+    D_SIDE,
+    DAND,
+    DANDELION,
+    DECIDER,
+    DEF,
+    DEFEATED,
+    DOG,
+    DOWN_SEEN,
+    E_DOES,
+    E_ELEVEN,
+    E_IMPOSSIBLE,  # noqa: F401
+    E_NO_MOVE,
+    E_WARREN,
+    ELIL,
+    ELIL_FIRST,
+    END,
+    ENSNARED,
+    FIRST_JOINER,
+    FIVER,
+    FLAME_USED,
+    FOX,
+    HAND,
+    HAWKBIT,
+    HAZEL,
+    HAZEL_ON,
+    HLESSIL,
+    HOLLY,
+    HOLLY_LOOK,
+    HYZENTHLAY,
+    IN_PLAY,
+    JOIN_AT,
+    K_FLAME,
+    K_KEHAAR,
+    K_NUM,
+    K_RET_BACK,
+    K_RET_FWD,
+    K_RET_SIDE,
+    K_TRACKER,
+    KESTREL,
+    KNOWN,
+    LOC,
+    LOCK,
+    LOST,
+    M_CARD,
+    M_CHAR,
+    M_NO,
+    M_NOCARD,
+    M_PASS,
+    M_SPACE,
+    M_YES,
+    MAX_MOVES,
+    MOVER,
+    N_CARDS,
+    N_CHARS,
+    N_JOINERS,
+    N_RABBITS,
+    N_SPACES,
+    NOCARDS,
+    ORIGIN,
+    P_CARD,
+    P_DAND,
+    P_ESCAPE,
+    P_FLAME,
+    P_GROUP,
+    P_HOLLY,
+    P_MOVE,
+    P_OVER,
+    P_QUESTION,
+    P_RETREAT,
+    P_SETUP,
+    PENDING,
+    PHASE,
+    PIPKIN,
+    PIPKIN_ON,
+    PRE,
+    Q_BLACKAVAR,
+    Q_BLACKBERRY,
+    Q_CAT,
+    Q_HYZ,
+    Q_PIPKIN,
+    Q_TARGET,
+    QUESTION,
+    RATS,
+    RESUME,
+    RET_CHAR,
+    RET_DIRS,
+    ROUND,
+    S_ARRIVED,
+    S_BATTLE_END,
+    S_BLACKBERRY,
+    S_CARDS,
+    S_CAT,
+    S_ENDTURN,
+    S_FIGHT,
+    S_POSTMOVE,
+    S_PRE,
+    S_RESOLVE,
+    S_SELECT,
+    S_WAIT,
+    SETUP,
+    SIDE,
+    SILVER,
+    SNARE,
+    SNARE_FREED,
+    STAT,
+    STATE_SIZE,
+    STEP,
+    STRAWBERRY,
+    TURN,
+    VERVAIN,
+    WINNER,
+    WOUNDWORT,
+)
+
+END_REASONS = list(_state.END_REASONS)
+
+# params[0] (G) indices
+(G_EFRAFA, G_SANDLEFORD, G_DOWN_A, G_DOWN_B, G_DOWN_BONUS, G_STRAW_DOWN, G_DOG_WOOD,
+ G_FOX_WOOD, G_PIPKIN, G_FIVER_HAZEL, G_SNARE_GROUP, G_WOOD_CAP, G_WARREN, G_ELIL_WIN,
+ G_HOME_COUNT, G_REFILL, G_WIN_ANY) = range(17)
+JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
+
+# ---- items: "item:event" columns, and their indices -------------------------------------
+_H_CARDS = ["1", "2", "3", "4", "5", "retreat_backward", "retreat_sideways",
+            "retreat_forward", "kehaar"]
+_E_CARDS = ["1", "2", "3", "4", "5", "6", "retreat_backwards", "tracker", "flaming_stick"]
+_ABILITIES = ["hazel_group", "fiver_elil_first", "fiver_hazel", "bigwig_first",
+              "blackberry_replay", "blackberry_snare", "dandelion_double", "pipkin_reveal",
+              "silver_rats", "holly_look", "hyzenthlay_retreat", "blackavar_retreat",
+              "vervain_first", "cat_no_cards", "kestrel_far", "woundwort_any_direction",
+              "kehaar_return", "tracker_cancel", "flaming_stick", "snare_ensnare",
+              "snare_defeated_group", "snare_defeated_efrafa", "efrafa_escape",
+              "campion_no_retreat", "down_cross_attack"]
+ITEM_COLUMNS = ([f"card_hlessil_{c}:{e}" for c in _H_CARDS for e in ("played", "won", "lost")]
+                + [f"card_elil_{c}:{e}" for c in _E_CARDS for e in ("played", "won", "lost")]
+                + [f"{k}:{e}" for k in CHAR_KEYS for e in ("entered", "defeated")]
+                + [f"{k}:reached_down" for k in CHAR_KEYS[:N_RABBITS]]
+                + [f"{k}:{e}" for k in CHAR_KEYS[FIRST_JOINER:N_RABBITS]
+                   for e in ("joined", "lost")]
+                + [f"{a}:used" for a in _ABILITIES])
+I_CARDS = 0                        # + (side_block * 9 + card) * 3 + event; hlessil block 0
+I_CHARS = 54                       # + char * 2 + (0 entered, 1 defeated)
+I_DOWN = I_CHARS + 2 * N_CHARS     # + rabbit
+I_JOIN = I_DOWN + N_RABBITS        # + joiner * 2 + (0 joined, 1 lost)
+I_AB = I_JOIN + 2 * N_JOINERS
+(A_HAZEL_GROUP, A_FIVER_FIRST, A_FIVER_HAZEL, A_BIGWIG, A_BB_REPLAY, A_BB_SNARE, A_DAND,
+ A_PIPKIN, A_SILVER, A_HOLLY, A_HYZ, A_BLACKAVAR, A_VERVAIN, A_CAT, A_KESTREL, A_WOUNDWORT,
+ A_KEHAAR, A_TRACKER, A_FLAME, A_ENSNARE, A_SNARE_GROUP, A_SNARE_EFRAFA, A_ESCAPE,
+ A_CAMPION, A_DOWN_CROSS) = range(I_AB, I_AB + len(_ABILITIES))
+EV_PLAYED, EV_WON, EV_LOST = 0, 1, 2
+assert I_AB + len(_ABILITIES) == len(ITEM_COLUMNS)
+
+
+# ---- small facts -------------------------------------------------------------------------
+
+@kernel
+def side_of(c):
+    return HLESSIL if c < N_RABBITS else ELIL
+
+
+@kernel
+def alive_at(state, c, s):
+    return state[STAT + c] == IN_PLAY and state[LOC + c] == s
+
+
+@kernel
+def snare_busy(state):
+    """The Snare holds a rabbit: it cannot move and does not battle."""
+    return state[ENSNARED] >= 0
+
+
+@kernel
+def n_at(state, side, s):
+    lo = 0 if side == HLESSIL else N_RABBITS
+    hi = N_RABBITS if side == HLESSIL else N_CHARS
+    n = 0
+    for c in range(lo, hi):
+        if alive_at(state, c, s):
+            n += 1
+    return n
+
+
+@kernel
+def n_fighting_elil(state, s):
+    """Elil on ``s`` that a rabbit entering must battle (a busy Snare does not battle)."""
+    n = n_at(state, ELIL, s)
+    if snare_busy(state) and alive_at(state, SNARE, s):
+        n -= 1
+    return n
+
+
+@kernel
+def is_attack(state, side, s):
+    if side == HLESSIL:
+        return n_fighting_elil(state, s) > 0
+    return n_at(state, HLESSIL, s) > 0
+
+
+@kernel
+def wood_full(params, state, side, s, extra):
+    """Would ``extra`` more of ``side``'s characters break the wood cap on ``s``?"""
+    return params[2][s, 1] == 1 and n_at(state, side, s) + extra > params[0][G_WOOD_CAP]
+
+
+@kernel
+def is_down(params, s):
+    return s >= 0 and params[2][s, 2] == 1
+
+
+@kernel
+def other_down(params, s):
+    g = params[0]
+    return g[G_DOWN_B] if s == g[G_DOWN_A] else g[G_DOWN_A]
+
+
+@kernel
+def paralysed(state, c):
+    return c == state[ENSNARED] or (c == SNARE and snare_busy(state))
+
+
+@kernel
+def item(items, c, col):
+    items[side_of(c), col] += 1
+
+
+# ---- strength --------------------------------------------------------------------------
+
+@kernel
+def rabbit_strength(params, state, r, s):
+    g = params[0]
+    st = params[3][r, 0]
+    if r == STRAWBERRY and is_down(params, s):
+        st = g[G_STRAW_DOWN]
+    if r == FIVER and state[HAZEL_ON] == 1:
+        st = g[G_FIVER_HAZEL]
+    if is_down(params, s):
+        st += g[G_DOWN_BONUS]
+    if state[PIPKIN_ON] == 1 and r != PIPKIN and alive_at(state, PIPKIN, s):
+        st += g[G_PIPKIN]
+    return st
+
+
+@kernel
+def elil_strength(params, state, e, s):
+    st = params[3][e, 0]
+    if params[2][s, 1] == 1:
+        if e == DOG:
+            st = params[0][G_DOG_WOOD]
+        elif e == FOX:
+            st = params[0][G_FOX_WOOD]
+    return st
+
+
+# ---- placing characters --------------------------------------------------------------
+
+@kernel
+def note_arrival(params, state, r, s, items):
+    """A rabbit arrives on ``s``: the Down item and entering-a-space join triggers."""
+    if is_down(params, s) and (state[DOWN_SEEN] >> r) & 1 == 0:
+        state[DOWN_SEEN] |= 1 << r
+        items[HLESSIL, I_DOWN + r] += 1
+    join = params[5]
+    for j in range(N_JOINERS):
+        if join[j, 0] == JOIN_ENTER and (join[j, 1] >> s) & 1 == 1:
+            trigger(params, state, j, s)
+
+
+@kernel
+def trigger(params, state, j, s):
+    if state[STAT + FIRST_JOINER + j] == PENDING and state[JOIN_AT + j] < 0:
+        appear = params[5][j, 2]
+        state[JOIN_AT + j] = s if appear < 0 else appear
+
+
+@kernel
+def unlock_at(state, s):
+    for e in range(N_RABBITS, N_CHARS):
+        if state[LOC + e] == s:
+            state[LOCK + e] = 0
+
+
+@kernel
+def place(params, state, c, s, items):
+    """Move ``c`` to ``s`` (no battle): Holly's lock lifts when an elil leaves or enters."""
+    old = state[LOC + c]
+    state[LOC + c] = s
+    if c >= N_RABBITS:
+        unlock_at(state, old)
+        unlock_at(state, s)
+    else:
+        note_arrival(params, state, c, s, items)
+
+
+@kernel
+def defeat(params, state, c, items):
+    state[STAT + c] = DEFEATED
+    state[LOC + c] = -1
+    state[KNOWN + c] = 1
+    state[LOCK + c] = 0
+    items[side_of(c), I_CHARS + 2 * c + 1] += 1
+    if c == state[ENSNARED]:
+        state[ENSNARED] = -1
+        state[SNARE_FREED] = 1
+    if c == SNARE and state[ENSNARED] >= 0:
+        state[KNOWN + state[ENSNARED]] = 0   # concealed again, rejoins the hlessil army
+        state[ENSNARED] = -1
+
+
+@kernel
+def defeat_by_rabbit(params, state, e, s, items):
+    defeat(params, state, e, items)
+    for j in range(N_JOINERS):
+        if params[5][j, 0] == JOIN_DEFEAT:
+            trigger(params, state, j, s)
+
+
+# ---- where a character may go ----------------------------------------------------------
+
+@kernel
+def dest_mask(params, state, c):
+    """Bitmask of the spaces ``c`` may move to this turn (moves and attacks)."""
+    if state[STAT + c] != IN_PLAY or paralysed(state, c):
+        return 0
+    side = side_of(c)
+    s = state[LOC + c]
+    nb = params[1]
+    cand = 0
+    for k in range(2):
+        if nb[side, D_FWD, s, k] >= 0:
+            cand |= 1 << nb[side, D_FWD, s, k]
+    if c == WOUNDWORT:
+        for d in (D_BACK, D_SIDE):
+            for k in range(2):
+                t = nb[side, d, s, k]
+                if t >= 0 and is_attack(state, side, t):
+                    cand |= 1 << t
+    if c == KESTREL:
+        for t in range(N_SPACES):
+            if t != s and is_attack(state, side, t):
+                cand |= 1 << t
+    if is_down(params, s) and is_attack(state, side, other_down(params, s)):
+        cand |= 1 << other_down(params, s)
+    mask = 0
+    for t in range(N_SPACES):
+        if (cand >> t) & 1 == 1 and not wood_full(params, state, side, t, 1):
+            if not (c == HAWKBIT and is_attack(state, side, t)):
+                mask |= 1 << t
+    return mask
+
+
+@kernel
+def has_move(params, state, side):
+    lo = 0 if side == HLESSIL else N_RABBITS
+    hi = N_RABBITS if side == HLESSIL else N_CHARS
+    for c in range(lo, hi):
+        if dest_mask(params, state, c) != 0:
+            return True
+    return False
+
+
+@kernel
+def retreat_ok(params, state, c, t):
+    side = side_of(c)
+    return n_at(state, 1 - side, t) == 0 and not wood_full(params, state, side, t, 1)
+
+
+@kernel
+def retreat_mask(params, state, c, dirs, used):
+    """Spaces ``c`` may retreat to in the directions of bitmask ``dirs`` (not ``used``)."""
+    side = side_of(c)
+    s = state[LOC + c]
+    mask = 0
+    for d in range(3):
+        if (dirs >> d) & 1 == 1 and (used >> d) & 1 == 0:
+            for k in range(2):
+                t = params[1][side, d, s, k]
+                if t >= 0 and retreat_ok(params, state, c, t):
+                    mask |= 1 << t
+    return mask
+
+
+@kernel
+def direction(params, side, a, b):
+    for d in range(3):
+        for k in range(2):
+            if params[1][side, d, a, k] == b:
+                return d
+    return -1
+
+
+@kernel
+def escape_ok(params, state, t, group):
+    return (t != params[0][G_EFRAFA] and n_at(state, ELIL, t) == 0
+            and not wood_full(params, state, HLESSIL, t, group))
+
+
+@kernel
+def popcount(m):
+    n = 0
+    while m != 0:
+        n += m & 1
+        m >>= 1
+    return n
+
+
+@kernel
+def nth_bit(m, k):
+    for t in range(32):
+        if (m >> t) & 1 == 1:
+            if k == 0:
+                return t
+            k -= 1
+    return -1
+
+
+# ---- setup -----------------------------------------------------------------------------
+
+@kernel
+def state_size(params, n_players):
+    return STATE_SIZE
+
+
+@kernel
+def max_moves(params, n_players):
+    return MAX_MOVES
+
+
+@kernel
+def new_game(params, n_players, state, chance):
+    state[:] = 0
+    for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H, RET_CHAR, QUESTION, ENSNARED,
+              WINNER, END):
+        state[k] = -1
+    for j in range(N_JOINERS):
+        state[JOIN_AT + j] = -1
+    for c in range(N_CHARS):
+        state[LOC + c] = -1
+    for k in range(9):
+        state[HAND + k] = 1
+        state[HAND + N_CARDS + k] = 1
+    state[SIDE] = ELIL
+    ask(state, P_SETUP, ELIL, -1)
+
+
+@kernel
+def ask(state, phase, decider, question):
+    state[PHASE] = phase
+    state[DECIDER] = decider
+    state[QUESTION] = question
+    state[STEP] = S_WAIT
+
+
+@kernel
+def setup_place(params, state, c, items):
+    side = side_of(c)
+    k = state[SETUP] % 5
+    state[LOC + c] = params[6][side, k]
+    state[STAT + c] = IN_PLAY
+    items[side, I_CHARS + 2 * c] += 1
+    state[SETUP] += 1
+    if state[SETUP] % 5 == 0:
+        home = params[0][G_SANDLEFORD] if side == HLESSIL else params[0][G_EFRAFA]
+        lo = 0 if side == HLESSIL else N_RABBITS
+        for x in range(lo, lo + 9 + (5 if side == HLESSIL else 0)):
+            if state[STAT + x] == PENDING and params[3][x, 3] == 1:
+                state[LOC + x] = home
+                state[STAT + x] = IN_PLAY
+                items[side, I_CHARS + 2 * x] += 1
+        if side == ELIL:
+            ask(state, P_SETUP, HLESSIL, -1)
+        else:
+            state[SIDE] = ELIL
+            ask(state, P_MOVE, ELIL, -1)
+
+
+# ---- the protocol ----------------------------------------------------------------------
+
+@kernel
+def to_move(state):
+    return state[DECIDER]
+
+
+@kernel
+def is_over(state):
+    return state[WINNER] >= 0
+
+
+@kernel
+def turn_number(state):
+    return state[TURN]
+
+
+@kernel
+def finish(params, state, scores, ranks):
+    w = state[WINNER]
+    for s in range(2):
+        scores[s] = 1.0 if s == w else 0.0
+        ranks[s] = 1 if s == w else 2
+    if w < 0:
+        ranks[:] = 0
+        return 0
+    return state[END]
+
+
+@kernel
+def observe(params, state, seat, obs):
+    obs[:] = state
+    opp = 1 - seat
+    lo = 0 if opp == HLESSIL else N_RABBITS
+    hi = N_RABBITS if opp == HLESSIL else N_CHARS
+    for c in range(lo, hi):
+        if state[KNOWN + c] == 0 and state[STAT + c] == IN_PLAY:
+            obs[LOC + c] = HIDDEN
+    m = state[MOVER]
+    if m >= 0 and side_of(m) == opp and state[KNOWN + m] == 0:
+        obs[MOVER] = HIDDEN
+    own_card = CARD_H if seat == HLESSIL else CARD_E
+    opp_card = CARD_E if seat == HLESSIL else CARD_H
+    if state[opp_card] >= 0 and state[CARDS_OPEN] == 0:
+        if not (seat == HLESSIL and state[ELIL_FIRST] == 1):
+            obs[opp_card] = HIDDEN
+    obs[own_card] = state[own_card]
+
+
+@kernel
+def legal_moves(params, state, moves):
+    ph = state[PHASE]
+    side = state[DECIDER]
+    n = 0
+    if ph == P_MOVE or ph == P_DAND:
+        lo = 0 if side == HLESSIL else N_RABBITS
+        hi = N_RABBITS if side == HLESSIL else N_CHARS
+        if ph == P_DAND:
+            lo, hi = DANDELION, DANDELION + 1
+            moves[n] = M_PASS
+            n += 1
+        for c in range(lo, hi):
+            m = dest_mask(params, state, c)
+            for t in range(N_SPACES):
+                if (m >> t) & 1 == 1:
+                    moves[n] = c * 16 + t
+                    n += 1
+    elif ph == P_SETUP:
+        lo = 0 if side == HLESSIL else N_RABBITS
+        for c in range(lo, lo + 9):
+            if state[STAT + c] == PENDING and params[3][c, 3] == 1:
+                moves[n] = M_CHAR + c
+                n += 1
+    elif ph == P_GROUP:
+        n = group_moves(params, state, moves)
+    elif ph == P_ESCAPE:
+        g = n_escapers(params, state)
+        for t in range(N_SPACES):
+            if escape_ok(params, state, t, g):
+                moves[n] = M_SPACE + t
+                n += 1
+    elif ph == P_HOLLY:
+        n = holly_moves(params, state, moves)
+    elif ph == P_QUESTION:
+        moves[0] = M_NO
+        moves[1] = M_YES
+        n = 2
+    elif ph == P_CARD:
+        for k in range(N_CARDS):
+            if state[HAND + side * N_CARDS + k] == 1:
+                moves[n] = M_CARD + k
+                n += 1
+        if n == 0:
+            moves[0] = M_NOCARD
+            n = 1
+    elif ph == P_RETREAT:
+        c = state[RET_CHAR]
+        m = retreat_mask(params, state, c, state[RET_DIRS], 0)
+        for t in range(N_SPACES):
+            if (m >> t) & 1 == 1:
+                moves[n] = c * 16 + t
+                n += 1
+    elif ph == P_FLAME:
+        n = flame_moves(params, state, moves)
+    return n
+
+
+@kernel
+def group_moves(params, state, moves):
+    moves[0] = M_PASS
+    n = 1
+    o, t = state[ORIGIN], state[LOC + HAZEL]
+    if wood_full(params, state, HLESSIL, t, 1):
+        return n
+    for r in range(N_RABBITS):
+        if r != HAZEL and alive_at(state, r, o) and not paralysed(state, r):
+            moves[n] = M_CHAR + r
+            n += 1
+    return n
+
+
+@kernel
+def n_escapers(params, state):
+    return n_at(state, HLESSIL, params[0][G_EFRAFA])
+
+
+@kernel
+def holly_moves(params, state, moves):
+    moves[0] = M_PASS
+    n = 1
+    s = state[LOC + HOLLY]
+    for d in range(3):
+        for k in range(2):
+            t = params[1][HLESSIL, d, s, k]
+            if t >= 0 and n_unknown_elil(state, t) > 0:
+                moves[n] = M_SPACE + t
+                n += 1
+    return n
+
+
+@kernel
+def n_unknown_elil(state, t):
+    n = 0
+    for e in range(N_RABBITS, N_CHARS):
+        if alive_at(state, e, t) and state[KNOWN + e] == 0:
+            n += 1
+    return n
+
+
+@kernel
+def flame_moves(params, state, moves):
+    n = 0
+    b = state[BSPACE]
+    for r in range(N_RABBITS):
+        if alive_at(state, r, b):
+            m = retreat_mask(params, state, r, 7, state[FLAME_USED])
+            for t in range(N_SPACES):
+                if (m >> t) & 1 == 1:
+                    moves[n] = r * 16 + t
+                    n += 1
+    return n
+
+
+# ---- applying a decision --------------------------------------------------------------
+
+@kernel
+def apply_move(params, state, move, chance, items):
+    ph = state[PHASE]
+    if ph == P_SETUP:
+        setup_place(params, state, move - M_CHAR, items)
+    elif ph == P_MOVE:
+        begin_move(params, state, move // 16, move % 16, items)
+    elif ph == P_DAND:
+        if move == M_PASS:
+            state[STEP] = S_POSTMOVE
+        else:
+            item(items, DANDELION, A_DAND)
+            begin_move(params, state, move // 16, move % 16, items)
+    elif ph == P_GROUP:
+        apply_group(params, state, move, items)
+    elif ph == P_ESCAPE:
+        apply_escape(params, state, move - M_SPACE, items)
+    elif ph == P_HOLLY:
+        if move != M_PASS:
+            holly_look(params, state, move - M_SPACE, chance, items)
+        state[STEP] = S_ENDTURN
+    elif ph == P_QUESTION:
+        answer(params, state, move == M_YES, chance, items)
+    elif ph == P_CARD:
+        apply_card(params, state, move, items)
+    elif ph == P_RETREAT:
+        place(params, state, move // 16, move % 16, items)
+        state[STEP] = state[RESUME]
+    elif ph == P_FLAME:
+        apply_flame(params, state, move // 16, move % 16, items)
+    run(params, state, chance, items)
+    recount(state)
+
+
+@kernel
+def recount(state):
+    for k in range(2 * N_SPACES):
+        state[CNT + k] = 0
+    for c in range(N_CHARS):
+        if state[STAT + c] == IN_PLAY and state[LOC + c] >= 0:
+            state[CNT + side_of(c) * N_SPACES + state[LOC + c]] += 1
+
+
+@kernel
+def begin_move(params, state, c, t, items):
+    side = side_of(c)
+    s = state[LOC + c]
+    state[MOVER] = c
+    state[ORIGIN] = s
+    if c == HOLLY:
+        state[HOLLY_LOOK] = 1
+    if is_attack(state, side, t):
+        note_attack_kind(params, state, c, s, t, items)
+        state[ATTACKING] = 1
+        state[BSPACE] = t
+        state[ATT] = c
+        place(params, state, c, t, items)
+        state[STEP] = S_SELECT
+        return
+    place(params, state, c, t, items)
+    if c == HAZEL and group_possible(params, state, s, t):
+        ask(state, P_GROUP, HLESSIL, -1)
+    else:
+        state[STEP] = S_ARRIVED
+
+
+@kernel
+def note_attack_kind(params, state, c, s, t, items):
+    if direction(params, side_of(c), s, t) != D_FWD:
+        if is_down(params, s) and is_down(params, t):
+            item(items, c, A_DOWN_CROSS)
+        elif c == KESTREL:
+            item(items, c, A_KESTREL)
+        elif c == WOUNDWORT:
+            item(items, c, A_WOUNDWORT)
+
+
+@kernel
+def group_possible(params, state, o, t):
+    if wood_full(params, state, HLESSIL, t, 1):
+        return False
+    for r in range(N_RABBITS):
+        if r != HAZEL and alive_at(state, r, o) and not paralysed(state, r):
+            return True
+    return False
+
+
+@kernel
+def apply_group(params, state, move, items):
+    if move == M_PASS:
+        state[STEP] = S_ARRIVED
+        return
+    item(items, HAZEL, A_HAZEL_GROUP)
+    place(params, state, move - M_CHAR, state[LOC + HAZEL], items)
+    if group_possible(params, state, state[ORIGIN], state[LOC + HAZEL]):
+        ask(state, P_GROUP, HLESSIL, -1)
+    else:
+        state[STEP] = S_ARRIVED
+
+
+@kernel
+def apply_escape(params, state, t, items):
+    ef = params[0][G_EFRAFA]
+    for r in range(N_RABBITS):
+        if alive_at(state, r, ef):
+            place(params, state, r, t, items)
+            item(items, r, A_ESCAPE)
+    for j in range(N_JOINERS):
+        if params[5][j, 0] == JOIN_ESCAPE:
+            trigger(params, state, j, t)
+    state[STEP] = state[RESUME]
+
+
+@kernel
+def holly_look(params, state, t, chance, items):
+    k = rand_below(chance, n_unknown_elil(state, t))
+    for e in range(N_RABBITS, N_CHARS):
+        if alive_at(state, e, t) and state[KNOWN + e] == 0:
+            if k == 0:
+                state[KNOWN + e] = 1
+                state[LOCK + e] = 1
+                break
+            k -= 1
+    state[KNOWN + HOLLY] = 1
+    item(items, HOLLY, A_HOLLY)
+
+
+@kernel
+def apply_card(params, state, move, items):
+    side = state[DECIDER]
+    k = -1 if move == M_NOCARD else move - M_CARD
+    if k >= 0:
+        play_card(params, state, side, k, items)
+    if side == HLESSIL:
+        state[CARD_H] = k
+    else:
+        state[CARD_E] = k
+    state[ROUND] |= 2 if side == HLESSIL else 4     # bit 1/2: this side has chosen
+    if state[ROUND] & 6 == 6:
+        state[CARDS_OPEN] = 1
+        state[STEP] = S_BLACKBERRY
+    else:
+        state[STEP] = S_CARDS
+
+
+@kernel
+def play_card(params, state, side, k, items):
+    state[HAND + side * N_CARDS + k] = 0
+    items[side, card_col(side, k, EV_PLAYED)] += 1
+    if params[0][G_REFILL] == 1:
+        left = 0
+        for x in range(9):
+            left += state[HAND + side * N_CARDS + x]
+        if left == 0:
+            for x in range(9):
+                state[HAND + side * N_CARDS + x] = 1
+
+
+@kernel
+def card_col(side, k, ev):
+    return I_CARDS + ((0 if side == HLESSIL else 9) + k) * 3 + ev
+
+
+# ---- the automatic steps ----------------------------------------------------------------
+
+@kernel
+def run(params, state, chance, items):
+    while state[WINNER] < 0 and state[STEP] != S_WAIT:
+        st = state[STEP]
+        if st == S_SELECT:
+            step_select(params, state, chance, items)
+        elif st == S_FIGHT:
+            step_fight(params, state, items)
+        elif st == S_PRE:
+            step_pre(params, state)
+        elif st == S_CAT:
+            step_cat(state)
+        elif st == S_CARDS:
+            step_cards(state, items)
+        elif st == S_BLACKBERRY:
+            step_blackberry(state)
+        elif st == S_RESOLVE:
+            step_resolve(params, state, items)
+        elif st == S_BATTLE_END:
+            step_battle_end(params, state, chance, items)
+        elif st == S_ARRIVED:
+            step_arrived(params, state, S_POSTMOVE, items)
+        elif st == S_POSTMOVE:
+            step_postmove(params, state, items)
+        else:
+            step_endturn(params, state, items)
+
+
+@kernel
+def need_escape(params, state, resume, in_battle, items):
+    """Rabbits standing in Efrafa escape (all to one space, the hlessil choose where);
+    an attacker still fighting there escapes only when its battle ends."""
+    ef = params[0][G_EFRAFA]
+    for r in range(N_RABBITS):
+        if alive_at(state, r, ef) and not (in_battle and r == state[ATT]):
+            state[RESUME] = resume
+            ask(state, P_ESCAPE, HLESSIL, -1)
+            if not has_escape(params, state):
+                for x in range(N_RABBITS):       # nowhere to go: caught (NOTES.md)
+                    if alive_at(state, x, ef):
+                        defeat(params, state, x, items)
+                state[STEP] = resume
+            return True
+    return False
+
+
+@kernel
+def has_escape(params, state):
+    g = n_escapers(params, state)
+    for t in range(N_SPACES):
+        if escape_ok(params, state, t, g):
+            return True
+    return False
+
+
+@kernel
+def step_arrived(params, state, resume, items):
+    if not need_escape(params, state, resume, False, items):
+        state[STEP] = resume
+
+
+@kernel
+def pool_mask(state, side, b, a):
+    """Defenders ``a`` may be matched against on ``b``, as a bitmask of characters."""
+    m = 0
+    if side == HLESSIL:
+        for r in range(N_RABBITS):
+            if alive_at(state, r, b):
+                m |= 1 << r
+        if (m >> BIGWIG) & 1 == 1:
+            return 1 << BIGWIG
+        if m != (1 << CLOVER):
+            m &= ~(1 << CLOVER)
+        return m
+    for e in range(N_RABBITS, N_CHARS):
+        if alive_at(state, e, b) and not paralysed(state, e):
+            m |= 1 << e
+    return m
+
+
+@kernel
+def pick(chance, m):
+    return nth_bit(m, rand_below(chance, popcount(m)))
+
+
+@kernel
+def step_select(params, state, chance, items):
+    if need_escape(params, state, S_SELECT, True, items):
+        return
+    a, b = state[ATT], state[BSPACE]
+    if not alive_at(state, a, b):
+        state[STEP] = S_BATTLE_END
+        return
+    m = pool_mask(state, 1 - side_of(a), b, a)
+    if m == 0:
+        state[STEP] = S_BATTLE_END
+        return
+    ens = state[ENSNARED]
+    if side_of(a) == ELIL and a != SNARE and ens >= 0 and (m >> ens) & 1 == 1 and m != 1 << ens:
+        ask(state, P_QUESTION, ELIL, Q_TARGET)
+        return
+    state[DEF] = pick(chance, m)
+    state[STEP] = S_FIGHT
+
+
+@kernel
+def battlers(state):
+    a, d = state[ATT], state[DEF]
+    if a < N_RABBITS:
+        return a, d
+    return d, a
+
+
+@kernel
+def step_fight(params, state, items):
+    a, d = state[ATT], state[DEF]
+    r, e = battlers(state)
+    b = state[BSPACE]
+    state[KNOWN + a] = 1
+    state[KNOWN + d] = 1
+    for k in (CARD_E, CARD_H):
+        state[k] = -1
+    for k in (CARDS_OPEN, ROUND, NOCARDS, PRE, PIPKIN_ON, HAZEL_ON, ELIL_FIRST):
+        state[k] = 0
+    if d == BIGWIG:
+        item(items, BIGWIG, A_BIGWIG)
+    if e == SNARE:
+        snare_meets(params, state, r, b, items)
+        state[STEP] = S_BATTLE_END if a == SNARE else S_SELECT
+    elif r == SILVER and e == RATS:
+        item(items, SILVER, A_SILVER)
+        defeat_by_rabbit(params, state, RATS, b, items)
+        state[STEP] = S_SELECT
+    else:
+        state[STEP] = S_PRE
+
+
+@kernel
+def snare_meets(params, state, r, b, items):
+    """The Snare encounters rabbit ``r`` on ``b``: defeated by Blackberry or in Efrafa,
+    otherwise the rabbit is caught and both lie face up."""
+    if r == BLACKBERRY:
+        item(items, BLACKBERRY, A_BB_SNARE)
+        defeat_by_rabbit(params, state, SNARE, b, items)
+    elif b == params[0][G_EFRAFA]:
+        item(items, r, A_SNARE_EFRAFA)
+        defeat_by_rabbit(params, state, SNARE, b, items)
+    else:
+        item(items, SNARE, A_ENSNARE)
+        state[ENSNARED] = r
+        state[KNOWN + r] = 1
+        state[KNOWN + SNARE] = 1
+
+
+@kernel
+def pre_applies(params, state, q):
+    r, e = battlers(state)
+    b = state[BSPACE]
+    free = not paralysed(state, r)
+    if q == Q_HYZ:
+        return (r == HYZENTHLAY and state[DEF] == r and e != CAMPION and free
+                and retreat_mask(params, state, r, 1 << D_SIDE, 0) != 0)
+    if q == Q_BLACKAVAR:
+        return (r == BLACKAVAR and state[ATT] == r and e != CAMPION and free
+                and retreat_mask(params, state, r, 1 << D_FWD, 0) != 0)
+    if q == Q_PIPKIN:
+        return r != PIPKIN and state[PIPKIN_ON] == 0 and alive_at(state, PIPKIN, b)
+    return r == FIVER and state[DEF] == FIVER and alive_at(state, HAZEL, b)
+
+
+@kernel
+def step_pre(params, state):
+    while state[PRE] < 4:
+        q = state[PRE]
+        state[PRE] += 1
+        if pre_applies(params, state, q):
+            ask(state, P_QUESTION, HLESSIL, q)
+            return
+    state[STEP] = S_CAT
+
+
+@kernel
+def step_cat(state):
+    r, e = battlers(state)
+    if e == CAT:
+        ask(state, P_QUESTION, ELIL, Q_CAT)
+    else:
+        state[STEP] = S_CARDS
+
+
+@kernel
+def step_cards(state, items):
+    r, e = battlers(state)
+    first = ELIL if (r == FIVER or e == VERVAIN) else HLESSIL
+    state[ELIL_FIRST] = 1 if first == ELIL else 0
+    chosen = state[ROUND] & 6
+    if chosen == 0:
+        ask(state, P_CARD, first, -1)
+        if first == ELIL and state[ROUND] == 0:
+            ab = A_FIVER_FIRST if r == FIVER else A_VERVAIN
+            items[HLESSIL if r == FIVER else ELIL, ab] += 1
+    else:
+        ask(state, P_CARD, 1 - first, -1)
+
+
+@kernel
+def step_blackberry(state):
+    r, e = battlers(state)
+    if r == BLACKBERRY and state[ROUND] & 1 == 0:
+        ask(state, P_QUESTION, HLESSIL, Q_BLACKBERRY)
+    else:
+        state[STEP] = S_RESOLVE
+
+
+@kernel
+def answer(params, state, yes, chance, items):
+    q = state[QUESTION]
+    r, e = battlers(state)
+    state[STEP] = S_PRE
+    if q == Q_TARGET:
+        m = pool_mask(state, HLESSIL, state[BSPACE], state[ATT])
+        ens = state[ENSNARED]
+        state[DEF] = ens if yes else pick(chance, m & ~(1 << ens))
+        state[STEP] = S_FIGHT
+    elif q == Q_CAT:
+        state[NOCARDS] = 1 if yes else 0
+        state[STEP] = S_RESOLVE if yes else S_CARDS
+        if yes:
+            item(items, CAT, A_CAT)
+    elif q == Q_BLACKBERRY:
+        state[STEP] = S_RESOLVE
+        if yes:
+            item(items, BLACKBERRY, A_BB_REPLAY)
+            state[ROUND] = 1
+            state[CARD_E] = -1
+            state[CARD_H] = -1
+            state[CARDS_OPEN] = 0
+            state[STEP] = S_CARDS
+    elif yes:
+        answer_pre(params, state, q, r, items)
+
+
+@kernel
+def answer_pre(params, state, q, r, items):
+    if q == Q_HYZ or q == Q_BLACKAVAR:
+        item(items, r, A_HYZ if q == Q_HYZ else A_BLACKAVAR)
+        start_retreat(params, state, r, 1 << (D_SIDE if q == Q_HYZ else D_FWD), 0, items)
+    elif q == Q_PIPKIN:
+        state[PIPKIN_ON] = 1
+        state[KNOWN + PIPKIN] = 1
+        item(items, PIPKIN, A_PIPKIN)
+    else:
+        state[HAZEL_ON] = 1
+        state[KNOWN + HAZEL] = 1
+        item(items, FIVER, A_FIVER_HAZEL)
+
+
+@kernel
+def start_retreat(params, state, c, dirs, used, items):
+    """Retreat ``c`` (one option: at once; more: its owner chooses); resume at S_SELECT.
+    Returns False when no space is available (the card cannot be carried out)."""
+    m = retreat_mask(params, state, c, dirs, used)
+    if m == 0:
+        return False
+    state[RESUME] = S_SELECT
+    if popcount(m) == 1:
+        place(params, state, c, nth_bit(m, 0), items)
+        state[STEP] = S_SELECT
+    else:
+        state[RET_CHAR] = c
+        state[RET_DIRS] = dirs
+        ask(state, P_RETREAT, side_of(c), -1)
+    return True
+
+
+@kernel
+def base_strength(params, r, s):
+    """A rabbit's strength on ``s`` before battle-only bonuses (Pipkin, Hazel for Fiver)."""
+    st = params[3][r, 0]
+    if is_down(params, s):
+        if r == STRAWBERRY:
+            st = params[0][G_STRAW_DOWN]
+        st += params[0][G_DOWN_BONUS]
+    return st
+
+
+@kernel
+def card_effect(params, state, side, card):
+    """(kind, value) of the card ``side`` played, or a plain 0 when it has no effect."""
+    if state[NOCARDS] == 1 or card < 0:
+        return K_NUM, 0
+    if side == HLESSIL and battlers(state)[0] == state[ENSNARED]:
+        return K_NUM, 0
+    return params[4][side, card, 0], params[4][side, card, 1]
+
+
+@kernel
+def step_resolve(params, state, items):
+    """Text cards (the elil's first), then strengths if both battlers are still there."""
+    r, e = battlers(state)
+    b = state[BSPACE]
+    hk, hv = card_effect(params, state, HLESSIL, state[CARD_H])
+    ek, ev = card_effect(params, state, ELIL, state[CARD_E])
+    state[STEP] = S_SELECT
+    e_gone = False
+    r_gone = False
+    if ek == K_RET_BACK:
+        e_gone = start_retreat(params, state, e, 1 << D_BACK, 0, items)
+    elif ek == K_FLAME:
+        item(items, e, A_FLAME)
+        start_flame(params, state, items)
+        r_gone = True
+    if hk == K_RET_BACK or hk == K_RET_SIDE or hk == K_RET_FWD:
+        if ek == K_TRACKER and not r_gone and not e_gone:
+            item(items, e, A_TRACKER)
+        elif e == CAMPION and not r_gone and not e_gone:
+            item(items, e, A_CAMPION)
+        elif not r_gone and not e_gone:
+            d = D_BACK if hk == K_RET_BACK else (D_SIDE if hk == K_RET_SIDE else D_FWD)
+            r_gone = start_retreat(params, state, r, 1 << d, 0, items)
+    elif hk == K_KEHAAR and not r_gone and b != params[0][G_EFRAFA]:
+        kehaar(params, state, e, e_gone, items)
+        e_gone = True
+    if not e_gone and not r_gone:
+        compare(params, state, r, e, b, hv, ev, items)
+    card_outcomes(state, r, e, e_gone, r_gone, items)
+
+
+@kernel
+def compare(params, state, r, e, b, hv, ev, items):
+    rs = rabbit_strength(params, state, r, b) + hv
+    es = elil_strength(params, state, e, b) + ev
+    if rs <= es:
+        defeat(params, state, r, items)
+    if rs >= es:
+        defeat_by_rabbit(params, state, e, b, items)
+
+
+@kernel
+def card_outcomes(state, r, e, e_gone, r_gone, items):
+    r_def = state[STAT + r] == DEFEATED
+    e_def = state[STAT + e] == DEFEATED
+    ch, ce = state[CARD_H], state[CARD_E]
+    if ch >= 0 and ch < 9:
+        if r_def:
+            items[HLESSIL, card_col(HLESSIL, ch, EV_LOST)] += 1
+        elif (e_def or e_gone) and not r_gone:
+            items[HLESSIL, card_col(HLESSIL, ch, EV_WON)] += 1
+    if ce >= 0 and ce < 9:
+        if e_def:
+            items[ELIL, card_col(ELIL, ce, EV_LOST)] += 1
+        elif (r_def or r_gone) and not e_gone:
+            items[ELIL, card_col(ELIL, ce, EV_WON)] += 1
+
+
+@kernel
+def kehaar(params, state, e, e_gone, items):
+    """Every elil on the battle space (but a busy Snare) returns to Efrafa."""
+    b = state[BSPACE]
+    item(items, HAZEL, A_KEHAAR)
+    for x in range(N_RABBITS, N_CHARS):
+        if alive_at(state, x, b) and not paralysed(state, x) and not (x == e and e_gone):
+            place(params, state, x, params[0][G_EFRAFA], items)
+
+
+@kernel
+def start_flame(params, state, items):
+    b = state[BSPACE]
+    ens = state[ENSNARED]
+    if ens >= 0 and alive_at(state, ens, b):
+        defeat(params, state, ens, items)
+    state[FLAME_USED] = 0
+    flame_continue(params, state, items)
+
+
+@kernel
+def flame_continue(params, state, items):
+    """Ask for the next Flaming Stick retreat, or defeat the rabbits that cannot go."""
+    b = state[BSPACE]
+    for r in range(N_RABBITS):
+        if alive_at(state, r, b) and retreat_mask(params, state, r, 7, state[FLAME_USED]) != 0:
+            ask(state, P_FLAME, HLESSIL, -1)
+            return
+    for r in range(N_RABBITS):
+        if alive_at(state, r, b):
+            defeat(params, state, r, items)
+    state[STEP] = S_SELECT
+
+
+@kernel
+def apply_flame(params, state, r, t, items):
+    b = state[BSPACE]
+    state[FLAME_USED] |= 1 << direction(params, HLESSIL, b, t)
+    place(params, state, r, t, items)
+    flame_continue(params, state, items)
+
+
+@kernel
+def step_battle_end(params, state, chance, items):
+    """A Snare whose rabbit fell meets one of those left, or hides again."""
+    b = state[BSPACE]
+    if alive_at(state, SNARE, b) and state[ENSNARED] < 0 and state[ATT] != SNARE:
+        m = pool_mask(state, HLESSIL, b, -1)
+        if m != 0 and state[SNARE_FREED] == 1:
+            snare_meets(params, state, pick(chance, m), b, items)
+        elif m == 0:
+            state[KNOWN + SNARE] = 0
+    state[SNARE_FREED] = 0
+    state[STEP] = S_ARRIVED
+
+
+@kernel
+def holly_targets(params, state):
+    s = state[LOC + HOLLY]
+    n = 0
+    for d in range(3):
+        for k in range(2):
+            t = params[1][HLESSIL, d, s, k]
+            if t >= 0 and n_unknown_elil(state, t) > 0:
+                n += 1
+    return n
+
+
+@kernel
+def step_postmove(params, state, items):
+    snare_check(params, state, items)
+    if (state[MOVER] == DANDELION and state[DAND] == 0 and state[ATTACKING] == 0
+            and dest_mask(params, state, DANDELION) != 0):
+        state[DAND] = 1
+        ask(state, P_DAND, HLESSIL, -1)
+        return
+    state[DAND] = 1
+    if state[HOLLY_LOOK] == 1:
+        state[HOLLY_LOOK] = 0
+        if (state[STAT + HOLLY] == IN_PLAY and not paralysed(state, HOLLY)
+                and holly_targets(params, state) > 0):
+            ask(state, P_HOLLY, HLESSIL, -1)
+            return
+    state[STEP] = S_ENDTURN
+
+
+@kernel
+def snare_check(params, state, items):
+    """A busy Snare falls to Blackberry on its space or to a group of strength 6+."""
+    if state[ENSNARED] < 0 or state[STAT + SNARE] != IN_PLAY:
+        return
+    s = state[LOC + SNARE]
+    if alive_at(state, BLACKBERRY, s):
+        item(items, BLACKBERRY, A_BB_SNARE)
+        defeat_by_rabbit(params, state, SNARE, s, items)
+        return
+    tot = 0
+    for r in range(N_RABBITS):
+        if alive_at(state, r, s):
+            tot += base_strength(params, r, s)
+    if tot >= params[0][G_SNARE_GROUP]:
+        for r in range(N_RABBITS):
+            if alive_at(state, r, s):
+                state[KNOWN + r] = 1
+        item(items, SNARE, A_SNARE_GROUP)
+        defeat_by_rabbit(params, state, SNARE, s, items)
+
+
+@kernel
+def joins(params, state, items):
+    """Triggered joiners appear: on their space, else Sandleford, else they are lost."""
+    sand = params[0][G_SANDLEFORD]
+    for j in range(N_JOINERS):
+        c = FIRST_JOINER + j
+        t = state[JOIN_AT + j]
+        if state[STAT + c] != PENDING or t < 0:
+            continue
+        if n_at(state, ELIL, t) > 0 or wood_full(params, state, HLESSIL, t, 1):
+            t = sand
+        if n_at(state, ELIL, t) > 0:
+            state[STAT + c] = LOST
+            items[HLESSIL, I_JOIN + 2 * j + 1] += 1
+            continue
+        state[STAT + c] = IN_PLAY
+        state[KNOWN + c] = 1
+        items[HLESSIL, I_JOIN + 2 * j] += 1
+        items[HLESSIL, I_CHARS + 2 * c] += 1
+        place(params, state, c, t, items)
+
+
+@kernel
+def mixable(state, c):
+    return (state[STAT + c] == IN_PLAY and state[LOCK + c] == 0 and not paralysed(state, c))
+
+
+@kernel
+def mix(state):
+    """Each player shuffles every space where two or more of its tokens can be mixed."""
+    for c in range(N_CHARS):
+        if state[KNOWN + c] == 1 and mixable(state, c):
+            lo = 0 if c < N_RABBITS else N_RABBITS
+            hi = N_RABBITS if c < N_RABBITS else N_CHARS
+            n = 0
+            for x in range(lo, hi):
+                if mixable(state, x) and state[LOC + x] == state[LOC + c]:
+                    n += 1
+            if n >= 2:
+                state[KNOWN + c] = 0
+
+
+@kernel
+def win(state, side, reason):
+    state[WINNER] = side
+    state[END] = reason
+    state[PHASE] = P_OVER
+    state[STEP] = S_WAIT
+
+
+@kernel
+def check_winner(params, state, ended):
+    g = params[0]
+    if ended == HLESSIL or g[G_WIN_ANY] == 1:
+        n = 0
+        doe = 0
+        for r in range(N_RABBITS):
+            if state[STAT + r] == IN_PLAY and is_down(params, state[LOC + r]):
+                n += 1
+                doe += params[3][r, 2]
+        if n >= g[G_WARREN] and doe > 0:
+            win(state, HLESSIL, E_WARREN)
+            return
+    gone, does, does_gone, here = 0, 0, 0, 0
+    for r in range(N_RABBITS):
+        out = state[STAT + r] == DEFEATED or state[STAT + r] == LOST
+        gone += 1 if out else 0
+        does += params[3][r, 2]
+        does_gone += params[3][r, 2] if out else 0
+        here += 1 if state[STAT + r] == IN_PLAY else 0
+    if does > 0 and does_gone == does:
+        win(state, ELIL, E_DOES)
+    elif gone >= g[G_ELIL_WIN]:
+        win(state, ELIL, E_ELEVEN)
+    elif here == 0 or N_RABBITS - gone < g[G_WARREN]:
+        win(state, ELIL, E_IMPOSSIBLE)
+
+
+@kernel
+def step_endturn(params, state, items):
+    snare_check(params, state, items)
+    joins(params, state, items)
+    snare_check(params, state, items)
+    mix(state)
+    ended = state[SIDE]
+    check_winner(params, state, ended)
+    if state[WINNER] >= 0:
+        return
+    side = 1 - ended
+    state[SIDE] = side
+    state[TURN] += 1
+    for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H):
+        state[k] = -1
+    for k in (DAND, HOLLY_LOOK, ATTACKING, CARDS_OPEN, ROUND, PIPKIN_ON, HAZEL_ON, NOCARDS):
+        state[k] = 0
+    if not has_move(params, state, side):
+        win(state, ended, E_NO_MOVE)
+        return
+    ask(state, P_MOVE, side, -1)

@@ -1,0 +1,99 @@
+"""Watership Down: the state layout, the move encoding and the game's fixed names.
+
+A state is one flat int32 array. Seat 0 is the elil player (side ELIL = 0, who moves
+first), seat 1 the hlessil player (side HLESSIL = 1); a side's number is its seat.
+
+    0                                          HEADER (48)
+    +------------------------------------------------------------------------+
+    | SIDE DECIDER PHASE STEP TURN WINNER END SETUP | MOVER ORIGIN BSPACE ATT |
+    | DEF CARD_E CARD_H CARDS_OPEN ROUND PIPKIN_ON HAZEL_ON NOCARDS PRE       |
+    | RET_CHAR RET_DIRS RESUME FLAME_USED QUESTION DAND HOLLY ENSNARED        |
+    | SNARE_FREED ATTACKING ELIL_FIRST DOWN_SEEN  JOIN_AT[5]  (spare)         |
+    +------------------------------------------------------------------------+
+    LOC[23]    space of each character, -1 off the board        (48 .. 70)
+    STAT[23]   PENDING 0 / IN_PLAY 1 / DEFEATED 2 / LOST 3      (71 .. 93)
+    KNOWN[23]  1 when the opponent knows which token it is      (94 .. 116)
+    LOCK[23]   1 for an elil Holly looked at: cannot be mixed   (117 .. 139)
+    HAND[2][11] 1 when the card is in the side's hand           (140 .. 161)
+    CNT[2][16] tokens of each side on each space (public)       (162 .. 193)
+
+Characters 0..13 are the rabbits (hlessil), 14..22 the elil. -1 means empty or none.
+PHASE says which decision is awaited from seat DECIDER; STEP is where the automatic
+resolution resumes after it (battle sub-steps, escapes, the end of a turn).
+"""
+
+ELIL, HLESSIL = 0, 1
+
+# characters
+HAZEL, FIVER, BIGWIG, BLACKBERRY, DANDELION, PIPKIN, SILVER, BUCKTHORN, HAWKBIT = range(9)
+HOLLY, STRAWBERRY, CLOVER, HYZENTHLAY, BLACKAVAR = range(9, 14)
+WOUNDWORT, CAMPION, VERVAIN, CAT, DOG, FOX, RATS, KESTREL, SNARE = range(14, 23)
+N_RABBITS, N_CHARS, FIRST_JOINER, N_JOINERS = 14, 23, 9, 5
+CHAR_NAMES = ["Hazel", "Fiver", "Bigwig", "Blackberry", "Dandelion", "Pipkin", "Silver",
+              "Buckthorn", "Hawkbit", "Holly", "Strawberry", "Clover", "Hyzenthlay",
+              "Blackavar", "Woundwort", "Campion", "Vervain", "Cat", "Dog", "Fox", "Rats",
+              "Kestrel", "Snare"]
+CHAR_KEYS = [n.lower() for n in CHAR_NAMES]
+
+# character status
+PENDING, IN_PLAY, DEFEATED, LOST = 0, 1, 2, 3
+
+N_SPACES = 16
+N_CARDS = 11          # nine battle cards + two optional cards (index 9, 10)
+HAND_SIZE = 9
+
+# directions, relative to the side of the character
+D_FWD, D_BACK, D_SIDE = 0, 1, 2
+DIR_NAMES = ["forward", "backward", "sideways"]
+
+# card kinds
+K_NUM, K_RET_BACK, K_RET_SIDE, K_RET_FWD, K_KEHAAR, K_TRACKER, K_FLAME = range(7)
+KIND_NAMES = ["number", "retreat_backward", "retreat_sideways", "retreat_forward", "kehaar",
+              "tracker", "flaming_stick"]
+
+# header offsets
+(SIDE, DECIDER, PHASE, STEP, TURN, WINNER, END, SETUP, MOVER, ORIGIN, BSPACE, ATT, DEF,
+ CARD_E, CARD_H, CARDS_OPEN, ROUND, PIPKIN_ON, HAZEL_ON, NOCARDS, PRE, RET_CHAR, RET_DIRS,
+ RESUME, FLAME_USED, QUESTION, DAND, HOLLY_LOOK, ENSNARED, SNARE_FREED, ATTACKING,
+ ELIL_FIRST, DOWN_SEEN) = range(33)
+JOIN_AT = 33          # 5 entries: where a triggered joiner will appear, -1 none
+HEADER = 48
+LOC = HEADER
+STAT = LOC + N_CHARS
+KNOWN = STAT + N_CHARS
+LOCK = KNOWN + N_CHARS
+HAND = LOCK + N_CHARS
+CNT = HAND + 2 * N_CARDS
+STATE_SIZE = CNT + 2 * N_SPACES
+
+# phases (the decision awaited)
+(P_SETUP, P_MOVE, P_GROUP, P_ESCAPE, P_DAND, P_HOLLY, P_QUESTION, P_CARD, P_RETREAT,
+ P_FLAME, P_OVER) = range(11)
+PHASE_NAMES = ["setup", "move", "hazel_group", "escape", "dandelion", "holly", "question",
+               "card", "retreat", "flaming_stick", "over"]
+
+# automatic steps
+(S_WAIT, S_SELECT, S_FIGHT, S_PRE, S_CAT, S_CARDS, S_BLACKBERRY, S_RESOLVE, S_BATTLE_END,
+ S_ARRIVED, S_POSTMOVE, S_ENDTURN) = range(12)
+
+# yes/no questions (PHASE == P_QUESTION, QUESTION says which)
+Q_HYZ, Q_BLACKAVAR, Q_PIPKIN, Q_HAZEL, Q_CAT, Q_BLACKBERRY, Q_TARGET = range(7)
+QUESTION_NAMES = ["Hyzenthlay retreats sideways?", "Blackavar retreats forward?",
+                  "reveal Pipkin (+1)?", "reveal Hazel (Fiver 2)?", "Cat: no cards?",
+                  "Blackberry: cancel and play again?", "attack the ensnared rabbit?"]
+
+# moves
+#   0 .. 367      char * 16 + space   (a move, Dandelion's second move, a retreat, a
+#                                      Flaming Stick retreat: the character and where to)
+#   368 .. 383    M_SPACE + space     (escape destination, Holly's look)
+#   384 .. 394    M_CARD + card       (a card from the decider's hand)
+#   395 M_NOCARD, 396 M_NO, 397 M_YES, 398 M_PASS (Dandelion stops, Hazel's group done,
+#                                      Holly does not look)
+#   400 .. 422    M_CHAR + char       (setup placement, Hazel's companion)
+M_SPACE, M_CARD, M_NOCARD, M_NO, M_YES, M_PASS, M_CHAR = 368, 384, 395, 396, 397, 398, 400
+MAX_MOVES = 160
+
+# end reasons
+END_REASONS = ["timeout", "warren", "does_defeated", "eleven_defeated", "warren_impossible",
+               "no_legal_move"]
+E_TIMEOUT, E_WARREN, E_DOES, E_ELEVEN, E_IMPOSSIBLE, E_NO_MOVE = range(6)

@@ -1,0 +1,211 @@
+"""Watership Down told as text, for ``simkit replay``; and the state's invariants."""
+
+from .state import (
+    ATT,
+    BSPACE,
+    CARD_E,
+    CARD_H,
+    CHAR_NAMES,
+    DECIDER,
+    DEF,
+    DEFEATED,
+    ELIL,
+    END,
+    END_REASONS,
+    ENSNARED,
+    HAND,
+    HLESSIL,
+    IN_PLAY,
+    LOC,
+    LOCK,
+    LOST,
+    M_CARD,
+    M_CHAR,
+    M_NOCARD,
+    M_PASS,
+    M_SPACE,
+    M_YES,
+    N_CARDS,
+    N_CHARS,
+    N_RABBITS,
+    N_SPACES,
+    P_CARD,
+    P_DAND,
+    P_ESCAPE,
+    P_FLAME,
+    P_GROUP,
+    P_HOLLY,
+    P_MOVE,
+    P_QUESTION,
+    P_RETREAT,
+    P_SETUP,
+    PENDING,
+    PHASE,
+    QUESTION,
+    QUESTION_NAMES,
+    SIDE,
+    SNARE,
+    STAT,
+    TURN,
+    WINNER,
+)
+
+SIDE_NAMES = ["elil (P1)", "hlessil (P2)"]
+H_CARD_NAMES = ["1", "2", "3", "4", "5", "Retreat Backward", "Retreat Sideways",
+                "Retreat Forward", "Kehaar"]
+E_CARD_NAMES = ["1", "2", "3", "4", "5", "6", "Retreat Backwards", "Tracker",
+                "Flaming Stick"]
+SPACE_NAMES = ["Sandleford", "The Enborne", "Newtown Copse", "Ecchinswell Copse",
+               "Heather Wood", "The Road", "Cowslip's Warren", "The Beech Hanger",
+               "The Honeycomb", "Nuthanger Farm", "Caesar's Belt", "Hawthorn Wood",
+               "Test Woods", "Near Hind Copse", "The River Test", "Efrafa"]
+
+
+def _space(params, s):
+    return SPACE_NAMES[s] if 0 <= s < N_SPACES else "off the board"
+
+
+def _card(side, k):
+    if k < 0:
+        return "no card"
+    names = H_CARD_NAMES if side == HLESSIL else E_CARD_NAMES
+    return names[k] if k < len(names) else f"card {k}"
+
+
+def _where(state):
+    out = {}
+    for c in range(N_CHARS):
+        if state[STAT + c] == IN_PLAY:
+            out.setdefault(int(state[LOC + c]), []).append(CHAR_NAMES[c])
+    return out
+
+
+def describe_setup(params, n_players, state):
+    return ["the elil (P1) and the hlessil (P2) place their characters secretly; "
+            "the elil move first",
+            "board: Sandleford (row 0) .. Watership Down (Beech Hanger, Honeycomb) .. "
+            "Efrafa (row 6)"]
+
+
+def _changes(params, before, after):
+    """Everything a move changed: characters moved, defeated, joined; snare; cards."""
+    lines = []
+    for c in range(N_CHARS):
+        b0, b1 = int(before[LOC + c]), int(after[LOC + c])
+        s0, s1 = int(before[STAT + c]), int(after[STAT + c])
+        who = CHAR_NAMES[c]
+        if s0 == IN_PLAY and s1 == DEFEATED:
+            lines.append(f"{who} is defeated (on {_space(params, b0)})")
+        elif s0 == PENDING and s1 == LOST:
+            lines.append(f"{who} should join but Sandleford holds elil: lost")
+        elif s0 == PENDING and s1 == IN_PLAY and before[PHASE] != P_SETUP:
+            lines.append(f"{who} joins the hlessil on {_space(params, b1)}")
+        elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY:
+            lines.append(f"{who}: {_space(params, b0)} -> {_space(params, b1)}")
+    e0, e1 = int(before[ENSNARED]), int(after[ENSNARED])
+    if e1 >= 0 and e0 != e1:
+        lines.append(f"the Snare catches {CHAR_NAMES[e1]}")
+    if e0 >= 0 and e1 < 0 and after[STAT + e0] == IN_PLAY:
+        lines.append(f"{CHAR_NAMES[e0]} is free of the Snare")
+    for side, off, names in ((HLESSIL, CARD_H, H_CARD_NAMES), (ELIL, CARD_E, E_CARD_NAMES)):
+        pass
+    if after[ATT] >= 0 and after[DEF] >= 0 and (after[DEF] != before[DEF]
+                                                or after[ATT] != before[ATT]):
+        lines.append(f"battle on {_space(params, int(after[BSPACE]))}: "
+                     f"{CHAR_NAMES[after[ATT]]} attacks, {CHAR_NAMES[after[DEF]]} defends "
+                     "(both revealed)")
+    if after[WINNER] >= 0 and before[WINNER] < 0:
+        lines.append(f"game over: {SIDE_NAMES[after[WINNER]]} win "
+                     f"({END_REASONS[after[END]]})")
+    return lines
+
+
+def describe_move(params, n_players, before, move, after):
+    ph = int(before[PHASE])
+    side = int(before[DECIDER])
+    who = SIDE_NAMES[side]
+    if ph == P_SETUP:
+        head = f"{who} places {CHAR_NAMES[move - M_CHAR]} [seen by {who.split()[0]}]"
+    elif ph in (P_MOVE, P_DAND):
+        if move == M_PASS:
+            head = "Dandelion does not make a second move"
+        else:
+            c, t = divmod(move, 16)
+            extra = " (Dandelion's second move)" if ph == P_DAND else ""
+            head = (f"turn {int(before[TURN]) + 1}: {who} moves {CHAR_NAMES[c]} "
+                    f"{_space(params, int(before[LOC + c]))} -> {_space(params, t)}{extra}")
+    elif ph == P_GROUP:
+        head = ("Hazel's group is complete" if move == M_PASS
+                else f"{CHAR_NAMES[move - M_CHAR]} moves with Hazel")
+    elif ph == P_ESCAPE:
+        head = f"escape from Efrafa by the punt to {_space(params, move - M_SPACE)}"
+    elif ph == P_HOLLY:
+        head = ("Holly does not look" if move == M_PASS
+                else f"Holly reveals himself and looks into {_space(params, move - M_SPACE)}")
+        for e in range(N_RABBITS, N_CHARS):
+            if after[LOCK + e] == 1 and before[LOCK + e] == 0:
+                head += f": sees {CHAR_NAMES[e]} [seen by hlessil]"
+    elif ph == P_QUESTION:
+        q = int(before[QUESTION])
+        head = f"{who}: {QUESTION_NAMES[q]} {'yes' if move == M_YES else 'no'}"
+    elif ph == P_CARD:
+        k = -1 if move == M_NOCARD else move - M_CARD
+        head = f"{who} plays a card face down: {_card(side, k)} [seen by {who.split()[0]}]"
+        if after[CARD_E] >= 0 and after[CARD_H] >= 0 or (after[CARD_E] < 0 and
+                                                          after[CARD_H] < 0):
+            head += (f"; revealed: elil {_card(ELIL, int(before[CARD_E] if side == HLESSIL else k))}"
+                     f", hlessil {_card(HLESSIL, int(before[CARD_H] if side == ELIL else k))}")
+    elif ph == P_RETREAT:
+        c, t = divmod(move, 16)
+        head = f"{CHAR_NAMES[c]} retreats to {_space(params, t)}"
+    elif ph == P_FLAME:
+        c, t = divmod(move, 16)
+        head = f"Flaming Stick: {CHAR_NAMES[c]} retreats to {_space(params, t)}"
+    else:
+        head = f"move {move}"
+    return [head] + _changes(params, before, after)
+
+
+def check_state(params, n_players, state):
+    problems = []
+    g, sp = params[0], params[2]
+    cap = int(g[11])
+    for c in range(N_CHARS):
+        st, loc = int(state[STAT + c]), int(state[LOC + c])
+        if st not in (PENDING, IN_PLAY, DEFEATED, LOST):
+            problems.append(f"{CHAR_NAMES[c]} has status {st}")
+        if st == IN_PLAY and not 0 <= loc < N_SPACES and state[PHASE] != P_SETUP:
+            problems.append(f"{CHAR_NAMES[c]} in play off the board")
+        if st in (DEFEATED, LOST) and loc != -1:
+            problems.append(f"defeated {CHAR_NAMES[c]} still on the board")
+    for s in range(N_SPACES):
+        for side in (ELIL, HLESSIL):
+            lo, hi = (0, N_RABBITS) if side == HLESSIL else (N_RABBITS, N_CHARS)
+            n = sum(1 for c in range(lo, hi) if state[STAT + c] == IN_PLAY
+                    and state[LOC + c] == s)
+            if sp[s, 1] == 1 and n > cap:
+                problems.append(f"{n} {SIDE_NAMES[side]} characters in wooded "
+                                f"{SPACE_NAMES[s]}")
+        h = sum(1 for c in range(N_RABBITS) if state[STAT + c] == IN_PLAY
+                and state[LOC + c] == s)
+        e = sum(1 for c in range(N_RABBITS, N_CHARS) if state[STAT + c] == IN_PLAY
+                and state[LOC + c] == s)
+        busy_snare = state[ENSNARED] >= 0 and state[LOC + SNARE] == s
+        if h and e and not busy_snare and state[BSPACE] != s and state[WINNER] < 0:
+            problems.append(f"rabbits and elil share {SPACE_NAMES[s]} outside a battle")
+        if s == int(g[0]) and h and state[BSPACE] != s and state[WINNER] < 0 \
+                and state[PHASE] not in (P_ESCAPE, P_GROUP, P_FLAME):
+            problems.append("a rabbit stays in Efrafa")
+    ens = int(state[ENSNARED])
+    if ens >= 0:
+        if state[STAT + ens] != IN_PLAY or state[STAT + SNARE] != IN_PLAY:
+            problems.append("an ensnared rabbit or its Snare is not in play")
+        elif state[LOC + ens] != state[LOC + SNARE]:
+            problems.append("the ensnared rabbit is not on the Snare's space")
+    for side in (ELIL, HLESSIL):
+        if sum(int(state[HAND + side * N_CARDS + k]) for k in range(9)) == 0 \
+                and g[15] == 1:
+            problems.append(f"{SIDE_NAMES[side]} hold no cards")
+    if state[WINNER] < 0 and state[SIDE] not in (ELIL, HLESSIL):
+        problems.append("no side to play")
+    return problems
