@@ -593,3 +593,228 @@ def test_discard_down_to_seven_resources_do_not_count():
     t.play(DISCARD_CARD + K["hedgehog"])  # noqa: F405
     assert R.hand_size(t.state, 0) == 7 and t.get(0, RES) == 6  # noqa: F405
     assert t[SEAT] == 1 and t[PHASE] == PH_ACTION  # noqa: F405
+
+
+# --- day cards -------------------------------------------------------------------------------
+
+def test_quiet_day_changes_nothing():
+    t = ready()
+    before = t.state.copy()
+    morning(t, "quiet_day")
+    same = np.ones(len(before), bool)
+    same[[DAY, DAY_CARD]] = False  # noqa: F405
+    same[ROW:ROW + 3] = False  # noqa: F405
+    same[DISCARD:DISCARD + 200] = False  # noqa: F405
+    same[[DECK_N, DISCARD_N]] = False  # noqa: F405
+    same[DECK:DECK + MAX_CARDS] = False  # noqa: F405
+    same[DAY_ORDER:DAY_ORDER + MAX_DAY_CARDS] = False  # noqa: F405
+    assert (before[same] == t.state[same]).all()
+    assert t.item(0, "day_quiet_day:seen") == 1 and t.item(1, "day_quiet_day:seen") == 1
+
+
+def test_mr_buttons_eats_from_the_most_creatures_each_if_tied():
+    t = ready(3)
+    t.put_creature(0, "boar")
+    t.put_creature(0, "crow")
+    t.put_creature(1, "sparrow")
+    t.put_creature(2, "weasel")
+    morning(t, "mr_buttons")
+    assert len(t.army(0)) == 1 and t.army(1) == ["sparrow"]
+    assert t.item(0, "day_mr_buttons:affected") == 1 and t.item(1, "day_mr_buttons:affected") == 0
+    t.put_creature(1, "hedgehog")
+    morning(t, "mr_buttons")
+    assert len(t.army(0)) == 1 and len(t.army(1)) == 1 and t.army(2) == ["weasel"]
+
+
+def test_the_fox_attacks_the_richest_store_and_can_be_blocked():
+    t = ready(3)
+    t.set_acorns(0, stored=2)
+    t.set_acorns(1, stored=5)
+    t.set_acorns(2, stored=5)
+    t.put_creature(2, "hedgehog")  # 1+2 defending vs the Fox's 3 health
+    wild = t[WILD]  # noqa: F405
+    morning(t, "the_fox")
+    # P2 has nobody to block: the Fox takes 3 back to the wild; then P3 is asked
+    assert t.get(1, STORE) == 2 and t[WILD] == wild + 3  # noqa: F405
+    assert t[PHASE] == PH_FOX_BLOCK and t[ACTOR] == 2  # noqa: F405
+    t.play(BLOCK_FOX)  # noqa: F405
+    # the Fox's 3 damage kills the hedgehog (health 3); P3's store is safe
+    assert t.get(2, STORE) == 5 and t.army(2) == []  # noqa: F405
+    assert t[PHASE] == PH_ACTION and t[SEAT] == 0 and t.get(0, STORE) == 2  # noqa: F405
+
+
+def test_the_fox_stays_away_from_empty_stores():
+    t = ready()
+    morning(t, "the_fox")
+    assert t[PHASE] == PH_ACTION  # noqa: F405
+
+
+def test_the_jay_digs_up_from_the_most_buried():
+    t = ready(3)
+    t.set_acorns(0, buried=4)
+    t.set_acorns(1, buried=4)
+    t.set_acorns(2, buried=1)
+    morning(t, "the_jay")
+    assert [t.get(p, BURIED) for p in range(3)] == [2, 2, 1]  # noqa: F405
+    assert [t.get(p, STORE) for p in range(3)] == [2, 2, 0]  # noqa: F405
+
+
+def test_lost_hoard_goes_to_the_fewest_buried():
+    t = ready(3)
+    t.set_acorns(0, buried=4)
+    morning(t, "lost_hoard")
+    assert [t.get(p, STORE) for p in range(3)] == [0, 3, 3]  # noqa: F405
+
+
+def test_heavy_rain_no_attacks():
+    t = ready(day_card="heavy_rain")
+    main_phase(t)
+    t.put_creature(0, "boar")
+    t.set_acorns(1, stored=5)
+    t.play(END_PLAY)  # noqa: F405
+    assert t[SEAT] == 1 and t.get(1, STORE) == 5  # noqa: F405
+
+
+def test_hard_frost_nobody_buries():
+    t = ready(day_card="hard_frost")
+    t.set_acorns(0, stored=3)
+    assert not [m for m in t.legal() if BURY <= m < TAKE_ROW]  # noqa: F405
+    t.play(FORAGE)  # noqa: F405
+    t.give_card(0, "deep_burrow")
+    t.give_res(0, twig=3)
+    i = t.put_creature(0, "mole")
+    assert PLAY + 4 * K["deep_burrow"] not in t.legal() and ABILITY + i not in t.legal()  # noqa: F405
+
+
+def test_windy_day_flying_cannot_attack_or_block():
+    t = ready(day_card="windy_day")
+    main_phase(t)
+    t.put_creature(0, "crow")
+    t.put_creature(0, "weasel")
+    t.put_creature(1, "sparrow")
+    t.put_creature(1, "heron")
+    t.set_acorns(1, stored=5)
+    t.play(END_PLAY)  # noqa: F405
+    assert t[SLOT] == 1  # noqa: F405  (the crow is not asked)
+    t.play(ATTACK + 1)  # noqa: F405
+    assert t.get(0, STORE) == 3  # noqa: F405  (no flier could block the weasel)
+
+
+def test_full_moon_every_creature_stronger():
+    t = ready(day_card="full_moon")
+    main_phase(t)
+    t.put_creature(0, "weasel")  # 2 (+1 moon) +1 unblocked
+    t.set_acorns(1, stored=9)
+    attack(t, [1])
+    assert t.get(0, STORE) == 4  # noqa: F405
+    t = ready(day_card="full_moon")
+    main_phase(t)
+    t.put_creature(0, "crow")  # 2/2
+    t.put_creature(1, "sparrow")  # 1 (+1) kills the crow under a full moon
+    attack(t, [1])
+    t.play(BLOCK + 0)  # noqa: F405
+    assert t.army(0) == [] and t.army(1) == []
+
+
+def test_call_to_arms_creatures_cost_one_less():
+    t = ready(day_card="call_to_arms")
+    main_phase(t)
+    t.give_card(0, "frog_slinger")  # twig 1 + any 1
+    t.give_card(0, "sparrow")  # feather 1, no circle
+    t.give_card(0, "windfall")  # a trick: any 1, full price
+    t.give_res(0, twig=1)
+    legal = t.legal()
+    assert PLAY + 4 * K["frog_slinger"] in legal and PLAY + 4 * K["sparrow"] in legal  # noqa: F405
+    assert PLAY + 4 * K["windfall"] in legal  # noqa: F405  (it costs 1 of any kind)
+    t.play(PLAY + 4 * K["sparrow"])  # noqa: F405
+    assert t.get(0, RES + 1) == 1  # noqa: F405  (the sparrow cost nothing)
+    t.play(PLAY + 4 * K["frog_slinger"])  # noqa: F405
+    assert R.res_total(t.state, 0) == 0
+    assert PLAY + 4 * K["windfall"] not in t.legal()  # noqa: F405
+
+
+def test_good_harvest_two_each_in_turn_order_while_the_wild_lasts():
+    t = ready(3)
+    t.set_acorns(0, buried=42)  # wild: 45 - 42 = 3
+    morning(t, "good_harvest")
+    assert [t.get(p, STORE) for p in range(3)] == [2, 1, 0] and t[WILD] == 0  # noqa: F405
+
+
+def test_travelling_pedlar_everyone_draws_one():
+    t = ready(3)
+    morning(t, "travelling_pedlar")
+    assert [R.hand_size(t.state, p) for p in range(3)] == [1, 1, 1]
+
+
+def test_thick_fog_no_blocks():
+    t = ready(day_card="thick_fog")
+    main_phase(t)
+    t.put_creature(0, "boar")
+    t.put_creature(1, "boar")
+    t.set_acorns(1, stored=5)
+    attack(t, [1])
+    assert t.get(0, STORE) == 4 and t[SEAT] == 1  # noqa: F405
+
+
+def test_spring_thaw_and_spring_flood():
+    t = ready()
+    t.set_acorns(0, stored=2, buried=1)
+    t.set_acorns(1, stored=0, buried=3)
+    morning(t, "spring_thaw")
+    assert [t.get(0, STORE), t.get(0, BURIED), t.get(1, STORE), t.get(1, BURIED)] == [1, 2, 0, 3]  # noqa: F405
+    morning(t, "spring_flood")
+    assert [t.get(0, STORE), t.get(0, BURIED), t.get(1, STORE), t.get(1, BURIED)] == [3, 0, 2, 1]  # noqa: F405
+
+
+def test_bumper_crop_forage_takes_two_more():
+    t = ready(day_card="bumper_crop")
+    t.play(FORAGE)  # noqa: F405
+    assert t.get(0, STORE) == 5  # noqa: F405
+
+
+def test_busy_day_gather_and_draw_take_an_acorn():
+    t = ready(day_card="busy_day")
+    t.play(GATHER)  # noqa: F405
+    assert t.get(0, STORE) == 1  # noqa: F405
+    t.play(END_PLAY)  # noqa: F405
+    t.play(DRAW)  # noqa: F405
+    assert t.get(1, STORE) == 1  # noqa: F405
+    t = ready(day_card="busy_day")
+    t.play(FORAGE)  # noqa: F405
+    assert t.get(0, STORE) == 3  # noqa: F405
+
+
+def test_every_day_card_is_in_the_day_deck_with_its_count():
+    t = ready()
+    order = sorted(t.state[DAY_ORDER:DAY_ORDER + 20].tolist())  # noqa: F405
+    assert order.count(DK["quiet_day"]) == 3
+    assert sorted(set(order)) == list(range(len(DAY_NAMES)))  # noqa: F405
+    assert len(order) == 20 and t.params[3][DK["the_fox"], 1:3].tolist() == [3, 3]
+
+
+# --- the rulebook's own sentences, as cases --------------------------------------------------
+
+def test_rulebook_full_moon_and_heavy_rain_sentences():
+    """'A full moon makes every creature stronger. Heavy rain means nobody can attack.'"""
+    t = ready(day_card="full_moon")
+    t.put_creature(0, "sparrow")
+    assert R.strength(t.params, t.state, 0, 0, True) == 2
+    assert R.strength(t.params, t.state, 0, 0, False) == 2
+    t = ready(day_card="heavy_rain")
+    main_phase(t)
+    t.put_creature(0, "sparrow")
+    t.play(END_PLAY)  # noqa: F405
+    assert t[PHASE] != PH_ASSIGN  # noqa: F405
+
+
+def test_rulebook_stored_acorns_can_be_stolen_buried_cannot():
+    """'Acorns you forage or steal go into your store, where anyone can steal them. Once
+    they're buried, they're safe from most attacks, and only buried acorns count.'"""
+    t = ready()
+    t.play(FORAGE)  # noqa: F405
+    t.play(END_PLAY)  # noqa: F405
+    R.start_turn(t.params, t.state, 1)
+    t.state[PHASE] = PH_MAIN  # noqa: F405
+    t.put_creature(1, "crow")
+    attack(t, [0])
+    assert t.get(1, STORE) == 2 and t.get(0, STORE) == 1  # noqa: F405
