@@ -533,8 +533,9 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     (95%), p_value, n (games, or seat-games for items), method.
 
     Rows: win rate per seat, win rate per strategy, first-player advantage, mean turns, mean
-    decisions, share of games with no winner and, when both items tables (paths or
-    DataFrames) are given, each item's value (win rate when it occurred minus when not).
+    decisions, share of games with no winner and with a tie and, when both items tables
+    (paths or DataFrames) are given, each item's value (win rate when it occurred minus
+    when not) and each item's occurrence (share of seat-games in which it occurred).
 
     Per-game measures are *paired*: games are matched by ``game`` and the interval and
     p-value come from the per-game differences (a t interval and ``ttest_1samp``), which
@@ -549,7 +550,9 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     independent estimates, se = sqrt(se_base^2 + se_changed^2) with each se the unpooled
     normal standard error of a difference of two proportions, a normal interval and a z test.
     The shared seeds make the runs positively correlated, so this interval is, if anything,
-    too wide (conservative)."""
+    too wide (conservative). Item occurrence, on the other hand, is per game and is paired:
+    the two items tables are streamed side by side (both list games in order, a row per
+    seat) and each game contributes the change in the share of its seats with the event."""
     bm, cm = base_meta or {}, changed_meta or {}
     if bm.get("game") and cm.get("game") and bm["game"] != cm["game"]:
         raise SimkitError(f"cannot compare runs of different games: {bm['game']!r} and "
@@ -607,9 +610,102 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     rows.append(_paired_row("share of games", "tie", float(ob.mean()), float(oc.mean()),
                             oc.astype(float) - ob, paired))
     if base_items is not None and changed_items is not None:
-        rows += _item_rows(item_value(base_items, b, bm), item_value(changed_items, c, cm))
+        vb, vc = item_value(base_items, b, bm), item_value(changed_items, c, cm)
+        rows += _item_rows(vb, vc)
+        shared = [i for i in vb["item"] if i in set(vc["item"])]
+        subset = np.sort(b["game"].to_numpy(dtype=np.int64)) \
+            if n < max(len(base_games), len(changed_games)) else None
+        rows += _item_occurrence_rows(base_items, changed_items, shared, p, subset)
     return pd.DataFrame(rows, columns=["measure", "group", "base", "changed", "difference",
                                        "ci_low", "ci_high", "p_value", "n", "method"])
+
+
+def _aligned_windows(base_items, changed_items, columns: list[str], players: int,
+                     batch_rows: int = ITEM_BATCH_ROWS
+                     ) -> Iterator[tuple[pa.Table, pa.Table]]:
+    """Equal-length windows of whole games from two items tables read side by side (both
+    are written in game order, a row per seat), without holding either in memory."""
+    its = [iter(_item_batches(x, columns, batch_rows)) for x in (base_items, changed_items)]
+    bufs: list[pa.Table | None] = [None, None]
+    done = [False, False]
+    step = max(players, batch_rows // players * players)
+    while True:
+        for k in (0, 1):
+            while not done[k] and (bufs[k] is None or bufs[k].num_rows < step):
+                try:
+                    nxt = pa.Table.from_batches([next(its[k])])
+                except StopIteration:
+                    done[k] = True
+                    break
+                bufs[k] = nxt if bufs[k] is None else pa.concat_tables([bufs[k], nxt])
+        have = min(0 if b is None else b.num_rows for b in bufs)
+        n = min(have, step) // players * players
+        if n == 0:
+            return
+        yield bufs[0].slice(0, n), bufs[1].slice(0, n)
+        bufs = [b.slice(n) for b in bufs]
+
+
+def _item_occurrence_rows(base_items, changed_items, items: list[str], players: int,
+                          games: np.ndarray | None) -> list[dict]:
+    """Paired per-game change in how often each item event occurs: for game i,
+    d_i = (seats where it occurred in the changed run - in the base run) / P, so its mean is
+    the change in the share of seat-games with the event. Sums of d and d^2 are kept while
+    both items tables stream side by side; rows must line up (same game and seat), else the
+    rows are left out with a warning."""
+    if not items:
+        return []
+    k = len(items)
+    s_b = np.zeros(k)
+    s_c = np.zeros(k)
+    s_d = np.zeros(k)
+    s_dd = np.zeros(k)
+    n = 0
+    for wb, wc in _aligned_windows(base_items, changed_items, items, players):
+        gb = wb.column(0).to_numpy(zero_copy_only=False)
+        if not (np.array_equal(gb, wc.column(0).to_numpy(zero_copy_only=False)) and
+                np.array_equal(wb.column(1).to_numpy(zero_copy_only=False),
+                               wc.column(1).to_numpy(zero_copy_only=False))):
+            warnings.warn("the two items tables do not list the same games in the same "
+                          "order; item occurrence is not compared", stacklevel=3)
+            return []
+        keep = None
+        if games is not None:
+            first = gb[::players].astype(np.int64)
+            pos = np.minimum(np.searchsorted(games, first), len(games) - 1)
+            keep = games[pos] == first
+        for j in range(k):
+            ob = (wb.column(2 + j).to_numpy(zero_copy_only=False) > 0).reshape(-1, players)
+            oc = (wc.column(2 + j).to_numpy(zero_copy_only=False) > 0).reshape(-1, players)
+            xb = ob.mean(axis=1)
+            xc = oc.mean(axis=1)
+            if keep is not None:
+                xb, xc = xb[keep], xc[keep]
+            d = xc - xb
+            s_b[j] += xb.sum()
+            s_c[j] += xc.sum()
+            s_d[j] += d.sum()
+            s_dd[j] += (d * d).sum()
+        n += int(len(gb) // players if keep is None else keep.sum())
+    rows = []
+    for j, item in enumerate(items):
+        mean = s_d[j] / n if n else np.nan
+        lo = hi = p = np.nan
+        if n > 1:
+            var = max(0.0, (s_dd[j] - n * mean * mean) / (n - 1))
+            se = math.sqrt(var / n)
+            if se <= 1e-12 * max(1.0, abs(mean)):
+                lo = hi = mean
+                p = 1.0 if mean == 0 else 0.0
+            else:
+                half = float(stats.t.ppf(1 - ALPHA / 2, n - 1)) * se
+                lo, hi = mean - half, mean + half
+                p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+        rows.append({"measure": "item occurrence", "group": item,
+                     "base": s_b[j] / n if n else np.nan, "changed": s_c[j] / n if n else np.nan,
+                     "difference": mean, "ci_low": lo, "ci_high": hi, "p_value": p, "n": n,
+                     "method": "paired by game"})
+    return rows
 
 
 def _item_se(v: pd.Series) -> float:

@@ -205,14 +205,17 @@ def item_table(t: pd.DataFrame) -> pd.DataFrame:
         "enough data": ["yes" if e else "no (too few)" for e in t["enough"]]})
 
 
-_RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value")
+_RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value",
+                  "item occurrence")
+_SHARE_MEASURES = ("win rate", "share of games", "item occurrence")
+_ITEM_MEASURES = ("item value", "item occurrence")
 
 
 def compare_table(t: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in t.itertuples():
         rate = r.measure in _RATE_MEASURES
-        level = (lambda x: pct(x)) if r.measure in ("win rate", "share of games") else \
+        level = (lambda x: pct(x)) if r.measure in _SHARE_MEASURES else \
             (points if rate else num)
         diff = points if rate else (lambda x: "n/a" if _is_nan(x) else f"{x:+,.2f}")
         rows.append({"measure": r.measure, "group": r.group, "base": level(r.base),
@@ -624,12 +627,22 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
                  f"changed minus base over {paired:,} games paired by game index.")
         doc.heading("Differences", 2, anchor="differences")
-        doc.table(compare_table(table),
-                  caption="Changed minus base with 95% intervals; per-game measures use the "
-                          "paired per-game differences, item value treats the runs as "
-                          "independent (conservative)",
-                  highlight=((table["ci_low"] > 0) | (table["ci_high"] < 0)).tolist())
+        main = table[~table["measure"].isin(_ITEM_MEASURES)]
+        items = table[table["measure"].isin(_ITEM_MEASURES)]
+        doc.table(compare_table(main),
+                  caption="Changed minus base with 95% intervals from the paired per-game "
+                          "differences (highlighted: the interval excludes 0)",
+                  highlight=_clear(main))
         doc.figure(F.whatif_figure(table), "whatif_differences.png", "what-if differences")
+        if len(items):
+            items = items.assign(_item=pd.Categorical(items["group"],
+                                                      pd.unique(items["group"])))
+            items = items.sort_values(["_item", "measure"]).drop(columns="_item")
+            doc.table(compare_table(items),
+                      caption="Items: occurrence (share of seat-games with the event, paired "
+                              "by game) and value (win rate with minus without; the runs "
+                              "treated as independent, which is conservative)",
+                      highlight=_clear(items))
         diff = _param_diff(bm, cm)
         if diff:
             doc.table(pd.DataFrame(diff, columns=["parameter", "base", "changed"]),
@@ -644,6 +657,11 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         _run_section(doc, changed, "changed_", f"Changed run: {changed.label}")
         doc.write(title)
     return out
+
+
+def _clear(t: pd.DataFrame) -> list[bool]:
+    """Rows whose 95% interval excludes 0."""
+    return ((t["ci_low"] > 0) | (t["ci_high"] < 0)).tolist()
 
 
 def _param_diff(bm: dict, cm: dict) -> list[tuple[str, str, str]]:

@@ -284,13 +284,24 @@ def _share(x: float) -> str:
     return f"{x:.1%}" if x >= 0.001 else "<0.1%"
 
 
-_RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value")
+_RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value",
+                  "item occurrence")
+_ITEM_MEASURES = ("item value", "item occurrence")
 
 
-def whatif_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
+def whatif_figure(table: pd.DataFrame, title: str | None = None,
+                  max_items: int = 20) -> Figure:
     """What-if differences (changed - base, ``analysis.compare_runs``) with 95% intervals:
     rates in percentage points in one panel, mean game lengths in their own units in
-    another."""
+    another. Of the item rows only the ``max_items`` clearest changes (smallest p-value,
+    then largest difference) are drawn, with a note."""
+    items = table[table["measure"].isin(_ITEM_MEASURES)]
+    hidden = 0
+    if len(items) > max_items:
+        order = items.assign(_abs=items["difference"].abs()).sort_values(
+            ["p_value", "_abs"], ascending=[True, False], na_position="last")
+        hidden = len(items) - max_items
+        table = table.drop(index=order.index[max_items:])
     rates = table[table["measure"].isin(_RATE_MEASURES)].reset_index(drop=True)
     other = table[~table["measure"].isin(_RATE_MEASURES)].reset_index(drop=True)
     panels = [(rates, True), (other, False)]
@@ -322,7 +333,11 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
         n = int(table["n"].iloc[0]) if len(table) else 0
         fig.suptitle(title or f"What-if: changed run minus base run ({n:,} paired games)",
                      fontweight="bold")
-        _note(fig, "coloured: the 95% interval excludes 0; grey: it does not")
+        note = "coloured: the 95% interval excludes 0; grey: it does not"
+        if hidden:
+            note += (f"; {hidden} item rows with less clear changes not drawn (the table "
+                     "lists them all)")
+        _note(fig, note)
     return fig
 
 

@@ -300,3 +300,45 @@ def test_summary_text_fits_100_columns_and_says_the_numbers():
     assert "seat 0" in text and "strategy b" in text
     assert "first-player advantage" in text
     assert "tie 50 (25.0%)" in text and "timeout 50 (25.0%)" in text
+
+
+def test_compare_item_occurrence_is_paired():
+    games, items = item_fixture()
+    changed = items.copy()
+    # the event now also occurs for seat 0 in 100 games where it did not before
+    newly = np.flatnonzero((items["seat"] == 0) & (items["x:made"] == 0))[:100]
+    changed.loc[newly, "x:made"] = 1
+    t = A.compare_runs(games, games, {}, {}, items, changed)
+    occ = t[t.measure == "item occurrence"].set_index("group")
+    x = occ.loc["x:made"]
+    assert x.base == pytest.approx(0.5)
+    assert x.difference == pytest.approx(100 / 2000)  # 100 more of 2000 seat-games
+    d = np.zeros(1000)
+    d[:100] = 0.5  # per game: one of the two seats more
+    r = A.mean_ci(d)
+    assert (x.ci_low, x.ci_high, x.p_value) == pytest.approx((r["ci_low"], r["ci_high"],
+                                                              r["p_value"]))
+    assert x.n == 1000 and x.method == "paired by game"
+    never = occ.loc["never:made"]
+    assert never.difference == 0 and never.ci_low == 0 == never.ci_high
+
+
+def test_compare_item_occurrence_streams_in_small_aligned_windows(tmp_path, monkeypatch):
+    games, items = item_fixture()
+    changed = items.copy()
+    changed.loc[::3, "x:made"] = 5
+    pb, pc = tmp_path / "b.parquet", tmp_path / "c.parquet"
+    items.to_parquet(pb, row_group_size=333)
+    changed.to_parquet(pc, row_group_size=500)
+    whole = A.compare_runs(games, games, {}, {}, items, changed)
+    monkeypatch.setattr(A._aligned_windows, "__defaults__", (7,))
+    streamed = A.compare_runs(games, games, {}, {}, pb, pc)
+    pd.testing.assert_frame_equal(whole, streamed)
+
+
+def test_compare_items_of_an_incomplete_run_use_the_common_games():
+    games, items = item_fixture()
+    t = A.compare_runs(games.iloc[:300], games, {}, {}, items.iloc[:600], items)
+    occ = t[t.measure == "item occurrence"].set_index("group")
+    assert occ.loc["x:made", "n"] == 300
+    assert occ.loc["x:made", "difference"] == 0
