@@ -87,7 +87,8 @@ def describe_move(params, n_players, before, move, after):
     s = int(before[SEAT])
     lines = _what(params, n_players, before, move, after, ph, s)
     if after[DAY] != before[DAY] and after[PHASE] != PH_OVER:
-        lines += _morning(params, n_players, before, after)
+        fought = any(line.startswith("fight") for line in lines)
+        lines += _morning(params, n_players, before, after, not fought)
     elif after[PHASE] == PH_OVER and before[PHASE] != PH_OVER:
         lines.append("after day %d: %s" % (int(params[5][R_DAYS]),
                                            acorns_text(after, n_players)))
@@ -202,12 +203,14 @@ def _fights(n, before, after):
     return [f"fight{ch}"] if ch else []
 
 
-def _morning(params, n, before, after):
+def _morning(params, n, before, after, show_changes):
+    """The new day; its card's effects (when the move did not also fight, whose line
+    already shows every change) and where the acorns are."""
     d = int(after[DAY_CARD])
     lines = [f"== Day {after[DAY]}: {day_name(d)} (row: {row_text(params, after)})"]
     ch = _changes(n, before, after)
-    if ch:
-        lines.append(f"   {ch[2:]}")
+    if ch and show_changes:
+        lines.append(f"   {day_name(d)}: {ch[2:]}")
     lines.append(f"   acorns: {acorns_text(after, n)}")
     return lines
 
