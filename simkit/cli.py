@@ -1,0 +1,299 @@
+"""The ``simkit`` command line. Every command has --help; bad input gets one line naming the
+problem and the valid choices, exit status 2, and no output folder."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+
+import click
+
+from simkit.errors import SimkitError
+
+
+def fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+class Command(click.Group):
+    """Turns every SimkitError into one line on stderr and exit status 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except SimkitError as exc:
+            fail(str(exc))
+
+
+set_option = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+                          help="Change a value of the game's data (repeatable); see "
+                               "`simkit rules GAME`.")
+weight_option = click.option("--weight", "weights", multiple=True,
+                             metavar="STRATEGY.KEY=VALUE",
+                             help="Change a strategy's weight (repeatable).")
+
+
+@click.group(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="simkit")
+def main():
+    """Monte Carlo balance analysis for tabletop games: seeded self-play, win rates with
+    intervals, first-player advantage, game length, card value, what-if comparisons."""
+
+
+@main.command()
+def games():
+    """List the registered games, their player counts, versions and strategies."""
+    from simkit import registry
+
+    for name, spec in registry.games().items():
+        players = ", ".join(map(str, spec.players))
+        strategies = ", ".join(registry.strategies_for(name))
+        click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: {strategies}")
+        if spec.summary:
+            click.echo(f"{'':18} {spec.summary}")
+
+
+@main.command()
+@click.argument("game")
+@set_option
+def rules(game, overrides):
+    """Show the effective data of GAME: each value, its default, its source and whether an
+    override changed it."""
+    from simkit import data, registry
+
+    spec = registry.get_game(game)
+    params = data.apply_overrides(spec.data, data.parse_overrides(overrides))
+    click.echo(f"{spec.name} v{spec.version} (data: {spec.data_path})")
+    width = max(len(k) for k in params)
+    click.echo(f"{'key':{width}}  {'value':>14}  {'default':>14}  {'source':8}  why")
+    for key, p in params.items():
+        mark = "*" if p.changed else " "
+        click.echo(f"{key:{width}}  {_show(p.value):>14}{mark} {_show(p.default):>14}  "
+                   f"{p.source:8}  {p.why}")
+    click.echo("* changed by --set")
+
+
+def _show(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@main.command()
+@click.argument("target")
+@click.option("--players", type=int, help="Number of players.")
+@click.option("--games", "n_games", type=int, default=10_000, show_default=True,
+              help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@click.option("--strategies", default="random", show_default=True,
+              help="One strategy per seat, comma-separated, or one for all seats.")
+@click.option("--fixed-seats", is_flag=True,
+              help="Keep strategies in the seats given (default: rotate them by game).")
+@set_option
+@weight_option
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Output folder (default runs/GAME-Np-sSEED; for an experiment file, "
+                   "runs/FILE-NAME with one folder per run).")
+@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option("--workers", type=click.IntRange(1, 512), help="Local threads (default: all "
+              "cores).")
+@click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. "
+              "tcp://host:8786.")
+@click.option("--chunk-size", type=click.IntRange(1, 10_000_000),
+              help="Games per work unit (does not change results).")
+@click.option("--report", "report_dir", type=click.Path(path_type=Path),
+              help="Also build an HTML report of the run(s) into this folder.")
+@click.option("--quiet", is_flag=True, help="No progress bar, no summary.")
+def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weights, out,
+        overwrite, workers, scheduler, chunk_size, report_dir, quiet):
+    """Play games of TARGET (a game name, or an experiment .toml file) and write a run
+    folder: games.parquet, items.parquet, run.json."""
+    from simkit.experiments import Experiment, load_experiments
+    from simkit.runner import RunSpec
+
+    if target.endswith(".toml"):
+        exps = load_experiments(Path(target))
+        root = out or Path("runs") / Path(target).stem
+        jobs = [(e.run, root / e.name) for e in exps]
+    else:
+        if players is None:
+            from simkit import registry
+
+            spec = registry.get_game(target)
+            raise SimkitError(f"--players is required; {target} is for "
+                              f"{', '.join(map(str, spec.players))} players")
+        spec_run = RunSpec.make(target, players, n_games, seed, strategies, overrides,
+                                not fixed_seats, weights)
+        jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
+        exps = [Experiment(jobs[0][1].name, spec_run)]
+    for _, folder in jobs:
+        if folder.exists() and any(folder.iterdir()) and not overwrite:
+            raise SimkitError(f"output folder {folder} exists and is not empty; choose "
+                              "another --out or pass --overwrite")
+    done = []
+    for spec_run, folder in jobs:
+        _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet)
+        done.append(folder)
+    if report_dir is not None:
+        from reports.build import build_report
+
+        path = build_report(done, report_dir)
+        click.echo(f"report: {path / 'index.html'}")
+
+
+def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
+    from simkit.results import read_run
+    from simkit.runner import RunInterrupted, run_games
+
+    if not quiet:
+        click.echo(f"{spec_run.game}: {spec_run.games:,} games, {spec_run.players} players, "
+                   f"strategies {','.join(spec_run.strategies)}, seed {spec_run.seed} -> "
+                   f"{folder}", err=True)
+    try:
+        res = run_games(spec_run, out=folder, workers=workers, scheduler=scheduler,
+                        chunk_size=chunk_size, progress=not quiet, overwrite=overwrite)
+    except RunInterrupted as exc:
+        click.echo(f"interrupted: kept the {exc.result.meta['games_completed']:,} games "
+                   f"finished in {folder} (run.json says complete: false)", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("interrupted before any game was written; nothing kept", err=True)
+        sys.exit(130)
+    if not quiet:
+        from reports.analysis import summary_text
+
+        meta = res.meta
+        click.echo(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
+                   f"({meta['games_per_second']:,.0f} games/s, {meta['backend']})")
+        click.echo(summary_text(read_run(folder, items=False).games, meta))
+
+
+@main.command()
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Report folder: index.html, summary.md and the figures.")
+@click.option("--title", help="Report title.")
+def report(runs, out, title):
+    """Build a balance report (HTML with figures, and Markdown) from one or more run
+    folders."""
+    from reports.build import build_report
+
+    for r in runs:
+        if not (Path(r) / "run.json").is_file():
+            raise SimkitError(f"{r} is not a run folder (no run.json)")
+    path = build_report(list(runs), out, title=title)
+    click.echo(f"report: {path / 'index.html'}")
+
+
+@main.command()
+@click.argument("game")
+@set_option
+@click.option("--base-set", "base_overrides", multiple=True, metavar="KEY=VALUE",
+              help="Change the base game too (repeatable); --set applies on top of it.")
+@click.option("--players", type=int, required=True, help="Number of players.")
+@click.option("--games", "n_games", type=int, default=20_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--strategies", default="random", show_default=True)
+@click.option("--fixed-seats", is_flag=True)
+@weight_option
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
+@click.option("--overwrite", is_flag=True)
+@click.option("--workers", type=click.IntRange(1, 512))
+@click.option("--scheduler", metavar="ADDRESS")
+def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, fixed_seats,
+           weights, out, overwrite, workers, scheduler):
+    """Play GAME as it is and as changed by --set, on the same seeds, and show the
+    differences with 95% intervals that use the pairing; writes both runs and a report."""
+    from simkit import data
+    from simkit.runner import RunSpec
+
+    if not overrides:
+        raise SimkitError("whatif needs at least one --set KEY=VALUE to compare against")
+    base_over = data.parse_overrides(base_overrides)
+    changed_over = {**base_over, **data.parse_overrides(overrides)}
+    base = RunSpec.make(game, players, n_games, seed, strategies, base_over, not fixed_seats,
+                        weights)
+    changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
+                           not fixed_seats, weights)
+    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise SimkitError(f"output folder {out} exists and is not empty; choose another "
+                          "--out or pass --overwrite")
+    for spec_run, name in ((base, "base"), (changed, "changed")):
+        _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet=True)
+    from reports.analysis import compare_runs
+    from reports.build import build_whatif_report
+    from simkit.results import read_run
+
+    b, c = read_run(out / "base"), read_run(out / "changed")
+    table = compare_runs(b.games, c.games, b.meta, c.meta, b.items, c.items)
+    click.echo(f"{game}: {', '.join(f'{k}={v}' for k, v in data.parse_overrides(overrides).items())}"
+               f" vs as it is; {n_games:,} paired games, seed {seed}")
+    click.echo(table.to_string(index=False, max_rows=60))
+    path = build_whatif_report(out / "base", out / "changed", out / "report")
+    click.echo(f"report: {path / 'index.html'}")
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--seed", type=int, help="The game's own seed (the `seed` column of its row).")
+@click.option("--players", type=int)
+@click.option("--strategies", default="random", show_default=True,
+              help="The strategy in each seat, as the row's strategy_s* columns say.")
+@set_option
+@weight_option
+@click.option("--run", "run_dir", type=click.Path(path_type=Path),
+              help="Replay a game of this run folder (with --game).")
+@click.option("--game", "game_index", type=int, help="The game's index in --run.")
+def replay(game, seed, players, strategies, overrides, weights, run_dir, game_index):
+    """Replay one game as text: every decision, every chance outcome, and hidden
+    information marked with who could see it. Either GAME --seed S --players N
+    [--strategies ...], or --run DIR --game INDEX (checked against its row)."""
+    from simkit.replay import replay as do_replay
+    from simkit.replay import replay_game
+    from simkit.runner import RunSpec, plan
+
+    if run_dir is not None:
+        import pyarrow.parquet as pq
+
+        from simkit.results import read_run
+
+        if game_index is None:
+            raise SimkitError("--run needs --game INDEX")
+        meta = read_run(run_dir, items=False).meta
+        rows = pq.read_table(run_dir / "games.parquet",
+                             filters=[("game", "=", game_index)]).to_pandas()
+        if rows.empty:
+            raise SimkitError(f"{run_dir} has no game {game_index} "
+                              f"(it has {meta['games_completed']:,})")
+        row = rows.iloc[0]
+        n = int(meta["players"])
+        names = [str(row[f"strategy_s{s}"]) for s in range(n)]
+        spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
+                                [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
+                                 for k, v in w.items()])
+        r = replay_game(plan(spec_run), int(row["seed"]), names)
+        click.echo("\n".join(r.lines))
+        recorded = [int(row[f"rank_s{s}"]) for s in range(n)]
+        if r.end_reason != row["end_reason"] or r.ranks != recorded or r.turns != row["turns"]:
+            raise SimkitError(f"replay ended {r.end_reason} with ranks {r.ranks} after "
+                              f"{r.turns} turns, but the row says {row['end_reason']}, "
+                              f"{recorded}, {row['turns']}: was the game changed since?")
+        click.echo("(matches the recorded row)")
+        return
+    if game is None or seed is None or players is None:
+        raise SimkitError("give GAME --seed S --players N, or --run DIR --game INDEX")
+    r = do_replay(game, players, seed, strategies, overrides, weights)
+    click.echo("\n".join(r.lines))
+
+
+def _sigterm(signum, frame):
+    raise KeyboardInterrupt
+
+
+def entry():
+    signal.signal(signal.SIGTERM, _sigterm)
+    main()

@@ -1,0 +1,69 @@
+"""Experiment files: one or more runs described in TOML, for ``simkit run FILE.toml``.
+
+    [[run]]
+    name = "rh-2p-heuristic"        # the run's folder under --out
+    game = "rabbit-hunt"
+    players = 2
+    games = 100_000
+    seed = 1
+    strategies = ["heuristic", "random"]   # or "heuristic,random"; one per seat or one for all
+    rotate = true                   # seats rotate strategies (default)
+    weights = ["heuristic.catch=2"] # optional strategy weights
+    [run.set]                       # optional overrides of the game's data
+    "carrots.cap" = 8
+
+Every run is checked before any is played, so a bad file writes nothing.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from simkit.errors import SimkitError
+from simkit.runner import RunSpec
+
+KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights"}
+REQUIRED = ("game", "players", "games")
+
+
+@dataclass
+class Experiment:
+    name: str
+    run: RunSpec
+
+
+def load_experiments(path: Path) -> list[Experiment]:
+    path = Path(path)
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise SimkitError(f"experiment file {path} does not exist") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise SimkitError(f"malformed experiment file {path}: {exc}") from exc
+    runs = doc.get("run")
+    if not isinstance(runs, list) or not runs:
+        raise SimkitError(f"{path}: expected one or more [[run]] tables")
+    out, names = [], set()
+    for i, r in enumerate(runs, 1):
+        where = f"{path}: run {i}"
+        extra = set(r) - KEYS
+        if extra:
+            raise SimkitError(f"{where}: unknown key(s) {', '.join(sorted(extra))}; "
+                              f"valid keys: {', '.join(sorted(KEYS))}")
+        missing = [k for k in REQUIRED if k not in r]
+        if missing:
+            raise SimkitError(f"{where}: missing {', '.join(missing)}")
+        name = str(r.get("name") or f"{r['game']}-{r['players']}p-s{r.get('seed', 0)}")
+        if name in names:
+            raise SimkitError(f"{where}: two runs are named {name!r}")
+        names.add(name)
+        try:
+            spec = RunSpec.make(r["game"], r["players"], r["games"], r.get("seed", 0),
+                                r.get("strategies", "random"), r.get("set", {}),
+                                r.get("rotate", True), r.get("weights"))
+        except SimkitError as exc:
+            raise SimkitError(f"{where}: {exc}") from exc
+        out.append(Experiment(name, spec))
+    return out
