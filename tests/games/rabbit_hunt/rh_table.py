@@ -1,0 +1,221 @@
+"""A hand-built Rabbit Hunt table for scenario tests: a fresh game from ``new_game`` whose
+fields are then set through helpers that keep the conservation laws (``check_state``)."""
+
+from functools import cache
+
+import numpy as np
+
+from simkit.games.rabbit_hunt import rules as R
+from simkit.games.rabbit_hunt import state as S
+from simkit.games.rabbit_hunt.transcript import check_state
+from simkit.runner import RunSpec, plan
+
+E = R.encode
+
+
+@cache
+def get_plan(n, overrides=()):
+    return plan(RunSpec.make("rabbit-hunt", n, 1, overrides=dict(overrides)))
+
+
+class Table:
+    def __init__(self, n=2, seed=12345, **overrides):
+        self.n = n
+        self.plan = get_plan(n, tuple(sorted(overrides.items())))
+        self.params = self.plan.compiled
+        self.p = self.params[0]
+        self.coords = self.params[1]
+        self.index = {(int(q), int(r)): i for i, (q, r) in enumerate(self.coords)}
+        self.center = int(self.p[S.P_CENTER])
+        self.n_cells = int(self.p[S.P_CELLS])
+        self.st = np.empty(self.plan.state_size, np.int32)
+        self.chance = np.array([seed], np.uint64)
+        R.new_game(self.params, n, self.st, self.chance)
+        self.items = np.zeros((n, len(S.ITEM_COLUMNS)), np.int32)
+        self.moves = np.empty(self.plan.max_moves, np.int32)
+
+    # ------------------------------------------------------------ reading
+    def cell(self, q, r):
+        return self.index[(q, r)]
+
+    def ring(self):
+        """The six cells round the warehouse, in neighbour-table order."""
+        return [int(self.p[S.NEIGH + self.center * 6 + d]) for d in range(6)]
+
+    def neighbours(self, c):
+        return [int(x) for x in self.p[S.NEIGH + c * 6:S.NEIGH + c * 6 + 6] if x >= 0]
+
+    def card(self, c):
+        return int(self.st[S.CELLS + c])
+
+    def up(self, c):
+        return int(self.st[R.face_up_at(self.p, c)])
+
+    def seen(self, c):
+        return int(self.st[R.seen_at(self.p, c)])
+
+    def placer(self, c):
+        return int(self.st[R.placer_at(self.p, c)])
+
+    def next_to(self, c):
+        return int(self.st[R.next_to_at(self.p, c)])
+
+    def hand(self, seat, kind=None):
+        row = self.st[S.HAND + seat * S.N_KINDS:S.HAND + (seat + 1) * S.N_KINDS]
+        return row.copy() if kind is None else int(row[kind])
+
+    def hand_total(self, seat):
+        return int(self.hand(seat).sum())
+
+    def farmland_in_hand(self, seat):
+        return int(self.hand(seat)[:S.N_FARMLAND].sum())
+
+    def pile(self):
+        return self.st[S.PILE:S.PILE + self[S.PILE_LEN]].tolist()
+
+    def __getitem__(self, i):
+        return int(self.st[i])
+
+    def __setitem__(self, i, v):
+        self.st[i] = v
+
+    def carrots(self, seat):
+        return self[S.CARROTS + seat]
+
+    def farmer(self, seat):
+        return self[S.FARMER + seat]
+
+    def cards_on_table(self):
+        return [c for c in range(self.n_cells) if self.card(c) != S.NO_CARD]
+
+    def placeable(self):
+        return sorted(c for c in range(self.n_cells)
+                      if self.card(c) == S.NO_CARD and sum(
+                          self.card(nb) != S.NO_CARD for nb in self.neighbours(c)) >= 2)
+
+    def steps(self, a, b):
+        """Steps from a to b over cards (breadth first in Python), -1 if not reachable."""
+        dist = {a: 0}
+        frontier = [a]
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for nb in self.neighbours(c):
+                    if nb not in dist and self.card(nb) != S.NO_CARD:
+                        dist[nb] = dist[c] + 1
+                        nxt.append(nb)
+            frontier = nxt
+        return dist.get(b, -1)
+
+    # ------------------------------------------------------------ playing
+    def legal(self):
+        n = R.legal_moves(self.params, self.st, self.moves)
+        return [int(m) for m in self.moves[:n]]
+
+    def apply(self, move, check_legal=True):
+        if check_legal:
+            assert move in self.legal(), f"move {move >> 16}:{move & 0xFFFF} not legal"
+        R.apply_move(self.params, self.st, move, self.chance, self.items)
+
+    def check(self):
+        problems = check_state(self.params, self.n, self.st)
+        assert problems == [], problems
+
+    def observe(self, seat):
+        obs = np.empty_like(self.st)
+        R.observe(self.params, self.st, seat, obs)
+        return obs
+
+    def finish(self):
+        scores = np.zeros(self.n, np.float64)
+        ranks = np.zeros(self.n, np.int32)
+        end = R.finish(self.params, self.st, scores, ranks)
+        return int(end), ranks.tolist(), scores.tolist()
+
+    # ------------------------------------------------------------ building (conserving)
+    def pop_pile(self):
+        """Take the top card off the pile (it goes onto the table or into a hand)."""
+        self[S.PILE_LEN] -= 1
+        self[S.PILE + self[S.PILE_LEN]] = S.NO_CARD
+
+    def push_pile(self, kind):
+        self[S.PILE + self[S.PILE_LEN]] = kind
+        self[S.PILE_LEN] += 1
+
+    def set_pile(self, kinds):
+        """The pile becomes ``kinds`` (top last); the difference is put away with the
+        removed cards (or taken back from them)."""
+        diff = self[S.PILE_LEN] - len(kinds)
+        assert self[S.REMOVED] + diff >= 0
+        self[S.REMOVED] += diff
+        self.st[S.PILE:S.PILE + S.DECK_MAX] = S.NO_CARD
+        self.st[S.PILE:S.PILE + len(kinds)] = kinds
+        self[S.PILE_LEN] = len(kinds)
+
+    def set_hand(self, seat, kinds):
+        """Farmland part of the hand := ``kinds`` ({kind: count}); the pile pays."""
+        before = self.farmland_in_hand(seat)
+        for k in range(S.N_FARMLAND):
+            self[S.HAND + seat * S.N_KINDS + k] = kinds.get(k, 0)
+        after = self.farmland_in_hand(seat)
+        for _ in range(after - before):
+            self.pop_pile()
+        for _ in range(before - after):
+            self.push_pile(S.EMPTY)
+
+    def _release(self, c):
+        """Whatever card lies on c goes back where it came from (pile or owner's hand)."""
+        old = self.card(c)
+        if old == S.NO_CARD or old == S.WAREHOUSE:
+            return
+        if old >= S.BUNNY:
+            self[S.HAND + (old - S.BUNNY) * S.N_KINDS + S.BUNNY] += 1
+        else:
+            self.push_pile(old)
+
+    def lay(self, c, card, up=0, seen=0, placer=-1):
+        """Lay ``card`` (farmland kind, or S.BUNNY + seat) on cell c, face down by default.
+        A farmland card comes off the pile, a bunny out of its owner's hand."""
+        assert c != self.center
+        self._release(c)
+        if card >= S.BUNNY:
+            owner = card - S.BUNNY
+            assert self.hand(owner, S.BUNNY) > 0
+            self[S.HAND + owner * S.N_KINDS + S.BUNNY] -= 1
+        else:
+            self.pop_pile()
+        if self.card(c) == S.NO_CARD:
+            R.occupy(self.p, self.st, c, card)
+        self[S.CELLS + c] = card
+        self[R.face_up_at(self.p, c)] = up
+        self[R.seen_at(self.p, c)] = seen
+        self[R.placer_at(self.p, c)] = placer
+
+    def set_carrots(self, seat, n):
+        self[S.SUPPLY] += self.carrots(seat) - n
+        self[S.CARROTS + seat] = n
+        assert self[S.SUPPLY] >= 0
+
+    def lose_bunnies(self, owner, by, n=1):
+        """``by`` has caught ``n`` of ``owner``'s bunnies (out of the owner's hand)."""
+        assert self.hand(owner, S.BUNNY) >= n
+        self[S.HAND + owner * S.N_KINDS + S.BUNNY] -= n
+        self[S.LOST + owner] += n
+        self[S.CAUGHT + by] += n
+
+    def to_actions(self, seat=0, actions=None):
+        """Seat's turn, its placement done: the action phase."""
+        self[S.TURN_SEAT] = seat
+        self[S.TO_MOVE] = seat
+        self[S.PHASE] = S.PH_ACTION
+        self[S.ACTIONS_LEFT] = self.p[S.P_ACTIONS] if actions is None else actions
+
+    def strip_ring(self):
+        """Turn the six setup cards face up as empty farmland (so nothing triggers)."""
+        for c in self.ring():
+            self.lay(c, S.EMPTY, up=1, seen=15)
+
+    def chain(self, cells):
+        """Lay empty face-up cards on ``cells`` in order (each must then touch a card)."""
+        for c in cells:
+            self.lay(c, S.EMPTY, up=1, seen=15)
