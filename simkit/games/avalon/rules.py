@@ -21,7 +21,6 @@ params = (main int32[12], territory int32[3, 11] (crowns, terrain, special by ca
           tiles int32[2, 6] (count, cards by kind)).
 """
 
-import numpy as np
 
 from simkit.jit import kernel
 from simkit.rng import shuffle
@@ -39,9 +38,11 @@ from .state import (
     DISCARD_PHASE,
     ENCHANTRESS,
     FIRST_DARK,
+    FOREST,
     HAND,
     HAND_SIZE,
     HEIGHT,
+    HILL,
     LOSS,
     LOSS_LEFT,
     MAIN,
@@ -53,6 +54,7 @@ from .state import (
     PENDING_TERR,
     PENDING_TYPE,
     PHASE,
+    PLAIN,
     PLAYER,
     SP_AVALON,
     SP_CASTLE,
@@ -153,24 +155,30 @@ def height(state, seat, slot):
 
 @kernel
 def top_card(params, state, seat, slot):
-    h = height(state, seat, slot)
-    return -1 if h == 0 else state[stack_at(params, seat, slot) + h - 1]
+    nc = params[0][M_NCARDS]
+    pile = seat * N_TERR + slot
+    h = state[HEIGHT + pile]
+    return -1 if h == 0 else state[DECK + nc + pile * nc + h - 1]
 
 
 @kernel
 def push(params, state, seat, slot, t):
-    h = height(state, seat, slot)
-    state[stack_at(params, seat, slot) + h] = t
-    state[HEIGHT + seat * N_TERR + slot] = h + 1
+    nc = params[0][M_NCARDS]
+    pile = seat * N_TERR + slot
+    h = state[HEIGHT + pile]
+    state[DECK + nc + pile * nc + h] = t
+    state[HEIGHT + pile] = h + 1
 
 
 @kernel
 def pop(params, state, seat, slot):
-    h = height(state, seat, slot) - 1
-    off = stack_at(params, seat, slot) + h
+    nc = params[0][M_NCARDS]
+    pile = seat * N_TERR + slot
+    h = state[HEIGHT + pile] - 1
+    off = DECK + nc + pile * nc + h
     t = state[off]
     state[off] = -1
-    state[HEIGHT + seat * N_TERR + slot] = h
+    state[HEIGHT + pile] = h
     return t
 
 
@@ -192,8 +200,9 @@ def special_at(params, state, slot):
 
 @kernel
 def owns_special(params, state, seat, special):
+    kinds = params[1][T_SPECIAL]
     for i in range(N_TERR):
-        if state[OWNER + i] == seat and special_at(params, state, i) == special:
+        if state[OWNER + i] == seat and kinds[state[TERR_CARD + i]] == special:
             return True
     return False
 
@@ -275,13 +284,14 @@ def terrain_territories(params, state, seat):
 @kernel
 def most_terrain(params, state, seat):
     """Territories of the seat's most common terrain."""
-    counts = np.zeros(3, np.int32)
+    plain = forest = hill = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
             terrain = params[1][T_TERRAIN, state[TERR_CARD + i]]
-            if terrain != NO_TERRAIN:
-                counts[terrain] += 1
-    return max(counts[0], counts[1], counts[2])
+            plain += terrain == PLAIN
+            forest += terrain == FOREST
+            hill += terrain == HILL
+    return max(plain, forest, hill)
 
 
 @kernel
@@ -384,27 +394,47 @@ def attack_needs(params, state, slot, defender):
 
 @kernel
 def main_moves(params, state, moves):
-    p = state[PLAYER]
-    q = 1 - p
+    """The hot path of random play: indexes the state directly (few calls)."""
+    hand_at = HAND + state[PLAYER] * N_TYPES
     moves[0] = END_PLAYS
     n = 1
     for t in range(N_TYPES):
-        if hand(state, p, t) > 0:
+        if state[hand_at + t] > 0:
             for i in range(N_TERR):
                 moves[n] = STRENGTHEN + t * N_TERR + i
                 n += 1
-    for i in range(N_TERR):
-        top = top_card(params, state, q, i)
-        if top >= 0 and hand(state, p, (top & ~1) | ENCHANTRESS) > 0:
-            moves[n] = ENCHANT + i
-            n += 1
+    n = enchant_moves(params, state, hand_at, moves, n)
     if state[CONQUESTS] >= params[0][M_MAX_CONQ]:
         return n
-    circle = owns_special(params, state, p, SP_CIRCLE)
+    return attack_moves(params, state, hand_at, moves, n)
+
+
+@kernel
+def enchant_moves(params, state, hand_at, moves, n):
+    """Slots whose top enemy card has the colour of an enchantress in hand."""
+    q = 1 - state[PLAYER]
+    nc = params[0][M_NCARDS]
     for i in range(N_TERR):
-        if state[OWNER + i] != p and height(state, p, i) >= attack_needs(params, state, i, q):
-            for t in range(N_TYPES):
-                if hand(state, p, t) > 0 and ((t & 1) == 0 or circle):
+        pile = q * N_TERR + i
+        h = state[HEIGHT + pile]
+        if h > 0 and state[hand_at + (state[DECK + nc + pile * nc + h - 1] | ENCHANTRESS)] > 0:
+            moves[n] = ENCHANT + i
+            n += 1
+    return n
+
+
+@kernel
+def attack_moves(params, state, hand_at, moves, n):
+    """Knights (and enchantresses, with the stone circle) against every slot not ours where
+    our pile is at least the defender's (+ castle)."""
+    p = state[PLAYER]
+    q = 1 - p
+    step = 1 if owns_special(params, state, p, SP_CIRCLE) else 2
+    for i in range(N_TERR):
+        if state[OWNER + i] != p and state[HEIGHT + p * N_TERR + i] >= attack_needs(
+                params, state, i, q):
+            for t in range(0, N_TYPES, step):
+                if state[hand_at + t] > 0:
                     moves[n] = ATTACK + t * N_TERR + i
                     n += 1
     return n
@@ -671,7 +701,8 @@ def apply_move(params, state, move, chance, items):
         go_to_supply(params, state)
     elif move < ENCHANT:
         t = (move - STRENGTHEN) // N_TERR
-        add_hand(state, p, t, -1)
+        state[HAND + p * N_TYPES + t] -= 1
+        state[HAND_SIZE + p] -= 1
         push(params, state, p, (move - STRENGTHEN) % N_TERR, t)
         items[p, I_STRENGTHEN + t] += 1
     elif move < ATTACK:

@@ -104,6 +104,12 @@ def describe_move(params, n_players, before, move, after):
     p = int(before[PLAYER])
     q = 1 - p
     lines = _what(params, before, move, after, p, q)
+    if after[DISCARD:DISCARD + N_TYPES].sum() < before[DISCARD:DISCARD + N_TYPES].sum():
+        lines.append("the draw pile ran out: the discard pile was shuffled into a new one "
+                     f"({after[DECK_N]} cards left after the draws)")
+    avail = after[TILE_AVAIL:TILE_AVAIL + N_TILE_KINDS].sum()
+    if avail > before[TILE_AVAIL:TILE_AVAIL + N_TILE_KINDS].sum():
+        lines.append(f"all supply tiles were used: {avail} are turned face up again")
     if after[TURNS] > before[TURNS]:
         lines += _turn_end(params, before, after, p)
     return lines
@@ -118,7 +124,8 @@ def _slot(params, state, i) -> str:
 
 def _what(params, before, move, after, p, q):
     if move == r.END_PLAYS:
-        return [f"ends his plays with {before[HAND_SIZE + p]} cards in hand"]
+        n = int(before[HAND_SIZE + p])
+        return [f"ends his plays with {n} card{'s' if n != 1 else ''} in hand"]
     if move < r.ENCHANT:
         t, i = divmod(move - r.STRENGTHEN, N_TERR)
         return [f"strengthens {_slot(params, before, i)} with a {card_name(t)} "
