@@ -70,6 +70,13 @@ def save(fig: Figure, target, dpi: int = 110) -> None:
     fig.savefig(target, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
 
 
+def _absmax(*columns, default: float = 0.0) -> float:
+    """The largest finite absolute value in ``columns``, or ``default`` when there is none."""
+    values = np.abs(np.concatenate([np.asarray(c, dtype=float).ravel() for c in columns]))
+    values = values[np.isfinite(values)]
+    return float(values.max()) if len(values) else default
+
+
 def _games_label(n: int) -> str:
     return f"{int(n):,} games"
 
@@ -102,7 +109,7 @@ def seat_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> Figu
             ax.legend(loc="lower right")
             ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         axes[0].set_ylabel("win rate (95% Wilson interval)")
-        top = float(np.nanmax(table["ci_high"])) if len(table) else 1.0
+        top = _absmax(table["ci_high"], default=1.0)
         axes[0].set_ylim(0, min(1.05, max(0.1, top * 1.18)))
         fig.suptitle(title or "Win rate by seat", fontweight="bold")
     return fig
@@ -139,7 +146,7 @@ def strategy_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> 
             ax.axvline(fair, color=FAIR, ls="--", lw=1, label=f"fair share {fair:.1%}")
             ax.set_yticks(y, overall["strategy"])
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-            ax.set_xlim(0, min(1.0, max(0.1, float(np.nanmax(t["win_rate"])) * 1.15 + 0.02)))
+            ax.set_xlim(0, min(1.0, max(0.1, _absmax(t["ci_high"], t["win_rate"]) * 1.1 + 0.02)))
             ax.set_title(f"{p} players", fontsize=10, fontweight="normal", loc="left")
             ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
         axes[-1].set_xlabel("win rate (95% Wilson interval for all seats)")
@@ -203,7 +210,7 @@ def endings_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
                         fmt="none", ecolor="black", capsize=3, lw=1)
             for yi, s, c, hi in zip(y, part["share"], part["count"], part["ci_high"],
                                     strict=True):
-                ax.annotate(f"{s:.1%} ({int(c):,})", (np.nanmax([s, hi]), yi), xytext=(5, 0),
+                ax.annotate(f"{s:.1%} ({int(c):,})", (_absmax([s, hi]), yi), xytext=(5, 0),
                             textcoords="offset points", va="center", fontsize=8)
             ax.set_yticks(y, part["name"])
             ax.set_xlim(0, 1.3)
@@ -291,24 +298,31 @@ _ITEM_MEASURES = ("item value", "item occurrence")
 
 def whatif_figure(table: pd.DataFrame, title: str | None = None,
                   max_items: int = 20) -> Figure:
-    """What-if differences (changed - base, ``analysis.compare_runs``) with 95% intervals:
-    rates in percentage points in one panel, mean game lengths in their own units in
-    another. Of the item rows only the ``max_items`` clearest changes (smallest p-value,
-    then largest difference) are drawn, with a note."""
-    items = table[table["measure"].isin(_ITEM_MEASURES)]
-    hidden = 0
+    """What-if differences (changed - base, ``analysis.compare_runs``) with 95% intervals, in
+    up to three panels with their own scales: rates in percentage points, items in
+    percentage points, mean game lengths in their own units. Of the item rows only the
+    ``max_items`` clearest changes are drawn (largest |difference| / interval half-width),
+    with a note."""
+    is_item = table["measure"].isin(_ITEM_MEASURES)
+    items = table[is_item & table["difference"].notna()]
+    hidden = int(is_item.sum()) - len(items)
     if len(items) > max_items:
-        order = items.assign(_abs=items["difference"].abs()).sort_values(
-            ["p_value", "_abs"], ascending=[True, False], na_position="last")
-        hidden = len(items) - max_items
-        table = table.drop(index=order.index[max_items:])
-    rates = table[table["measure"].isin(_RATE_MEASURES)].reset_index(drop=True)
-    other = table[~table["measure"].isin(_RATE_MEASURES)].reset_index(drop=True)
-    panels = [(rates, True), (other, False)]
-    panels = [(t, pct) for t, pct in panels if len(t)]
+        diff = items["difference"].abs().to_numpy(dtype=float)
+        half = ((items["ci_high"] - items["ci_low"]) / 2).to_numpy(dtype=float)
+        clarity = np.zeros(len(items))
+        wide = np.isfinite(half) & (half > 0)
+        clarity[wide] = diff[wide] / half[wide]
+        clarity[~wide & (half == 0) & (diff > 0)] = np.inf  # a certain change
+        keep = items.index[np.argsort(-clarity, kind="stable")[:max_items]]
+        hidden += len(items) - max_items
+        items = items.loc[sorted(keep)]
+    panels = [(table[~is_item & table["measure"].isin(_RATE_MEASURES)], True),
+              (items, True),
+              (table[~is_item & ~table["measure"].isin(_RATE_MEASURES)], False)]
+    panels = [(t.reset_index(drop=True), pct) for t, pct in panels if len(t)]
     heights = [max(len(t), 1) for t, _ in panels]
     with _style():
-        fig = _figure(7.5, 1.5 + 0.3 * sum(heights) + 0.5 * len(panels))
+        fig = _figure(7.5, 1.5 + 0.3 * sum(heights) + 0.6 * len(panels))
         axes = fig.subplots(len(panels), 1, squeeze=False,
                             gridspec_kw={"height_ratios": heights})[:, 0]
         for ax, (t, pct) in zip(axes, panels, strict=True):
@@ -326,8 +340,8 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
                 ax.set_xlabel("difference, changed - base (percentage points, 95% interval)")
             else:
                 ax.set_xlabel("difference, changed - base (per game, 95% interval)")
-            lim = np.nanmax(np.abs(np.r_[t["ci_low"], t["ci_high"], t["difference"]]))
-            if not np.isfinite(lim) or lim == 0:
+            lim = _absmax(t["ci_low"], t["ci_high"], t["difference"])
+            if lim == 0:
                 lim = 0.01 if pct else 1.0
             ax.set_xlim(-lim * 1.15, lim * 1.15)
         n = int(table["n"].iloc[0]) if len(table) else 0
@@ -335,8 +349,8 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
                      fontweight="bold")
         note = "coloured: the 95% interval excludes 0; grey: it does not"
         if hidden:
-            note += (f"; {hidden} item rows with less clear changes not drawn (the table "
-                     "lists them all)")
+            note += (f"; {hidden} item rows with less clear (or no) changes not drawn (the "
+                     "table lists them all)")
         _note(fig, note)
     return fig
 
@@ -357,8 +371,8 @@ def fpa_comparison_figure(table: pd.DataFrame, title: str | None = None) -> Figu
         ax.set_xticks(x, table["label"], rotation=0 if len(table) < 5 else 30)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
         ax.set_ylabel("seat 0 win rate - fair share (95% CI)")
-        lim = np.nanmax(np.abs(np.r_[table["ci_low"], table["ci_high"]])) if len(table) else 0
-        if np.isfinite(lim) and lim > 0:
+        lim = _absmax(table["ci_low"], table["ci_high"], table["advantage"])
+        if lim > 0:
             ax.set_ylim(-lim * 1.2, lim * 1.2)
         ax.set_title(title or "First-player advantage by run")
     return fig

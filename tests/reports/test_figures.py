@@ -75,3 +75,23 @@ def test_item_figure_greys_thin_items_and_notes_dropped_ones():
     assert "never:made" not in labels  # never occurred: nothing to compare
     note = fig._supxlabel.get_text()
     assert "grey" in note and "never occurred" in note
+
+
+def test_whatif_figure_keeps_the_clearest_item_rows():
+    base = {"measure": "win rate", "group": "seat 0", "base": 0.5, "changed": 0.52,
+            "difference": 0.02, "ci_low": 0.01, "ci_high": 0.03, "p_value": 0.001, "n": 100,
+            "method": "paired by game"}
+    rows = [base, {**base, "measure": "mean turns", "group": "per game", "difference": 2.0,
+                   "ci_low": 1.0, "ci_high": 3.0}]
+    for i in range(30):  # item i: difference 0.01 * i, half-width 0.05; clearest: largest i
+        rows.append({**base, "measure": "item value", "group": f"item{i:02d}",
+                     "difference": 0.01 * i, "ci_low": 0.01 * i - 0.05,
+                     "ci_high": 0.01 * i + 0.05})
+    rows.append({**base, "measure": "item value", "group": "never", "difference": np.nan,
+                 "ci_low": np.nan, "ci_high": np.nan})
+    fig = F.whatif_figure(pd.DataFrame(rows), max_items=5)
+    assert len(fig.axes) == 3  # rates, items, game length: each its own scale
+    shown = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+    assert sorted(shown) == [f"item value: item{i}" for i in range(25, 30)]
+    assert "26 item rows" in fig._supxlabel.get_text()
+    renders(fig)
