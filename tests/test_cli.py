@@ -1,0 +1,139 @@
+"""The command line: happy paths end to end, and every kind of bad input gets one clear
+line, exit status 2 and no output folder."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_games_lists_every_registered_game():
+    out = invoke("games").output
+    for name in ("rabbit-hunt", "pig"):
+        assert name in out
+
+
+def test_rules_marks_overrides():
+    res = invoke("rules", "pig", "--set", "target=50")
+    assert res.exit_code == 0
+    line = next(ln for ln in res.output.splitlines() if ln.startswith("target"))
+    assert "50*" in line and "assumed" in line
+
+
+def test_run_writes_a_run_folder_and_summary(tmp_path):
+    res = invoke("run", "pig", "--players", 2, "--games", 500, "--seed", 4, "--strategies",
+                 "hold-at,random", "--out", tmp_path / "r", "--workers", 1)
+    assert res.exit_code == 0, res.output
+    assert "first-player advantage" in res.output
+    meta = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert meta["games_completed"] == 500 and meta["complete"]
+    assert meta["params"]["target"]["source"] == "assumed"
+    games = pd.read_parquet(tmp_path / "r" / "games.parquet")
+    assert len(games) == 500
+
+
+def test_same_seed_same_games_parquet_across_workers(tmp_path):
+    for w in (1, 2):
+        invoke("run", "pig", "--players", 3, "--games", 2000, "--seed", 11, "--out",
+               tmp_path / f"w{w}", "--workers", w, "--quiet")
+    a = pd.read_parquet(tmp_path / "w1" / "games.parquet")
+    b = pd.read_parquet(tmp_path / "w2" / "games.parquet")
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_experiment_file_and_report(tmp_path):
+    exp = tmp_path / "e.toml"
+    exp.write_text('[[run]]\nname = "a"\ngame = "pig"\nplayers = 2\ngames = 400\n'
+                   'strategies = ["hold-at", "random"]\n[run.set]\ntarget = 20\n'
+                   '[[run]]\nname = "b"\ngame = "pig"\nplayers = 3\ngames = 400\n')
+    res = invoke("run", exp, "--out", tmp_path / "runs", "--report", tmp_path / "rep",
+                 "--quiet")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "runs" / "a" / "games.parquet").is_file()
+    assert json.loads((tmp_path / "runs" / "a" / "run.json").read_text())["overrides"] == {
+        "target": 20}
+    html = (tmp_path / "rep" / "index.html").read_text()
+    assert "data:image/png;base64" in html
+
+
+def test_whatif_pairs_the_same_seeds(tmp_path):
+    res = invoke("whatif", "pig", "--players", 2, "--games", 600, "--set", "target=40",
+                 "--strategies", "hold-at,random", "--out", tmp_path / "w")
+    assert res.exit_code == 0, res.output
+    base = pd.read_parquet(tmp_path / "w" / "base" / "games.parquet")
+    changed = pd.read_parquet(tmp_path / "w" / "changed" / "games.parquet")
+    assert (base["seed"] == changed["seed"]).all()
+    assert changed["turns"].mean() > base["turns"].mean()
+    assert (tmp_path / "w" / "report" / "index.html").is_file()
+
+
+def test_replay_from_a_run_matches_its_row(tmp_path):
+    invoke("run", "pig", "--players", 2, "--games", 30, "--strategies", "hold-at,random",
+           "--out", tmp_path / "r", "--quiet")
+    res = invoke("replay", "--run", tmp_path / "r", "--game", 17)
+    assert res.exit_code == 0, res.output
+    assert "(matches the recorded row)" in res.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", "nope", "--players", 2], "unknown game 'nope'"),
+    (["run", "pig", "--players", 7], "for 2, 3, 4 players, not 7"),
+    (["run", "pig", "--players", 2, "--strategies", "smart"], "unknown strategy"),
+    (["run", "pig", "--players", 2, "--set", "targt=3"], "unknown parameter 'targt'"),
+    (["run", "pig", "--players", 2, "--set", "target=abc"], "must be an integer"),
+    (["run", "pig", "--players", 2, "--set", "target=0"], "out of range"),
+    (["run", "pig", "--players", 2, "--set", "target"], "KEY=VALUE"),
+    (["run", "pig"], "--players is required"),
+    (["run", "pig", "--players", 2, "--games", 0], "positive integer"),
+    (["rules", "nope"], "unknown game"),
+    (["replay", "pig", "--players", 2], "give GAME --seed S"),
+    (["whatif", "pig", "--players", 2], "at least one --set"),
+])
+def test_bad_input_exits_2_with_one_line_and_no_output(tmp_path, args, message):
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, [str(a) for a in args] + (
+        ["--out", str(out)] if args[0] in ("run", "whatif") else []))
+    assert res.exit_code == 2, res.output
+    assert message in res.output
+    assert not out.exists()
+
+
+def test_malformed_experiment_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[run]]\ngame = 'pig'\nplayers = 2\ngames = 10\ncolour = 'red'\n")
+    res = CliRunner().invoke(main, ["run", str(bad), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "unknown key(s) colour" in res.output
+    bad.write_text("[[run]\n")
+    res = CliRunner().invoke(main, ["run", str(bad), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "malformed experiment file" in res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_existing_output_is_not_overwritten(tmp_path):
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "keep.txt").write_text("mine")
+    res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "10",
+                                    "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "--overwrite" in res.output
+    assert (tmp_path / "r" / "keep.txt").read_text() == "mine"
+
+
+def test_installed_command_runs_a_real_game(tmp_path):
+    """The console script itself, as a user runs it, on one of simkit's own games."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "simkit", "run", "rabbit-hunt", "--players", "2", "--games",
+         "300", "--strategies", "heuristic,random", "--out", str(tmp_path / "rh"),
+         "--quiet"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    bad = subprocess.run([sys.executable, "-m", "simkit", "run", "rabbit-hunt", "--players",
+                          "5"], capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1

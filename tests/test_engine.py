@@ -1,0 +1,154 @@
+"""The engine on its own terms: seeds and streams, data and overrides, strategies and seat
+rotation, and the determinism of results whatever the workers, chunks or backend."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit import data, registry, simulate
+from simkit.errors import SimkitError
+from simkit.replay import replay
+from simkit.rng import game_seeds, rand_below, seed_streams
+from simkit.runner import RunSpec, play_chunk, plan, run_games, seat_codes
+
+
+def test_game_seeds_depend_only_on_master_and_index():
+    a = game_seeds(7, 0, 100)
+    assert np.array_equal(a[40:60], game_seeds(7, 40, 20))
+    assert len(set(a.tolist())) == 100
+    assert not np.array_equal(a, game_seeds(8, 0, 100))
+
+
+def test_streams_are_independent_and_uniform():
+    streams = np.empty(5, np.uint64)
+    seed_streams(np.uint64(123), 4, streams)
+    assert len(set(streams.tolist())) == 5
+    draws = np.array([rand_below(streams[1:2], 6) for _ in range(60000)])
+    counts = np.bincount(draws, minlength=6)
+    from scipy.stats import chisquare
+
+    assert chisquare(counts).pvalue > 1e-4
+    before = streams.copy()
+    rand_below(streams[2:3], 10)
+    assert streams[1] == before[1] and streams[2] != before[2]
+
+
+def test_overrides_are_checked():
+    params = registry.get_game("pig").data
+    assert data.apply_overrides(params, {"target": 50})["target"].value == 50
+    with pytest.raises(SimkitError, match="out of range"):
+        data.apply_overrides(params, {"target": 0})
+    with pytest.raises(SimkitError, match="must be an integer"):
+        data.apply_overrides(params, {"target": 2.5})
+    with pytest.raises(SimkitError, match="unknown parameter 'targt'.*did you mean 'target'"):
+        data.apply_overrides(params, {"targt": 3})
+    assert data.parse_overrides(["a=3", "b=[1, 2]", "c=true", "d=word"]) == {
+        "a": 3, "b": [1, 2], "c": True, "d": "word"}
+
+
+def test_bad_runs_are_refused():
+    with pytest.raises(SimkitError, match="unknown game"):
+        RunSpec.make("nope", 2, 10)
+    with pytest.raises(SimkitError, match="for 2, 3, 4 players"):
+        RunSpec.make("pig", 5, 10)
+    with pytest.raises(SimkitError, match="unknown strategy"):
+        RunSpec.make("pig", 2, 10, strategies="genius")
+    with pytest.raises(SimkitError, match="3 strategies given for 2 players"):
+        RunSpec.make("pig", 2, 10, strategies="random,random,first")
+    with pytest.raises(SimkitError, match="no weight"):
+        RunSpec.make("pig", 2, 10, strategies="hold-at", weights=["hold-at.nerve=3"])
+
+
+def test_seats_rotate_strategies_evenly():
+    p = plan(RunSpec.make("pig", 3, 1, strategies="hold-at,random,random"))
+    codes = seat_codes(p, 0, 300)
+    hold = p.driver.code("hold-at")
+    assert [(codes[:, s] == hold).sum() for s in range(3)] == [100, 100, 100]
+    fixed = plan(RunSpec.make("pig", 3, 1, strategies="hold-at,random,random", rotate=False))
+    assert (seat_codes(fixed, 0, 300)[:, 0] == hold).all()
+
+
+def test_changing_a_strategy_does_not_change_the_deal():
+    """Chance has its own stream: the dice of the first roll do not depend on strategies."""
+    a = replay("pig", 2, 42, "hold-at,random")
+    b = replay("pig", 2, 42, "random,first")
+    assert a.lines[3] == b.lines[3]  # decision 1: P1's first roll, same face
+
+
+def test_strategy_weights_change_play():
+    cautious = simulate("pig", 2, 300, seed=1, strategies="hold-at", weights=["hold-at.threshold=5"])
+    bold = simulate("pig", 2, 300, seed=1, strategies="hold-at", weights=["hold-at.threshold=25"])
+    assert cautious.games["decisions"].mean() != bold.games["decisions"].mean()
+    assert cautious.meta["strategy_weights"]["hold-at"]["threshold"] == 5
+
+
+def test_same_seed_same_tables_whatever_workers_and_chunks():
+    run = RunSpec.make("pig", 3, 3000, seed=11, strategies="hold-at,random,first")
+    one = run_games(run, workers=1, chunk_size=3000)
+    two = run_games(run, workers=2, chunk_size=257)
+    pd.testing.assert_frame_equal(one.games, two.games)
+    pd.testing.assert_frame_equal(one.items, two.items)
+
+
+def test_replay_reproduces_a_recorded_row():
+    res = simulate("pig", 2, 50, seed=3, strategies="hold-at,random")
+    row = res.games.iloc[37]
+    names = [str(row["strategy_s0"]), str(row["strategy_s1"])]
+    r = replay("pig", 2, int(row["seed"]), names)
+    assert r.end_reason == row["end_reason"]
+    assert r.turns == row["turns"] and len(r.moves) == row["decisions"]
+    assert r.ranks == [int(row["rank_s0"]), int(row["rank_s1"])]
+
+
+def test_turn_cap_ends_as_timeout():
+    res = simulate("pig", 2, 50, seed=1, strategies="hold-at", overrides={"max_turns": 2})
+    g = res.games
+    assert (g["end_reason"] == "timeout").all()
+    assert (g[["rank_s0", "rank_s1"]] == 0).all().all()
+    assert (g["turns"] == 2).all()
+
+
+def test_items_count_what_happened():
+    res = simulate("pig", 2, 200, seed=2, strategies="hold-at,random")
+    merged = res.items.merge(res.games[["game", "decisions"]], on="game")
+    per_game = merged.groupby("game")[["roll:made", "hold:made"]].sum().sum(axis=1)
+    assert (per_game.to_numpy() == res.games["decisions"].to_numpy()).all()
+
+
+def test_interrupted_run_keeps_finished_games(tmp_path, monkeypatch):
+    from simkit import runner
+
+    run = RunSpec.make("pig", 2, 4000, seed=1, strategies="random")
+    real = runner.play_chunk
+    calls = {"n": 0}
+
+    def flaky(p, start, count):
+        calls["n"] += 1
+        if calls["n"] == 4:  # the warm-up game, then two chunks, then Ctrl-C
+            raise KeyboardInterrupt
+        return real(p, start, count)
+
+    monkeypatch.setattr(runner, "play_chunk", flaky)
+    with pytest.raises(runner.RunInterrupted):
+        run_games(run, out=tmp_path / "r", workers=1, chunk_size=1000)
+    from simkit.results import read_run
+
+    kept = read_run(tmp_path / "r")
+    assert kept.meta["complete"] is False and kept.meta["games_completed"] == 2000
+    assert kept.games["game"].tolist() == list(range(2000))
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+
+
+def test_failed_run_leaves_no_folder(tmp_path, monkeypatch):
+    from simkit import runner
+
+    def broken(p, start, count):
+        if start > 0:
+            raise RuntimeError("disk on fire")
+        return play_chunk(p, start, count)
+
+    monkeypatch.setattr(runner, "play_chunk", broken)
+    with pytest.raises(RuntimeError):
+        run_games(RunSpec.make("pig", 2, 3000, seed=1), out=tmp_path / "r", workers=1,
+                  chunk_size=1000)
+    assert list(tmp_path.iterdir()) == []
