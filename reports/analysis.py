@@ -489,11 +489,16 @@ def _pair(base: pd.DataFrame, changed: pd.DataFrame) -> tuple[pd.DataFrame, pd.D
     """The games both runs played, in the same order, matched by game index."""
     b_ids = base["game"].to_numpy(dtype=np.int64)
     c_ids = changed["game"].to_numpy(dtype=np.int64)
-    common, bi, ci = np.intersect1d(b_ids, c_ids, assume_unique=False, return_indices=True)
-    if len(common) == 0:
-        raise SimkitError("the two runs have no game index in common, so they cannot be paired")
-    b = base.iloc[bi].reset_index(drop=True)
-    c = changed.iloc[ci].reset_index(drop=True)
+    if np.array_equal(b_ids, c_ids):  # the usual case: no copies of big tables
+        b, c = base, changed
+    else:
+        common, bi, ci = np.intersect1d(b_ids, c_ids, assume_unique=False,
+                                        return_indices=True)
+        if len(common) == 0:
+            raise SimkitError("the two runs have no game index in common, so they cannot be "
+                              "paired")
+        b = base.iloc[bi].reset_index(drop=True)
+        c = changed.iloc[ci].reset_index(drop=True)
     if "seed" in b.columns and "seed" in c.columns:
         same = b["seed"].to_numpy() == c["seed"].to_numpy()
         if not same.all():

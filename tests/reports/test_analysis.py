@@ -284,6 +284,10 @@ def test_compare_rejects_different_games_and_player_counts():
         A.compare_runs(g2, g2, {"game": "pig"}, {"game": "avalon"})
     with pytest.raises(SimkitError, match="player count"):
         A.compare_runs(g2, g3, {}, {})
+    later = g2.copy()
+    later["game"] += 1000
+    with pytest.raises(SimkitError, match="no game index in common"):
+        A.compare_runs(g2, later, {}, {})
 
 
 # --- summary text ------------------------------------------------------------------------------

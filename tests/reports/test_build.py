@@ -183,3 +183,23 @@ def test_whatif_of_different_player_counts_fails(pig_runs, tmp_path):
     with pytest.raises(SimkitError, match="player count"):
         B.build_whatif_report(pig_runs["base"], pig_runs["p3"], tmp_path / "w")
     assert not (tmp_path / "w").exists() and leftovers(tmp_path, "w") == []
+
+
+def test_whatif_against_an_interrupted_run_pairs_the_common_games(pig_runs, tmp_path):
+    import pyarrow.parquet as pq
+
+    part = tmp_path / "part"
+    shutil.copytree(pig_runs["changed"], part)
+    pq.write_table(pq.read_table(part / "games.parquet").slice(0, 1000), part / "games.parquet")
+    pq.write_table(pq.read_table(part / "items.parquet").slice(0, 2000), part / "items.parquet")
+    meta = json.loads((part / "run.json").read_text())
+    meta.update(complete=False, games_completed=1000)
+    (part / "run.json").write_text(json.dumps(meta))
+    out = B.build_whatif_report(pig_runs["base"], part, tmp_path / "w")
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert "only 1,000 games were played by both runs" in md
+    assert "incomplete run" in md
+    rows = [r for r in md.splitlines() if r.startswith("| win rate | seat 0 |")]
+    assert "| 1,000 | paired by game |" in rows[0]
+    occ = [r for r in md.splitlines() if r.startswith("| item occurrence | hold:made |")]
+    assert "| 1,000 | paired by game |" in occ[0]
