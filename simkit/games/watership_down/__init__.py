@@ -98,7 +98,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     cards = np.zeros((2, 11, 2), np.int32)
     for side, key in ((HLESSIL, "hlessil"), (ELIL, "elil")):
         kinds, vals = values[f"cards.{key}.kinds"], values[f"cards.{key}.values"]
-        for k, (kind, v) in enumerate(zip(kinds, vals)):
+        for k, (kind, v) in enumerate(zip(kinds, vals, strict=True)):
             if kind not in KIND_NAMES:
                 raise SimkitError(f"cards.{key}.kinds: unknown kind {kind!r}")
             cards[side, k] = (KIND_NAMES.index(kind), v)

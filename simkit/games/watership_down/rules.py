@@ -1198,7 +1198,9 @@ def kehaar(params, state, e, e_gone, items):
     b = state[BSPACE]
     item(items, HAZEL, A_KEHAAR)
     for x in range(N_RABBITS, N_CHARS):
-        if alive_at(state, x, b) and not paralysed(state, x) and not (x == e and e_gone):
+        snare_held = x == SNARE and state[SNARE_FREED] == 1   # still lying face up here
+        if (alive_at(state, x, b) and not paralysed(state, x) and not (x == e and e_gone)
+                and not snare_held):
             place(params, state, x, params[0][G_EFRAFA], items)
 
 
