@@ -562,6 +562,8 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     if bm.get("game") and cm.get("game") and bm["game"] != cm["game"]:
         raise SimkitError(f"cannot compare runs of different games: {bm['game']!r} and "
                           f"{cm['game']!r}")
+    if len(base_games) == 0 or len(changed_games) == 0:
+        raise SimkitError("a what-if needs games in both runs; one of them has none")
     pb = sorted({int(x) for x in pd.unique(base_games["players"])}) \
         if "players" in base_games.columns else [_seat_count(base_games)]
     pc = sorted({int(x) for x in pd.unique(changed_games["players"])}) \
@@ -820,7 +822,8 @@ def summary_text(games: pd.DataFrame, meta: dict | None = None) -> str:
         ld = length[(length.players == p) & (length.measure == "decisions")]
         if len(lt):
             t = lt.iloc[0]
-            text = (f"  turns: mean {t['mean']:.1f}, sd {t['sd']:.1f}, median {t['median']:g},"
+            sd = "n/a" if math.isnan(t["sd"]) else f"{t['sd']:.1f}"
+            text = (f"  turns: mean {t['mean']:.1f}, sd {sd}, median {t['median']:g},"
                     f" 95th percentile {t['p95']:g}, max {t['max']:g}")
             if len(ld):
                 text += f"; decisions: mean {ld.iloc[0]['mean']:.1f}"

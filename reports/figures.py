@@ -70,6 +70,17 @@ def save(fig: Figure, target, dpi: int = 110) -> None:
     fig.savefig(target, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
 
 
+def _empty(title: str, why: str = "no games to show") -> Figure:
+    """A small figure that says there is nothing to draw, rather than failing."""
+    with _style():
+        fig = _figure(5, 1.6)
+        ax = fig.subplots()
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, why, ha="center", va="center", color=FAIR, transform=ax.transAxes)
+        ax.set_title(title)
+    return fig
+
+
 def _absmax(*columns, default: float = 0.0) -> float:
     """The largest finite absolute value in ``columns``, or ``default`` when there is none."""
     values = np.abs(np.concatenate([np.asarray(c, dtype=float).ravel() for c in columns]))
@@ -88,6 +99,8 @@ def seat_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> Figu
     """Win rate by seat (``analysis.seat_win_rates``) with 95% Wilson interval bars and the
     fair-share line; a panel per player count."""
     groups = list(table.groupby("players", sort=True))
+    if not groups:
+        return _empty(title or "Win rate by seat")
     with _style():
         fig = _figure(max(4.5, 2.2 + 1.0 * len(table)), 3.6)
         axes = fig.subplots(1, len(groups), squeeze=False, sharey=True)[0]
@@ -119,6 +132,8 @@ def strategy_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> 
     """Win rate by strategy over all seats (bars, 95% Wilson intervals) with its win rate in
     each seat as points (``analysis.strategy_win_rates``); a panel per player count."""
     groups = list(table.groupby("players", sort=True))
+    if not groups:
+        return _empty(title or "Win rate by strategy")
     n_strat = max((t["strategy"].nunique() for _, t in groups), default=1)
     with _style():
         fig = _figure(6.5, 1.3 + 0.55 * n_strat * len(groups))
@@ -158,6 +173,8 @@ def game_length_figure(games: pd.DataFrame, measure: str = "turns",
                        title: str | None = None) -> Figure:
     """Histogram of a game-length measure (``turns`` or ``decisions``) per game, with its
     mean and median marked; a series per player count."""
+    if len(games) == 0:
+        return _empty(title or f"Game length: {measure} per game")
     with _style():
         fig = _figure(6.5, 3.6)
         ax = fig.subplots()
@@ -194,6 +211,8 @@ def game_length_figure(games: pd.DataFrame, measure: str = "turns",
 def endings_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
     """Share of games by end reason and by outcome (``analysis.endings``), with 95% Wilson
     intervals; the first player count when there are several."""
+    if len(table) == 0:
+        return _empty(title or "How games ended")
     p = int(table["players"].min())
     t = table[table["players"] == p]
     with _style():
@@ -303,6 +322,8 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
     percentage points, mean game lengths in their own units. Of the item rows only the
     ``max_items`` clearest changes are drawn (largest |difference| / interval half-width),
     with a note."""
+    if len(table) == 0:
+        return _empty(title or "What-if: changed run minus base run", "nothing to compare")
     is_item = table["measure"].isin(_ITEM_MEASURES)
     items = table[is_item & table["difference"].notna()]
     hidden = int(is_item.sum()) - len(items)
@@ -358,6 +379,8 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
 def fpa_comparison_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
     """First-player advantage of several runs side by side: ``table`` has columns label,
     advantage, ci_low, ci_high (a row per run, e.g. 2, 3 and 4 players)."""
+    if len(table) == 0:
+        return _empty(title or "First-player advantage by run", "no runs to compare")
     with _style():
         fig = _figure(max(4.5, 1.8 + 1.1 * len(table)), 3.6)
         ax = fig.subplots()

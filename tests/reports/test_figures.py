@@ -95,3 +95,12 @@ def test_whatif_figure_keeps_the_clearest_item_rows():
     assert sorted(shown) == [f"item value: item{i}" for i in range(25, 30)]
     assert "26 item rows" in fig._supxlabel.get_text()
     renders(fig)
+
+
+def test_figures_of_empty_tables_say_so_instead_of_failing():
+    empty = make_games(np.zeros((0, 2)))
+    for fig in (F.seat_win_rates_figure(A.seat_win_rates(empty)),
+                F.strategy_win_rates_figure(A.strategy_win_rates(empty)),
+                F.endings_figure(A.endings(empty)), F.game_length_figure(empty)):
+        assert "no games" in fig.axes[0].texts[0].get_text()
+        renders(fig)
