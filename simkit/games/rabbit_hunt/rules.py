@@ -669,17 +669,17 @@ def apply_action(p, state, seat, kind, arg, chance, items):
 
 
 # ---------------------------------------------------------------- the end
-@kernel
+@inline
 def to_move(state):
     return state[TO_MOVE]
 
 
-@kernel
+@inline
 def is_over(state):
     return state[END] != RUNNING
 
 
-@kernel
+@inline
 def turn_number(state):
     return state[TURNS]
 
