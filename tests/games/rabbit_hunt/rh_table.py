@@ -12,6 +12,9 @@ from simkit.runner import RunSpec, plan
 
 E = R.encode
 
+# every Table built during a test; conftest checks their conservation after the test
+LIVE = []
+
 
 @cache
 def get_plan(n, overrides=()):
@@ -33,6 +36,7 @@ class Table:
         R.new_game(self.params, n, self.st, self.chance)
         self.items = np.zeros((n, len(S.ITEM_COLUMNS)), np.int32)
         self.moves = np.empty(self.plan.max_moves, np.int32)
+        LIVE.append(self)
 
     # ------------------------------------------------------------ reading
     def cell(self, q, r):
