@@ -335,15 +335,19 @@ def game_length(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
 # item value (17lands-style)
 
 
-class _WonLookup:
-    """Won-or-not of (game, seat) pairs, for joining items rows to the games table without a
-    pandas merge: a dense table indexed by game number when the numbers are compact (the
-    usual 0..N-1), else a sorted search."""
+class _SeatLookup:
+    """For (game, seat) pairs: did the seat win, and (optionally) which strategy sat there;
+    joins items rows to the games table without a pandas merge. A dense table indexed by game
+    number when the numbers are compact (the usual 0..N-1), else a sorted search.
 
-    def __init__(self, games: pd.DataFrame):
+    Values are int16: -1 for no such game or seat, else ``won + 2 * group`` where group is
+    the strategy's index in ``names`` (0 for every seat when not by strategy)."""
+
+    def __init__(self, games: pd.DataFrame, by_strategy: bool = False,
+                 order: list[str] | None = None):
         ids = games["game"].to_numpy(dtype=np.int64)
         p = _seat_count(games)
-        won = np.full((len(games), p), -1, dtype=np.int8)
+        won = np.full((len(games), p), -1, dtype=np.int16)
         if "players" in games.columns:
             counts = games["players"].to_numpy()
             for players in np.unique(counts):
@@ -352,32 +356,36 @@ class _WonLookup:
                 won[np.flatnonzero(mask), :players] = _won(rows, int(players))
         else:
             won[:] = _won(games, p)
+        self.names = ["all"]
+        if by_strategy:
+            self.names, codes = _strategy_codes(games, p, order)
+            won = np.where((won >= 0) & (codes >= 0), won + 2 * codes, -1).astype(np.int16)
         self.players = p
         self.dense = None
         if len(ids) and ids.min() >= 0 and ids.max() < 2 * len(ids) + 1_000_000:
-            self.dense = np.full((int(ids.max()) + 1, p), -1, dtype=np.int8)
+            self.dense = np.full((int(ids.max()) + 1, p), -1, dtype=np.int16)
             self.dense[ids] = won
         else:
-            order = np.argsort(ids, kind="stable")
-            self.sorted_ids = ids[order]
-            self.won = won[order]
+            order_ = np.argsort(ids, kind="stable")
+            self.sorted_ids = ids[order_]
+            self.values = won[order_]
 
     def __call__(self, game: np.ndarray, seat: np.ndarray) -> np.ndarray:
-        """int8[n]: 1 won, 0 lost, -1 no such game or seat in the games table."""
+        """int16[n]: -1 unknown, else won + 2 * group."""
         game = game.astype(np.int64, copy=False)
         seat = seat.astype(np.int64, copy=False)
         bad = (seat < 0) | (seat >= self.players) | (game < 0)
         seat = np.where(bad, 0, seat)
+        out = np.full(len(game), -1, dtype=np.int16)
         if self.dense is not None:
             inside = ~bad & (game < len(self.dense))
-            out = np.full(len(game), -1, dtype=np.int8)
             out[inside] = self.dense[game[inside], seat[inside]]
             return out
-        pos = np.searchsorted(self.sorted_ids, game)
-        pos = np.minimum(pos, max(len(self.sorted_ids) - 1, 0))
-        found = ~bad & (len(self.sorted_ids) > 0) & (self.sorted_ids[pos] == game)
-        out = np.full(len(game), -1, dtype=np.int8)
-        out[found] = self.won[pos[found], seat[found]]
+        if len(self.sorted_ids) == 0:
+            return out
+        pos = np.minimum(np.searchsorted(self.sorted_ids, game), len(self.sorted_ids) - 1)
+        found = ~bad & (self.sorted_ids[pos] == game)
+        out[found] = self.values[pos[found], seat[found]]
         return out
 
 
@@ -407,8 +415,18 @@ def _item_columns(items, meta: dict | None) -> list[str]:
     return cols
 
 
+def _count_by(mask: np.ndarray, group: np.ndarray, n_groups: int,
+              weights: np.ndarray | None = None) -> np.ndarray:
+    if n_groups == 1:
+        if weights is None:
+            return np.array([np.count_nonzero(mask)], dtype=np.int64)
+        return np.array([weights[mask].sum(dtype=np.int64)], dtype=np.int64)
+    w = None if weights is None else weights[mask].astype(np.float64)
+    return np.round(np.bincount(group[mask], weights=w, minlength=n_groups)).astype(np.int64)
+
+
 def item_value(items, games: pd.DataFrame, meta: dict | None = None,
-               min_occurrences: int = MIN_OCCURRENCES,
+               min_occurrences: int = MIN_OCCURRENCES, by_strategy: bool = False,
                batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
     """The value of each item event, in the style of 17lands' card metrics.
 
@@ -416,7 +434,9 @@ def item_value(items, games: pd.DataFrame, meta: dict | None = None,
     aggregating as it goes, so a 40-million-row file never sits in memory) or an items
     DataFrame. Each (game, seat) row is joined to whether that seat won the game.
 
-    Columns, one row per item column:
+    Columns, one row per item column (per strategy and item column, with a leading
+    ``strategy`` column, when ``by_strategy``: the seat-games of each strategy apart, as
+    17lands splits card metrics by deck colours):
       item, seat_games (seat-games in both tables), occurred (seat-games with count > 0),
       occurred_share, win_rate_occurred, win_rate_not (the seat's win rate when the event
       occurred at least once / never), difference (occurred - not), ci_low, ci_high (95%
@@ -429,56 +449,67 @@ def item_value(items, games: pd.DataFrame, meta: dict | None = None,
     a seat that is winning may trigger some items more (and a seat that plays longer meets
     more of everything)."""
     cols = _item_columns(items, meta)
-    lookup = _WonLookup(games)
-    k = len(cols)
-    n_total = 0
-    wins_total = 0
-    occ_n = np.zeros(k, dtype=np.int64)
-    occ_w = np.zeros(k, dtype=np.int64)
-    count_sum = np.zeros(k, dtype=np.int64)
+    lookup = _SeatLookup(games, by_strategy, _meta_strategies(meta))
+    k, g = len(cols), len(lookup.names)
+    n_total = np.zeros(g, dtype=np.int64)
+    wins_total = np.zeros(g, dtype=np.int64)
+    occ_n = np.zeros((k, g), dtype=np.int64)
+    occ_w = np.zeros((k, g), dtype=np.int64)
+    count_sum = np.zeros((k, g), dtype=np.int64)
     for batch in _item_batches(items, cols, batch_rows):
-        won = lookup(batch.column(0).to_numpy(zero_copy_only=False),
-                     batch.column(1).to_numpy(zero_copy_only=False))
-        keep = won >= 0
+        value = lookup(batch.column(0).to_numpy(zero_copy_only=False),
+                       batch.column(1).to_numpy(zero_copy_only=False))
+        keep = value >= 0
         all_kept = bool(keep.all())
-        w = won.astype(bool) if all_kept else won[keep].astype(bool)
-        n_total += int(len(w))
-        wins_total += int(w.sum())
+        if not all_kept:
+            value = value[keep]
+        w = (value & 1).astype(bool)
+        group = (value >> 1).astype(np.intp)
+        everything = np.ones(len(value), dtype=bool)
+        n_total += _count_by(everything, group, g)
+        wins_total += _count_by(w, group, g)
         for j in range(k):
             c = batch.column(2 + j).to_numpy(zero_copy_only=False)
             if not all_kept:
                 c = c[keep]
             occ = c > 0
-            occ_n[j] += int(np.count_nonzero(occ))
-            occ_w[j] += int(np.count_nonzero(occ & w))
-            count_sum[j] += int(c.sum(dtype=np.int64))
+            occ_n[j] += _count_by(occ, group, g)
+            occ_w[j] += _count_by(occ & w, group, g)
+            count_sum[j] += _count_by(everything, group, g, c)
     rows = []
-    for j, name in enumerate(cols):
-        n1, w1 = int(occ_n[j]), int(occ_w[j])
-        n0, w0 = n_total - n1, wins_total - w1
-        r1 = w1 / n1 if n1 else np.nan
-        r0 = w0 / n0 if n0 else np.nan
-        lo = hi = p = np.nan
-        if n1 and n0:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                lo, hi = confint_proportions_2indep(w1, n1, w0, n0, method="newcomb",
-                                                    compare="diff", alpha=ALPHA)
-                if (w1 + w0) in (0, n1 + n0):
-                    p = 1.0  # every seat-game won (or lost) alike: no difference at all
-                else:
-                    p = float(proportions_ztest([w1, w0], [n1, n0])[1])
-        rows.append({"item": name, "seat_games": n_total, "occurred": n1,
-                     "occurred_share": n1 / n_total if n_total else np.nan,
-                     "win_rate_occurred": r1, "win_rate_not": r0, "difference": r1 - r0,
-                     "ci_low": float(lo), "ci_high": float(hi), "p_value": p,
-                     "mean_count": count_sum[j] / n_total if n_total else np.nan,
-                     "mean_count_occurred": count_sum[j] / n1 if n1 else np.nan,
-                     "enough": bool(n1 >= min_occurrences and n0 >= min_occurrences)})
-    return pd.DataFrame(rows, columns=[
-        "item", "seat_games", "occurred", "occurred_share", "win_rate_occurred",
-        "win_rate_not", "difference", "ci_low", "ci_high", "p_value", "mean_count",
-        "mean_count_occurred", "enough"])
+    for gi, strategy in enumerate(lookup.names):
+        for j, name in enumerate(cols):
+            row = _item_row(name, int(n_total[gi]), int(wins_total[gi]), int(occ_n[j, gi]),
+                            int(occ_w[j, gi]), int(count_sum[j, gi]), min_occurrences)
+            rows.append({"strategy": strategy, **row} if by_strategy else row)
+    columns = ["item", "seat_games", "occurred", "occurred_share", "win_rate_occurred",
+               "win_rate_not", "difference", "ci_low", "ci_high", "p_value", "mean_count",
+               "mean_count_occurred", "enough"]
+    return pd.DataFrame(rows, columns=["strategy", *columns] if by_strategy else columns)
+
+
+def _item_row(name: str, n_total: int, wins_total: int, n1: int, w1: int, count_sum: int,
+              min_occurrences: int) -> dict:
+    n0, w0 = n_total - n1, wins_total - w1
+    r1 = w1 / n1 if n1 else np.nan
+    r0 = w0 / n0 if n0 else np.nan
+    lo = hi = p = np.nan
+    if n1 and n0:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            lo, hi = confint_proportions_2indep(w1, n1, w0, n0, method="newcomb",
+                                                compare="diff", alpha=ALPHA)
+            if (w1 + w0) in (0, n1 + n0):
+                p = 1.0  # every seat-game won (or lost) alike: no difference at all
+            else:
+                p = float(proportions_ztest([w1, w0], [n1, n0])[1])
+    return {"item": name, "seat_games": n_total, "occurred": n1,
+            "occurred_share": n1 / n_total if n_total else np.nan,
+            "win_rate_occurred": r1, "win_rate_not": r0, "difference": r1 - r0,
+            "ci_low": float(lo), "ci_high": float(hi), "p_value": p,
+            "mean_count": count_sum / n_total if n_total else np.nan,
+            "mean_count_occurred": count_sum / n1 if n1 else np.nan,
+            "enough": bool(n1 >= min_occurrences and n0 >= min_occurrences)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -191,9 +191,14 @@ def length_table(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def item_table(t: pd.DataFrame) -> pd.DataFrame:
-    t = t.sort_values("difference", ascending=False, na_position="last")
+    if "strategy" in t.columns:
+        t = t.sort_values(["strategy", "difference"], ascending=[True, False],
+                          na_position="last")
+    else:
+        t = t.sort_values("difference", ascending=False, na_position="last")
+    lead = {"strategy": t["strategy"].astype(str)} if "strategy" in t.columns else {}
     return pd.DataFrame({
-        "item": t["item"], "occurred": [f"{n:,}" for n in t["occurred"]],
+        **lead, "item": t["item"], "occurred": [f"{n:,}" for n in t["occurred"]],
         "share": [pct(x) for x in t["occurred_share"]],
         "win rate with": [pct(x) for x in t["win_rate_occurred"]],
         "win rate without": [pct(x) for x in t["win_rate_not"]],
@@ -475,6 +480,12 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None) -> d
                 "(95% Newcomb interval of the difference); an association, not a cause"))
             doc.figure(F.item_value_figure(items, f"Item value: {run.label}"),
                        f"{prefix}item_value.png", "item value")
+            if strategies["strategy"].nunique() > 1:
+                split = A.item_value(run.items_path, g, m, by_strategy=True)
+                split = split[split["enough"]]
+                doc.details(f"Item value by strategy ({len(split)} strategy-item pairs "
+                            "with enough seat-games both with and without the event)",
+                            item_table(split))
         else:
             doc.para("This game records no item events.", cls="meta")
     return {"seats": seats, "strategies": strategies, "fpa": fpa, "endings": ends,

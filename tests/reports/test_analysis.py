@@ -346,3 +346,32 @@ def test_compare_items_of_an_incomplete_run_use_the_common_games():
     occ = t[t.measure == "item occurrence"].set_index("group")
     assert occ.loc["x:made", "n"] == 300
     assert occ.loc["x:made", "difference"] == 0
+
+
+def test_item_value_by_strategy_splits_the_seat_games():
+    rng = np.random.default_rng(11)
+    games, winner = random_games(3000, p=3)
+    won = np.arange(3)[None, :] == winner[:, None]
+    # strategy a meets the item mostly when winning, b and c at random
+    strat = np.stack([games[f"strategy_s{s}"].astype(str).to_numpy() for s in range(3)], 1)
+    p_occ = np.where(strat == "a", np.where(won, 0.8, 0.2), 0.5)
+    occurs = rng.random(won.shape) < p_occ
+    items = pd.DataFrame({"game": np.repeat(games.game.to_numpy(), 3),
+                          "seat": np.tile(np.arange(3), 3000),
+                          "x:seen": occurs.ravel().astype(np.uint16)})
+    t = A.item_value(items, games, {"strategies": ["a", "b", "c"]}, by_strategy=True)
+    assert t.strategy.tolist() == ["a", "b", "c"]
+    assert t.seat_games.sum() == 9000
+    for row in t.itertuples():
+        mine = (strat == row.strategy).ravel()
+        w, o = won.ravel()[mine], occurs.ravel()[mine]
+        assert row.seat_games == mine.sum()
+        assert row.occurred == o.sum()
+        assert row.win_rate_occurred == pytest.approx(w[o].mean())
+        assert row.win_rate_not == pytest.approx(w[~o].mean())
+    a = t.set_index("strategy").loc["a"]
+    b = t.set_index("strategy").loc["b"]
+    assert a.ci_low > 0.3  # strong association for a
+    assert b.ci_low < 0 < b.ci_high  # none for b
+    overall = A.item_value(items, games, {}).iloc[0]
+    assert overall.occurred == t.occurred.sum()

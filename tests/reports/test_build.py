@@ -49,6 +49,7 @@ def test_single_run_report(pig_runs, tmp_path):
         assert "Classic Pig plays to 100" in text  # the why of a parameter
         assert "Win rate by seat" in text and "First-player advantage" in text
         assert "bust:suffered" in text
+        assert "Item value by strategy" in text  # hold-at and random apart
     assert leftovers(tmp_path, "report") == []
 
 
