@@ -18,6 +18,7 @@ from . import rules
 from .rules import (
     C_ADV_TABLE,
     C_DRAW_OFFERED,
+    C_FACE_UP,
     C_FOREST_DEALT,
     C_FOREST_DONE,
     C_FOREST_FAIL,
@@ -222,6 +223,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     cfg[C_PIP] = v["resources.pip_cost"]
     cfg[C_DRAW_OFFERED] = v["houses.draw_offered"]
     cfg[C_TWO_LARGE] = v["scoring.two_large"]
+    cfg[C_FACE_UP] = v["missions.face_up"]
     cfg[C_FOREST_DONE] = v["scoring.forest_completed"]
     cfg[C_FOREST_FAIL] = v["scoring.forest_failed"]
     cfg[C_HOUSE_DONE] = v["scoring.house_completed"]

@@ -101,8 +101,9 @@ from .state import (
 (C_ROUNDS, C_PICKS, C_HOUSE_LIMIT, C_HOUSES_DEALT, C_KIND_LIMIT, C_TOTAL_LIMIT, C_GARDEN,
  C_POSITIONS, C_SWAP_POS, C_PER_COLOUR, C_N_DICE, C_N_CARDS, C_N_HOUSE, C_N_FOREST,
  C_FOREST_DEALT, C_REDEAL, C_WAND_MAX, C_ADV_TABLE, C_RECOLOUR, C_PIP, C_DRAW_OFFERED,
- C_TWO_LARGE, C_FOREST_DONE, C_FOREST_FAIL, C_HOUSE_DONE, C_HOUSE_FAIL) = range(26)
-N_CFG = 26
+ C_TWO_LARGE, C_FOREST_DONE, C_FOREST_FAIL, C_HOUSE_DONE, C_HOUSE_FAIL,
+ C_FACE_UP) = range(27)
+N_CFG = 27
 # params[1] cards int32[n,2] (size 0 Small 1 Large, colour 0 white 1 brown 2 spotted)
 # params[2] fit1 int8[n,18]: a first die of that face can start (Small: completes) the card
 # params[3] fit2 int8[n,18*18]: two dice of these faces complete the Large card
@@ -657,7 +658,19 @@ def pick_moves(params, state, moves):
                                                                          c) > 0:
                 moves[n] = EXCHANGE + pos
                 n += 1
-    rich = token_total(state, seat) >= min(cfg[C_RECOLOUR], cfg[C_PIP])
+    return die_moves(cfg, params[1], params[2], params[3], state, seat, moves, n)
+
+
+@kernel
+def die_moves(cfg, cards, fit1, fit2, state, seat, moves, n):
+    """Every die on the table (one per distinct face) as resources, or on every open card as
+    every face the seat can afford to turn it into that fits the card. This is the hot loop
+    of the game, so it is written out flat, on arrays passed one by one: a lookup in the
+    ``params`` tuple inside a small called kernel costs a reference count each time."""
+    rc, pc = cfg[C_RECOLOUR], cfg[C_PIP]
+    tb = TOKENS + 3 * seat
+    total = state[tb] + state[tb + 1] + state[tb + 2]
+    rich = total >= min(rc, pc)
     for d in range(cfg[C_N_DICE]):
         if state[DIE_USE + d] != -1 or same_face_before(state, d):
             continue
@@ -665,17 +678,24 @@ def pick_moves(params, state, moves):
         n += 1
         f0 = state[DIE_FACE + d]
         for pos in range(cfg[C_POSITIONS]):
-            if not open_position(state, seat, pos):
+            card = state[POS_CARD + pos]
+            owner = state[POS_OWNER + pos]
+            d1 = state[POS_D1 + pos]
+            if card < 0 or (owner >= 0 and owner != seat) or (
+                    d1 >= 0 and (cards[card, 0] == SMALL or state[POS_D2 + pos] >= 0)):
                 continue
-            if not rich:
-                if die_fits(params, state, pos, f0):
-                    moves[n] = PLACE + (d * MAXPOS + pos) * N_FACES + f0
-                    n += 1
-                continue
-            for f in range(N_FACES):
-                if modify_cost(params, state, seat, f0, f) >= 0 and die_fits(params, state,
-                                                                             pos, f):
-                    moves[n] = PLACE + (d * MAXPOS + pos) * N_FACES + f
+            base = PLACE + (d * MAXPOS + pos) * N_FACES
+            lo, hi = (f0, f0 + 1) if not rich else (0, N_FACES)
+            for f in range(lo, hi):
+                if (fit1[card, f] if d1 < 0 else fit2[card, d1 * N_FACES + f]) == 0:
+                    continue
+                need = pc * abs(f % 6 - f0 % 6)
+                if f // 6 != f0 // 6:
+                    if state[tb + f // 6] < rc:
+                        continue
+                    need += rc
+                if need <= total:
+                    moves[n] = base + f
                     n += 1
     return n
 
@@ -1093,24 +1113,28 @@ def observe(params, state, seat, obs):
     for i in range(12):
         if obs[FPOOL + i] >= 0:
             obs[FPOOL + i] = -2
+    # face-up missions are shown once every seat has made its secret choice
+    reveal = params[0][C_FACE_UP] != 0 and state[PHASE] >= PH_DRAW
     for s in range(state[N_PLAYERS]):
         if s != seat:
-            hide_seat(obs, s)
+            hide_seat(obs, s, reveal)
     if state[PHASE] == PH_KEEP and state[ACTOR] != seat:
         obs[DRAWN] = -2
         obs[DRAWN + 1] = -2
 
 
 @kernel
-def hide_seat(obs, s):
+def hide_seat(obs, s, face_up):
     for k in range(2):
         if obs[FOREST_HAND + 2 * s + k] >= 0:
             obs[FOREST_HAND + 2 * s + k] = -2
-    if obs[FOREST_KEPT + s] >= 0:
-        obs[FOREST_KEPT + s] = -2
     for k in range(4):
         if obs[HOUSE_HAND + 4 * s + k] >= 0:
             obs[HOUSE_HAND + 4 * s + k] = -2
+    if face_up:  # kept missions lie face up once chosen
+        return
+    if obs[FOREST_KEPT + s] >= 0:
+        obs[FOREST_KEPT + s] = -2
     for h in range(MAXH):
         if obs[HOUSE_CARD + s * MAXH + h] >= 0:
             obs[HOUSE_CARD + s * MAXH + h] = -2

@@ -195,6 +195,19 @@ def test_other_seats_do_not_see_the_secret_choices():
     assert obs[S.DECK] == -2 and obs[S.HSTACK] == -2
 
 
+def test_face_up_missions_are_shown_after_the_secret_choices():
+    t = Table(2, **{"missions.face_up": True})
+    t.play(R.F_KEEP)
+    t.play(R.H_KEEP_ALL)
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, 1, obs)
+    assert obs[S.FOREST_KEPT] == -2  # seat 1 has not chosen yet
+    t.finish_setup()
+    R.observe(t.params, t.state, 1, obs)
+    assert obs[S.FOREST_KEPT] == t[S.FOREST_KEPT] and obs[S.HOUSE_CARD] == t[S.HOUSE_CARD]
+    assert obs[S.FOREST_KEPT] >= 0
+
+
 def deal_clash(t, seat):
     """Seat 0 holds 'every has brown 1' and 'every has white 1' and a House 'only spotted'."""
     pool = [t[S.FPOOL + i] for i in range(t[S.FPOOL_N])]
