@@ -233,6 +233,8 @@ def test_look_at_a_hand_the_looked_at_seat_returns_cards_and_redraws():
     assert t.hand(1, S.DRAW_2) == 0 and t.hand(1, S.EMPTY) == 1 and t.hand(1, S.PEEK) == 1
     assert t.hand(1, S.BUNNY) == 3
     assert t[S.PILE_LEN] == 13 and t.pile()[-1] == S.TURN_ENDS
+    assert t.items[1, S.MOVE_ANY * 3 + S.IT_DRAWN] == 1  # the redraw counts as drawing
+    assert t.items[1, S.SHOW * 3 + S.IT_DRAWN] == 1 and t.items[0].sum() == 0
     # back to the looker's turn
     assert t[S.TO_MOVE] == 0 and t[S.PHASE] == S.PH_ACTION and t[S.ACTIONS_LEFT] == 1
     # the hand changed: P1 no longer knows it
