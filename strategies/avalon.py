@@ -31,10 +31,10 @@ from simkit.games.avalon.rules import (
     M_HAND_LIMIT,
     M_KNIGHTS,
     M_WIN,
+    P_CROWNS,
+    P_SPECIAL,
     STRENGTHEN,
     SUPPLY_TILE,
-    T_CROWNS,
-    T_SPECIAL,
     stack_at,
     tile_cards,
 )
@@ -74,11 +74,11 @@ def slot_crowns(params, obs):
     hidden_total = 0.0
     hidden = 0
     for c in range(N_TERR):
-        hidden_total += params[1][T_CROWNS, c]
+        hidden_total += params[0][P_CROWNS + c]
     for i in range(N_TERR):
         card = obs[TERR_CARD + i]
         if card >= 0:
-            out[i] = params[1][T_CROWNS, card]
+            out[i] = params[0][P_CROWNS + card]
             hidden_total -= out[i]
         else:
             hidden += 1
@@ -121,7 +121,7 @@ def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w):
     theirs = h_of(obs, q, slot)
     enemy = obs[OWNER + slot] == q
     losses = mine + theirs + theirs  # additional losses, plus his own pile's share
-    if enemy and params[1][T_SPECIAL, obs[TERR_CARD + slot]] == SP_CASTLE:
+    if enemy and params[0][P_SPECIAL + obs[TERR_CARD + slot]] == SP_CASTLE:
         losses += params[0][M_CASTLE_LOSS]
     gain = crowns[slot] * (2.0 if enemy else 1.0)
     if obs[TERR_CARD + slot] >= 0 and (crowns_of(params, obs, seat) + crowns[slot]
@@ -136,7 +136,7 @@ def crowns_of(params, obs, seat):
     c = 0
     for i in range(N_TERR):
         if obs[OWNER + i] == seat:
-            c += params[1][T_CROWNS, obs[TERR_CARD + i]]
+            c += params[0][P_CROWNS + obs[TERR_CARD + i]]
     return c
 
 
@@ -191,7 +191,7 @@ def best_strengthen(params, obs, seat, moves, n_moves, crowns):
     for i in range(N_TERR):
         mine, theirs = h_of(obs, seat, i), h_of(obs, q, i)
         castle = (obs[TERR_CARD + i] >= 0
-                  and params[1][T_SPECIAL, obs[TERR_CARD + i]] == SP_CASTLE)
+                  and params[0][P_SPECIAL + obs[TERR_CARD + i]] == SP_CASTLE)
         if obs[OWNER + i] == seat:
             margin = mine + (params[0][M_CASTLE_DEF] if castle else 0) - theirs
             v = crowns[i] * 2.0 / (1.0 + max(0, margin))

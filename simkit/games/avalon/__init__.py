@@ -13,7 +13,7 @@ from .transcript import check_state, describe_move, describe_setup
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
-    """Effective data values -> (main int32[12], territory int32[3, 11], tiles int32[2, 6])."""
+    """Effective data values -> ``(int32[rules.N_PARAMS],)``: one flat array (see rules.py)."""
     colours = values["cards.colours"]
     knights = values["cards.knights_per_colour"]
     ench = values["cards.enchantresses_per_colour"]
@@ -21,7 +21,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     per_side, start_hand = values["setup.cards_per_side"], values["setup.hand"]
     if 2 * N_TERR * per_side + 2 * start_hand > ncards:
         raise SimkitError(f"setup.cards_per_side / setup.hand deal more than the {ncards} cards")
-    main = np.zeros(rules.N_MAIN, np.int32)
+    main = np.zeros(rules.N_PARAMS, np.int32)
     main[rules.M_COLOURS], main[rules.M_KNIGHTS], main[rules.M_ENCH] = colours, knights, ench
     main[rules.M_NCARDS] = ncards
     main[rules.M_WIN] = values["rules.win_crowns"]
@@ -31,18 +31,18 @@ def compile_params(values: dict, n_players: int) -> tuple:
     main[rules.M_CASTLE_LOSS] = values["rules.castle_loss"]
     main[rules.M_AVALON_RED] = values["rules.avalon_reduction"]
     main[rules.M_START_HAND], main[rules.M_PER_SIDE] = start_hand, per_side
-    terr = np.zeros((3, N_TERR), np.int32)
-    terr[rules.T_CROWNS] = values["territories.crowns"]
-    for key, names, row in (("territories.terrain", TERRAIN_NAMES, rules.T_TERRAIN),
-                            ("territories.special", SPECIAL_NAMES, rules.T_SPECIAL)):
+    main[rules.P_CROWNS:rules.P_CROWNS + N_TERR] = values["territories.crowns"]
+    for key, names, at in (("territories.terrain", TERRAIN_NAMES, rules.P_TERRAIN),
+                           ("territories.special", SPECIAL_NAMES, rules.P_SPECIAL)):
         for i, name in enumerate(values[key]):
             if name not in names:
                 raise SimkitError(f"{key}[{i}] = {name!r}; choices: {', '.join(names)}")
-            terr[row, i] = names.index(name)
-    tiles = np.array([values["supply.count"], values["supply.cards"]], np.int32)
-    if tiles.shape != (2, N_TILE_KINDS) or tiles[0].sum() < 2:
+            main[at + i] = names.index(name)
+    if sum(values["supply.count"]) < 2:
         raise SimkitError("supply.count must give at least 2 tiles (one may lie before a player)")
-    return (main, terr, tiles)
+    main[rules.P_TILE_COUNT:rules.P_TILE_COUNT + N_TILE_KINDS] = values["supply.count"]
+    main[rules.P_TILE_CARDS:rules.P_TILE_CARDS + N_TILE_KINDS] = values["supply.cards"]
+    return (main,)
 
 
 GAME = GameSpec(

@@ -17,8 +17,9 @@ Moves (one encoding for every phase):
     258 + k             SUPPLY           player: take a supply tile of kind k
     264 + t             DISCARD          player: discard a hand card of type t (hand limit)
 
-params = (main int32[12], territory int32[3, 11] (crowns, terrain, special by card id),
-          tiles int32[2, 6] (count, cards by kind)).
+params = (int32[N_PARAMS],): one flat array (one array to pass between kernels): the main
+numbers (M_*), then crowns, terrain and special function by territory card id (P_CROWNS,
+P_TERRAIN, P_SPECIAL), then the supply tiles' count and cards by kind (P_TILE_*).
 """
 
 
@@ -76,7 +77,13 @@ M_COLOURS, M_KNIGHTS, M_ENCH, M_NCARDS, M_WIN, M_HAND_LIMIT = 0, 1, 2, 3, 4, 5
 M_MAX_CONQ, M_CASTLE_DEF, M_CASTLE_LOSS, M_AVALON_RED, M_START_HAND, M_PER_SIDE = (
     6, 7, 8, 9, 10, 11)
 N_MAIN = 12
-T_CROWNS, T_TERRAIN, T_SPECIAL = 0, 1, 2
+# per territory card id, then per supply tile kind, after the main numbers
+P_CROWNS = N_MAIN
+P_TERRAIN = P_CROWNS + N_TERR
+P_SPECIAL = P_TERRAIN + N_TERR
+P_TILE_COUNT = P_SPECIAL + N_TERR
+P_TILE_CARDS = P_TILE_COUNT + N_TILE_KINDS
+N_PARAMS = P_TILE_CARDS + N_TILE_KINDS
 
 # --- moves ---
 END_PLAYS = 0
@@ -195,14 +202,13 @@ def add_hand(state, seat, t, k):
 
 @kernel
 def special_at(params, state, slot):
-    return params[1][T_SPECIAL, state[TERR_CARD + slot]]
+    return params[0][P_SPECIAL + state[TERR_CARD + slot]]
 
 
 @kernel
 def owns_special(params, state, seat, special):
-    kinds = params[1][T_SPECIAL]
     for i in range(N_TERR):
-        if state[OWNER + i] == seat and kinds[state[TERR_CARD + i]] == special:
+        if state[OWNER + i] == seat and params[0][P_SPECIAL + state[TERR_CARD + i]] == special:
             return True
     return False
 
@@ -246,13 +252,19 @@ def deal_one(params, state, chance):
 
 @kernel
 def draw(params, state, seat, n, chance):
+    """Up to ``n`` cards from the draw pile into the hand; returns how many."""
     got = 0
-    for _ in range(n):
-        t = deal_one(params, state, chance)
-        if t < 0:
-            break
-        add_hand(state, seat, t, 1)
+    while got < n:
+        if state[DECK_N] == 0:
+            reshuffle(params, state, chance)
+            if state[DECK_N] == 0:
+                break
+        k = state[DECK_N] - 1
+        state[HAND + seat * N_TYPES + state[DECK + k]] += 1
+        state[DECK + k] = -1
+        state[DECK_N] = k
         got += 1
+    state[HAND_SIZE + seat] += got
     return got
 
 
@@ -267,7 +279,7 @@ def crowns(params, state, seat):
     c = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
-            c += params[1][T_CROWNS, state[TERR_CARD + i]]
+            c += params[0][P_CROWNS + state[TERR_CARD + i]]
     return c
 
 
@@ -276,7 +288,7 @@ def terrain_territories(params, state, seat):
     """Territories of the seat that have a terrain (Avalon and the Swamp have none)."""
     n = 0
     for i in range(N_TERR):
-        if state[OWNER + i] == seat and params[1][T_TERRAIN, state[TERR_CARD + i]] != NO_TERRAIN:
+        if state[OWNER + i] == seat and params[0][P_TERRAIN + state[TERR_CARD + i]] != NO_TERRAIN:
             n += 1
     return n
 
@@ -287,7 +299,7 @@ def most_terrain(params, state, seat):
     plain = forest = hill = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
-            terrain = params[1][T_TERRAIN, state[TERR_CARD + i]]
+            terrain = params[0][P_TERRAIN + state[TERR_CARD + i]]
             plain += terrain == PLAIN
             forest += terrain == FOREST
             hill += terrain == HILL
@@ -302,7 +314,7 @@ def largest_connected(params, state, seat):
     run = 0
     for i in range(N_TERR):
         owner = state[OWNER + i]
-        if owner >= 0 and params[1][T_TERRAIN, state[TERR_CARD + i]] == NO_TERRAIN:
+        if owner >= 0 and params[0][P_TERRAIN + state[TERR_CARD + i]] == NO_TERRAIN:
             continue
         run = run + 1 if owner == seat else 0
         best = max(best, run)
@@ -312,7 +324,7 @@ def largest_connected(params, state, seat):
 @kernel
 def tile_cards(params, state, seat, kind):
     """Cards a supply tile of ``kind`` brings the seat, counted now."""
-    per = params[2][1, kind]
+    per = params[0][P_TILE_CARDS + kind]
     base = kind - FIRST_DARK if kind >= FIRST_DARK else kind
     if kind == TILE_PER_TERRITORY_DARK:
         return per * terrain_territories(params, state, seat)
@@ -335,7 +347,7 @@ def new_game(params, n_players, state, chance):
     state[DARK_PENDING] = -1
     state[DARK_PENDING + 1] = -1
     for k in range(N_TILE_KINDS):
-        state[TILE_AVAIL + k] = params[2][0, k]
+        state[TILE_AVAIL + k] = params[0][P_TILE_COUNT + k]
     for i in range(N_TERR):
         state[OWNER + i] = -1
         state[TERR_CARD + i] = i
@@ -384,15 +396,6 @@ def turn_number(state):
 
 # ---------------------------------------------------------------- legal moves
 @kernel
-def attack_needs(params, state, slot, defender):
-    """Cards the attacker must already have at the slot before laying the attack card."""
-    need = height(state, defender, slot)
-    if state[OWNER + slot] == defender and special_at(params, state, slot) == SP_CASTLE:
-        need += params[0][M_CASTLE_DEF]
-    return need
-
-
-@kernel
 def main_moves(params, state, moves):
     """The hot path of random play: indexes the state directly (few calls)."""
     hand_at = HAND + state[PLAYER] * N_TYPES
@@ -431,8 +434,11 @@ def attack_moves(params, state, hand_at, moves, n):
     q = 1 - p
     step = 1 if owns_special(params, state, p, SP_CIRCLE) else 2
     for i in range(N_TERR):
-        if state[OWNER + i] != p and state[HEIGHT + p * N_TERR + i] >= attack_needs(
-                params, state, i, q):
+        owner = state[OWNER + i]
+        need = state[HEIGHT + q * N_TERR + i]
+        if owner == q and params[0][P_SPECIAL + state[TERR_CARD + i]] == SP_CASTLE:
+            need += params[0][M_CASTLE_DEF]
+        if owner != p and state[HEIGHT + p * N_TERR + i] >= need:
             for t in range(0, N_TYPES, step):
                 if state[hand_at + t] > 0:
                     moves[n] = ATTACK + t * N_TERR + i
@@ -624,7 +630,7 @@ def go_to_supply(params, state):
         total += state[TILE_AVAIL + k]
     if total == 0:
         for k in range(N_TILE_KINDS):
-            state[TILE_AVAIL + k] = params[2][0, k]
+            state[TILE_AVAIL + k] = params[0][P_TILE_COUNT + k]
         for s in range(2):
             if state[DARK_PENDING + s] >= 0:
                 state[TILE_AVAIL + state[DARK_PENDING + s]] -= 1

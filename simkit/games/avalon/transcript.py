@@ -51,9 +51,9 @@ def seat_name(s: int) -> str:
 
 
 def territory_name(params, card: int) -> str:
-    crowns = int(params[1][r.T_CROWNS, card])
-    terrain = TERRAIN_NAMES[params[1][r.T_TERRAIN, card]]
-    special = SPECIAL_NAMES[params[1][r.T_SPECIAL, card]]
+    crowns = int(params[0][r.P_CROWNS + card])
+    terrain = TERRAIN_NAMES[params[0][r.P_TERRAIN + card]]
+    special = SPECIAL_NAMES[params[0][r.P_SPECIAL + card]]
     what = r.TERRITORY_NAMES[card]
     extra = "" if special == "none" else f", {special.replace('_', ' ')}"
     land = "" if terrain == "none" else f", {terrain}"
@@ -243,7 +243,7 @@ def check_state(params, n_players, state):
         problems.append(f"territory cards {cards} are not one of each")
     if not all(-1 <= o <= 1 for o in state[OWNER:OWNER + N_TERR]):
         problems.append("an owner out of range")
-    counts = params[2][0]
+    counts = params[0][r.P_TILE_COUNT:r.P_TILE_COUNT + N_TILE_KINDS]
     for k in range(N_TILE_KINDS):
         lying = sum(1 for s in range(2) if state[DARK_PENDING + s] == k)
         if not (0 <= state[TILE_AVAIL + k] and state[TILE_AVAIL + k] + lying <= counts[k]):
