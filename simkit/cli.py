@@ -232,9 +232,27 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items, c.items)
     click.echo(f"{game}: {', '.join(f'{k}={v}' for k, v in data.parse_overrides(overrides).items())}"
                f" vs as it is; {n_games:,} paired games, seed {seed}")
-    click.echo(table.to_string(index=False, max_rows=60))
+    click.echo(_whatif_text(table))
     path = build_whatif_report(out / "base", out / "changed", out / "report")
     click.echo(f"report: {path / 'index.html'}")
+
+
+def _whatif_text(table) -> str:
+    """The headline differences, one line each; per-item rows are left to the report."""
+    head = table[~table["measure"].str.startswith("item")]
+    lines = [f"{'measure':24} {'group':22} {'base':>9} {'changed':>9} {'diff':>9}  "
+             f"{'95% interval':>21} {'p':>8}"]
+    for r in head.itertuples(index=False):
+        share = r.measure in ("win rate", "first-player advantage", "share of games")
+        f = (lambda x: f"{100 * x:+.2f}pp" if share else f"{x:+.3f}")
+        g = (lambda x: f"{100 * x:.2f}%" if share else f"{x:.3f}")
+        lines.append(f"{r.measure:24} {str(r.group):22} {g(r.base):>9} {g(r.changed):>9} "
+                     f"{f(r.difference):>9}  [{f(r.ci_low):>9},{f(r.ci_high):>9}] "
+                     f"{r.p_value:8.2g}")
+    n_items = len(table) - len(head)
+    if n_items:
+        lines.append(f"({n_items} item rows: see the report)")
+    return "\n".join(lines)
 
 
 @main.command()
