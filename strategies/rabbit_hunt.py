@@ -2,8 +2,10 @@
 
 It sees only its observation. Every legal move gets a score and the best is played (ties
 broken at random from the seat's own stream):
-- place: bunnies first (winner rule a), on the cell farthest from the other farmers;
-  otherwise the card that helps whoever turns it up least (its ``gift`` below);
+- place: a bunny (winner rule a needs them all out of hand) once at least ``decoys`` of
+  one's own hidden farmland cards per bunny already lie on the farmland, so a hunter cannot
+  tell them apart, on the cell farthest from the other farmers; otherwise the card that
+  helps whoever turns it up least (its ``gift`` below);
 - move / step / own farmer moved by an event: the value of the card it would turn up,
   minus ``cost`` per carrot: a bunny known to be an opponent's is worth ``catch_known``,
   a hidden card an opponent laid is worth ``opponent_card`` times the chance it is a bunny,
@@ -32,10 +34,10 @@ from simkit.games.rabbit_hunt.state import (
 WEIGHTS = {
     "bunny_first": 10.0, "far_from_farmers": 0.3, "catch_known": 12.0, "opponent_card": 6.0,
     "unknown_card": 0.8, "own_bunny": 8.0, "cost": 0.9, "carrot": 1.2, "draw": 0.2,
-    "end_when_ahead": 2.0, "peek_opponent": 1.0,
+    "end_when_ahead": 2.0, "peek_opponent": 1.0, "decoys": 1.0,
 }
 (W_BUNNY_FIRST, W_FAR, W_CATCH, W_OPP_CARD, W_UNKNOWN, W_OWN, W_COST, W_CARROT, W_DRAW,
- W_END_AHEAD, W_PEEK) = range(len(WEIGHTS))
+ W_END_AHEAD, W_PEEK, W_DECOYS) = range(len(WEIGHTS))
 
 # What turning up each farmland kind is worth to the one who does (same order as KINDS):
 # empty, +1 carrot, +2 carrots, draw 1, draw 2, step, move any, to warehouse, peek, place,
@@ -120,10 +122,25 @@ def nearest_farmer(coords, obs, seat, c):
 
 
 @kernel
-def move_score(p, coords, obs, seat, kind, arg, dist, chance, w):
+def cover(p, obs, seat):
+    """Own hidden farmland cards on the farmland per own bunny there (+1)."""
+    decoys, bunnies = 0, 0
+    for c in range(p[P_CELLS]):
+        if obs[placer_at(p, c)] == seat and face_down(p, obs, c):
+            if obs[CELLS + c] == BUNNY + seat:
+                bunnies += 1
+            elif obs[CELLS + c] < BUNNY:
+                decoys += 1
+    return decoys / (bunnies + 1)
+
+
+@kernel
+def move_score(p, coords, obs, seat, kind, arg, dist, chance, w, covered):
     if kind == M_PLACE:
         k, c = arg >> 8, arg & 255
         if k == BUNNY:
+            if not covered and obs[PILE_LEN] > 8:
+                return -1.0  # a decoy first, while there is time
             return w[W_BUNNY_FIRST] + w[W_FAR] * min(nearest_farmer(coords, obs, seat, c), 6)
         return -GIFT[k]
     if kind == M_MOVE:
@@ -165,10 +182,12 @@ def choose_rabbit_hunt(params, obs, seat, moves, n_moves, weights, stream):
             if obs[CELLS + c] != NO_CARD:
                 d = hex_distance(coords, here, c)
                 dist[c] = d if d <= 3 else -1  # 1-3 steps as the crow flies: cards are dense
+    covered = cover(p, obs, seat) >= weights[W_DECOYS]
     best, best_k = -1e18, 0
     for k in range(n_moves):
         m = moves[k]
-        s = move_score(p, coords, obs, seat, m >> 16, m & 0xFFFF, dist, chance, weights)
+        s = move_score(p, coords, obs, seat, m >> 16, m & 0xFFFF, dist, chance, weights,
+                       covered)
         s += rand_below(stream, 1024) * 1e-6  # random tie-break
         if s > best:
             best, best_k = s, k
