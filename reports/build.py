@@ -278,6 +278,10 @@ class Document:
         prefix = "> **Warning:** " if cls == "warn" else ""
         self.md.append(f"{prefix}{text}\n")
 
+    def pre(self, text: str) -> None:
+        self.html.append(f"<pre>{html.escape(text)}</pre>")
+        self.md.append(f"```text\n{text}\n```\n")
+
     def table(self, t: pd.DataFrame, caption: str | None = None,
               highlight: Sequence[bool] | None = None) -> None:
         if caption:
@@ -333,6 +337,8 @@ img{max-width:100%}
 .warn{background:#fed7d7;border-left:4px solid #c53030;padding:.5em .8em}
 .meta,.cap{color:#4a5568;font-size:.9em}
 details{margin:.5em 0 1em}
+pre{background:#f7fafc;border:1px solid #e2e8f0;padding:.6em .8em;font-size:.85em;
+overflow-x:auto}
 """
 
 
@@ -445,6 +451,7 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None) -> d
         doc.heading(heading, 2, anchor=prefix.rstrip("_") or "run")
     for note in run.warnings:
         doc.para(note, cls="warn")
+    doc.pre(A.summary_text(g, m))
     _settings(doc, run)
     seats = A.seat_win_rates(g, m)
     strategies = A.strategy_win_rates(g, m)
