@@ -160,7 +160,7 @@ def _what(params, before, move, after, p, q):
         i = int(before[PENDING_TERR])
         if move == r.DEFEND_YES:
             return [f"wards off the attack with a {card_name(t & ~1)}"]
-        return ["does not defend"] + _conquest(params, before, after, 1 - p, i)
+        return ["does not defend"] + _conquest(params, before, after, p, i)
     if move == r.LOSS_AVALON:
         return [f"uses Avalon: one loss fewer ({after[LOSS_LEFT]} left)"]
     if move < r.LOSS_LAYOUT:
@@ -186,9 +186,14 @@ def _conquest(params, before, after, p, i):
     return lines
 
 
+def _crowns_text(n: int) -> str:
+    return f"{n} crown{'s' if n != 1 else ''}"
+
+
 def _turn_end(params, before, after, p):
-    lines = [f"end of turn {after[TURNS]}: {seat_name(p)} holds {crowns(params, after, p)} "
-             f"crowns, {seat_name(1 - p)} {crowns(params, after, 1 - p)}"]
+    lines = [f"end of turn {after[TURNS]}: {seat_name(p)} holds "
+             f"{_crowns_text(crowns(params, after, p))}, {seat_name(1 - p)} "
+             f"{_crowns_text(crowns(params, after, 1 - p))}"]
     if after[WINNER] == 2:
         lines.append("no card is left in the draw pile, the discard pile or a hand: the game "
                      "is over, the most crowns win")
