@@ -1311,7 +1311,8 @@ def joins(params, state, items):
         t = state[JOIN_AT + j]
         if state[STAT + c] != PENDING or t < 0:
             continue
-        if n_at(state, ELIL, t) > 0 or wood_full(params, state, HLESSIL, t, 1):
+        if (n_at(state, ELIL, t) > 0 or wood_full(params, state, HLESSIL, t, 1)
+                or t == params[0][G_EFRAFA]):
             t = sand
         if n_at(state, ELIL, t) > 0:
             state[STAT + c] = LOST

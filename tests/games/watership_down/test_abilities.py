@@ -539,3 +539,12 @@ def test_blackavar_joins_when_a_rabbit_defeats_an_elil():
     play(st, card(4))
     play(st, card(0))
     assert where(st, "blackavar") == NUTHANGER and where(st, "clover") == NUTHANGER
+
+
+def test_blackavar_does_not_appear_in_efrafa():
+    st = position(HLESSIL, buckthorn=RIVER, rats=EFRAFA, woundwort=BEECH)
+    play(st, mv("buckthorn", EFRAFA))
+    play(st, card(4))
+    play(st, card(0))
+    play(st, M_SPACE + ROAD)
+    assert where(st, "blackavar") == SAND and where(st, "hyzenthlay") == ROAD
