@@ -385,7 +385,7 @@ def _atomic_folder(out: Path) -> Iterator[Path]:
 def _settings(doc: Document, run: Run) -> None:
     m = run.meta
     games_text = f"{len(run.games):,}"
-    if m.get("games") is not None and m.get("games") != len(run.games):
+    if isinstance(m.get("games"), int) and m["games"] != len(run.games):
         games_text += f" of {m['games']:,} requested"
     strategies = ", ".join(m.get("strategies", [])) or "?"
     rows = [
@@ -409,7 +409,7 @@ def _settings(doc: Document, run: Run) -> None:
         rows.append(("overrides", ", ".join(f"{k}={v}" for k, v in m["overrides"].items())))
     rows += [
         ("backend", str(m.get("backend", "?"))),
-        ("elapsed", f"{m['elapsed_seconds']:,.2f} s" if "elapsed_seconds" in m else "?"),
+        ("elapsed", f"{num(m.get('elapsed_seconds'))} s"),
         ("games per second", num(m.get("games_per_second"), 0)),
         ("finished at", str(m.get("finished_at", "?"))),
         ("versions", ", ".join(f"{k} {v}" for k, v in (m.get("versions") or {}).items())),
