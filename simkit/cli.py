@@ -230,11 +230,19 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
 
     b, c = read_run(out / "base"), read_run(out / "changed")
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items, c.items)
-    click.echo(f"{game}: {', '.join(f'{k}={v}' for k, v in data.parse_overrides(overrides).items())}"
-               f" vs as it is; {n_games:,} paired games, seed {seed}")
+    changes = ", ".join(f"{k}={v}" for k, v in data.parse_overrides(overrides).items())
+    click.echo(f"{game}: {changes} vs as it is; {n_games:,} paired games, seed {seed}")
     click.echo(_whatif_text(table))
     path = build_whatif_report(out / "base", out / "changed", out / "report")
     click.echo(f"report: {path / 'index.html'}")
+
+
+def _level(x: float, share: bool) -> str:
+    return f"{100 * x:.2f}%" if share else f"{x:.3f}"
+
+
+def _delta(x: float, share: bool) -> str:
+    return f"{100 * x:+.2f}pp" if share else f"{x:+.3f}"
 
 
 def _whatif_text(table) -> str:
@@ -244,10 +252,9 @@ def _whatif_text(table) -> str:
              f"{'95% interval':>21} {'p':>8}"]
     for r in head.itertuples(index=False):
         share = r.measure in ("win rate", "first-player advantage", "share of games")
-        f = (lambda x: f"{100 * x:+.2f}pp" if share else f"{x:+.3f}")
-        g = (lambda x: f"{100 * x:.2f}%" if share else f"{x:.3f}")
-        lines.append(f"{r.measure:24} {str(r.group):22} {g(r.base):>9} {g(r.changed):>9} "
-                     f"{f(r.difference):>9}  [{f(r.ci_low):>9},{f(r.ci_high):>9}] "
+        lines.append(f"{r.measure:24} {str(r.group):22} {_level(r.base, share):>9} "
+                     f"{_level(r.changed, share):>9} {_delta(r.difference, share):>9}  "
+                     f"[{_delta(r.ci_low, share):>9},{_delta(r.ci_high, share):>9}] "
                      f"{r.p_value:8.2g}")
     n_items = len(table) - len(head)
     if n_items:

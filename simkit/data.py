@@ -112,7 +112,8 @@ def check_value(p: Param, v: Any) -> Any:
         hi = "" if p.max is None else p.max
         raise SimkitError(f"{p.key} = {v!r} is out of range; allowed {lo}..{hi}")
     if p.choices is not None and v not in p.choices:
-        raise SimkitError(f"{p.key} = {v!r} is not allowed; choices: {', '.join(map(str, p.choices))}")
+        allowed = ", ".join(map(str, p.choices))
+        raise SimkitError(f"{p.key} = {v!r} is not allowed; choices: {allowed}")
     return v
 
 

@@ -20,16 +20,41 @@ broken at random from the seat's own stream):
 import numpy as np
 
 from simkit.game import HIDDEN
+from simkit.games.rabbit_hunt.rules import face_down, placer_at
+from simkit.games.rabbit_hunt.state import (
+    BUNNY,
+    CARROTS,
+    CAUGHT,
+    CELLS,
+    ELIMINATED,
+    FARMER,
+    HAND,
+    LOST,
+    M_CARROT,
+    M_DONE,
+    M_DRAW,
+    M_MOVE,
+    M_MOVE_ANY,
+    M_PEEK,
+    M_PLACE,
+    M_STEP,
+    M_SWAP,
+    M_TO_HOME,
+    N_KINDS,
+    N_PLAYERS,
+    NO_CARD,
+    P_BUNNIES,
+    P_CARROT_CAP,
+    P_CELLS,
+    P_COST_1,
+    P_COST_23,
+    P_COST_ANY,
+    PILE_LEN,
+    WAREHOUSE,
+)
 from simkit.jit import kernel
 from simkit.registry import StrategySpec, register_strategy
 from simkit.rng import rand_below
-from simkit.games.rabbit_hunt.rules import face_down, face_up_at, placer_at
-from simkit.games.rabbit_hunt.state import (
-    BUNNY, CARROTS, CAUGHT, CELLS, ELIMINATED, FARMER, HAND, LOST, M_CARROT, M_DONE, M_DRAW,
-    M_MOVE, M_MOVE_ANY, M_PEEK, M_PLACE, M_STEP, M_SWAP, M_TO_HOME, N_KINDS, N_PLAYERS,
-    NO_CARD, P_BUNNIES, P_CARROT_CAP, P_CELLS, P_COST_1, P_COST_23, P_COST_ANY, PILE_LEN,
-    WAREHOUSE,
-)
 
 WEIGHTS = {
     "bunny_first": 10.0, "far_from_farmers": 0.3, "catch_known": 12.0, "opponent_card": 6.0,

@@ -9,7 +9,7 @@ from simkit import data, registry, simulate
 from simkit.errors import SimkitError
 from simkit.replay import replay
 from simkit.rng import game_seeds, rand_below, seed_streams
-from simkit.runner import RunSpec, play_chunk, plan, run_games, seat_codes
+from simkit.runner import RunSpec, plan, play_chunk, run_games, seat_codes
 
 
 def test_game_seeds_depend_only_on_master_and_index():
@@ -76,8 +76,10 @@ def test_changing_a_strategy_does_not_change_the_deal():
 
 
 def test_strategy_weights_change_play():
-    cautious = simulate("pig", 2, 300, seed=1, strategies="hold-at", weights=["hold-at.threshold=5"])
-    bold = simulate("pig", 2, 300, seed=1, strategies="hold-at", weights=["hold-at.threshold=25"])
+    cautious = simulate("pig", 2, 300, seed=1, strategies="hold-at",
+                        weights=["hold-at.threshold=5"])
+    bold = simulate("pig", 2, 300, seed=1, strategies="hold-at",
+                    weights=["hold-at.threshold=25"])
     assert cautious.games["decisions"].mean() != bold.games["decisions"].mean()
     assert cautious.meta["strategy_weights"]["hold-at"]["threshold"] == 5
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from simkit import registry
-from simkit.runner import RunSpec, plan
 from simkit.rng import game_seeds, seed_streams
+from simkit.runner import RunSpec, plan
 
 GAMES_PER_COUNT = 6
 CASES = [(name, n) for name, spec in registry.games().items() for n in spec.players]

@@ -8,7 +8,6 @@ State (int32[STATE_SIZE]):
 Moves: ROLL = 0, HOLD = 1.
 """
 
-import numpy as np
 
 from simkit.jit import kernel
 from simkit.rng import rand_below

@@ -23,7 +23,7 @@ P_TERRAIN, P_SPECIAL), then the supply tiles' count and cards by kind (P_TILE_*)
 """
 
 
-from simkit.jit import kernel
+from simkit.jit import inline, kernel
 from simkit.rng import shuffle
 
 from .state import (
@@ -148,19 +148,19 @@ def max_moves(params, n_players):
     return N_MOVES
 
 
-@kernel
+@inline
 def stack_at(params, seat, slot):
     """Offset of STACK[seat][slot][0]."""
     nc = params[0][M_NCARDS]
     return DECK + nc + (seat * N_TERR + slot) * nc
 
 
-@kernel
+@inline
 def height(state, seat, slot):
     return state[HEIGHT + seat * N_TERR + slot]
 
 
-@kernel
+@inline
 def top_card(params, state, seat, slot):
     nc = params[0][M_NCARDS]
     pile = seat * N_TERR + slot
@@ -168,7 +168,7 @@ def top_card(params, state, seat, slot):
     return -1 if h == 0 else state[DECK + nc + pile * nc + h - 1]
 
 
-@kernel
+@inline
 def push(params, state, seat, slot, t):
     nc = params[0][M_NCARDS]
     pile = seat * N_TERR + slot
@@ -177,7 +177,7 @@ def push(params, state, seat, slot, t):
     state[HEIGHT + pile] = h + 1
 
 
-@kernel
+@inline
 def pop(params, state, seat, slot):
     nc = params[0][M_NCARDS]
     pile = seat * N_TERR + slot
@@ -189,23 +189,23 @@ def pop(params, state, seat, slot):
     return t
 
 
-@kernel
+@inline
 def hand(state, seat, t):
     return state[HAND + seat * N_TYPES + t]
 
 
-@kernel
+@inline
 def add_hand(state, seat, t, k):
     state[HAND + seat * N_TYPES + t] += k
     state[HAND_SIZE + seat] += k
 
 
-@kernel
+@inline
 def special_at(params, state, slot):
     return params[0][P_SPECIAL + state[TERR_CARD + slot]]
 
 
-@kernel
+@inline
 def owns_special(params, state, seat, special):
     for i in range(N_TERR):
         if state[OWNER + i] == seat and params[0][P_SPECIAL + state[TERR_CARD + i]] == special:
@@ -213,7 +213,7 @@ def owns_special(params, state, seat, special):
     return False
 
 
-@kernel
+@inline
 def cards_held(state, seat):
     """Hand plus layout: what the seat could still pay conquest losses with."""
     n = state[HAND_SIZE + seat]
@@ -268,13 +268,13 @@ def draw(params, state, seat, n, chance):
     return got
 
 
-@kernel
+@inline
 def discard(state, t):
     state[DISCARD + t] += 1
 
 
 # ---------------------------------------------------------------- counting territories
-@kernel
+@inline
 def crowns(params, state, seat):
     c = 0
     for i in range(N_TERR):
@@ -283,7 +283,7 @@ def crowns(params, state, seat):
     return c
 
 
-@kernel
+@inline
 def terrain_territories(params, state, seat):
     """Territories of the seat that have a terrain (Avalon and the Swamp have none)."""
     n = 0
@@ -293,7 +293,7 @@ def terrain_territories(params, state, seat):
     return n
 
 
-@kernel
+@inline
 def most_terrain(params, state, seat):
     """Territories of the seat's most common terrain."""
     plain = forest = hill = 0
@@ -306,7 +306,7 @@ def most_terrain(params, state, seat):
     return max(plain, forest, hill)
 
 
-@kernel
+@inline
 def largest_connected(params, state, seat):
     """Longest run of adjacent slots owned by the seat; revealed Avalon / Swamp slots are
     skipped (they neither count nor interrupt), anything else interrupts."""
@@ -321,7 +321,7 @@ def largest_connected(params, state, seat):
     return best
 
 
-@kernel
+@inline
 def tile_cards(params, state, seat, kind):
     """Cards a supply tile of ``kind`` brings the seat, counted now."""
     per = params[0][P_TILE_CARDS + kind]
@@ -376,7 +376,7 @@ def fill_deck(params, state, chance):
 
 
 # ---------------------------------------------------------------- whose decision
-@kernel
+@inline
 def to_move(state):
     ph = state[PHASE]
     if ph == COUNTER or ph == DEFEND:
@@ -384,12 +384,12 @@ def to_move(state):
     return state[PLAYER]
 
 
-@kernel
+@inline
 def is_over(state):
     return state[WINNER] >= 0
 
 
-@kernel
+@inline
 def turn_number(state):
     return state[TURNS]
 
@@ -412,7 +412,7 @@ def main_moves(params, state, moves):
     return attack_moves(params, state, hand_at, moves, n)
 
 
-@kernel
+@inline
 def enchant_moves(params, state, hand_at, moves, n):
     """Slots whose top enemy card has the colour of an enchantress in hand."""
     q = 1 - state[PLAYER]
@@ -426,7 +426,7 @@ def enchant_moves(params, state, hand_at, moves, n):
     return n
 
 
-@kernel
+@inline
 def attack_moves(params, state, hand_at, moves, n):
     """Knights (and enchantresses, with the stone circle) against every slot not ours where
     our pile is at least the defender's (+ castle)."""
@@ -534,7 +534,7 @@ def counter_spell(params, state, items):
     clear_pending(state)
 
 
-@kernel
+@inline
 def clear_pending(state):
     state[PENDING_TERR] = -1
     state[PENDING_TYPE] = -1
@@ -593,7 +593,7 @@ def conquer(params, state, items):
     settle_losses(state)
 
 
-@kernel
+@inline
 def settle_losses(state):
     """Stay in the loss phase while losses are owed and the conqueror has cards to pay."""
     if state[LOSS_LEFT] <= 0 or cards_held(state, state[PLAYER]) == 0:
@@ -673,7 +673,7 @@ def end_turn(params, state, chance, items):
             items[state[OWNER + i], I_HELD + state[TERR_CARD + i]] += 1
 
 
-@kernel
+@inline
 def cards_exhausted(state):
     """No card in the draw pile, the discard pile or either hand: no move can ever change
     the layout again (every play needs a hand card), so the game is over (NOTES.md)."""

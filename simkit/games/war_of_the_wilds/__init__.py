@@ -14,6 +14,7 @@ from simkit.game import GameSpec
 
 from . import rules
 from .state import (
+    CARD, DAYV, HOMES, DECK0, DAYD, MAX_HOMES, P_SIZE,
     C_ANY, C_BAND, C_COST, C_COUNT, C_EFFECT, C_AMOUNT, C_FLY, C_HP, C_RANGED, C_STR,
     C_TARGETED, C_TRICK, C_WAITS, CREATURE_EFFECTS, DAY_NAMES, EFFECTS, IMMEDIATE_DAYS,
     MAX_CARDS, MAX_DAY_CARDS, MAX_KINDS, N_CARD_COLS, N_DAY_KINDS, N_RULES, RESOURCE_NAMES,
@@ -76,7 +77,9 @@ def item_columns(card_names: list[str], homes: list[str]) -> list[str]:
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
-    """Effective data values -> (cards, deck, day_deck, day_vals, homes, rules)."""
+    """Effective data values -> (cards, deck, day_deck, day_vals, homes, rules, flat): the
+    tables for Python and the strategies, and ``flat``, all of them in the one array the
+    kernels read (layout in ``state.py``)."""
     names, cards = card_table(values)
     deck = np.repeat(np.arange(len(names), dtype=np.int32), cards[:, C_COUNT])
     if len(deck) != values["deck_size"]:
@@ -142,8 +145,18 @@ def compile_params(values: dict, n_players: int) -> tuple:
     r[R_IT_AFF] = it_aff
     r[R_IT_HOME] = it_home
     r[R_N_HOMES] = len(homes)
-    return (cards, deck, np.array(day_deck, np.int32), day_vals,
-            np.array(homes, np.int32), r)
+    if len(homes) > MAX_HOMES:
+        raise SimkitError(f"homes: at most {MAX_HOMES} home cards")
+    day_deck = np.array(day_deck, np.int32)
+    homes = np.array(homes, np.int32)
+    flat = np.zeros(P_SIZE, np.int32)
+    flat[:N_RULES] = r
+    flat[CARD:CARD + cards.size] = cards.ravel()
+    flat[DAYV:DAYV + day_vals.size] = day_vals.ravel()
+    flat[HOMES:HOMES + homes.size] = homes.ravel()
+    flat[DECK0:DECK0 + len(deck)] = deck
+    flat[DAYD:DAYD + len(day_deck)] = day_deck
+    return (cards, deck, day_deck, day_vals, homes, r, flat)
 
 
 def _default_values() -> dict:

@@ -1,6 +1,6 @@
 """War of the Wilds: the kernels. The layout and move encoding are in ``state.py``.
 
-params = (cards int32[K, N_CARD_COLS], deck int32[D] (card kinds), day_deck int32[Y],
+P = (cards int32[K, N_CARD_COLS], deck int32[D] (card kinds), day_deck int32[Y],
           day_vals int32[N_DAY_KINDS, 4] (count, number, second number, affected column),
           homes int32[H, 2], rules int32[N_RULES])
 """
@@ -11,6 +11,7 @@ from simkit.jit import kernel
 from simkit.rng import rand_below, shuffle
 
 from .state import (
+    CARD, DAYV, HOMES, DECK0, DAYD, FLAT, N_CARD_COLS,
     ABILITY, ACCEPT, ACTOR, AFLAG, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURIED, BURY,
     C_ANY, C_BAND, C_COST, C_EFFECT, C_AMOUNT, C_FLY, C_HP, C_RANGED, C_STR, C_TARGETED,
     C_TRICK, C_WAITS, D_BUMPER, D_BUSY, D_BUTTONS, D_CALL, D_FLOOD, D_FOG, D_FOX, D_FROST,
@@ -152,23 +153,23 @@ def draw_to_hand(state, p, n, chance, items):
 
 
 @kernel
-def refill_row(params, state, chance):
-    for i in range(params[5][R_ROW]):
+def refill_row(P, state, chance):
+    for i in range(P[R_ROW]):
         if state[ROW + i] < 0:
             state[ROW + i] = draw_card(state, chance)
 
 
 @kernel
-def new_row(params, state, chance):
-    for i in range(params[5][R_ROW]):
+def new_row(P, state, chance):
+    for i in range(P[R_ROW]):
         if state[ROW + i] >= 0:
             to_discard(state, state[ROW + i])
             state[ROW + i] = -1
-    refill_row(params, state, chance)
+    refill_row(P, state, chance)
 
 
 @kernel
-def kill(params, state, p, i, items):
+def kill(P, state, p, i, items):
     """The creature at ``p``'s army place ``i`` dies and goes to the discard pile."""
     b = pb(p)
     k = state[b + ARMY + i]
@@ -184,7 +185,7 @@ def kill(params, state, p, i, items):
 
 @kernel
 def new_game(params, n_players, state, chance):
-    rules = params[5]
+    P = params[FLAT]
     state[:] = 0
     state[ROW:PLAYERS] = -1
     for p in range(n_players):
@@ -196,36 +197,36 @@ def new_game(params, n_players, state, chance):
     state[SLOT] = -1
     state[DEFENDER] = -1
     state[OFFER_TO] = -1
-    state[WILD] = rules[R_ACORNS_PP] * n_players
+    state[WILD] = P[R_ACORNS_PP] * n_players
     for r in range(4):
-        state[PILE + r] = rules[R_RES_PER_KIND]
-    deal_homes(params, n_players, state, chance)
-    nd = rules[R_ND]
+        state[PILE + r] = P[R_RES_PER_KIND]
+    deal_homes(P, n_players, state, chance)
+    nd = P[R_ND]
     for i in range(nd):
-        state[DECK + i] = params[1][i]
+        state[DECK + i] = P[DECK0 + i]
     state[DECK_N] = nd
-    ny = rules[R_NDAYS]
+    ny = P[R_NDAYS]
     for i in range(ny):
-        state[DAY_ORDER + i] = params[2][i]
+        state[DAY_ORDER + i] = P[DAYD + i]
     shuffle(chance, state[DAY_ORDER:DAY_ORDER + ny], ny)
-    if rules[R_FIRST_GAME] == 1:
-        first_game_setup(params, n_players, state, chance)
+    if P[R_FIRST_GAME] == 1:
+        first_game_setup(P, n_players, state, chance)
     else:
         shuffle(chance, state[DECK:DECK + nd], nd)
         for p in range(n_players):
-            draw_card_no_items(params, state, p, rules[R_DEAL], chance)
+            draw_card_no_items(P, state, p, P[R_DEAL], chance)
             for r in range(4):
-                m = min(rules[R_SETUP_RES], state[PILE + r])
+                m = min(P[R_SETUP_RES], state[PILE + r])
                 state[PILE + r] -= m
                 state[pb(p) + RES + r] += m
         state[PHASE] = PH_SETUP
         state[SETUP_SEAT] = -1
-        next_setup_seat(params, state, chance)
+        next_setup_seat(P, state, chance)
 
 
 @kernel
-def deal_homes(params, n_players, state, chance):
-    nh = params[5][R_N_HOMES]
+def deal_homes(P, n_players, state, chance):
+    nh = P[R_N_HOMES]
     order = np.arange(nh)
     shuffle(chance, order, nh)
     for p in range(n_players):
@@ -233,7 +234,7 @@ def deal_homes(params, n_players, state, chance):
 
 
 @kernel
-def draw_card_no_items(params, state, p, n, chance):
+def draw_card_no_items(P, state, p, n, chance):
     for _ in range(n):
         k = draw_card(state, chance)
         if k < 0:
@@ -242,12 +243,12 @@ def draw_card_no_items(params, state, p, n, chance):
 
 
 @kernel
-def first_game_setup(params, n_players, state, chance):
+def first_game_setup(P, n_players, state, chance):
     """First game: each player starts with the two named cards and one resource of each kind
     (taken out of the deck and piles before the shuffle)."""
     nd = state[DECK_N]
     for p in range(n_players):
-        for want in (params[5][R_FIRST_A], params[5][R_FIRST_B]):
+        for want in (P[R_FIRST_A], P[R_FIRST_B]):
             for i in range(nd):
                 if state[DECK + i] == want:
                     state[DECK + i] = state[DECK + nd - 1]
@@ -261,17 +262,17 @@ def first_game_setup(params, n_players, state, chance):
                 state[pb(p) + RES + r] += 1
     state[DECK_N] = nd
     shuffle(chance, state[DECK:DECK + nd], nd)
-    refill_row(params, state, chance)
+    refill_row(P, state, chance)
     state[PHASE] = PH_DAWN
     state[ACTOR] = 0
 
 
 @kernel
-def next_setup_seat(params, state, chance):
+def next_setup_seat(P, state, chance):
     """Move to the next seat that still has cards to put back; after the last, the day."""
     n = state[N_PLAYERS]
     p = state[SETUP_SEAT] + 1
-    while p < n and hand_size(state, p) + res_total(state, p) <= params[5][R_KEEP]:
+    while p < n and hand_size(state, p) + res_total(state, p) <= P[R_KEEP]:
         p += 1
     state[SETUP_SEAT] = p
     if p < n:
@@ -279,54 +280,54 @@ def next_setup_seat(params, state, chance):
         return
     nd = state[DECK_N]
     shuffle(chance, state[DECK:DECK + nd], nd)
-    refill_row(params, state, chance)
+    refill_row(P, state, chance)
     state[PHASE] = PH_DAWN
     state[ACTOR] = 0
 
 
 @kernel
-def apply_dawn(params, state, chance, items):
+def apply_dawn(P, state, chance, items):
     """Count the homes and the kept hands, then turn over the first day."""
     for p in range(state[N_PLAYERS]):
-        items[p, params[5][R_IT_HOME] + state[pb(p) + HOME]] += 1
-        for k in range(params[5][R_NK]):
+        items[p, P[R_IT_HOME] + state[pb(p) + HOME]] += 1
+        for k in range(P[R_NK]):
             items[p, k * 5 + EV_DRAWN] += state[pb(p) + HAND + k]
-    start_day(params, state, chance, items)
+    start_day(P, state, chance, items)
 
 
 # --- the day -------------------------------------------------------------------------------
 
 @kernel
-def start_day(params, state, chance, items):
+def start_day(P, state, chance, items):
     """Turn the day over: new row (from day two), the day card and its effect, then turns."""
     state[DAY] += 1
-    if state[DAY] > params[5][R_DAYS]:
+    if state[DAY] > P[R_DAYS]:
         state[PHASE] = PH_OVER
         state[ACTOR] = 0
         return
     if state[DAY] >= 2:
-        new_row(params, state, chance)
+        new_row(P, state, chance)
     d = state[DAY_ORDER + state[DAY] - 1]
     state[DAY_CARD] = d
     n = state[N_PLAYERS]
     for p in range(n):
-        items[p, params[5][R_IT_DAY] + d] += 1
+        items[p, P[R_IT_DAY] + d] += 1
     state[FOX_MASK] = 0
-    day_effect(params, state, d, chance, items)
-    next_fox(params, state, chance, items)
+    day_effect(P, state, d, chance, items)
+    next_fox(P, state, chance, items)
 
 
 @kernel
-def affected(params, items, p, d):
-    col = params[3][d, 3]
+def affected(P, items, p, d):
+    col = P[DAYV + d * 4 + 3]
     if col >= 0:
         items[p, col] += 1
 
 
 @kernel
-def day_effect(params, state, d, chance, items):
+def day_effect(P, state, d, chance, items):
     n = state[N_PLAYERS]
-    num = params[3][d, 1]
+    num = P[DAYV + d * 4 + 1]
     if d == D_BUTTONS:
         best = 0
         for p in range(n):
@@ -335,8 +336,8 @@ def day_effect(params, state, d, chance, items):
             for p in range(n):
                 if army_count(state, p) == best:
                     for _ in range(num):
-                        cat_eats(params, state, p, chance, items)
-                    affected(params, items, p, d)
+                        cat_eats(P, state, p, chance, items)
+                    affected(P, items, p, d)
     elif d == D_FOX:
         best = 0
         for p in range(n):
@@ -345,7 +346,7 @@ def day_effect(params, state, d, chance, items):
             for p in range(n):
                 if state[pb(p) + STORE] == best:
                     state[FOX_MASK] |= 1 << p
-                    affected(params, items, p, d)
+                    affected(P, items, p, d)
     elif d == D_JAY:
         best = 0
         for p in range(n):
@@ -354,7 +355,7 @@ def day_effect(params, state, d, chance, items):
             for p in range(n):
                 if state[pb(p) + BURIED] == best:
                     dig_up(state, p, num)
-                    affected(params, items, p, d)
+                    affected(P, items, p, d)
     elif d == D_LOST_HOARD:
         low = state[pb(0) + BURIED]
         for p in range(n):
@@ -362,27 +363,27 @@ def day_effect(params, state, d, chance, items):
         for p in range(n):
             if state[pb(p) + BURIED] == low:
                 if take_wild(state, p, num) > 0:
-                    affected(params, items, p, d)
+                    affected(P, items, p, d)
     elif d == D_HARVEST:
         for p in range(n):
             if take_wild(state, p, num) > 0:
-                affected(params, items, p, d)
+                affected(P, items, p, d)
     elif d == D_PEDLAR:
         for p in range(n):
             draw_to_hand(state, p, num, chance, items)
-            affected(params, items, p, d)
+            affected(P, items, p, d)
     elif d == D_THAW:
         for p in range(n):
             if bury(state, p, num) > 0:
-                affected(params, items, p, d)
+                affected(P, items, p, d)
     elif d == D_FLOOD:
         for p in range(n):
             if dig_up(state, p, num) > 0:
-                affected(params, items, p, d)
+                affected(P, items, p, d)
 
 
 @kernel
-def cat_eats(params, state, p, chance, items):
+def cat_eats(P, state, p, chance, items):
     """Mr. Buttons eats one of ``p``'s creatures, chosen at random."""
     c = army_count(state, p)
     if c == 0:
@@ -392,13 +393,13 @@ def cat_eats(params, state, p, chance, items):
     for i in range(MAX_ARMY):
         if state[b + i] >= 0:
             if r == 0:
-                kill(params, state, p, i, items)
+                kill(P, state, p, i, items)
                 return
             r -= 1
 
 
 @kernel
-def next_fox(params, state, chance, items):
+def next_fox(P, state, chance, items):
     """The Fox attacks each of its targets in turn order; then the first player's turn."""
     n = state[N_PLAYERS]
     for p in range(n):
@@ -406,19 +407,19 @@ def next_fox(params, state, chance, items):
             state[FOX_MASK] &= ~(1 << p)
             state[DEFENDER] = p
             state[SLOT] = -1
-            if next_blocker(params, state, p, True):
+            if next_blocker(P, state, p, True):
                 state[PHASE] = PH_FOX_BLOCK
                 state[ACTOR] = p
                 return
-            resolve_fox(params, state, p, items)
+            resolve_fox(P, state, p, items)
     state[DEFENDER] = -1
-    start_turn(params, state, 0)
+    start_turn(P, state, 0)
 
 
 @kernel
-def resolve_fox(params, state, p, items):
-    fox_str = params[3][D_FOX, 1]
-    fox_hp = params[3][D_FOX, 2]
+def resolve_fox(P, state, p, items):
+    fox_str = P[DAYV + D_FOX * 4 + 1]
+    fox_hp = P[DAYV + D_FOX * 4 + 2]
     b = pb(p)
     blocked = False
     for i in range(MAX_ARMY):
@@ -426,7 +427,7 @@ def resolve_fox(params, state, p, items):
             blocked = True
             items[p, state[b + ARMY + i] * 5 + EV_BLOCKED] += 1
     if blocked:
-        deal_damage(params, state, p, FOX_LINK, -1, fox_str, items)
+        deal_damage(P, state, p, FOX_LINK, -1, fox_str, items)
     else:
         m = min(fox_str, state[b + STORE])
         state[b + STORE] -= m
@@ -438,7 +439,7 @@ def resolve_fox(params, state, p, items):
 # --- the turn ------------------------------------------------------------------------------
 
 @kernel
-def start_turn(params, state, s):
+def start_turn(P, state, s):
     b = pb(s)
     for i in range(MAX_ARMY):
         state[b + AFLAG + i] = 0
@@ -451,9 +452,9 @@ def start_turn(params, state, s):
 
 
 @kernel
-def end_turn(params, state, chance, items):
+def end_turn(P, state, chance, items):
     s = state[SEAT]
-    if hand_size(state, s) > params[5][R_HAND_LIMIT]:
+    if hand_size(state, s) > P[R_HAND_LIMIT]:
         state[PHASE] = PH_DISCARD
         state[ACTOR] = s
         return
@@ -462,37 +463,37 @@ def end_turn(params, state, chance, items):
     for i in range(MAX_ARMY):
         state[b + AFLAG + i] &= TIRED  # "new" lasts only the turn a creature is played
     if s + 1 < state[N_PLAYERS]:
-        start_turn(params, state, s + 1)
+        start_turn(P, state, s + 1)
     else:
-        start_day(params, state, chance, items)
+        start_day(P, state, chance, items)
 
 
 # --- costs ---------------------------------------------------------------------------------
 
 @kernel
-def any_cost(params, state, k):
+def any_cost(P, state, k):
     """The circled number of card ``k`` today (Call to Arms makes creatures cheaper)."""
-    c = params[0][k, C_ANY]
-    if state[DAY_CARD] == D_CALL and params[0][k, C_TRICK] == 0:
-        c -= params[3][D_CALL, 1]
+    c = P[CARD + k * N_CARD_COLS + C_ANY]
+    if state[DAY_CARD] == D_CALL and P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
+        c -= P[DAYV + D_CALL * 4 + 1]
     return c
 
 
 @kernel
-def specific_cut(params, state, k):
+def specific_cut(P, state, k):
     """What Call to Arms still takes off the specific resources once the circle is 0."""
-    if state[DAY_CARD] != D_CALL or params[0][k, C_TRICK] == 1:
+    if state[DAY_CARD] != D_CALL or P[CARD + k * N_CARD_COLS + C_TRICK] == 1:
         return 0
-    return max(0, params[3][D_CALL, 1] - params[0][k, C_ANY])
+    return max(0, P[DAYV + D_CALL * 4 + 1] - P[CARD + k * N_CARD_COLS + C_ANY])
 
 
 @kernel
-def can_pay(params, state, p, k):
+def can_pay(P, state, p, k):
     b = pb(p) + RES
-    cut = specific_cut(params, state, k)
+    cut = specific_cut(P, state, k)
     spare = 0
     for r in range(4):
-        need = params[0][k, C_COST + r]
+        need = P[CARD + k * N_CARD_COLS + C_COST + r]
         if need > 0 and cut > 0:
             d = min(cut, need)
             need -= d
@@ -500,23 +501,23 @@ def can_pay(params, state, p, k):
         if state[b + r] < need:
             return False
         spare += state[b + r] - need
-    return spare >= max(0, any_cost(params, state, k))
+    return spare >= max(0, any_cost(P, state, k))
 
 
 @kernel
-def pay(params, state, p, k):
+def pay(P, state, p, k):
     """Pay card ``k``: its specific resources, then the circle from the kinds held most."""
     b = pb(p) + RES
-    cut = specific_cut(params, state, k)
+    cut = specific_cut(P, state, k)
     for r in range(4):
-        need = params[0][k, C_COST + r]
+        need = P[CARD + k * N_CARD_COLS + C_COST + r]
         if need > 0 and cut > 0:
             d = min(cut, need)
             need -= d
             cut -= d
         state[b + r] -= need
         state[PILE + r] += need
-    for _ in range(max(0, any_cost(params, state, k))):
+    for _ in range(max(0, any_cost(P, state, k))):
         best = 0
         for r in range(1, 4):
             if state[b + r] > state[b + best]:
@@ -529,23 +530,24 @@ def pay(params, state, p, k):
 
 @kernel
 def legal_moves(params, state, moves):
+    P = params[FLAT]
     ph = state[PHASE]
     if ph == PH_ACTION:
-        return legal_action(params, state, moves)
+        return legal_action(P, state, moves)
     if ph == PH_DRAW:
-        return legal_draw(params, state, moves)
+        return legal_draw(P, state, moves)
     if ph == PH_MAIN:
-        return legal_main(params, state, moves)
+        return legal_main(P, state, moves)
     if ph == PH_REPLY:
         moves[0] = ACCEPT
         moves[1] = DECLINE
         return 2
     if ph == PH_ASSIGN:
-        return legal_assign(params, state, moves)
+        return legal_assign(P, state, moves)
     if ph == PH_BLOCK or ph == PH_FOX_BLOCK:
-        return legal_block(params, state, moves)
+        return legal_block(P, state, moves)
     if ph == PH_DISCARD or ph == PH_SETUP:
-        return legal_discard(params, state, moves)
+        return legal_discard(P, state, moves)
     if ph == PH_DAWN:
         moves[0] = END_PLAY
         return 1
@@ -553,14 +555,13 @@ def legal_moves(params, state, moves):
 
 
 @kernel
-def legal_action(params, state, moves):
+def legal_action(P, state, moves):
     s = state[SEAT]
-    r = params[5]
     n = 0
-    for g in range(r[R_GATHER] + 1):
+    for g in range(P[R_GATHER] + 1):
         moves[n] = GATHER + g
         n += 1
-    if state[DECK_N] + state[DISCARD_N] > 0 or row_count(params, state) > 0:
+    if state[DECK_N] + state[DISCARD_N] > 0 or row_count(P, state) > 0:
         moves[n] = DRAW
         n += 1
     if state[DECK_N] + state[DISCARD_N] > 0:
@@ -569,30 +570,30 @@ def legal_action(params, state, moves):
     moves[n] = FORAGE
     n += 1
     if state[DAY_CARD] != D_FROST:
-        for m in range(1, min(r[R_BURY], state[pb(s) + STORE]) + 1):
+        for m in range(1, min(P[R_BURY], state[pb(s) + STORE]) + 1):
             moves[n] = BURY + m - 1
             n += 1
     return n
 
 
 @kernel
-def row_count(params, state):
+def row_count(P, state):
     c = 0
-    for i in range(params[5][R_ROW]):
+    for i in range(P[R_ROW]):
         if state[ROW + i] >= 0:
             c += 1
     return c
 
 
 @kernel
-def can_draw(params, state):
-    return state[DECK_N] + state[DISCARD_N] > 0 or row_count(params, state) > 0
+def can_draw(P, state):
+    return state[DECK_N] + state[DISCARD_N] > 0 or row_count(P, state) > 0
 
 
 @kernel
-def legal_draw(params, state, moves):
+def legal_draw(P, state, moves):
     n = 0
-    for i in range(params[5][R_ROW]):
+    for i in range(P[R_ROW]):
         if state[ROW + i] >= 0:
             moves[n] = TAKE_ROW + i
             n += 1
@@ -603,55 +604,54 @@ def legal_draw(params, state, moves):
 
 
 @kernel
-def legal_main(params, state, moves):
+def legal_main(P, state, moves):
     s = state[SEAT]
-    n = legal_plays(params, state, s, moves, 0)
-    n = legal_abilities(params, state, s, moves, n)
-    n = legal_swaps(params, state, s, moves, n)
-    n = legal_offers(params, state, s, moves, n)
+    n = legal_plays(P, state, s, moves, 0)
+    n = legal_abilities(P, state, s, moves, n)
+    n = legal_swaps(P, state, s, moves, n)
+    n = legal_offers(P, state, s, moves, n)
     moves[n] = END_PLAY
     return n + 1
 
 
 @kernel
-def legal_plays(params, state, s, moves, n):
-    cards = params[0]
-    room = army_count(state, s) < params[5][R_ARMY_LIMIT]
-    for k in range(params[5][R_NK]):
-        if state[pb(s) + HAND + k] == 0 or not can_pay(params, state, s, k):
+def legal_plays(P, state, s, moves, n):
+    room = army_count(state, s) < P[R_ARMY_LIMIT]
+    for k in range(P[R_NK]):
+        if state[pb(s) + HAND + k] == 0 or not can_pay(P, state, s, k):
             continue
-        if cards[k, C_TRICK] == 0:
+        if P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
             if room:
                 moves[n] = PLAY + 4 * k
                 n += 1
-        elif cards[k, C_TARGETED] == 1:
+        elif P[CARD + k * N_CARD_COLS + C_TARGETED] == 1:
             for t in range(state[N_PLAYERS]):
                 if t != s:
                     moves[n] = PLAY + 4 * k + t
                     n += 1
-        elif trick_allowed(params, state, k):
+        elif trick_allowed(P, state, k):
             moves[n] = PLAY + 4 * k
             n += 1
     return n
 
 
 @kernel
-def trick_allowed(params, state, k):
-    e = params[0][k, C_EFFECT]
+def trick_allowed(P, state, k):
+    e = P[CARD + k * N_CARD_COLS + C_EFFECT]
     return not ((e == E_BURY or e == E_TIRE_BURY) and state[DAY_CARD] == D_FROST)
 
 
 @kernel
-def legal_abilities(params, state, s, moves, n):
+def legal_abilities(P, state, s, moves, n):
     b = pb(s)
     for i in range(MAX_ARMY):
         k = state[b + ARMY + i]
         if k < 0 or state[b + AFLAG + i] & TIRED:
             continue
-        e = params[0][k, C_EFFECT]
-        if e < E_TIRE_FORAGE or e > E_TIRE_GATHER or not trick_allowed(params, state, k):
+        e = P[CARD + k * N_CARD_COLS + C_EFFECT]
+        if e < E_TIRE_FORAGE or e > E_TIRE_GATHER or not trick_allowed(P, state, k):
             continue
-        if params[0][k, C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
+        if P[CARD + k * N_CARD_COLS + C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
             continue
         moves[n] = ABILITY + i
         n += 1
@@ -659,17 +659,17 @@ def legal_abilities(params, state, s, moves, n):
 
 
 @kernel
-def swap_give(params, state):
+def swap_give(P, state):
     if state[DAY_CARD] == D_MARKET:
-        return params[3][D_MARKET, 1]
-    return params[5][R_SWAP_GIVE]
+        return P[DAYV + D_MARKET * 4 + 1]
+    return P[R_SWAP_GIVE]
 
 
 @kernel
-def legal_swaps(params, state, s, moves, n):
-    if state[SWAPS_USED] >= params[5][R_SWAPS_PT]:
+def legal_swaps(P, state, s, moves, n):
+    if state[SWAPS_USED] >= P[R_SWAPS_PT]:
         return n
-    give = swap_give(params, state)
+    give = swap_give(P, state)
     b = pb(s) + RES
     for q in range(PAIRS.shape[0]):
         a = PAIRS[q, 0]
@@ -692,8 +692,8 @@ def legal_swaps(params, state, s, moves, n):
 
 
 @kernel
-def legal_offers(params, state, s, moves, n):
-    if state[OFFERS_USED] >= params[5][R_OFFERS_PT]:
+def legal_offers(P, state, s, moves, n):
+    if state[OFFERS_USED] >= P[R_OFFERS_PT]:
         return n
     me = pb(s)
     for t in range(state[N_PLAYERS]):
@@ -719,28 +719,28 @@ def legal_offers(params, state, s, moves, n):
 
 
 @kernel
-def can_attack(params, state, s, i):
+def can_attack(P, state, s, i):
     """Creature at ``s``'s place ``i`` may still be sent on an attack this turn."""
     b = pb(s)
     k = state[b + ARMY + i]
     if k < 0 or state[b + AFLAG + i] & (TIRED | NEW | DECIDED):
         return False
-    return not (state[DAY_CARD] == D_WINDY and params[0][k, C_FLY] == 1)
+    return not (state[DAY_CARD] == D_WINDY and P[CARD + k * N_CARD_COLS + C_FLY] == 1)
 
 
 @kernel
-def next_attacker(params, state):
+def next_attacker(P, state):
     """Advance SLOT to the next creature of the turn's seat that can attack; False if none."""
     s = state[SEAT]
     for i in range(state[SLOT] + 1, MAX_ARMY):
-        if can_attack(params, state, s, i):
+        if can_attack(P, state, s, i):
             state[SLOT] = i
             return True
     return False
 
 
 @kernel
-def legal_assign(params, state, moves):
+def legal_assign(P, state, moves):
     moves[0] = STAY
     n = 1
     for t in range(state[N_PLAYERS]):
@@ -751,46 +751,45 @@ def legal_assign(params, state, moves):
 
 
 @kernel
-def can_block(params, state, d, i, j):
+def can_block(P, state, d, i, j):
     """Defender ``d``'s creature at place ``i`` may block the attacker unit led by place ``j``
     of the turn's seat (``j`` = FOX_LINK for the Fox)."""
     b = pb(d)
     k = state[b + ARMY + i]
     if k < 0 or state[b + AFLAG + i] & (TIRED | DECIDED) or state[DAY_CARD] == D_FOG:
         return False
-    cards = params[0]
-    if state[DAY_CARD] == D_WINDY and cards[k, C_FLY] == 1:
+    if state[DAY_CARD] == D_WINDY and P[CARD + k * N_CARD_COLS + C_FLY] == 1:
         return False
     if j == FOX_LINK:
         return True
     ka = state[pb(state[SEAT]) + ARMY + j]
-    return cards[ka, C_FLY] == 0 or cards[k, C_FLY] == 1 or cards[k, C_RANGED] == 1
+    return P[CARD + ka * N_CARD_COLS + C_FLY] == 0 or P[CARD + k * N_CARD_COLS + C_FLY] == 1 or P[CARD + k * N_CARD_COLS + C_RANGED] == 1
 
 
 @kernel
-def blocker_can_act(params, state, d, i, fox):
+def blocker_can_act(P, state, d, i, fox):
     if fox:
-        return can_block(params, state, d, i, FOX_LINK)
+        return can_block(P, state, d, i, FOX_LINK)
     a = pb(state[SEAT])
     for j in range(MAX_ARMY):
         if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
-            if can_block(params, state, d, i, j):
+            if can_block(P, state, d, i, j):
                 return True
     return False
 
 
 @kernel
-def next_blocker(params, state, d, fox):
+def next_blocker(P, state, d, fox):
     """Advance SLOT to the defender's next creature that could block something."""
     for i in range(state[SLOT] + 1, MAX_ARMY):
-        if blocker_can_act(params, state, d, i, fox):
+        if blocker_can_act(P, state, d, i, fox):
             state[SLOT] = i
             return True
     return False
 
 
 @kernel
-def legal_block(params, state, moves):
+def legal_block(P, state, moves):
     d = state[DEFENDER]
     i = state[SLOT]
     moves[0] = NO_BLOCK
@@ -801,18 +800,18 @@ def legal_block(params, state, moves):
     a = pb(state[SEAT])
     for j in range(MAX_ARMY):
         if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
-            if can_block(params, state, d, i, j):
+            if can_block(P, state, d, i, j):
                 moves[n] = BLOCK + j
                 n += 1
     return n
 
 
 @kernel
-def legal_discard(params, state, moves):
+def legal_discard(P, state, moves):
     p = state[ACTOR]
     b = pb(p)
     n = 0
-    for k in range(params[5][R_NK]):
+    for k in range(P[R_NK]):
         if state[b + HAND + k] > 0:
             moves[n] = DISCARD_CARD + k
             n += 1
@@ -828,67 +827,67 @@ def legal_discard(params, state, moves):
 
 @kernel
 def apply_move(params, state, move, chance, items):
+    P = params[FLAT]
     ph = state[PHASE]
     if ph == PH_ACTION:
-        apply_action(params, state, move, chance, items)
+        apply_action(P, state, move, chance, items)
     elif ph == PH_DRAW:
-        apply_draw(params, state, move, chance, items)
+        apply_draw(P, state, move, chance, items)
     elif ph == PH_MAIN:
-        apply_main(params, state, move, chance, items)
+        apply_main(P, state, move, chance, items)
     elif ph == PH_REPLY:
-        apply_reply(params, state, move)
+        apply_reply(P, state, move)
     elif ph == PH_ASSIGN:
-        apply_assign(params, state, move, chance, items)
+        apply_assign(P, state, move, chance, items)
     elif ph == PH_BLOCK:
-        apply_block(params, state, move, chance, items)
+        apply_block(P, state, move, chance, items)
     elif ph == PH_FOX_BLOCK:
-        apply_fox_block(params, state, move, chance, items)
+        apply_fox_block(P, state, move, chance, items)
     elif ph == PH_DISCARD:
-        apply_discard(params, state, move, chance, items)
+        apply_discard(P, state, move, chance, items)
     elif ph == PH_SETUP:
-        apply_setup(params, state, move, chance)
+        apply_setup(P, state, move, chance)
     elif ph == PH_DAWN:
-        apply_dawn(params, state, chance, items)
+        apply_dawn(P, state, chance, items)
 
 
 @kernel
-def busy_bonus(params, state, s):
+def busy_bonus(P, state, s):
     if state[DAY_CARD] == D_BUSY:
-        take_wild(state, s, params[3][D_BUSY, 1])
+        take_wild(state, s, P[DAYV + D_BUSY * 4 + 1])
 
 
 @kernel
-def apply_action(params, state, move, chance, items):
+def apply_action(P, state, move, chance, items):
     s = state[SEAT]
-    r = params[5]
     state[PHASE] = PH_MAIN
     if move <= GATHER + 6:
-        gather(params, state, s, move - GATHER)
-        busy_bonus(params, state, s)
+        gather(P, state, s, move - GATHER)
+        busy_bonus(P, state, s)
     elif move == DRAW or move == DRAW_REFRESH:
         if move == DRAW_REFRESH:
-            new_row(params, state, chance)
-        state[SUB] = r[R_DRAW]
+            new_row(P, state, chance)
+        state[SUB] = P[R_DRAW]
         state[PHASE] = PH_DRAW
-        busy_bonus(params, state, s)
-        if not can_draw(params, state) or state[SUB] == 0:
-            finish_draw(params, state, chance)
+        busy_bonus(P, state, s)
+        if not can_draw(P, state) or state[SUB] == 0:
+            finish_draw(P, state, chance)
     elif move == FORAGE:
-        n = r[R_FORAGE]
+        n = P[R_FORAGE]
         if state[DAY_CARD] == D_BUMPER:
-            n += params[3][D_BUMPER, 1]
+            n += P[DAYV + D_BUMPER * 4 + 1]
         take_wild(state, s, n)
     else:
         bury(state, s, move - BURY + 1)
 
 
 @kernel
-def gather(params, state, s, g):
+def gather(P, state, s, g):
     """``g`` cards of the home's second kind, the rest of its first (what the piles hold)."""
     h = state[pb(s) + HOME]
-    ka = params[4][h, 0]
-    kb = params[4][h, 1]
-    na = min(params[5][R_GATHER] - g, state[PILE + ka])
+    ka = P[HOMES + h * 2 + 0]
+    kb = P[HOMES + h * 2 + 1]
+    na = min(P[R_GATHER] - g, state[PILE + ka])
     nb = min(g, state[PILE + kb])
     state[PILE + ka] -= na
     state[pb(s) + RES + ka] += na
@@ -897,7 +896,7 @@ def gather(params, state, s, g):
 
 
 @kernel
-def apply_draw(params, state, move, chance, items):
+def apply_draw(P, state, move, chance, items):
     s = state[SEAT]
     if move == TAKE_DECK:
         draw_to_hand(state, s, 1, chance, items)
@@ -908,61 +907,61 @@ def apply_draw(params, state, move, chance, items):
         state[pb(s) + HAND + k] += 1
         items[s, k * 5 + EV_DRAWN] += 1
     state[SUB] -= 1
-    if state[SUB] <= 0 or not can_draw(params, state):
-        finish_draw(params, state, chance)
+    if state[SUB] <= 0 or not can_draw(P, state):
+        finish_draw(P, state, chance)
 
 
 @kernel
-def finish_draw(params, state, chance):
+def finish_draw(P, state, chance):
     state[SUB] = 0
-    refill_row(params, state, chance)
+    refill_row(P, state, chance)
     state[PHASE] = PH_MAIN
 
 
 @kernel
-def apply_main(params, state, move, chance, items):
+def apply_main(P, state, move, chance, items):
     s = state[SEAT]
     if move == END_PLAY:
-        begin_attacks(params, state, chance, items)
+        begin_attacks(P, state, chance, items)
     elif move >= OFFER_RR:
         make_offer(state, move)
     elif move >= SWAP:
-        do_swap(params, state, s, move - SWAP)
+        do_swap(P, state, s, move - SWAP)
     elif move >= ABILITY:
-        use_ability(params, state, s, move - ABILITY, chance, items)
+        use_ability(P, state, s, move - ABILITY, chance, items)
     else:
         k = (move - PLAY) // 4
-        play_card(params, state, s, k, (move - PLAY) % 4, chance, items)
+        play_card(P, state, s, k, (move - PLAY) % 4, chance, items)
 
 
 @kernel
-def play_card(params, state, s, k, t, chance, items):
-    pay(params, state, s, k)
+def play_card(P, state, s, k, t, chance, items):
+    pay(P, state, s, k)
     b = pb(s)
     state[b + HAND + k] -= 1
     items[s, k * 5 + EV_PLAYED] += 1
-    if params[0][k, C_TRICK] == 0:
+    if P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
         for i in range(MAX_ARMY):
             if state[b + ARMY + i] < 0:
                 state[b + ARMY + i] = k
                 state[b + AFLAG + i] = NEW
                 return
-    do_effect(params, state, s, k, t, chance, items)
+    do_effect(P, state, s, k, t, chance, items)
     to_discard(state, k)
 
 
 @kernel
-def use_ability(params, state, s, i, chance, items):
+def use_ability(P, state, s, i, chance, items):
     b = pb(s)
     state[b + AFLAG + i] |= TIRED
-    do_effect(params, state, s, state[b + ARMY + i], -1, chance, items)
+    do_effect(P, state, s, state[b + ARMY + i], -1, chance, items)
 
 
 @kernel
-def do_effect(params, state, s, k, t, chance, items):
+def do_effect(P, state, s, k, t, chance, items):
     """The effect of card ``k`` for seat ``s`` (``t``: the player a trick picked)."""
-    e = params[0][k, C_EFFECT]
-    a = params[0][k, C_AMOUNT]
+    e = P[CARD + k * N_CARD_COLS + C_EFFECT]
+    a = P[CARD + k * N_CARD_COLS + C_AMOUNT]
     if e == E_FORAGE or e == E_TIRE_FORAGE:
         take_wild(state, s, a)
     elif e == E_BURY or e == E_TIRE_BURY:
@@ -972,9 +971,9 @@ def do_effect(params, state, s, k, t, chance, items):
     elif e == E_TIRE_GATHER:
         h = state[pb(s) + HOME]
         for _ in range(a):
-            r = params[4][h, 0]
-            if state[PILE + params[4][h, 1]] > state[PILE + r]:
-                r = params[4][h, 1]
+            r = P[HOMES + h * 2 + 0]
+            if state[PILE + P[HOMES + h * 2 + 1]] > state[PILE + r]:
+                r = P[HOMES + h * 2 + 1]
             if state[PILE + r] > 0:
                 state[PILE + r] -= 1
                 state[pb(s) + RES + r] += 1
@@ -985,30 +984,30 @@ def do_effect(params, state, s, k, t, chance, items):
     elif e == E_DIG_UP:
         dig_up(state, t, a)
     elif e == E_AMBUSH:
-        ambush(params, state, t, a, items)
+        ambush(P, state, t, a, items)
     elif e == E_RALLY:
         state[RALLY] += a
 
 
 @kernel
-def ambush(params, state, t, a, items):
+def ambush(P, state, t, a, items):
     """``t``'s strongest creature with health at most ``a`` dies (first place on ties)."""
     b = pb(t)
     best = -1
     for i in range(MAX_ARMY):
         k = state[b + ARMY + i]
-        if k >= 0 and params[0][k, C_HP] <= a:
-            if best < 0 or params[0][k, C_STR] > params[0][state[b + ARMY + best], C_STR]:
+        if k >= 0 and P[CARD + k * N_CARD_COLS + C_HP] <= a:
+            if best < 0 or P[CARD + k * N_CARD_COLS + C_STR] > P[CARD + (state[b + ARMY + best]) * N_CARD_COLS + C_STR]:
                 best = i
     if best >= 0:
-        kill(params, state, t, best, items)
+        kill(P, state, t, best, items)
 
 
 @kernel
-def do_swap(params, state, s, code):
+def do_swap(P, state, s, code):
     q = code // 4
     c = code % 4
-    give = swap_give(params, state)
+    give = swap_give(P, state)
     b = pb(s) + RES
     a = PAIRS[q, 0]
     a2 = PAIRS[q, 1]
@@ -1049,7 +1048,7 @@ def make_offer(state, move):
 
 
 @kernel
-def apply_reply(params, state, move):
+def apply_reply(P, state, move):
     if move == ACCEPT:
         me = pb(state[SEAT])
         other = pb(state[OFFER_TO])
@@ -1078,36 +1077,36 @@ def apply_reply(params, state, move):
 # --- attacks -------------------------------------------------------------------------------
 
 @kernel
-def begin_attacks(params, state, chance, items):
+def begin_attacks(P, state, chance, items):
     state[SLOT] = -1
-    if state[DAY_CARD] != D_RAIN and next_attacker(params, state):
+    if state[DAY_CARD] != D_RAIN and next_attacker(P, state):
         state[PHASE] = PH_ASSIGN
         return
-    end_turn(params, state, chance, items)
+    end_turn(P, state, chance, items)
 
 
 @kernel
-def apply_assign(params, state, move, chance, items):
+def apply_assign(P, state, move, chance, items):
     s = state[SEAT]
     b = pb(s)
     i = state[SLOT]
     k = state[b + ARMY + i]
-    band = params[0][k, C_BAND] == 1
+    band = P[CARD + k * N_CARD_COLS + C_BAND] == 1
     for j in range(i, MAX_ARMY):
-        if j == i or (band and state[b + ARMY + j] == k and can_attack(params, state, s, j)):
+        if j == i or (band and state[b + ARMY + j] == k and can_attack(P, state, s, j)):
             state[b + AFLAG + j] |= DECIDED
             if move != STAY:
                 state[b + ATGT + j] = move - ATTACK
                 state[b + ALINK + j] = i
-    if not next_attacker(params, state):
+    if not next_attacker(P, state):
         for j in range(MAX_ARMY):
             state[b + AFLAG + j] &= ~DECIDED
         state[DEFENDER] = s
-        next_defender(params, state, chance, items)
+        next_defender(P, state, chance, items)
 
 
 @kernel
-def next_defender(params, state, chance, items):
+def next_defender(P, state, chance, items):
     """Fight the attacks one defender at a time, in turn order from the attacker's left."""
     s = state[SEAT]
     n = state[N_PLAYERS]
@@ -1123,69 +1122,69 @@ def next_defender(params, state, chance, items):
             continue
         state[DEFENDER] = d
         state[SLOT] = -1
-        if next_blocker(params, state, d, False):
+        if next_blocker(P, state, d, False):
             state[PHASE] = PH_BLOCK
             state[ACTOR] = d
             return
-        resolve_fight(params, state, d, items)
+        resolve_fight(P, state, d, items)
     state[DEFENDER] = -1
     state[SLOT] = -1
     state[ACTOR] = s
-    end_turn(params, state, chance, items)
+    end_turn(P, state, chance, items)
 
 
 @kernel
-def set_block(params, state, d, move, fox):
+def set_block(P, state, d, move, fox):
     """Record a blocker's choice; a Band's standing members of that name block with it."""
     b = pb(d)
     i = state[SLOT]
     k = state[b + ARMY + i]
-    band = params[0][k, C_BAND] == 1
+    band = P[CARD + k * N_CARD_COLS + C_BAND] == 1
     j = FOX_LINK if fox else move - BLOCK
     for m in range(i, MAX_ARMY):
         if m == i or (band and state[b + ARMY + m] == k and state[b + AFLAG + m] & TIRED == 0
                       and state[b + AFLAG + m] & DECIDED == 0):
-            joins = move != NO_BLOCK and (m == i or can_block(params, state, d, m, j))
+            joins = move != NO_BLOCK and (m == i or can_block(P, state, d, m, j))
             state[b + AFLAG + m] |= DECIDED
             if joins:
                 state[b + ALINK + m] = j
 
 
 @kernel
-def apply_block(params, state, move, chance, items):
+def apply_block(P, state, move, chance, items):
     d = state[DEFENDER]
-    set_block(params, state, d, move, False)
-    if not next_blocker(params, state, d, False):
-        resolve_fight(params, state, d, items)
-        next_defender(params, state, chance, items)
+    set_block(P, state, d, move, False)
+    if not next_blocker(P, state, d, False):
+        resolve_fight(P, state, d, items)
+        next_defender(P, state, chance, items)
     else:
         state[ACTOR] = d
 
 
 @kernel
-def apply_fox_block(params, state, move, chance, items):
+def apply_fox_block(P, state, move, chance, items):
     d = state[DEFENDER]
-    set_block(params, state, d, move, True)
-    if not next_blocker(params, state, d, True):
-        resolve_fox(params, state, d, items)
-        next_fox(params, state, chance, items)
+    set_block(P, state, d, move, True)
+    if not next_blocker(P, state, d, True):
+        resolve_fox(P, state, d, items)
+        next_fox(P, state, chance, items)
 
 
 @kernel
-def strength(params, state, p, i, attacking):
+def strength(P, state, p, i, attacking):
     k = state[pb(p) + ARMY + i]
-    v = params[0][k, C_STR]
+    v = P[CARD + k * N_CARD_COLS + C_STR]
     if state[DAY_CARD] == D_MOON:
-        v += params[3][D_MOON, 1]
+        v += P[DAYV + D_MOON * 4 + 1]
     if attacking:
         v += state[RALLY]
-    elif params[0][k, C_EFFECT] == E_DEFEND:
-        v += params[0][k, C_AMOUNT]
+    elif P[CARD + k * N_CARD_COLS + C_EFFECT] == E_DEFEND:
+        v += P[CARD + k * N_CARD_COLS + C_AMOUNT]
     return v
 
 
 @kernel
-def deal_damage(params, state, p, link, tgt, dmg, items):
+def deal_damage(P, state, p, link, tgt, dmg, items):
     """``dmg`` to ``p``'s creatures with ALINK == link and ATGT == tgt, least health first;
     damage not enough to kill the next one is lost."""
     b = pb(p)
@@ -1194,17 +1193,17 @@ def deal_damage(params, state, p, link, tgt, dmg, items):
         for i in range(MAX_ARMY):
             if state[b + ARMY + i] >= 0 and state[b + ALINK + i] == link \
                     and state[b + ATGT + i] == tgt:
-                if best < 0 or params[0][state[b + ARMY + i], C_HP] < \
-                        params[0][state[b + ARMY + best], C_HP]:
+                if best < 0 or P[CARD + (state[b + ARMY + i]) * N_CARD_COLS + C_HP] < \
+                        P[CARD + (state[b + ARMY + best]) * N_CARD_COLS + C_HP]:
                     best = i
-        if best < 0 or dmg < params[0][state[b + ARMY + best], C_HP]:
+        if best < 0 or dmg < P[CARD + (state[b + ARMY + best]) * N_CARD_COLS + C_HP]:
             return
-        dmg -= params[0][state[b + ARMY + best], C_HP]
-        kill(params, state, p, best, items)
+        dmg -= P[CARD + (state[b + ARMY + best]) * N_CARD_COLS + C_HP]
+        kill(P, state, p, best, items)
 
 
 @kernel
-def resolve_fight(params, state, d, items):
+def resolve_fight(P, state, d, items):
     """Every unit attacking ``d``: blocked ones trade damage, unblocked ones steal."""
     s = state[SEAT]
     a = pb(s)
@@ -1217,27 +1216,27 @@ def resolve_fight(params, state, d, items):
         atk = 0
         for m in range(MAX_ARMY):
             if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
-                atk += strength(params, state, s, m, True)
+                atk += strength(P, state, s, m, True)
                 items[s, state[a + ARMY + m] * 5 + EV_ATTACKED] += 1
         blk = 0
         blocked = False
         for m in range(MAX_ARMY):
             if state[b + ARMY + m] >= 0 and state[b + ALINK + m] == j:
                 blocked = True
-                blk += strength(params, state, d, m, False)
+                blk += strength(P, state, d, m, False)
                 items[d, state[b + ARMY + m] * 5 + EV_BLOCKED] += 1
         if blocked:
-            deal_damage(params, state, d, j, -1, atk, items)
-            deal_damage(params, state, s, j, d, blk, items)
+            deal_damage(P, state, d, j, -1, atk, items)
+            deal_damage(P, state, s, j, d, blk, items)
         else:
             steal += atk
             for m in range(MAX_ARMY):
                 if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
                     k = state[a + ARMY + m]
-                    if params[0][k, C_EFFECT] == E_UNBLOCKED_STEAL:
-                        steal += params[0][k, C_AMOUNT]
-                    elif params[0][k, C_EFFECT] == E_UNBLOCKED_DIG:
-                        dig += params[0][k, C_AMOUNT]
+                    if P[CARD + k * N_CARD_COLS + C_EFFECT] == E_UNBLOCKED_STEAL:
+                        steal += P[CARD + k * N_CARD_COLS + C_AMOUNT]
+                    elif P[CARD + k * N_CARD_COLS + C_EFFECT] == E_UNBLOCKED_DIG:
+                        dig += P[CARD + k * N_CARD_COLS + C_AMOUNT]
     m = min(steal, state[b + STORE])
     state[b + STORE] -= m
     state[a + STORE] += m
@@ -1263,16 +1262,16 @@ def clear_links(state, d):
 # --- end of turn, setup choices ------------------------------------------------------------
 
 @kernel
-def apply_discard(params, state, move, chance, items):
+def apply_discard(P, state, move, chance, items):
     s = state[SEAT]
     k = move - DISCARD_CARD
     state[pb(s) + HAND + k] -= 1
     to_discard(state, k)
-    end_turn(params, state, chance, items)
+    end_turn(P, state, chance, items)
 
 
 @kernel
-def apply_setup(params, state, move, chance):
+def apply_setup(P, state, move, chance):
     p = state[SETUP_SEAT]
     b = pb(p)
     if move >= RETURN_RES:
@@ -1284,8 +1283,8 @@ def apply_setup(params, state, move, chance):
         state[b + HAND + k] -= 1
         state[DECK + state[DECK_N]] = k
         state[DECK_N] += 1
-    if hand_size(state, p) + res_total(state, p) <= params[5][R_KEEP]:
-        next_setup_seat(params, state, chance)
+    if hand_size(state, p) + res_total(state, p) <= P[R_KEEP]:
+        next_setup_seat(P, state, chance)
 
 
 # --- the end -------------------------------------------------------------------------------
@@ -1293,6 +1292,7 @@ def apply_setup(params, state, move, chance):
 @kernel
 def finish(params, state, scores, ranks):
     """Most buried acorns wins; then most stored; then a shared win."""
+    P = params[FLAT]
     n = state[N_PLAYERS]
     for p in range(n):
         scores[p] = state[pb(p) + BURIED]
@@ -1309,9 +1309,10 @@ def finish(params, state, scores, ranks):
 @kernel
 def observe(params, state, seat, obs):
     """Hidden: the deck's order, the day cards still to come, the other players' hands."""
+    P = params[FLAT]
     obs[:] = state
     obs[DECK:DECK + state[DECK_N]] = -2
-    for i in range(max(state[DAY], 0), params[5][R_NDAYS]):
+    for i in range(max(state[DAY], 0), P[R_NDAYS]):
         obs[DAY_ORDER + i] = -2
     for p in range(state[N_PLAYERS]):
         if p != seat:

@@ -146,3 +146,16 @@ N_RULES = 26
 # item events per card kind (columns k*5 + event)
 EV_DRAWN, EV_PLAYED, EV_ATTACKED, EV_BLOCKED, EV_DIED = range(5)
 CARD_EVENTS = ["drawn", "played", "attacked", "blocked", "died"]
+
+# params[FLAT]: every table in one int32 array (the kernels' ``P``)
+#   [0, N_RULES) the rules' numbers | CARD: cards[k, col] at CARD + k*N_CARD_COLS + col
+#   DAYV: day_vals[d, j] at DAYV + 4d + j | HOMES: homes[h, i] at HOMES + 2h + i
+#   DECK0: the deck's card kinds | DAYD: the day deck's kinds
+FLAT = 6
+CARD = 32
+DAYV = CARD + MAX_KINDS * N_CARD_COLS
+HOMES = DAYV + N_DAY_KINDS * 4
+MAX_HOMES = 16
+DECK0 = HOMES + 2 * MAX_HOMES
+DAYD = DECK0 + MAX_CARDS
+P_SIZE = DAYD + MAX_DAY_CARDS
