@@ -97,6 +97,7 @@ def check_value(p: Param, v: Any) -> Any:
         ok = isinstance(v, int | float) and not isinstance(v, bool)
         v = float(v) if ok else v
     elif isinstance(d, list):
+        v = list(v) if isinstance(v, tuple) else v
         ok = isinstance(v, list) and len(v) == len(d)
         if ok:
             items = [check_value(replace(p, default=d[i], choices=None), x)

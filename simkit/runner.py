@@ -67,8 +67,9 @@ class RunSpec:
             key, _, text = item.partition("=")
             sname, _, wname = key.partition(".")
             w.append((sname.strip(), wname.strip(), float(data.parse_value(text))))
-        run = cls(game, players, games, seed, tuple(names), tuple(sorted(over.items(),
-                  key=lambda kv: kv[0])), rotate, tuple(w))
+        frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                              for k, v in over.items()))  # hashable: plans are cached
+        run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w))
         plan(run)  # compile the parameters now, so a bad value fails before any output
         return run
 

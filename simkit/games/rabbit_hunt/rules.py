@@ -514,9 +514,10 @@ def catch(p, state, seat, c, owner, chance, items):
     items[seat, IT_BUNNY_CAUGHT] += 1
     items[owner, IT_BUNNY_LOST] += 1
     fill_from_pile(p, state, c)
+    used_up = state[PILE_LEN] == 0
     if state[LOST + owner] >= p[P_BUNNIES]:
-        eliminate(state, owner, chance)
-    if state[END] == RUNNING and state[PILE_LEN] == 0:
+        eliminate(state, owner, chance)  # may end the game as last standing first
+    if state[END] == RUNNING and used_up:
         state[END] = PILE_EMPTY
 
 
@@ -725,8 +726,8 @@ def finish(params, state, scores, ranks):
         for v in range(n_units):
             if keys[v] > keys[u]:
                 better += 1
-        # with no eligible winner nobody ranks first; the rest keep their order
-        ranks[seat] = min(n, 1 + better + (0 if anyone else 1))
+        # with no eligible winner nobody wins: all share the last place
+        ranks[seat] = 1 + better if anyone else n
         scores[seat] = state[CAUGHT + seat]
     return state[END]
 
