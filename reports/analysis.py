@@ -425,29 +425,14 @@ def _count_by(mask: np.ndarray, group: np.ndarray, n_groups: int,
     return np.round(np.bincount(group[mask], weights=w, minlength=n_groups)).astype(np.int64)
 
 
-def item_value(items, games: pd.DataFrame, meta: dict | None = None,
-               min_occurrences: int = MIN_OCCURRENCES, by_strategy: bool = False,
-               batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
-    """The value of each item event, in the style of 17lands' card metrics.
+def item_counts(items, games: pd.DataFrame, meta: dict | None = None,
+                by_strategy: bool = False, batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
+    """The raw counts behind ``item_value``, in one streamed pass over ``items`` (a path of an
+    items.parquet, read in record batches of ``batch_rows`` rows, or a DataFrame).
 
-    ``items`` is the path of an items.parquet (read in record batches of ``batch_rows`` rows,
-    aggregating as it goes, so a 40-million-row file never sits in memory) or an items
-    DataFrame. Each (game, seat) row is joined to whether that seat won the game.
-
-    Columns, one row per item column (per strategy and item column, with a leading
-    ``strategy`` column, when ``by_strategy``: the seat-games of each strategy apart, as
-    17lands splits card metrics by deck colours):
-      item, seat_games (seat-games in both tables), occurred (seat-games with count > 0),
-      occurred_share, win_rate_occurred, win_rate_not (the seat's win rate when the event
-      occurred at least once / never), difference (occurred - not), ci_low, ci_high (95%
-      Newcomb interval for a difference of two independent proportions, statsmodels'
-      ``confint_proportions_2indep``), p_value (two-proportion z test), mean_count (over
-      all seat-games), mean_count_occurred, enough (at least ``min_occurrences`` seat-games
-      both with and without the event; fewer and the difference is not worth reading).
-
-    Like 17lands' "games in hand" win rates this is an association, not a causal effect:
-    a seat that is winning may trigger some items more (and a seat that plays longer meets
-    more of everything)."""
+    Columns, a row per item column (per strategy and item column with ``by_strategy``):
+    strategy ("all" unless by strategy), item, seat_games, wins, occurred (seat-games with
+    count > 0), occurred_wins, count_sum."""
     cols = _item_columns(items, meta)
     lookup = _SeatLookup(games, by_strategy, _meta_strategies(meta))
     k, g = len(cols), len(lookup.names)
@@ -476,16 +461,58 @@ def item_value(items, games: pd.DataFrame, meta: dict | None = None,
             occ_n[j] += _count_by(occ, group, g)
             occ_w[j] += _count_by(occ & w, group, g)
             count_sum[j] += _count_by(everything, group, g, c)
+    rows = [{"strategy": strategy, "item": name, "seat_games": int(n_total[gi]),
+             "wins": int(wins_total[gi]), "occurred": int(occ_n[j, gi]),
+             "occurred_wins": int(occ_w[j, gi]), "count_sum": int(count_sum[j, gi])}
+            for gi, strategy in enumerate(lookup.names) for j, name in enumerate(cols)]
+    return pd.DataFrame(rows, columns=["strategy", "item", "seat_games", "wins", "occurred",
+                                       "occurred_wins", "count_sum"])
+
+
+def item_value_from_counts(counts: pd.DataFrame, by_strategy: bool = False,
+                           min_occurrences: int = MIN_OCCURRENCES) -> pd.DataFrame:
+    """``item_value``'s table from ``item_counts``; pooled over strategies unless
+    ``by_strategy`` (so one streamed pass by strategy gives both tables)."""
+    if not by_strategy:
+        items = pd.unique(counts["item"])
+        counts = counts.groupby("item", sort=False).sum(numeric_only=True).reindex(items)
+        counts = counts.reset_index().assign(strategy="all")
     rows = []
-    for gi, strategy in enumerate(lookup.names):
-        for j, name in enumerate(cols):
-            row = _item_row(name, int(n_total[gi]), int(wins_total[gi]), int(occ_n[j, gi]),
-                            int(occ_w[j, gi]), int(count_sum[j, gi]), min_occurrences)
-            rows.append({"strategy": strategy, **row} if by_strategy else row)
+    for r in counts.itertuples(index=False):
+        row = _item_row(str(r.item), int(r.seat_games), int(r.wins), int(r.occurred),
+                        int(r.occurred_wins), int(r.count_sum), min_occurrences)
+        rows.append({"strategy": r.strategy, **row} if by_strategy else row)
     columns = ["item", "seat_games", "occurred", "occurred_share", "win_rate_occurred",
                "win_rate_not", "difference", "ci_low", "ci_high", "p_value", "mean_count",
                "mean_count_occurred", "enough"]
     return pd.DataFrame(rows, columns=["strategy", *columns] if by_strategy else columns)
+
+
+def item_value(items, games: pd.DataFrame, meta: dict | None = None,
+               min_occurrences: int = MIN_OCCURRENCES, by_strategy: bool = False,
+               batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
+    """The value of each item event, in the style of 17lands' card metrics.
+
+    ``items`` is the path of an items.parquet (read in record batches of ``batch_rows`` rows,
+    aggregating as it goes, so a 40-million-row file never sits in memory) or an items
+    DataFrame. Each (game, seat) row is joined to whether that seat won the game.
+
+    Columns, one row per item column (per strategy and item column, with a leading
+    ``strategy`` column, when ``by_strategy``: the seat-games of each strategy apart, as
+    17lands splits card metrics by deck colours):
+      item, seat_games (seat-games in both tables), occurred (seat-games with count > 0),
+      occurred_share, win_rate_occurred, win_rate_not (the seat's win rate when the event
+      occurred at least once / never), difference (occurred - not), ci_low, ci_high (95%
+      Newcomb interval for a difference of two independent proportions, statsmodels'
+      ``confint_proportions_2indep``), p_value (two-proportion z test), mean_count (over
+      all seat-games), mean_count_occurred, enough (at least ``min_occurrences`` seat-games
+      both with and without the event; fewer and the difference is not worth reading).
+
+    Like 17lands' "games in hand" win rates this is an association, not a causal effect:
+    a seat that is winning may trigger some items more (and a seat that plays longer meets
+    more of everything)."""
+    counts = item_counts(items, games, meta, by_strategy, batch_rows)
+    return item_value_from_counts(counts, by_strategy, min_occurrences)
 
 
 def _item_row(name: str, n_total: int, wins_total: int, n1: int, w1: int, count_sum: int,

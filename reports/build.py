@@ -479,7 +479,9 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None) -> d
     doc.figure(F.endings_figure(ends), f"{prefix}endings.png", "end reasons")
     items = None
     if run.items_path is not None:
-        items = A.item_value(run.items_path, g, m)
+        several = strategies["strategy"].nunique() > 1
+        counts = A.item_counts(run.items_path, g, m, by_strategy=several)
+        items = A.item_value_from_counts(counts)
         doc.heading("Item value", 3)
         if len(items):
             doc.table(item_table(items), caption=(
@@ -487,8 +489,8 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None) -> d
                 "(95% Newcomb interval of the difference); an association, not a cause"))
             doc.figure(F.item_value_figure(items, f"Item value: {run.label}"),
                        f"{prefix}item_value.png", "item value")
-            if strategies["strategy"].nunique() > 1:
-                split = A.item_value(run.items_path, g, m, by_strategy=True)
+            if several:
+                split = A.item_value_from_counts(counts, by_strategy=True)
                 split = split[split["enough"]]
                 doc.details(f"Item value by strategy ({len(split)} strategy-item pairs "
                             "with enough seat-games both with and without the event)",

@@ -375,3 +375,11 @@ def test_item_value_by_strategy_splits_the_seat_games():
     assert b.ci_low < 0 < b.ci_high  # none for b
     overall = A.item_value(items, games, {}).iloc[0]
     assert overall.occurred == t.occurred.sum()
+
+
+def test_item_value_pooled_from_strategy_counts_equals_a_pooled_pass():
+    games, items = item_fixture()
+    counts = A.item_counts(items, games, {}, by_strategy=True)
+    assert set(counts.strategy) == {"a", "b"}
+    pooled = A.item_value_from_counts(counts)
+    pd.testing.assert_frame_equal(pooled, A.item_value(items, games, {}))
