@@ -110,7 +110,8 @@ N_CFG = 27
 # params[4] house missions int32[nh,3] (kind, a, b); params[5] forest int32[nf,5]
 # (quantifier, k, kind, a, b); params[6] clash int8[nf,nh]; params[7] colour table int32[9]
 # (bitmask of colours that may join a family whose first two are [c1*3+c2]);
-# params[8] family size points int32[6]; params[9] requirements int32[n,2,2,3] (transcript)
+# params[8] family size points int32[6]; params[9] requirements int32[n,2,2,3] (transcript);
+# params[10] accept int8[n,19,19]: the faces that fit a card, by the die already on it
 SMALL, LARGE = 0, 1
 # marking kinds (params[9])
 K_NONE, K_COLOUR, K_COLOUR_PIPS, K_PIPS, K_SAME_COLOUR, K_SAME_PIPS = range(6)
@@ -628,25 +629,6 @@ def same_face_before(state, d):
 
 
 @kernel
-def die_fits(params, state, pos, f):
-    """A die of face f may go on the card at pos, starting or completing its requirement."""
-    card = state[POS_CARD + pos]
-    d1 = state[POS_D1 + pos]
-    if d1 < 0:
-        return params[2][card, f] != 0
-    if params[1][card, 0] == SMALL or state[POS_D2 + pos] >= 0:
-        return False
-    return params[3][card, d1 * N_FACES + f] != 0
-
-
-@kernel
-def open_position(state, seat, pos):
-    """A card the seat may put a die on: present, and no other player's marker on it."""
-    o = state[POS_OWNER + pos]
-    return state[POS_CARD + pos] >= 0 and (o < 0 or o == seat)
-
-
-@kernel
 def pick_moves(params, state, moves):
     cfg = params[0]
     seat = state[ACTOR]
@@ -658,19 +640,18 @@ def pick_moves(params, state, moves):
                                                                          c) > 0:
                 moves[n] = EXCHANGE + pos
                 n += 1
-    return die_moves(cfg, params[1], params[2], params[3], state, seat, moves, n)
+    return die_moves(cfg, params[1], params[10], state, seat, moves, n)
 
 
 @kernel
-def die_moves(cfg, cards, fit1, fit2, state, seat, moves, n):
+def die_moves(cfg, cards, accept, state, seat, moves, n):
     """Every die on the table (one per distinct face) as resources, or on every open card as
-    every face the seat can afford to turn it into that fits the card. This is the hot loop
-    of the game, so it is written out flat, on arrays passed one by one: a lookup in the
-    ``params`` tuple inside a small called kernel costs a reference count each time."""
+    every face the seat can afford to turn it into that fits the card. ``accept[card, 1+d1]``
+    lists the faces that fit a card already holding a die of face d1 (``accept[card, 0]``: an
+    empty card), count first. This is the game's hot loop, so it is written out flat."""
     rc, pc = cfg[C_RECOLOUR], cfg[C_PIP]
     tb = TOKENS + 3 * seat
     total = state[tb] + state[tb + 1] + state[tb + 2]
-    rich = total >= min(rc, pc)
     for d in range(cfg[C_N_DICE]):
         if state[DIE_USE + d] != -1 or same_face_before(state, d):
             continue
@@ -685,10 +666,9 @@ def die_moves(cfg, cards, fit1, fit2, state, seat, moves, n):
                     d1 >= 0 and (cards[card, 0] == SMALL or state[POS_D2 + pos] >= 0)):
                 continue
             base = PLACE + (d * MAXPOS + pos) * N_FACES
-            lo, hi = (f0, f0 + 1) if not rich else (0, N_FACES)
-            for f in range(lo, hi):
-                if (fit1[card, f] if d1 < 0 else fit2[card, d1 * N_FACES + f]) == 0:
-                    continue
+            row = 1 + d1
+            for k in range(1, 1 + accept[card, row, 0]):
+                f = accept[card, row, k]
                 need = pc * abs(f % 6 - f0 % 6)
                 if f // 6 != f0 // 6:
                     if state[tb + f // 6] < rc:
