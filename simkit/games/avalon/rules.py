@@ -140,7 +140,8 @@ REASON_CROWNS, REASON_EXHAUSTED = 1, 2
 # ---------------------------------------------------------------- sizes and small helpers
 @kernel
 def state_size(params, n_players):
-    return DECK + params[0][M_NCARDS] * (1 + 2 * N_TERR)
+    pa = params[0]
+    return DECK + pa[M_NCARDS] * (1 + 2 * N_TERR)
 
 
 @kernel
@@ -151,7 +152,8 @@ def max_moves(params, n_players):
 @inline
 def stack_at(params, seat, slot):
     """Offset of STACK[seat][slot][0]."""
-    nc = params[0][M_NCARDS]
+    pa = params[0]
+    nc = pa[M_NCARDS]
     return DECK + nc + (seat * N_TERR + slot) * nc
 
 
@@ -162,7 +164,8 @@ def height(state, seat, slot):
 
 @inline
 def top_card(params, state, seat, slot):
-    nc = params[0][M_NCARDS]
+    pa = params[0]
+    nc = pa[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile]
     return -1 if h == 0 else state[DECK + nc + pile * nc + h - 1]
@@ -170,7 +173,8 @@ def top_card(params, state, seat, slot):
 
 @inline
 def push(params, state, seat, slot, t):
-    nc = params[0][M_NCARDS]
+    pa = params[0]
+    nc = pa[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile]
     state[DECK + nc + pile * nc + h] = t
@@ -179,7 +183,8 @@ def push(params, state, seat, slot, t):
 
 @inline
 def pop(params, state, seat, slot):
-    nc = params[0][M_NCARDS]
+    pa = params[0]
+    nc = pa[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile] - 1
     off = DECK + nc + pile * nc + h
@@ -202,13 +207,15 @@ def add_hand(state, seat, t, k):
 
 @inline
 def special_at(params, state, slot):
-    return params[0][P_SPECIAL + state[TERR_CARD + slot]]
+    pa = params[0]
+    return pa[P_SPECIAL + state[TERR_CARD + slot]]
 
 
 @inline
 def owns_special(params, state, seat, special):
+    pa = params[0]
     for i in range(N_TERR):
-        if state[OWNER + i] == seat and params[0][P_SPECIAL + state[TERR_CARD + i]] == special:
+        if state[OWNER + i] == seat and pa[P_SPECIAL + state[TERR_CARD + i]] == special:
             return True
     return False
 
@@ -250,7 +257,7 @@ def deal_one(params, state, chance):
     return t
 
 
-@kernel
+@inline
 def draw(params, state, seat, n, chance):
     """Up to ``n`` cards from the draw pile into the hand; returns how many."""
     got = 0
@@ -276,19 +283,21 @@ def discard(state, t):
 # ---------------------------------------------------------------- counting territories
 @inline
 def crowns(params, state, seat):
+    pa = params[0]
     c = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
-            c += params[0][P_CROWNS + state[TERR_CARD + i]]
+            c += pa[P_CROWNS + state[TERR_CARD + i]]
     return c
 
 
 @inline
 def terrain_territories(params, state, seat):
     """Territories of the seat that have a terrain (Avalon and the Swamp have none)."""
+    pa = params[0]
     n = 0
     for i in range(N_TERR):
-        if state[OWNER + i] == seat and params[0][P_TERRAIN + state[TERR_CARD + i]] != NO_TERRAIN:
+        if state[OWNER + i] == seat and pa[P_TERRAIN + state[TERR_CARD + i]] != NO_TERRAIN:
             n += 1
     return n
 
@@ -296,10 +305,11 @@ def terrain_territories(params, state, seat):
 @inline
 def most_terrain(params, state, seat):
     """Territories of the seat's most common terrain."""
+    pa = params[0]
     plain = forest = hill = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
-            terrain = params[0][P_TERRAIN + state[TERR_CARD + i]]
+            terrain = pa[P_TERRAIN + state[TERR_CARD + i]]
             plain += terrain == PLAIN
             forest += terrain == FOREST
             hill += terrain == HILL
@@ -310,11 +320,12 @@ def most_terrain(params, state, seat):
 def largest_connected(params, state, seat):
     """Longest run of adjacent slots owned by the seat; revealed Avalon / Swamp slots are
     skipped (they neither count nor interrupt), anything else interrupts."""
+    pa = params[0]
     best = 0
     run = 0
     for i in range(N_TERR):
         owner = state[OWNER + i]
-        if owner >= 0 and params[0][P_TERRAIN + state[TERR_CARD + i]] == NO_TERRAIN:
+        if owner >= 0 and pa[P_TERRAIN + state[TERR_CARD + i]] == NO_TERRAIN:
             continue
         run = run + 1 if owner == seat else 0
         best = max(best, run)
@@ -324,7 +335,8 @@ def largest_connected(params, state, seat):
 @inline
 def tile_cards(params, state, seat, kind):
     """Cards a supply tile of ``kind`` brings the seat, counted now."""
-    per = params[0][P_TILE_CARDS + kind]
+    pa = params[0]
+    per = pa[P_TILE_CARDS + kind]
     base = kind - FIRST_DARK if kind >= FIRST_DARK else kind
     if kind == TILE_PER_TERRITORY_DARK:
         return per * terrain_territories(params, state, seat)
@@ -338,6 +350,7 @@ def tile_cards(params, state, seat, kind):
 # ---------------------------------------------------------------- setup
 @kernel
 def new_game(params, n_players, state, chance):
+    pa = params[0]
     state[:] = -1
     for k in range(PLAYER, DECK):
         state[k] = 0
@@ -347,28 +360,29 @@ def new_game(params, n_players, state, chance):
     state[DARK_PENDING] = -1
     state[DARK_PENDING + 1] = -1
     for k in range(N_TILE_KINDS):
-        state[TILE_AVAIL + k] = params[0][P_TILE_COUNT + k]
+        state[TILE_AVAIL + k] = pa[P_TILE_COUNT + k]
     for i in range(N_TERR):
         state[OWNER + i] = -1
         state[TERR_CARD + i] = i
     shuffle(chance, state[TERR_CARD:TERR_CARD + N_TERR], N_TERR)
     fill_deck(params, state, chance)
     for i in range(N_TERR):
-        for _ in range(params[0][M_PER_SIDE]):
+        for _ in range(pa[M_PER_SIDE]):
             for s in range(2):
                 push(params, state, s, i, deal_one(params, state, chance))
     for s in range(2):
-        draw(params, state, s, params[0][M_START_HAND], chance)
+        draw(params, state, s, pa[M_START_HAND], chance)
 
 
 @kernel
 def fill_deck(params, state, chance):
+    pa = params[0]
     n = 0
-    for c in range(params[0][M_COLOURS]):
-        for _ in range(params[0][M_KNIGHTS]):
+    for c in range(pa[M_COLOURS]):
+        for _ in range(pa[M_KNIGHTS]):
             state[DECK + n] = 2 * c
             n += 1
-        for _ in range(params[0][M_ENCH]):
+        for _ in range(pa[M_ENCH]):
             state[DECK + n] = 2 * c + ENCHANTRESS
             n += 1
     state[DECK_N] = n
@@ -395,9 +409,10 @@ def turn_number(state):
 
 
 # ---------------------------------------------------------------- legal moves
-@kernel
+@inline
 def main_moves(params, state, moves):
     """The hot path of random play: indexes the state directly (few calls)."""
+    pa = params[0]
     hand_at = HAND + state[PLAYER] * N_TYPES
     moves[0] = END_PLAYS
     n = 1
@@ -407,7 +422,7 @@ def main_moves(params, state, moves):
                 moves[n] = STRENGTHEN + t * N_TERR + i
                 n += 1
     n = enchant_moves(params, state, hand_at, moves, n)
-    if state[CONQUESTS] >= params[0][M_MAX_CONQ]:
+    if state[CONQUESTS] >= pa[M_MAX_CONQ]:
         return n
     return attack_moves(params, state, hand_at, moves, n)
 
@@ -415,8 +430,9 @@ def main_moves(params, state, moves):
 @inline
 def enchant_moves(params, state, hand_at, moves, n):
     """Slots whose top enemy card has the colour of an enchantress in hand."""
+    pa = params[0]
     q = 1 - state[PLAYER]
-    nc = params[0][M_NCARDS]
+    nc = pa[M_NCARDS]
     for i in range(N_TERR):
         pile = q * N_TERR + i
         h = state[HEIGHT + pile]
@@ -430,14 +446,15 @@ def enchant_moves(params, state, hand_at, moves, n):
 def attack_moves(params, state, hand_at, moves, n):
     """Knights (and enchantresses, with the stone circle) against every slot not ours where
     our pile is at least the defender's (+ castle)."""
+    pa = params[0]
     p = state[PLAYER]
     q = 1 - p
     step = 1 if owns_special(params, state, p, SP_CIRCLE) else 2
     for i in range(N_TERR):
         owner = state[OWNER + i]
         need = state[HEIGHT + q * N_TERR + i]
-        if owner == q and params[0][P_SPECIAL + state[TERR_CARD + i]] == SP_CASTLE:
-            need += params[0][M_CASTLE_DEF]
+        if owner == q and pa[P_SPECIAL + state[TERR_CARD + i]] == SP_CASTLE:
+            need += pa[M_CASTLE_DEF]
         if owner != p and state[HEIGHT + p * N_TERR + i] >= need:
             for t in range(0, N_TYPES, step):
                 if state[hand_at + t] > 0:
@@ -446,8 +463,9 @@ def attack_moves(params, state, hand_at, moves, n):
     return n
 
 
-@kernel
+@inline
 def loss_moves(params, state, moves):
+    pa = params[0]
     p = state[PLAYER]
     n = 0
     for t in range(N_TYPES):
@@ -458,7 +476,7 @@ def loss_moves(params, state, moves):
         if height(state, p, i) > 0:
             moves[n] = LOSS_LAYOUT + i
             n += 1
-    if (state[AVALON_USED] == 0 and params[0][M_AVALON_RED] > 0
+    if (state[AVALON_USED] == 0 and pa[M_AVALON_RED] > 0
             and owns_special(params, state, p, SP_AVALON)):
         moves[n] = LOSS_AVALON
         n += 1
@@ -493,7 +511,7 @@ def legal_moves(params, state, moves):
 
 
 # ---------------------------------------------------------------- enchanting
-@kernel
+@inline
 def announce_enchant(params, state, slot, items):
     p = state[PLAYER]
     q = 1 - p
@@ -508,7 +526,7 @@ def announce_enchant(params, state, slot, items):
         enchant_succeeds(params, state, items)
 
 
-@kernel
+@inline
 def enchant_succeeds(params, state, items):
     """The enchanted card goes onto the player's own enchantress, just laid."""
     p = state[PLAYER]
@@ -519,7 +537,7 @@ def enchant_succeeds(params, state, items):
     clear_pending(state)
 
 
-@kernel
+@inline
 def counter_spell(params, state, items):
     """The defender lays an enchantress of the colour at the slot; the attacking enchantress
     goes into the defender's hand."""
@@ -542,7 +560,7 @@ def clear_pending(state):
 
 
 # ---------------------------------------------------------------- attacking
-@kernel
+@inline
 def announce_attack(params, state, t, slot, items):
     p = state[PLAYER]
     add_hand(state, p, t, -1)
@@ -556,7 +574,7 @@ def announce_attack(params, state, t, slot, items):
         conquer(params, state, items)
 
 
-@kernel
+@inline
 def defend(params, state, items):
     p = state[PLAYER]
     q = 1 - p
@@ -568,10 +586,11 @@ def defend(params, state, items):
     clear_pending(state)
 
 
-@kernel
+@inline
 def conquer(params, state, items):
     """Turn the territory to the player; both sides lose the loser's count there (top card
     first); the additional losses are then paid one decision at a time."""
+    pa = params[0]
     p = state[PLAYER]
     q = 1 - p
     slot = state[PENDING_TERR]
@@ -581,7 +600,7 @@ def conquer(params, state, items):
     if state[OWNER + slot] == q:
         items[q, I_LOST + state[TERR_CARD + slot]] += 1
         if special_at(params, state, slot) == SP_CASTLE:
-            extra += params[0][M_CASTLE_LOSS]
+            extra += pa[M_CASTLE_LOSS]
     for _ in range(theirs):
         discard(state, pop(params, state, q, slot))
         discard(state, pop(params, state, p, slot))
@@ -603,12 +622,13 @@ def settle_losses(state):
         state[PHASE] = LOSS
 
 
-@kernel
+@inline
 def pay_loss(params, state, move, items):
+    pa = params[0]
     p = state[PLAYER]
     if move == LOSS_AVALON:
         state[AVALON_USED] = 1
-        state[LOSS_LEFT] = max(0, state[LOSS_LEFT] - params[0][M_AVALON_RED])
+        state[LOSS_LEFT] = max(0, state[LOSS_LEFT] - pa[M_AVALON_RED])
         items[p, I_AVALON] += 1
     elif move < LOSS_LAYOUT:
         add_hand(state, p, move - LOSS_HAND, -1)
@@ -621,23 +641,24 @@ def pay_loss(params, state, move, items):
 
 
 # ---------------------------------------------------------------- end of turn
-@kernel
+@inline
 def go_to_supply(params, state):
     """All nine tiles used: turn them over again, except a dark tile still lying before a
     player (it is turned face down once its cards are drawn)."""
+    pa = params[0]
     total = 0
     for k in range(N_TILE_KINDS):
         total += state[TILE_AVAIL + k]
     if total == 0:
         for k in range(N_TILE_KINDS):
-            state[TILE_AVAIL + k] = params[0][P_TILE_COUNT + k]
+            state[TILE_AVAIL + k] = pa[P_TILE_COUNT + k]
         for s in range(2):
             if state[DARK_PENDING + s] >= 0:
                 state[TILE_AVAIL + state[DARK_PENDING + s]] -= 1
     state[PHASE] = SUPPLY
 
 
-@kernel
+@inline
 def take_tile(params, state, kind, chance, items):
     p = state[PLAYER]
     state[TILE_AVAIL + kind] -= 1
@@ -649,19 +670,21 @@ def take_tile(params, state, kind, chance, items):
     after_drawing(params, state, chance, items)
 
 
-@kernel
+@inline
 def after_drawing(params, state, chance, items):
-    if state[HAND_SIZE + state[PLAYER]] > params[0][M_HAND_LIMIT]:
+    pa = params[0]
+    if state[HAND_SIZE + state[PLAYER]] > pa[M_HAND_LIMIT]:
         state[PHASE] = DISCARD_PHASE
     else:
         end_turn(params, state, chance, items)
 
 
-@kernel
+@inline
 def end_turn(params, state, chance, items):
+    pa = params[0]
     p = state[PLAYER]
     state[TURNS] += 1
-    if crowns(params, state, p) >= params[0][M_WIN]:
+    if crowns(params, state, p) >= pa[M_WIN]:
         state[WINNER] = p
     elif cards_exhausted(state):
         state[WINNER] = 2  # dead position: finish() ranks by crowns
@@ -685,7 +708,7 @@ def cards_exhausted(state):
     return True
 
 
-@kernel
+@inline
 def start_turn(params, state, seat, chance):
     state[PLAYER] = seat
     state[PHASE] = MAIN
