@@ -11,15 +11,14 @@ Weights:
 from simkit.jit import kernel
 from simkit.registry import StrategySpec, register_strategy
 from simkit.games.war_of_the_wilds.state import (
-    ABILITY, ACCEPT, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURIED, BURY, C_AMOUNT,
-    C_ANY, C_BAND, C_BERRY, C_EFFECT, C_FLY, C_HP, C_RANGED, C_STR, C_TRICK, D_FROST, DAY,
-    DAY_CARD, DECLINE, DEFENDER, DISCARD_CARD, DRAW, DRAW_REFRESH, E_AMBUSH, E_BURY, E_DEFEND,
+    CARD, N_CARD_COLS, ABILITY, ACCEPT, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURY, C_AMOUNT,
+    C_EFFECT, C_FLY, C_HP, C_RANGED, C_STR, C_TRICK, D_FROST, DAY,
+    DAY_CARD, DECLINE, DISCARD_CARD, DRAW, E_AMBUSH, E_BURY, E_DEFEND,
     E_DIG_UP, E_DRAW, E_FORAGE, E_RALLY, E_STEAL_STORE, E_TIRE_BURY, E_TIRE_DRAW,
     E_TIRE_FORAGE, E_TIRE_GATHER, E_UNBLOCKED_DIG, E_UNBLOCKED_STEAL, END_PLAY, FORAGE,
-    GATHER, HAND, MAX_ARMY, N_PLAYERS, NO_BLOCK, OFFER_GET, OFFER_GIVE, PH_ACTION, PH_ASSIGN,
-    PH_BLOCK, PH_DISCARD, PH_DRAW, PH_FOX_BLOCK, PH_MAIN, PH_REPLY, PH_SETUP, PHASE, PILE,
-    PLAY, PLAYERS, PS, R_BURY, R_DAYS, RES, RETURN_RES, ROW, SEAT, SLOT, STAY, STORE,
-    TAKE_DECK, TAKE_ROW, WILD, SWAP, OFFER_RR, ACTOR,
+    GATHER, MAX_ARMY, N_PLAYERS, NO_BLOCK, OFFER_GET, OFFER_GIVE, PH_ACTION, PH_ASSIGN,
+    PH_BLOCK, PH_DISCARD, PH_DRAW, PH_FOX_BLOCK, PH_MAIN, PH_REPLY, PH_SETUP, PHASE, PLAY, PLAYERS, PS, R_BURY, R_DAYS, RES, RETURN_RES, ROW, SEAT, SLOT, STAY, STORE,
+    TAKE_DECK, TAKE_ROW, WILD, SWAP,
 )
 
 W_BURY_AT, W_RAID_MIN, W_BLOCK_ALWAYS, W_CREATURE_BIAS = 0, 1, 2, 3
@@ -34,23 +33,22 @@ def find(moves, n_moves, m):
 
 
 @kernel
-def card_value(params, k, w):
+def card_value(P, k, w):
     """How much a card in hand is worth to this strategy (higher is better)."""
-    c = params[0]
-    e = c[k, C_EFFECT]
-    if c[k, C_TRICK] == 1:
+    e = P[CARD + k * N_CARD_COLS + C_EFFECT]
+    if P[CARD + k * N_CARD_COLS + C_TRICK] == 1:
         if e == E_FORAGE or e == E_BURY:
-            return 3.0 + c[k, C_AMOUNT]
+            return 3.0 + P[CARD + k * N_CARD_COLS + C_AMOUNT]
         if e == E_STEAL_STORE or e == E_DIG_UP:
-            return 2.0 + c[k, C_AMOUNT]
+            return 2.0 + P[CARD + k * N_CARD_COLS + C_AMOUNT]
         if e == E_DRAW:
             return 2.0
         return 1.0
-    v = c[k, C_STR] + 0.5 * c[k, C_HP] + 0.5 * (c[k, C_FLY] + c[k, C_RANGED])
+    v = P[CARD + k * N_CARD_COLS + C_STR] + 0.5 * P[CARD + k * N_CARD_COLS + C_HP] + 0.5 * (P[CARD + k * N_CARD_COLS + C_FLY] + P[CARD + k * N_CARD_COLS + C_RANGED])
     if e == E_TIRE_FORAGE or e == E_TIRE_BURY:
-        v += 2.0 * c[k, C_AMOUNT]
+        v += 2.0 * P[CARD + k * N_CARD_COLS + C_AMOUNT]
     elif e == E_DEFEND or e == E_UNBLOCKED_DIG or e == E_UNBLOCKED_STEAL:
-        v += c[k, C_AMOUNT]
+        v += P[CARD + k * N_CARD_COLS + C_AMOUNT]
     elif e != 0:
         v += 1.0
     return v * w[W_CREATURE_BIAS]
@@ -58,35 +56,36 @@ def card_value(params, k, w):
 
 @kernel
 def choose_wotw(params, obs, seat, moves, n_moves, weights, stream):
+    P = params[0]
     ph = obs[PHASE]
     if ph == PH_ACTION:
-        return choose_action(params, obs, seat, moves, n_moves, weights)
+        return choose_action(P, obs, seat, moves, n_moves, weights)
     if ph == PH_DRAW:
-        return choose_draw(params, obs, moves, n_moves, weights)
+        return choose_draw(P, obs, moves, n_moves, weights)
     if ph == PH_MAIN:
-        return choose_main(params, obs, seat, moves, n_moves, weights)
+        return choose_main(P, obs, seat, moves, n_moves, weights)
     if ph == PH_REPLY:
         # an acorn for a resource card is worth it; giving acorns away is not
         if obs[OFFER_GET] < 0 or obs[OFFER_GIVE] >= 0:
             return find(moves, n_moves, DECLINE)
         return find(moves, n_moves, ACCEPT)
     if ph == PH_ASSIGN:
-        return choose_assign(params, obs, seat, moves, n_moves, weights)
+        return choose_assign(P, obs, seat, moves, n_moves, weights)
     if ph == PH_BLOCK or ph == PH_FOX_BLOCK:
-        return choose_block(params, obs, seat, moves, n_moves, weights)
+        return choose_block(P, obs, seat, moves, n_moves, weights)
     if ph == PH_DISCARD or ph == PH_SETUP:
-        return choose_discard(params, obs, moves, n_moves, weights)
+        return choose_discard(P, obs, moves, n_moves, weights)
     return 0
 
 
 @kernel
-def choose_action(params, obs, seat, moves, n_moves, weights):
+def choose_action(P, obs, seat, moves, n_moves, weights):
     me = PLAYERS + seat * PS
     store = obs[me + STORE]
-    last = obs[DAY] >= params[5][R_DAYS]
+    last = obs[DAY] >= P[R_DAYS]
     if store > 0 and obs[DAY_CARD] != D_FROST:
         if store >= weights[W_BURY_AT] or obs[WILD] == 0 or last:
-            i = find(moves, n_moves, BURY + min(store, params[5][R_BURY]) - 1)
+            i = find(moves, n_moves, BURY + min(store, P[R_BURY]) - 1)
             if i >= 0:
                 return i
     if obs[WILD] > 0 and not last:
@@ -99,13 +98,13 @@ def choose_action(params, obs, seat, moves, n_moves, weights):
 
 
 @kernel
-def choose_draw(params, obs, moves, n_moves, weights):
+def choose_draw(P, obs, moves, n_moves, weights):
     best = -1
     bv = 2.5
     for i in range(n_moves):
         m = moves[i]
         if TAKE_ROW <= m < TAKE_DECK:
-            v = card_value(params, obs[ROW + m - TAKE_ROW], weights)
+            v = card_value(P, obs[ROW + m - TAKE_ROW], weights)
             if v > bv:
                 bv = v
                 best = i
@@ -127,8 +126,7 @@ def richest(obs, seat, off):
 
 
 @kernel
-def choose_main(params, obs, seat, moves, n_moves, weights):
-    c = params[0]
+def choose_main(P, obs, seat, moves, n_moves, weights):
     best = -1
     bv = 0.0
     rich = richest(obs, seat, STORE)
@@ -138,9 +136,9 @@ def choose_main(params, obs, seat, moves, n_moves, weights):
         if PLAY <= m < ABILITY:
             k = (m - PLAY) // 4
             t = (m - PLAY) % 4
-            e = c[k, C_EFFECT]
-            if c[k, C_TRICK] == 0:
-                v = 1.0 + card_value(params, k, weights)
+            e = P[CARD + k * N_CARD_COLS + C_EFFECT]
+            if P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
+                v = 1.0 + card_value(P, k, weights)
             elif e == E_FORAGE and obs[WILD] > 0:
                 v = 10.0
             elif e == E_BURY and obs[PLAYERS + seat * PS + STORE] > 0:
@@ -153,7 +151,7 @@ def choose_main(params, obs, seat, moves, n_moves, weights):
                 v = 0.6
         elif ABILITY <= m < SWAP:
             k = obs[PLAYERS + seat * PS + ARMY + m - ABILITY]
-            e = c[k, C_EFFECT]
+            e = P[CARD + k * N_CARD_COLS + C_EFFECT]
             if e == E_TIRE_FORAGE and obs[WILD] > 0:
                 v = 8.0
             elif e == E_TIRE_BURY and obs[PLAYERS + seat * PS + STORE] > 0:
@@ -169,9 +167,7 @@ def choose_main(params, obs, seat, moves, n_moves, weights):
 
 
 @kernel
-def choose_assign(params, obs, seat, moves, n_moves, weights):
-    me = PLAYERS + seat * PS
-    k = obs[me + ARMY + obs[SLOT]]
+def choose_assign(P, obs, seat, moves, n_moves, weights):
     rich = richest(obs, seat, STORE)
     if rich >= 0 and obs[PLAYERS + rich * PS + STORE] >= weights[W_RAID_MIN]:
         i = find(moves, n_moves, ATTACK + rich)
@@ -181,11 +177,10 @@ def choose_assign(params, obs, seat, moves, n_moves, weights):
 
 
 @kernel
-def choose_block(params, obs, seat, moves, n_moves, weights):
-    c = params[0]
+def choose_block(P, obs, seat, moves, n_moves, weights):
     me = PLAYERS + seat * PS
     k = obs[me + ARMY + obs[SLOT]]
-    my_hp = c[k, C_HP]
+    my_hp = P[CARD + k * N_CARD_COLS + C_HP]
     if obs[PHASE] == PH_FOX_BLOCK:
         return find(moves, n_moves, BLOCK_FOX)
     a = PLAYERS + obs[SEAT] * PS
@@ -199,7 +194,7 @@ def choose_block(params, obs, seat, moves, n_moves, weights):
         s = 0
         for q in range(MAX_ARMY):
             if obs[a + ATGT + q] == seat and obs[a + ALINK + q] == j:
-                s += c[obs[a + ARMY + q], C_STR]
+                s += P[CARD + obs[a + ARMY + q] * N_CARD_COLS + C_STR]
         taken = 0
         for q in range(MAX_ARMY):
             if obs[me + ARMY + q] >= 0 and obs[me + ALINK + q] == j:
@@ -214,7 +209,7 @@ def choose_block(params, obs, seat, moves, n_moves, weights):
 
 
 @kernel
-def choose_discard(params, obs, moves, n_moves, weights):
+def choose_discard(P, obs, moves, n_moves, weights):
     best = 0
     bv = 1e9
     for i in range(n_moves):
@@ -222,7 +217,7 @@ def choose_discard(params, obs, moves, n_moves, weights):
         if m >= RETURN_RES:
             v = 1.5
         else:
-            v = card_value(params, m - DISCARD_CARD, weights)
+            v = card_value(P, m - DISCARD_CARD, weights)
         if v < bv:
             bv = v
             best = i

@@ -77,9 +77,10 @@ def item_columns(card_names: list[str], homes: list[str]) -> list[str]:
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
-    """Effective data values -> (cards, deck, day_deck, day_vals, homes, rules, flat): the
-    tables for Python and the strategies, and ``flat``, all of them in the one array the
-    kernels read (layout in ``state.py``)."""
+    """Effective data values -> ``(flat,)``: every table of the game in the one int32 array
+    the kernels read (layout in ``state.py``; ``state.tables`` gives Python its 2-D views).
+    One array, not a tuple of tables: numba counts a reference for every array of the tuple
+    at every kernel call, and that cost more than the game itself."""
     names, cards = card_table(values)
     deck = np.repeat(np.arange(len(names), dtype=np.int32), cards[:, C_COUNT])
     if len(deck) != values["deck_size"]:
@@ -156,7 +157,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     flat[HOMES:HOMES + homes.size] = homes.ravel()
     flat[DECK0:DECK0 + len(deck)] = deck
     flat[DAYD:DAYD + len(day_deck)] = day_deck
-    return (cards, deck, day_deck, day_vals, homes, r, flat)
+    return (flat,)
 
 
 def _default_values() -> dict:

@@ -25,7 +25,7 @@ from .state import (
     OFFER_TO, OFFERS_USED, PAIRS, PH_ACTION, PH_ASSIGN, PH_BLOCK, PH_DISCARD, PH_DRAW,
     PH_DAWN, PH_FOX_BLOCK, PH_MAIN, PH_OVER, PH_REPLY, PH_SETUP, PHASE, PILE, PLAY, PLAYERS, PS, RALLY,
     R_ACORNS_PP, R_ARMY_LIMIT, R_BURY, R_DAYS, R_DEAL, R_DRAW, R_FIRST_A, R_FIRST_B,
-    R_FIRST_GAME, R_FORAGE, R_GATHER, R_HAND_LIMIT, R_IT_AFF, R_IT_DAY, R_IT_HOME, R_KEEP,
+    R_FIRST_GAME, R_FORAGE, R_GATHER, R_HAND_LIMIT, R_IT_DAY, R_IT_HOME, R_KEEP,
     R_N_HOMES, R_ND, R_NDAYS, R_NK, R_OFFERS_PT, R_RES_PER_KIND, R_ROW, R_SETUP_RES,
     R_SWAP_GIVE, R_SWAPS_PT, RES, RETURN_RES, ROW, SEAT, SETUP_SEAT, SLOT, STATE_SIZE, STAY,
     STORE, SUB, SWAP, SWAPS_USED, TAKE_DECK, TAKE_ROW, TIRED, TURNS, WILD,
@@ -616,40 +616,62 @@ def legal_main(P, state, moves):
 
 @kernel
 def legal_plays(P, state, s, moves, n):
+    """Every card in hand that can be paid for. The cost test is written out here (not a
+    call per card): this loop runs at every decision of the play step."""
+    b = pb(s)
     room = army_count(state, s) < P[R_ARMY_LIMIT]
+    call = P[DAYV + D_CALL * 4 + 1] if state[DAY_CARD] == D_CALL else 0
+    frost = state[DAY_CARD] == D_FROST
     for k in range(P[R_NK]):
-        if state[pb(s) + HAND + k] == 0 or not can_pay(P, state, s, k):
+        if state[b + HAND + k] == 0:
             continue
-        if P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
+        c = CARD + k * N_CARD_COLS
+        trick = P[c + C_TRICK] == 1
+        circle = P[c + C_ANY]
+        cut = 0
+        if not trick and call > 0:
+            circle -= call
+            if circle < 0:
+                cut = -circle
+                circle = 0
+        spare = 0
+        for r in range(4):
+            need = P[c + C_COST + r]
+            if cut > 0 and need > 0:
+                d = min(cut, need)
+                need -= d
+                cut -= d
+            spare += state[b + RES + r] - need
+            if state[b + RES + r] < need:
+                spare = -1000
+        if spare < circle:
+            continue
+        e = P[c + C_EFFECT]
+        if not trick:
             if room:
                 moves[n] = PLAY + 4 * k
                 n += 1
-        elif P[CARD + k * N_CARD_COLS + C_TARGETED] == 1:
+        elif P[c + C_TARGETED] == 1:
             for t in range(state[N_PLAYERS]):
                 if t != s:
                     moves[n] = PLAY + 4 * k + t
                     n += 1
-        elif trick_allowed(P, state, k):
+        elif not (frost and e == E_BURY):
             moves[n] = PLAY + 4 * k
             n += 1
     return n
 
 
 @kernel
-def trick_allowed(P, state, k):
-    e = P[CARD + k * N_CARD_COLS + C_EFFECT]
-    return not ((e == E_BURY or e == E_TIRE_BURY) and state[DAY_CARD] == D_FROST)
-
-
-@kernel
 def legal_abilities(P, state, s, moves, n):
     b = pb(s)
+    frost = state[DAY_CARD] == D_FROST
     for i in range(MAX_ARMY):
         k = state[b + ARMY + i]
         if k < 0 or state[b + AFLAG + i] & TIRED:
             continue
         e = P[CARD + k * N_CARD_COLS + C_EFFECT]
-        if e < E_TIRE_FORAGE or e > E_TIRE_GATHER or not trick_allowed(P, state, k):
+        if e < E_TIRE_FORAGE or e > E_TIRE_GATHER or (e == E_TIRE_BURY and frost):
             continue
         if P[CARD + k * N_CARD_COLS + C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
             continue
@@ -731,11 +753,16 @@ def can_attack(P, state, s, i):
 @kernel
 def next_attacker(P, state):
     """Advance SLOT to the next creature of the turn's seat that can attack; False if none."""
-    s = state[SEAT]
+    b = pb(state[SEAT])
+    windy = state[DAY_CARD] == D_WINDY
     for i in range(state[SLOT] + 1, MAX_ARMY):
-        if can_attack(P, state, s, i):
-            state[SLOT] = i
-            return True
+        k = state[b + ARMY + i]
+        if k < 0 or state[b + AFLAG + i] & (TIRED | NEW | DECIDED):
+            continue
+        if windy and P[CARD + k * N_CARD_COLS + C_FLY] == 1:
+            continue
+        state[SLOT] = i
+        return True
     return False
 
 
@@ -767,22 +794,39 @@ def can_block(P, state, d, i, j):
 
 
 @kernel
-def blocker_can_act(P, state, d, i, fox):
-    if fox:
-        return can_block(P, state, d, i, FOX_LINK)
+def attacker_masks(P, state, d):
+    """Bit j set: the attacker unit led by place j attacks ``d`` (all units, then the ones
+    that do not fly)."""
     a = pb(state[SEAT])
+    every = 0
+    ground = 0
     for j in range(MAX_ARMY):
         if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
-            if can_block(P, state, d, i, j):
-                return True
-    return False
+            every |= 1 << j
+            if P[CARD + state[a + ARMY + j] * N_CARD_COLS + C_FLY] == 0:
+                ground |= 1 << j
+    return every, ground
 
 
 @kernel
 def next_blocker(P, state, d, fox):
     """Advance SLOT to the defender's next creature that could block something."""
+    if state[DAY_CARD] == D_FOG:
+        return False
+    every, ground = attacker_masks(P, state, d)
+    if fox:
+        every = ground = 1
+    windy = state[DAY_CARD] == D_WINDY
+    b = pb(d)
     for i in range(state[SLOT] + 1, MAX_ARMY):
-        if blocker_can_act(P, state, d, i, fox):
+        k = state[b + ARMY + i]
+        if k < 0 or state[b + AFLAG + i] & (TIRED | DECIDED):
+            continue
+        c = CARD + k * N_CARD_COLS
+        if windy and P[c + C_FLY] == 1:
+            continue
+        reach = every if P[c + C_FLY] == 1 or P[c + C_RANGED] == 1 else ground
+        if reach != 0:
             state[SLOT] = i
             return True
     return False
@@ -1292,7 +1336,6 @@ def apply_setup(P, state, move, chance):
 @kernel
 def finish(params, state, scores, ranks):
     """Most buried acorns wins; then most stored; then a shared win."""
-    P = params[FLAT]
     n = state[N_PLAYERS]
     for p in range(n):
         scores[p] = state[pb(p) + BURIED]

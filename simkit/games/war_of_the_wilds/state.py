@@ -151,7 +151,7 @@ CARD_EVENTS = ["drawn", "played", "attacked", "blocked", "died"]
 #   [0, N_RULES) the rules' numbers | CARD: cards[k, col] at CARD + k*N_CARD_COLS + col
 #   DAYV: day_vals[d, j] at DAYV + 4d + j | HOMES: homes[h, i] at HOMES + 2h + i
 #   DECK0: the deck's card kinds | DAYD: the day deck's kinds
-FLAT = 6
+FLAT = 0
 CARD = 32
 DAYV = CARD + MAX_KINDS * N_CARD_COLS
 HOMES = DAYV + N_DAY_KINDS * 4
@@ -159,3 +159,13 @@ MAX_HOMES = 16
 DECK0 = HOMES + 2 * MAX_HOMES
 DAYD = DECK0 + MAX_CARDS
 P_SIZE = DAYD + MAX_DAY_CARDS
+
+
+def tables(params):
+    """Python's view of the flat parameters: (cards int32[K, N_CARD_COLS], day_vals
+    int32[N_DAY_KINDS, 4], homes int32[H, 2], rules int32[N_RULES])."""
+    P = params[FLAT]
+    nk, nh = int(P[R_NK]), int(P[R_N_HOMES])
+    return (P[CARD:CARD + nk * N_CARD_COLS].reshape(nk, N_CARD_COLS),
+            P[DAYV:DAYV + N_DAY_KINDS * 4].reshape(N_DAY_KINDS, 4),
+            P[HOMES:HOMES + 2 * nh].reshape(nh, 2), P[:N_RULES])

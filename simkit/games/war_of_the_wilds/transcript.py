@@ -3,15 +3,15 @@
 import numpy as np
 
 from .state import (
+    tables,
     ABILITY, ACCEPT, AFLAG, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURIED, BURY,
-    C_COUNT, C_TRICK, DAY, DAY_CARD, DAY_NAMES, DAY_ORDER, DECK, DECK_N, DEFENDER, DISCARD,
+    C_COUNT, C_TRICK, DAY, DAY_CARD, DAY_NAMES, DECK, DECK_N, DEFENDER, DISCARD,
     DISCARD_CARD, DISCARD_N, DRAW, DRAW_REFRESH, END_PLAY, FORAGE, GATHER, HAND, HOME,
     MAX_ARMY, MAX_CARDS, N_PLAYERS, NO_BLOCK, OFFER_AR, OFFER_RA, OFFER_RR, PAIRS, PH_ACTION,
     PH_ASSIGN, PH_BLOCK, PH_DAWN, PH_DISCARD, PH_DRAW, PH_FOX_BLOCK, PH_MAIN, PH_OVER,
     PH_REPLY, PH_SETUP, PHASE, PHASE_NAMES, PILE, PLAY, PLAYERS, PS, R_ACORNS_PP, R_DAYS,
     R_NK, R_RES_PER_KIND, R_ROW, RES, RESOURCE_NAMES, RETURN_RES, ROW, SEAT, SETUP_SEAT, SLOT,
-    STAY, STORE, SWAP, TAKE_DECK, TAKE_ROW, TURNS, WILD, ACTOR, OFFER_TO, OFFER_GIVE,
-    OFFER_GET,
+    STAY, STORE, SWAP, TAKE_DECK, TAKE_ROW, TURNS, WILD, ACTOR, OFFER_TO,
 )
 
 
@@ -41,7 +41,7 @@ def base(p: int) -> int:
 def hand_text(params, state, p) -> str:
     b = base(p) + HAND
     cards = [f"{card_name(k)} x{state[b + k]}" if state[b + k] > 1 else card_name(k)
-             for k in range(int(params[5][R_NK])) if state[b + k] > 0]
+             for k in range(int(tables(params)[3][R_NK])) if state[b + k] > 0]
     return ", ".join(cards) or "no cards"
 
 
@@ -66,12 +66,12 @@ def acorns_text(state, n) -> str:
 
 
 def row_text(params, state) -> str:
-    return ", ".join(card_name(state[ROW + i]) for i in range(int(params[5][R_ROW]))
+    return ", ".join(card_name(state[ROW + i]) for i in range(int(tables(params)[3][R_ROW]))
                      if state[ROW + i] >= 0) or "empty"
 
 
 def describe_setup(params, n_players, state):
-    homes = params[4]
+    homes = tables(params)[2]
     lines = []
     for p in range(n_players):
         h = homes[state[base(p) + HOME]]
@@ -90,7 +90,7 @@ def describe_move(params, n_players, before, move, after):
         fought = any(line.startswith("fight") for line in lines)
         lines += _morning(params, n_players, before, after, not fought)
     elif after[PHASE] == PH_OVER and before[PHASE] != PH_OVER:
-        lines.append("after day %d: %s" % (int(params[5][R_DAYS]),
+        lines.append("after day %d: %s" % (int(tables(params)[3][R_DAYS]),
                                            acorns_text(after, n_players)))
     if after[PHASE] == PH_ACTION and (after[SEAT] != before[SEAT] or after[DAY] != before[DAY]):
         t = int(after[SEAT])
@@ -178,7 +178,7 @@ def _main(params, n, before, move, after, s):
         return [f"tires {card_name(k)} for its ability" + _changes(n, before, after)]
     k, t = divmod(move - PLAY, 4)
     txt = f"plays {card_name(k)}"
-    if params[0][k, C_TRICK] and params[0][k, 15]:
+    if tables(params)[0][k, C_TRICK] and tables(params)[0][k, 15]:
         txt += f" on {P(t)}"
     return [txt + _changes(n, before, after)]
 
@@ -219,7 +219,7 @@ def check_state(params, n_players, state):
     """Conservation of acorns, resources and cards; shape of every field."""
     problems = []
     n = int(state[N_PLAYERS])
-    rules = params[5]
+    rules = tables(params)[3]
     if n != n_players:
         problems.append(f"N_PLAYERS {n} != {n_players}")
     acorns = int(state[WILD]) + sum(int(state[base(p) + STORE] + state[base(p) + BURIED])
@@ -258,13 +258,13 @@ def check_state(params, n_players, state):
         for i in range(MAX_ARMY):
             k = state[b + ARMY + i]
             if k >= 0:
-                if params[0][k, C_TRICK]:
+                if tables(params)[0][k, C_TRICK]:
                     problems.append(f"{P(p)} has a trick in their army")
                 counts[k] += 1
             elif state[b + AFLAG + i] or state[b + ATGT + i] != -1 or state[b + ALINK + i] != -1:
                 problems.append(f"{P(p)}'s empty army place {i} has flags")
-    if (counts != params[0][:, C_COUNT]).any():
-        problems.append(f"cards: {counts.tolist()} != {params[0][:, C_COUNT].tolist()}")
+    if (counts != tables(params)[0][:, C_COUNT]).any():
+        problems.append(f"cards: {counts.tolist()} != {tables(params)[0][:, C_COUNT].tolist()}")
     ph = int(state[PHASE])
     if not 0 <= ph < len(PHASE_NAMES):
         return problems + [f"phase {ph}"]

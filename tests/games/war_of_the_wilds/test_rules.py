@@ -105,10 +105,10 @@ class Table:
             self.clear_hands()
             for p in range(self.n):
                 self.set(p, RES, 0)  # noqa: F405
-            R.refill_row(self.params, st, self.chance)
+            R.refill_row(self.params[0], st, self.chance)
         st[DAY] = day  # noqa: F405
         st[DAY_CARD] = DK[day_card]  # noqa: F405
-        R.start_turn(self.params, st, seat)
+        R.start_turn(self.params[0], st, seat)
         if phase is not None:
             st[PHASE] = phase  # noqa: F405
         self.ok()
@@ -163,7 +163,7 @@ def test_first_game_variant_starts_with_militia_sparrow_and_one_of_each():
 def morning(t, card):
     """Turn over ``card`` as the next day's card."""
     t.state[DAY_ORDER + t[DAY]] = DK[card]  # noqa: F405
-    R.start_day(t.params, t.state, t.chance, t.items)
+    R.start_day(t.params[0], t.state, t.chance, t.items)
     t.ok()
 
 
@@ -199,7 +199,7 @@ def test_game_ends_after_day_sixteen_with_tie_breaks():
     t.set_acorns(2, stored=2, buried=6)
     t.state[DAY] = 16  # noqa: F405
     t.state[SEAT] = 2  # noqa: F405
-    R.end_turn(t.params, t.state, t.chance, t.items)
+    R.end_turn(t.params[0], t.state, t.chance, t.items)
     assert R.is_over(t.state)
     scores, ranks = np.zeros(3), np.zeros(3, np.int32)
     R.finish(t.params, t.state, scores, ranks)
@@ -213,7 +213,7 @@ def test_game_ends_after_day_sixteen_with_tie_breaks():
 
 def test_gather_takes_three_of_the_home_kinds_in_any_mix():
     t = ready()
-    home = t.params[4][t.get(0, HOME)]  # noqa: F405
+    home = tables(t.params)[2][t.get(0, HOME)]  # noqa: F405
     t.play(GATHER + 1)  # noqa: F405
     got = [t.get(0, RES + r) for r in range(4)]  # noqa: F405
     assert got[home[0]] == 2 and got[home[1]] == 1 and sum(got) == 3
@@ -359,7 +359,7 @@ def test_just_played_creature_uses_ability_at_once_but_owl_waits():
     t.play(ABILITY + mole)  # noqa: F405
     assert t.get(0, BURIED) == 2  # noqa: F405
     t.play(END_PLAY)  # noqa: F405
-    R.start_turn(t.params, t.state, 0)
+    R.start_turn(t.params[0], t.state, 0)
     t.state[PHASE] = PH_MAIN  # noqa: F405
     assert ABILITY + owl in t.legal()  # noqa: F405
     hand = R.hand_size(t.state, 0)
@@ -371,7 +371,7 @@ def test_beaver_gathers_home_kinds():
     t = ready()
     main_phase(t)
     i = t.put_creature(0, "beaver")
-    home = t.params[4][t.get(0, HOME)]  # noqa: F405
+    home = tables(t.params)[2][t.get(0, HOME)]  # noqa: F405
     t.play(ABILITY + i)  # noqa: F405
     assert t.get(0, RES + home[0]) + t.get(0, RES + home[1]) == 2  # noqa: F405
 
@@ -427,7 +427,7 @@ def test_survivors_heal_completely():
     t.play(BLOCK + 0)  # noqa: F405
     assert t.army(1) == ["boar"] and t.army(0) == []
     # the boar took 2 and healed: a 3-strength attack later still does not kill it
-    R.start_turn(t.params, t.state, 0)
+    R.start_turn(t.params[0], t.state, 0)
     t.state[PHASE] = PH_MAIN  # noqa: F405
     t.put_creature(0, "badger")  # 3/4
     attack(t, [1])
@@ -789,7 +789,7 @@ def test_every_day_card_is_in_the_day_deck_with_its_count():
     order = sorted(t.state[DAY_ORDER:DAY_ORDER + 20].tolist())  # noqa: F405
     assert order.count(DK["quiet_day"]) == 3
     assert sorted(set(order)) == list(range(len(DAY_NAMES)))  # noqa: F405
-    assert len(order) == 20 and t.params[3][DK["the_fox"], 1:3].tolist() == [3, 3]
+    assert len(order) == 20 and tables(t.params)[1][DK["the_fox"], 1:3].tolist() == [3, 3]
 
 
 # --- the rulebook's own sentences, as cases --------------------------------------------------
@@ -798,8 +798,8 @@ def test_rulebook_full_moon_and_heavy_rain_sentences():
     """'A full moon makes every creature stronger. Heavy rain means nobody can attack.'"""
     t = ready(day_card="full_moon")
     t.put_creature(0, "sparrow")
-    assert R.strength(t.params, t.state, 0, 0, True) == 2
-    assert R.strength(t.params, t.state, 0, 0, False) == 2
+    assert R.strength(t.params[0], t.state, 0, 0, True) == 2
+    assert R.strength(t.params[0], t.state, 0, 0, False) == 2
     t = ready(day_card="heavy_rain")
     main_phase(t)
     t.put_creature(0, "sparrow")
@@ -813,7 +813,7 @@ def test_rulebook_stored_acorns_can_be_stolen_buried_cannot():
     t = ready()
     t.play(FORAGE)  # noqa: F405
     t.play(END_PLAY)  # noqa: F405
-    R.start_turn(t.params, t.state, 1)
+    R.start_turn(t.params[0], t.state, 1)
     t.state[PHASE] = PH_MAIN  # noqa: F405
     t.put_creature(1, "crow")
     attack(t, [0])
