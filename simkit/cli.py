@@ -228,8 +228,9 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
     from reports.build import build_whatif_report
     from simkit.results import read_run
 
-    b, c = read_run(out / "base"), read_run(out / "changed")
-    table = compare_runs(b.games, c.games, b.meta, c.meta, b.items, c.items)
+    b, c = read_run(out / "base", items=False), read_run(out / "changed", items=False)
+    table = compare_runs(b.games, c.games, b.meta, c.meta, out / "base" / "items.parquet",
+                         out / "changed" / "items.parquet")  # items are streamed
     changes = ", ".join(f"{k}={v}" for k, v in data.parse_overrides(overrides).items())
     click.echo(f"{game}: {changes} vs as it is; {n_games:,} paired games, seed {seed}")
     click.echo(_whatif_text(table))
