@@ -212,13 +212,26 @@ def round_end_text(params, n_players, before, after) -> list[str]:
         out.append(f"{seat_label(s)} Houses: {'; '.join(fams)}; tokens {tokens(after, s)}")
     if after[S.PHASE] == S.PH_OVER:
         for s in range(n_players):
-            out.append(f"{seat_label(s)}: {int(R.seat_score(params, after, s))} VP, Forest "
-                       f"{forest_name(params, after[S.FOREST_KEPT + s])} "
-                       f"{'completed' if R.forest_mission_done(params, after, s) else 'failed'}")
+            out += final_lines(params, after, s)
     else:
         out.append(f"=== round {int(after[S.ROUND]) + 1}, first player "
                    f"{seat_label(after[S.FIRST])} ===")
         out += table_lines(params, after)
+    return out
+
+
+def final_lines(params, state, s) -> list[str]:
+    """A seat's scoring: each House with its Family and mission, the Forest mission, total."""
+    out = [f"{seat_label(s)} scores {int(R.seat_score(params, state, s))} VP:"]
+    for h in range(int(state[S.HOUSE_COUNT + s])):
+        i = s * S.MAXH + h
+        fam = "a Family" if R.is_family(state, i) else "no Family"
+        done = "completed" if R.house_mission_done(params, state, s, h) else "uncompleted"
+        out.append(f"  {house_name(params, state[S.HOUSE_CARD + i])}: "
+                   f"{int(state[S.HOUSE_N + i])} rabbits ({int(state[S.HOUSE_LARGE + i])} Large),"
+                   f" {fam} worth {int(R.family_points(params, state, i))}, mission {done}")
+    done = "completed" if R.forest_mission_done(params, state, s) else "uncompleted"
+    out.append(f"  {forest_name(params, state[S.FOREST_KEPT + s])}: {done}")
     return out
 
 
