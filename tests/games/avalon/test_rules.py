@@ -504,3 +504,39 @@ def test_impossible_setups_are_refused(bad):
     from simkit.errors import SimkitError
     with pytest.raises(SimkitError):
         Table(overrides=bad)
+
+
+def test_avalon_reduces_the_losses_of_its_own_conquest():
+    """'the special functions of conquered territory cards apply from now on': Avalon is
+    turned to the conqueror before the losses are paid."""
+    t = Table().territory(6, "avalon").hand(P1, K("red"), E("blue"))
+    t.play(attack(K("red"), 6))
+    assert t.state[LOSS_LEFT] == 1 and r.LOSS_AVALON in t.legal()
+    t.play(r.LOSS_AVALON)
+    assert t.state[PHASE] == MAIN and t.hand_of(P1) == {E("blue"): 1}
+
+
+def test_a_dark_tile_lying_before_a_player_is_not_turned_over():
+    t = Table()
+    t.state[TILE_AVAIL:TILE_AVAIL + 6] = 0
+    t.set(DARK_PENDING + P2, S.TILE_FIXED_DARK)
+    t.state[TILE_AVAIL + S.TILE_FIXED_LIGHT] = 0
+    r.go_to_supply(t.params, t.state)
+    assert t.state[TILE_AVAIL:TILE_AVAIL + 6].tolist() == [2, 2, 1, 1, 1, 1]
+
+
+def test_only_a_knight_wards_off_an_enchantress_attacking_through_the_stone_circle():
+    t = Table().territory(0, "stone_circle", P1).territory(4, "plain_a")
+    t.hand(P1, E("red"), E("blue")).hand(P2, E("red"))
+    t.play(attack(E("red"), 4))
+    assert t.state[OWNER + 4] == P1, "a red enchantress cannot defend"
+
+
+def test_the_player_on_turn_wins_not_the_other():
+    t = _owner_of(Table(), P2, ["castle_hill", "castle_forest", "castle_plain", "plain_a",
+                                "plain_b", "hill_b"])
+    assert r.crowns(t.params, t.state, P2) == 16
+    t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
+    assert t.state[WINNER] == -1, "P2's crowns count at the end of P2's turn"
+    t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
+    assert t.state[WINNER] == P2
