@@ -147,38 +147,52 @@ def slot_weight(obs, seat, slot, crowns):
 
 
 @kernel
-def best_main(params, obs, seat, moves, n_moves, w):
-    q = 1 - seat
-    crowns = slot_crowns(params, obs)
-    u = unseen(params, obs, seat)
-    utotal = u.sum()
-    hand = obs[HAND_SIZE + seat]
+def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
+    """Index of the attack worth most (above ``attack_margin``), or 0."""
     best_k, best_v = 0, w[W_ATTACK]
     for k in range(n_moves):
         m = moves[k]
         if m >= ATTACK and m < COUNTER_NO:
             t, slot = (m - ATTACK) // N_TERR, (m - ATTACK) % N_TERR
-            v = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w)
+            v = attack_value(params, obs, seat, t, slot, crowns, u, u.sum(), w)
             if v > best_v:
                 best_k, best_v = k, v
-    if best_k > 0:
-        return best_k
-    best_v = w[W_ENCHANT]
+    return best_k
+
+
+@kernel
+def best_enchant(params, obs, seat, moves, n_moves, crowns, u, w):
+    """Index of the enchantment worth most, or 0. Won: +2 cards for us, -1 for him; lost
+    (counter-spell): our enchantress goes to him and his side grows."""
+    q = 1 - seat
+    best_k, best_v = 0, w[W_ENCHANT]
     for k in range(n_moves):
         m = moves[k]
         if m >= ENCHANT and m < ATTACK:
             slot = m - ENCHANT
             top = obs[stack_at(params, q, slot) + h_of(obs, q, slot) - 1]
-            p = p_holds(u[top | 1], utotal, obs[HAND_SIZE + q])
-            imp = slot_weight(obs, seat, slot, crowns)
-            v = (1.0 - p) * (2.0 + imp) - p * (2.0 + imp)
+            p_counter = p_holds(u[top | 1], u.sum(), obs[HAND_SIZE + q])
+            stake = 2.0 + slot_weight(obs, seat, slot, crowns)
+            v = (1.0 - p_counter) * stake - p_counter * stake
             if v > best_v:
                 best_k, best_v = k, v
+    return best_k
+
+
+@kernel
+def best_main(params, obs, seat, moves, n_moves, w):
+    """Attack, else enchant, else strengthen (keeping a reserve while cards can still be
+    drawn), else end the plays (move 0)."""
+    crowns = slot_crowns(params, obs)
+    u = unseen(params, obs, seat)
+    k = best_attack(params, obs, seat, moves, n_moves, crowns, u, w)
+    if k == 0:
+        k = best_enchant(params, obs, seat, moves, n_moves, crowns, u, w)
     drawable = obs[DECK_N]
     for t in range(N_TYPES):
         drawable += obs[DISCARD + t]
-    if best_k > 0 or (hand <= w[W_RESERVE] and drawable > 0):
-        return best_k
+    if k > 0 or (obs[HAND_SIZE + seat] <= w[W_RESERVE] and drawable > 0):
+        return k
     return best_strengthen(params, obs, seat, moves, n_moves, crowns)
 
 
