@@ -532,12 +532,18 @@ def pay(P, state, p, k):
 def legal_moves(params, state, moves):
     P = params[FLAT]
     ph = state[PHASE]
+    if ph == PH_MAIN:  # the play step: half of all decisions, so its four lists are here
+        s = state[SEAT]
+        n = legal_plays(P, state, s, moves, 0)
+        n = legal_abilities(P, state, s, moves, n)
+        n = legal_swaps(P, state, s, moves, n)
+        n = legal_offers(P, state, s, moves, n)
+        moves[n] = END_PLAY
+        return n + 1
     if ph == PH_ACTION:
         return legal_action(P, state, moves)
     if ph == PH_DRAW:
         return legal_draw(P, state, moves)
-    if ph == PH_MAIN:
-        return legal_main(P, state, moves)
     if ph == PH_REPLY:
         moves[0] = ACCEPT
         moves[1] = DECLINE
@@ -604,22 +610,15 @@ def legal_draw(P, state, moves):
 
 
 @kernel
-def legal_main(P, state, moves):
-    s = state[SEAT]
-    n = legal_plays(P, state, s, moves, 0)
-    n = legal_abilities(P, state, s, moves, n)
-    n = legal_swaps(P, state, s, moves, n)
-    n = legal_offers(P, state, s, moves, n)
-    moves[n] = END_PLAY
-    return n + 1
-
-
-@kernel
 def legal_plays(P, state, s, moves, n):
     """Every card in hand that can be paid for. The cost test is written out here (not a
     call per card): this loop runs at every decision of the play step."""
     b = pb(s)
-    room = army_count(state, s) < P[R_ARMY_LIMIT]
+    size = 0
+    for i in range(MAX_ARMY):
+        if state[b + ARMY + i] >= 0:
+            size += 1
+    room = size < P[R_ARMY_LIMIT]
     call = P[DAYV + D_CALL * 4 + 1] if state[DAY_CARD] == D_CALL else 0
     frost = state[DAY_CARD] == D_FROST
     for k in range(P[R_NK]):
@@ -691,7 +690,7 @@ def swap_give(P, state):
 def legal_swaps(P, state, s, moves, n):
     if state[SWAPS_USED] >= P[R_SWAPS_PT]:
         return n
-    give = swap_give(P, state)
+    give = P[DAYV + D_MARKET * 4 + 1] if state[DAY_CARD] == D_MARKET else P[R_SWAP_GIVE]
     b = pb(s) + RES
     for q in range(PAIRS.shape[0]):
         a = PAIRS[q, 0]
