@@ -483,7 +483,7 @@ def loss_moves(params, state, moves):
     return n
 
 
-@kernel
+@inline
 def legal_moves(params, state, moves):
     ph = state[PHASE]
     p = state[PLAYER]
@@ -723,7 +723,7 @@ def start_turn(params, state, seat, chance):
 
 
 # ---------------------------------------------------------------- apply
-@kernel
+@inline
 def apply_move(params, state, move, chance, items):
     p = state[PLAYER]
     if move == END_PLAYS:
