@@ -11,9 +11,12 @@ from __future__ import annotations
 import math
 import os
 import platform
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -160,6 +163,20 @@ def _ordered(submit: Callable[[int, int], Any], result: Callable[[Any], Chunk],
         nxt += 1
 
 
+@contextmanager
+def _signals_held():
+    """Hold Ctrl-C and SIGTERM while a chunk is written and counted, so games.parquet,
+    items.parquet and run.json always agree; a signal is delivered right after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for name in ("simkit", "numpy", "numba", "pandas", "pyarrow", "dask", "distributed"):
@@ -223,12 +240,13 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
             g = games_table(chunk, p.driver.strategy_names, spec.teams(run.players),
                             spec.end_reasons)
             it = items_table(chunk, spec.item_columns)
-            if writer is not None:
-                writer.write(g, it)
-            else:
-                kept_games.append(g)
-                kept_items.append(it)
-            done += len(chunk.seeds)
+            with _signals_held():
+                if writer is not None:
+                    writer.write(g, it)
+                else:
+                    kept_games.append(g)
+                    kept_items.append(it)
+                done += len(chunk.seeds)
             if bar is not None:
                 bar.update(len(chunk.seeds))
         complete = True
@@ -251,7 +269,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     elapsed = time.perf_counter() - started
     meta = run_meta(p, backend, chunk_size, elapsed, done, complete)
     if writer is not None:
-        writer.close(meta)
+        with _signals_held():  # a second Ctrl-C must not break the finishing rename
+            writer.close(meta)
         result_games = pd.DataFrame()
         result_items = pd.DataFrame()
     else:

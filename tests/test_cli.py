@@ -137,3 +137,30 @@ def test_installed_command_runs_a_real_game(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "simkit", "run", "rabbit-hunt", "--players",
                           "5"], capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_mid_run_keeps_what_was_written(tmp_path, sig):
+    """A real process, a real signal: the folder holds the finished games, in order, with
+    run.json saying complete: false; nothing half-written is left beside it."""
+    import signal
+    import time
+
+    out = tmp_path / "big"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simkit", "run", "rabbit-hunt", "--players", "2", "--games",
+         "50000000", "--chunk-size", "2000", "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and not list(tmp_path.glob(".big.partial-*/games.parquet")):
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert "interrupted: kept the" in err
+    meta = json.loads((out / "run.json").read_text())
+    games = pd.read_parquet(out / "games.parquet")
+    assert meta["complete"] is False and 0 < meta["games_completed"] == len(games)
+    assert games["game"].tolist() == list(range(len(games)))
+    assert [p.name for p in tmp_path.iterdir()] == ["big"]
