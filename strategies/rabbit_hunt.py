@@ -20,7 +20,7 @@ broken at random from the seat's own stream):
 import numpy as np
 
 from simkit.game import HIDDEN
-from simkit.games.rabbit_hunt.rules import face_down, placer_at
+from simkit.games.rabbit_hunt.rules import face_down, move_cost, placer_at
 from simkit.games.rabbit_hunt.state import (
     BUNNY,
     CARROTS,
@@ -46,9 +46,6 @@ from simkit.games.rabbit_hunt.state import (
     P_BUNNIES,
     P_CARROT_CAP,
     P_CELLS,
-    P_COST_1,
-    P_COST_23,
-    P_COST_ANY,
     PILE_LEN,
     WAREHOUSE,
 )
@@ -114,16 +111,6 @@ def card_value(p, obs, seat, c, chance, w):
 
 
 @kernel
-def move_cost_for(p, d):
-    cost = p[P_COST_ANY]
-    if 1 <= d <= 3:
-        cost = min(cost, p[P_COST_23])
-    if d == 1:
-        cost = min(cost, p[P_COST_1])
-    return cost
-
-
-@kernel
 def ahead(p, obs, seat):
     """Would ``seat`` win if the game ended now (by rules a-c, as far as it knows)?"""
     if obs[HAND + seat * N_KINDS + BUNNY] > 0:
@@ -169,7 +156,7 @@ def move_score(p, coords, obs, seat, kind, arg, dist, chance, w, covered):
             return w[W_BUNNY_FIRST] + w[W_FAR] * min(nearest_farmer(coords, obs, seat, c), 6)
         return -GIFT[k]
     if kind == M_MOVE:
-        return card_value(p, obs, seat, arg, chance, w) - w[W_COST] * move_cost_for(p, dist[arg])
+        return card_value(p, obs, seat, arg, chance, w) - w[W_COST] * move_cost(p, dist[arg])
     if kind == M_STEP:
         return card_value(p, obs, seat, arg, chance, w)
     if kind == M_MOVE_ANY:
