@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
@@ -20,6 +21,7 @@ from simkit.game import GameSpec
 _games: dict[str, GameSpec] = {}
 _strategies: dict[tuple[str, str | None], StrategySpec] = {}
 _broken: dict[str, str] = {}
+_broken_strategies: dict[str, str] = {}
 _loaded = False
 
 
@@ -68,10 +70,15 @@ def _load() -> None:
                 _broken[ep.name] = f"{type(exc).__name__}: {exc}"
     import strategies
 
-    for mod in pkgutil.iter_modules(strategies.__path__):
-        importlib.import_module(f"strategies.{mod.name}")
-    for ep in entry_points(group="simkit.strategies"):
-        ep.load()
+    loaders = [(f"strategies.{m.name}", lambda n=f"strategies.{m.name}": importlib.import_module(n))
+               for m in pkgutil.iter_modules(strategies.__path__)]
+    loaders += [(ep.value, ep.load) for ep in entry_points(group="simkit.strategies")]
+    for name, load in loaders:
+        try:
+            load()
+        except Exception as exc:  # noqa: BLE001 - a broken strategy must not stop the rest
+            _broken_strategies[name] = f"{type(exc).__name__}: {exc}"
+            warnings.warn(f"strategy module {name} failed to load: {exc}", stacklevel=2)
 
 
 def games() -> dict[str, GameSpec]:
@@ -103,7 +110,11 @@ def resolve_strategies(game: str, names, n_players: int) -> list[str]:
     known = strategies_for(game)
     for n in names:
         if n not in known:
-            raise unknown(f"strategy for {game}", n, known)
+            err = unknown(f"strategy for {game}", n, known)
+            if _broken_strategies:
+                err = SimkitError(f"{err}; these strategy modules failed to load: "
+                                  + "; ".join(f"{m} ({e})" for m, e in _broken_strategies.items()))
+            raise err
     if len(names) == 1:
         names = names * n_players
     if len(names) != n_players:

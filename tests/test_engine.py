@@ -154,3 +154,16 @@ def test_failed_run_leaves_no_folder(tmp_path, monkeypatch):
         run_games(RunSpec.make("pig", 2, 3000, seed=1), out=tmp_path / "r", workers=1,
                   chunk_size=1000)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_broken_strategy_module_is_reported_not_fatal(tmp_path, monkeypatch):
+    import strategies
+
+    (tmp_path / "broken_one.py").write_text("def oops(:\n")
+    monkeypatch.setattr(strategies, "__path__", [*strategies.__path__, str(tmp_path)])
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_broken_strategies", {})
+    with pytest.warns(UserWarning, match="broken_one failed to load"):
+        assert "random" in registry.strategies_for("pig")
+    with pytest.raises(SimkitError, match="strategies.broken_one"):
+        registry.resolve_strategies("pig", "nonexistent", 2)
