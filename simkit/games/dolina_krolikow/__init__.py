@@ -141,17 +141,17 @@ def fit_tables(cards):
     return fit1, fit2
 
 
-def accept_lists(fit1, fit2):
-    """int8[n, 19, 19]: row 0 lists the faces a first die may show, row 1+d1 those a second
-    die may show after a first of face d1; entry 0 is the count."""
+def accept_masks(fit1, fit2, cards):
+    """int32[n, 19]: column 0 the bitmask of faces a first die may show, column 1+d1 those a
+    second die may show after a first of face d1 (none for a Small card, which is full)."""
     n = fit1.shape[0]
-    acc = np.zeros((n, 19, 19), np.int8)
+    acc = np.zeros((n, 19), np.int32)
+    weights = 1 << np.arange(18)
     for c in range(n):
-        for row in range(19):
-            ok = fit1[c] if row == 0 else fit2[c, (row - 1) * 18:row * 18]
-            faces = np.flatnonzero(ok)
-            acc[c, row, 0] = len(faces)
-            acc[c, row, 1:1 + len(faces)] = faces
+        acc[c, 0] = int((fit1[c] != 0) @ weights)
+        if cards[c][0] == 1:
+            for d1 in range(18):
+                acc[c, 1 + d1] = int((fit2[c, d1 * 18:(d1 + 1) * 18] != 0) @ weights)
     return acc
 
 
@@ -260,7 +260,8 @@ def compile_params(values: dict, n_players: int) -> tuple:
     return (cfg, np.array([(s, c) for s, c, _ in cards], np.int32).reshape(-1, 2), fit1, fit2,
             np.array(house, np.int32).reshape(-1, 3), np.array(forest, np.int32).reshape(-1, 5),
             clash_table(forest, house), np.array(v["advanced.table"], np.int32),
-            np.array(v["scoring.family_size_points"], np.int32), req, accept_lists(fit1, fit2))
+            np.array(v["scoring.family_size_points"], np.int32), req,
+            accept_masks(fit1, fit2, cards))
 
 
 def _default_counts():

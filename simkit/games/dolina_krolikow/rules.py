@@ -111,7 +111,7 @@ N_CFG = 27
 # (quantifier, k, kind, a, b); params[6] clash int8[nf,nh]; params[7] colour table int32[9]
 # (bitmask of colours that may join a family whose first two are [c1*3+c2]);
 # params[8] family size points int32[6]; params[9] requirements int32[n,2,2,3] (transcript);
-# params[10] accept int8[n,19,19]: the faces that fit a card, by the die already on it
+# params[10] accept int32[n,19]: bitmask of the faces that fit a card, by the die on it
 SMALL, LARGE = 0, 1
 # marking kinds (params[9])
 K_NONE, K_COLOUR, K_COLOUR_PIPS, K_PIPS, K_SAME_COLOUR, K_SAME_PIPS = range(6)
@@ -640,16 +640,40 @@ def pick_moves(params, state, moves):
                                                                          c) > 0:
                 moves[n] = EXCHANGE + pos
                 n += 1
-    return die_moves(cfg, params[1], params[10], state, seat, moves, n)
+    return die_moves(cfg, params[10], state, seat, moves, n)
+
+
+# position of the single set bit of x = 2**k (k < 32) from x % 37, which is distinct for each k
+BIT_OF_MOD37 = np.array([-1, 0, 1, 26, 2, 23, 27, -1, 3, 16, 24, 30, 28, 11, -1, 13, 4, 7, 17,
+                         -1, 25, 22, 31, 15, 29, 10, 12, 6, -1, 21, 14, 9, 5, 20, 8, 19, 18],
+                        np.int32)
 
 
 @kernel
-def die_moves(cfg, cards, accept, state, seat, moves, n):
+def reachable_faces(cfg, state, tb, total, f0):
+    """Bitmask of the faces a die showing f0 can be turned into with the seat's tokens."""
+    rc, pc = cfg[C_RECOLOUR], cfg[C_PIP]
+    if total < rc and total < pc:
+        return 1 << f0
+    mask = 0
+    for f in range(N_FACES):
+        need = pc * abs(f % 6 - f0 % 6)
+        if f // 6 != f0 // 6:
+            if state[tb + f // 6] < rc:
+                continue
+            need += rc
+        if need <= total:
+            mask |= 1 << f
+    return mask
+
+
+@kernel
+def die_moves(cfg, accept, state, seat, moves, n):
     """Every die on the table (one per distinct face) as resources, or on every open card as
     every face the seat can afford to turn it into that fits the card. ``accept[card, 1+d1]``
-    lists the faces that fit a card already holding a die of face d1 (``accept[card, 0]``: an
-    empty card), count first. This is the game's hot loop, so it is written out flat."""
-    rc, pc = cfg[C_RECOLOUR], cfg[C_PIP]
+    is the bitmask of faces that fit a card already holding a die of face d1
+    (``accept[card, 0]``: an empty card). This is the game's hot loop: one mask per die, one
+    AND per card."""
     tb = TOKENS + 3 * seat
     total = state[tb] + state[tb + 1] + state[tb + 2]
     for d in range(cfg[C_N_DICE]):
@@ -657,26 +681,19 @@ def die_moves(cfg, cards, accept, state, seat, moves, n):
             continue
         moves[n] = RES + d
         n += 1
-        f0 = state[DIE_FACE + d]
+        reach = reachable_faces(cfg, state, tb, total, state[DIE_FACE + d])
         for pos in range(cfg[C_POSITIONS]):
             card = state[POS_CARD + pos]
             owner = state[POS_OWNER + pos]
-            d1 = state[POS_D1 + pos]
-            if card < 0 or (owner >= 0 and owner != seat) or (
-                    d1 >= 0 and (cards[card, 0] == SMALL or state[POS_D2 + pos] >= 0)):
+            if card < 0 or (owner >= 0 and owner != seat) or state[POS_D2 + pos] >= 0:
                 continue
+            m = reach & accept[card, 1 + state[POS_D1 + pos]]
             base = PLACE + (d * MAXPOS + pos) * N_FACES
-            row = 1 + d1
-            for k in range(1, 1 + accept[card, row, 0]):
-                f = accept[card, row, k]
-                need = pc * abs(f % 6 - f0 % 6)
-                if f // 6 != f0 // 6:
-                    if state[tb + f // 6] < rc:
-                        continue
-                    need += rc
-                if need <= total:
-                    moves[n] = base + f
-                    n += 1
+            while m != 0:
+                low = m & -m
+                moves[n] = base + BIT_OF_MOD37[low % 37]
+                n += 1
+                m ^= low
     return n
 
 
