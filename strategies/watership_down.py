@@ -12,6 +12,7 @@ clearly weaker, otherwise the highest number left.
 
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
+    O_CARDS, O_CH, O_JOIN, O_NB, O_SP,
     BIGWIG, BLACKBERRY, BSPACE, CARD_E, CNT, D_FWD, ELIL,
     ELIL_FIRST, ENSNARED, FIRST_JOINER, HLESSIL, HYZENTHLAY, IN_PLAY, JOIN_AT,
     K_FLAME, K_KEHAAR, K_NUM, K_RET_BACK, K_RET_FWD, K_RET_SIDE, K_TRACKER, KESTREL, LOC,
@@ -43,7 +44,7 @@ def unseen_mean(params, obs, side):
     tot, n = 0.0, 0
     for c in range(lo, hi):
         if obs[STAT + c] == IN_PLAY and obs[LOC + c] == HIDDEN and c != SNARE:
-            tot += params[3][c, 0]
+            tot += params[0][O_CH + c * 4]
             n += 1
     return tot / n if n > 0 else 2.5
 
@@ -80,7 +81,7 @@ def rabbit_estimate(params, obs, t):
         if known_at(obs, r, t):
             tot += rules.base_strength(params, r, t)
             seen += 1
-    bonus = params[0][4] if rules.is_down(params, t) else 0
+    bonus = params[0][4] if rules.is_down(params[0], t) else 0
     tot += (n - seen) * (unseen_mean(params, obs, HLESSIL) + bonus)
     return tot / n
 
@@ -90,17 +91,17 @@ def threat(params, obs, t):
     """Elil tokens that could attack ``t`` on their next move (forward, or across the Down)."""
     n = 0
     for k in range(2):
-        u = params[1][HLESSIL, D_FWD, t, k]
+        u = params[0][O_NB + HLESSIL * 96 + D_FWD * 32 + t * 2 + k]
         if u >= 0:
             n += tokens(obs, ELIL, u)
-    if rules.is_down(params, t):
-        n += tokens(obs, ELIL, rules.other_down(params, t))
+    if rules.is_down(params[0], t):
+        n += tokens(obs, ELIL, rules.other_down(params[0], t))
     return n
 
 
 @kernel
 def progress(params, s):
-    row = params[2][s, 0]
+    row = params[0][O_SP + s * 3]
     return row if row <= 3 else 3 - 0.25 * (row - 3)
 
 
@@ -108,9 +109,9 @@ def progress(params, s):
 def down_count(params, obs):
     n, doe = 0, 0
     for r in range(N_RABBITS):
-        if obs[STAT + r] == IN_PLAY and rules.is_down(params, obs[LOC + r]):
+        if obs[STAT + r] == IN_PLAY and rules.is_down(params[0], obs[LOC + r]):
             n += 1
-            doe += params[3][r, 2]
+            doe += params[0][O_CH + r * 4 + 2]
     return n, doe
 
 
@@ -118,14 +119,13 @@ def down_count(params, obs):
 def join_bonus(params, obs, r, t):
     """Value of a rabbit arriving on ``t`` for the joining rabbits it would bring."""
     b = 0.0
-    join = params[5]
     for j in range(5):
         c = FIRST_JOINER + j
         if obs[STAT + c] == PENDING and obs[JOIN_AT + j] < 0:
-            hit = (join[j, 0] == 0 and (join[j, 1] >> t) & 1 == 1) or \
-                  (join[j, 0] == 1 and t == params[0][0])
+            hit = (params[0][O_JOIN + j * 3] == 0 and (params[0][O_JOIN + j * 3 + 1] >> t) & 1 == 1) or \
+                  (params[0][O_JOIN + j * 3] == 1 and t == params[0][0])
             if hit:
-                b += 1.0 + 2.0 * params[3][c, 2]
+                b += 1.0 + 2.0 * params[0][O_CH + c * 4 + 2]
     return b
 
 
@@ -133,7 +133,7 @@ def join_bonus(params, obs, r, t):
 
 @kernel
 def rabbit_value(params, r, w):
-    return 1.0 + w[W_DOE] * params[3][r, 2]
+    return 1.0 + w[W_DOE] * params[0][O_CH + r * 4 + 2]
 
 
 @kernel
@@ -153,11 +153,11 @@ def score_rabbit_move(params, obs, r, t, w):
         return sc
     sc = w[W_PROGRESS] * (progress(params, t) - progress(params, s))
     n_down, doe = down_count(params, obs)
-    if rules.is_down(params, t) and not rules.is_down(params, s):
+    if rules.is_down(params[0], t) and not rules.is_down(params[0], s):
         sc += w[W_DOWN]
-        if n_down + 1 >= params[0][12] and doe + params[3][r, 2] > 0:
+        if n_down + 1 >= params[0][12] and doe + params[0][O_CH + r * 4 + 2] > 0:
             sc += 1000.0
-    if rules.is_down(params, s) and not rules.is_down(params, t):
+    if rules.is_down(params[0], s) and not rules.is_down(params[0], t):
         sc -= w[W_LEAVE_DOWN]
     if t == params[0][0]:
         sc += w[W_ESCAPE]
@@ -190,7 +190,7 @@ def best_move(params, obs, seat, moves, n_moves, w, stream):
 def escape_score(params, obs, t, w):
     n_down, doe = down_count(params, obs)
     sc = -w[W_DANGER] * threat(params, obs, t)
-    if rules.is_down(params, t):
+    if rules.is_down(params[0], t):
         sc += w[W_DOWN] * 2.0
     sc += w[W_JOIN] * join_bonus(params, obs, HYZENTHLAY, t) + progress(params, t)
     return sc
@@ -222,26 +222,26 @@ def score_elil_move(params, obs, e, t, w):
             return w[W_E_ATTACK] * 1.5
         margin = es - rabbit_estimate(params, obs, t)
         sc = w[W_E_ATTACK] * margin + w[W_E_AGGR]
-        if rules.is_down(params, t):
+        if rules.is_down(params[0], t):
             sc += w[W_E_BLOCK]
-        if params[2][t, 0] > params[2][s, 0]:
-            sc += w[W_E_BACK] * (params[2][t, 0] - params[2][s, 0])
+        if params[0][O_SP + t * 3] > params[0][O_SP + s * 3]:
+            sc += w[W_E_BACK] * (params[0][O_SP + t * 3] - params[0][O_SP + s * 3])
         return sc
     sc = 0.0
     ef = params[0][0]
     if s == ef and tokens(obs, ELIL, ef) <= 2:
         sc -= w[W_E_GUARD] * (3 - tokens(obs, ELIL, ef))
-    if rules.is_down(params, s):
+    if rules.is_down(params[0], s):
         sc -= w[W_E_HOLD] * es
-    if rules.is_down(params, t):
+    if rules.is_down(params[0], t):
         sc += w[W_E_BLOCK] * es / 5.0
     hunt = 0
     for k in range(2):
-        u = params[1][ELIL, D_FWD, t, k]
+        u = params[0][O_NB + ELIL * 96 + D_FWD * 32 + t * 2 + k]
         if u >= 0:
             hunt += tokens(obs, HLESSIL, u)
     sc += w[W_E_HUNT] * hunt * (es - 2.5)
-    if params[2][t, 0] == 0:
+    if params[0][O_SP + t * 3] == 0:
         sc -= 0.5
     return sc
 
@@ -265,7 +265,7 @@ def find_card(moves, n_moves, k):
 
 @kernel
 def card_kind(params, side, k):
-    return params[4][side, k, 0], params[4][side, k, 1]
+    return params[0][O_CARDS + side * 22 + k * 2], params[0][O_CARDS + side * 22 + k * 2 + 1]
 
 
 @kernel
@@ -314,7 +314,7 @@ def rabbit_card(params, obs, moves, n_moves):
     if ek == K_NUM or ek == K_TRACKER:
         need = es + ev - rs + 1
         i = pick_number(params, moves, n_moves, HLESSIL, need, False)
-        if i >= 0 and params[4][HLESSIL, moves[i] - M_CARD, 1] >= need:
+        if i >= 0 and params[0][O_CARDS + HLESSIL * 22 + (moves[i] - M_CARD) * 2 + 1] >= need:
             return i
         if kehaar >= 0 and not in_efrafa:
             return kehaar
@@ -385,7 +385,7 @@ def setup_choice(params, obs, seat, moves, n_moves, stream):
     best, arg = -1, 0
     for k in range(n_moves):
         c = moves[k] - M_CHAR
-        v = params[3][c, 0] + (3 if c == KESTREL else 0) - (9 if c == WOUNDWORT else 0)
+        v = params[0][O_CH + c * 4] + (3 if c == KESTREL else 0) - (9 if c == WOUNDWORT else 0)
         if v > best:
             best, arg = v, k
     return arg
@@ -409,7 +409,7 @@ def choose_heuristic(params, obs, seat, moves, n_moves, weights, stream):
     if ph == P_RETREAT or ph == P_FLAME:
         return best_space(params, obs, moves, n_moves, weights, 0, stream)
     if ph == P_GROUP:
-        return n_moves - 1 if rules.is_down(params, obs[LOC + 0]) else 0
+        return n_moves - 1 if rules.is_down(params[0], obs[LOC + 0]) else 0
     if ph == P_SETUP:
         return setup_choice(params, obs, seat, moves, n_moves, stream)
     return 0

@@ -9,6 +9,7 @@ from simkit.game import GameSpec
 
 from . import rules
 from .state import (
+    O_CARDS, O_CH, O_JOIN, O_NB, O_NBM, O_SETUP, O_SP, PARAMS_SIZE,
     CHAR_KEYS,
     D_BACK,
     D_FWD,
@@ -62,7 +63,7 @@ def board_tables(values):
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
-    """Effective data values -> (G, NB, SP, CH, CARDS, JOIN, SETUP), all int32."""
+    """Effective data values -> (table,): one flat int32 table laid out in ``state.py``."""
     if values.get("cards.optional"):
         raise SimkitError("cards.optional: El-ahrairah and Gift to the Thousand are not "
                           "implemented (see NOTES.md)")
@@ -84,6 +85,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
         values["board.wood_cap"], values["rules.warren_rabbits"],
         values["rules.elil_win_defeated"], values["board.home_count"],
         int(values["cards.refill_when_empty"]), int(values["rules.warren_check_every_turn"]),
+        int(sum(1 << i for i in range(N_SPACES) if sp[i, 1])),
     ], np.int32)
     ch = np.zeros((N_CHARS, 4), np.int32)
     for c, key in enumerate(CHAR_KEYS):
@@ -127,7 +129,16 @@ def compile_params(values: dict, n_players: int) -> tuple:
         if len(own) != 5:
             raise SimkitError("board: each side must have six spaces (home and five more)")
         setup[side] = own
-    return (g, nb, sp, ch, cards, join, setup)
+    nbmask = np.zeros((2, 3, N_SPACES), np.int32)
+    for k in range(2):
+        hit = nb[:, :, :, k] >= 0
+        nbmask[hit] |= (1 << nb[:, :, :, k][hit]).astype(np.int32)
+    table = np.zeros(PARAMS_SIZE, np.int32)
+    table[:len(g)] = g
+    for off, arr in ((O_NB, nb), (O_NBM, nbmask), (O_SP, sp), (O_CH, ch), (O_CARDS, cards),
+                     (O_JOIN, join), (O_SETUP, setup)):
+        table[off:off + arr.size] = arr.ravel()
+    return (table,)
 
 
 GAME = GameSpec(

@@ -6,8 +6,8 @@ battle, which runs as automatic steps (STEP) that stop whenever a decision is ne
 options, the Cat's choice, the two secret cards, Blackberry's replay, retreat
 destinations, Flaming Stick retreats, Efrafa escapes. ``run`` drives the steps.
 
-params = (G int32[17], NB int32[2, 3, 16, 2], SP int32[16, 3], CH int32[23, 4],
-          CARDS int32[2, 11, 2], JOIN int32[5, 3], SETUP int32[2, 5])
+params = (table int32[PARAMS_SIZE],): one flat table, laid out in ``state.py``. Kernels
+index it directly; a tuple of many arrays would be copied into every call.
 """
 
 from simkit.game import HIDDEN
@@ -16,6 +16,13 @@ from simkit.rng import rand_below
 
 from . import state as _state
 from .state import (
+    O_CARDS,
+    O_CH,
+    O_JOIN,
+    O_NB,
+    O_NBM,
+    O_SETUP,
+    O_SP,
     ATT,
     ATTACKING,
     BIGWIG,
@@ -151,7 +158,7 @@ END_REASONS = list(_state.END_REASONS)
 # params[0] (G) indices
 (G_EFRAFA, G_SANDLEFORD, G_DOWN_A, G_DOWN_B, G_DOWN_BONUS, G_STRAW_DOWN, G_DOG_WOOD,
  G_FOX_WOOD, G_PIPKIN, G_FIVER_HAZEL, G_SNARE_GROUP, G_WOOD_CAP, G_WARREN, G_ELIL_WIN,
- G_HOME_COUNT, G_REFILL, G_WIN_ANY) = range(17)
+ G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS) = range(18)
 JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
 
 # ---- items: "item:event" columns, and their indices -------------------------------------
@@ -205,13 +212,15 @@ def snare_busy(state):
 
 @kernel
 def n_at(state, side, s):
-    lo = 0 if side == HLESSIL else N_RABBITS
-    hi = N_RABBITS if side == HLESSIL else N_CHARS
-    n = 0
-    for c in range(lo, hi):
-        if alive_at(state, c, s):
-            n += 1
-    return n
+    """``side``'s characters on ``s`` (CNT is kept up to date by every move and defeat)."""
+    return state[CNT + side * N_SPACES + s]
+
+
+@kernel
+def count(state, c, delta):
+    s = state[LOC + c]
+    if s >= 0 and state[STAT + c] == IN_PLAY:
+        state[CNT + side_of(c) * N_SPACES + s] += delta
 
 
 @kernel
@@ -233,17 +242,17 @@ def is_attack(state, side, s):
 @kernel
 def wood_full(params, state, side, s, extra):
     """Would ``extra`` more of ``side``'s characters break the wood cap on ``s``?"""
-    return params[2][s, 1] == 1 and n_at(state, side, s) + extra > params[0][G_WOOD_CAP]
+    return params[0][O_SP + s * 3 + 1] == 1 and n_at(state, side, s) + extra > params[0][G_WOOD_CAP]
 
 
 @kernel
-def is_down(params, s):
-    return s >= 0 and params[2][s, 2] == 1
+def is_down(table, s):
+    """Is ``s`` one of Watership Down's two spaces? (``table`` is params[0])"""
+    return s >= 0 and table[O_SP + s * 3 + 2] == 1
 
 
 @kernel
-def other_down(params, s):
-    g = params[0]
+def other_down(g, s):
     return g[G_DOWN_B] if s == g[G_DOWN_A] else g[G_DOWN_A]
 
 
@@ -262,12 +271,12 @@ def item(items, c, col):
 @kernel
 def rabbit_strength(params, state, r, s):
     g = params[0]
-    st = params[3][r, 0]
-    if r == STRAWBERRY and is_down(params, s):
+    st = params[0][O_CH + r * 4]
+    if r == STRAWBERRY and is_down(params[0], s):
         st = g[G_STRAW_DOWN]
     if r == FIVER and state[HAZEL_ON] == 1:
         st = g[G_FIVER_HAZEL]
-    if is_down(params, s):
+    if is_down(params[0], s):
         st += g[G_DOWN_BONUS]
     if state[PIPKIN_ON] == 1 and r != PIPKIN and alive_at(state, PIPKIN, s):
         st += g[G_PIPKIN]
@@ -276,8 +285,8 @@ def rabbit_strength(params, state, r, s):
 
 @kernel
 def elil_strength(params, state, e, s):
-    st = params[3][e, 0]
-    if params[2][s, 1] == 1:
+    st = params[0][O_CH + e * 4]
+    if params[0][O_SP + s * 3 + 1] == 1:
         if e == DOG:
             st = params[0][G_DOG_WOOD]
         elif e == FOX:
@@ -290,19 +299,18 @@ def elil_strength(params, state, e, s):
 @kernel
 def note_arrival(params, state, r, s, items):
     """A rabbit arrives on ``s``: the Down item and entering-a-space join triggers."""
-    if is_down(params, s) and (state[DOWN_SEEN] >> r) & 1 == 0:
+    if is_down(params[0], s) and (state[DOWN_SEEN] >> r) & 1 == 0:
         state[DOWN_SEEN] |= 1 << r
         items[HLESSIL, I_DOWN + r] += 1
-    join = params[5]
     for j in range(N_JOINERS):
-        if join[j, 0] == JOIN_ENTER and (join[j, 1] >> s) & 1 == 1:
+        if params[0][O_JOIN + j * 3] == JOIN_ENTER and (params[0][O_JOIN + j * 3 + 1] >> s) & 1 == 1:
             trigger(params, state, j, s)
 
 
 @kernel
 def trigger(params, state, j, s):
     if state[STAT + FIRST_JOINER + j] == PENDING and state[JOIN_AT + j] < 0:
-        appear = params[5][j, 2]
+        appear = params[0][O_JOIN + j * 3 + 2]
         state[JOIN_AT + j] = s if appear < 0 else appear
 
 
@@ -317,7 +325,9 @@ def unlock_at(state, s):
 def place(params, state, c, s, items):
     """Move ``c`` to ``s`` (no battle): Holly's lock lifts when an elil leaves or enters."""
     old = state[LOC + c]
+    count(state, c, -1)
     state[LOC + c] = s
+    count(state, c, 1)
     if c >= N_RABBITS:
         unlock_at(state, old)
         unlock_at(state, s)
@@ -327,6 +337,7 @@ def place(params, state, c, s, items):
 
 @kernel
 def defeat(params, state, c, items):
+    count(state, c, -1)
     state[STAT + c] = DEFEATED
     state[LOC + c] = -1
     state[KNOWN + c] = 1
@@ -344,50 +355,79 @@ def defeat(params, state, c, items):
 def defeat_by_rabbit(params, state, e, s, items):
     defeat(params, state, e, items)
     for j in range(N_JOINERS):
-        if params[5][j, 0] == JOIN_DEFEAT:
+        if params[0][O_JOIN + j * 3] == JOIN_DEFEAT:
             trigger(params, state, j, s)
 
 
 # ---- where a character may go ----------------------------------------------------------
 
 @kernel
+def attack_mask(params, state, side):
+    """Spaces where a move by ``side`` would be an attack, as a bitmask (a busy Snare
+    does not battle)."""
+    m = 0
+    opp = CNT + (1 - side) * N_SPACES
+    for t in range(N_SPACES):
+        if state[opp + t] > 0:
+            m |= 1 << t
+    if side == HLESSIL and state[ENSNARED] >= 0:
+        s = state[LOC + SNARE]
+        if state[opp + s] == 1:
+            m &= ~(1 << s)
+    return m
+
+
+@kernel
+def full_mask(params, state, side):
+    """Wooded spaces already holding the cap of ``side``'s characters."""
+    m = 0
+    wood = params[0][G_WOOD_BITS]
+    for t in range(N_SPACES):
+        if (wood >> t) & 1 == 1 and n_at(state, side, t) >= params[0][G_WOOD_CAP]:
+            m |= 1 << t
+    return m
+
+
+@kernel
 def dest_mask(params, state, c):
     """Bitmask of the spaces ``c`` may move to this turn (moves and attacks)."""
-    if state[STAT + c] != IN_PLAY or paralysed(state, c):
-        return 0
     side = side_of(c)
+    return dest_mask_fast(params, state, c, attack_mask(params, state, side),
+                          full_mask(params, state, side))
+
+
+@kernel
+def dest_mask_fast(params, state, c, attacks, full):
+    """``dest_mask`` given the side's attack and full-wood masks (one table per call).
+    Written flat: small helpers taking ``params`` cost a call each in the hot loop."""
+    if state[STAT + c] != IN_PLAY or c == state[ENSNARED]:
+        return 0
+    if c == SNARE and state[ENSNARED] >= 0:
+        return 0
+    side = HLESSIL if c < N_RABBITS else ELIL
     s = state[LOC + c]
-    nb = params[1]
-    cand = 0
-    for k in range(2):
-        if nb[side, D_FWD, s, k] >= 0:
-            cand |= 1 << nb[side, D_FWD, s, k]
+    cand = params[0][O_NBM + side * 48 + D_FWD * 16 + s]
     if c == WOUNDWORT:
-        for d in (D_BACK, D_SIDE):
-            for k in range(2):
-                t = nb[side, d, s, k]
-                if t >= 0 and is_attack(state, side, t):
-                    cand |= 1 << t
-    if c == KESTREL:
-        for t in range(N_SPACES):
-            if t != s and is_attack(state, side, t):
-                cand |= 1 << t
-    if is_down(params, s) and is_attack(state, side, other_down(params, s)):
-        cand |= 1 << other_down(params, s)
-    mask = 0
-    for t in range(N_SPACES):
-        if (cand >> t) & 1 == 1 and not wood_full(params, state, side, t, 1):
-            if not (c == HAWKBIT and is_attack(state, side, t)):
-                mask |= 1 << t
-    return mask
+        cand |= (params[0][O_NBM + side * 48 + D_BACK * 16 + s] | params[0][O_NBM + side * 48 + D_SIDE * 16 + s]) & attacks
+    elif c == KESTREL:
+        cand |= attacks & ~(1 << s)
+    if params[0][O_SP + s * 3 + 2] == 1:
+        g = params[0]
+        cand |= attacks & ((1 << g[G_DOWN_A]) | (1 << g[G_DOWN_B])) & ~(1 << s)
+    cand &= ~full
+    if c == HAWKBIT:
+        cand &= ~attacks
+    return cand
 
 
 @kernel
 def has_move(params, state, side):
     lo = 0 if side == HLESSIL else N_RABBITS
     hi = N_RABBITS if side == HLESSIL else N_CHARS
+    attacks = attack_mask(params, state, side)
+    full = full_mask(params, state, side)
     for c in range(lo, hi):
-        if dest_mask(params, state, c) != 0:
+        if dest_mask_fast(params, state, c, attacks, full) != 0:
             return True
     return False
 
@@ -407,7 +447,7 @@ def retreat_mask(params, state, c, dirs, used):
     for d in range(3):
         if (dirs >> d) & 1 == 1 and (used >> d) & 1 == 0:
             for k in range(2):
-                t = params[1][side, d, s, k]
+                t = params[0][O_NB + side * 96 + d * 32 + s * 2 + k]
                 if t >= 0 and retreat_ok(params, state, c, t):
                     mask |= 1 << t
     return mask
@@ -417,7 +457,7 @@ def retreat_mask(params, state, c, dirs, used):
 def direction(params, side, a, b):
     for d in range(3):
         for k in range(2):
-            if params[1][side, d, a, k] == b:
+            if params[0][O_NB + side * 96 + d * 32 + a * 2 + k] == b:
                 return d
     return -1
 
@@ -488,17 +528,19 @@ def ask(state, phase, decider, question):
 def setup_place(params, state, c, items):
     side = side_of(c)
     k = state[SETUP] % 5
-    state[LOC + c] = params[6][side, k]
+    state[LOC + c] = params[0][O_SETUP + side * 5 + k]
     state[STAT + c] = IN_PLAY
+    count(state, c, 1)
     items[side, I_CHARS + 2 * c] += 1
     state[SETUP] += 1
     if state[SETUP] % 5 == 0:
         home = params[0][G_SANDLEFORD] if side == HLESSIL else params[0][G_EFRAFA]
         lo = 0 if side == HLESSIL else N_RABBITS
         for x in range(lo, lo + 9 + (5 if side == HLESSIL else 0)):
-            if state[STAT + x] == PENDING and params[3][x, 3] == 1:
+            if state[STAT + x] == PENDING and params[0][O_CH + x * 4 + 3] == 1:
                 state[LOC + x] = home
                 state[STAT + x] = IN_PLAY
+                count(state, x, 1)
                 items[side, I_CHARS + 2 * x] += 1
         if side == ELIL:
             ask(state, P_SETUP, HLESSIL, -1)
@@ -568,8 +610,10 @@ def legal_moves(params, state, moves):
             lo, hi = DANDELION, DANDELION + 1
             moves[n] = M_PASS
             n += 1
+        attacks = attack_mask(params, state, side)
+        full = full_mask(params, state, side)
         for c in range(lo, hi):
-            m = dest_mask(params, state, c)
+            m = dest_mask_fast(params, state, c, attacks, full)
             for t in range(N_SPACES):
                 if (m >> t) & 1 == 1:
                     moves[n] = c * 16 + t
@@ -577,7 +621,7 @@ def legal_moves(params, state, moves):
     elif ph == P_SETUP:
         lo = 0 if side == HLESSIL else N_RABBITS
         for c in range(lo, lo + 9):
-            if state[STAT + c] == PENDING and params[3][c, 3] == 1:
+            if state[STAT + c] == PENDING and params[0][O_CH + c * 4 + 3] == 1:
                 moves[n] = M_CHAR + c
                 n += 1
     elif ph == P_GROUP:
@@ -640,7 +684,7 @@ def holly_moves(params, state, moves):
     s = state[LOC + HOLLY]
     for d in range(3):
         for k in range(2):
-            t = params[1][HLESSIL, d, s, k]
+            t = params[0][O_NB + HLESSIL * 96 + d * 32 + s * 2 + k]
             if t >= 0 and n_unknown_elil(state, t) > 0:
                 moves[n] = M_SPACE + t
                 n += 1
@@ -703,7 +747,6 @@ def apply_move(params, state, move, chance, items):
     elif ph == P_FLAME:
         apply_flame(params, state, move // 16, move % 16, items)
     run(params, state, chance, items)
-    recount(state)
 
 
 @kernel
@@ -741,7 +784,7 @@ def begin_move(params, state, c, t, items):
 @kernel
 def note_attack_kind(params, state, c, s, t, items):
     if direction(params, side_of(c), s, t) != D_FWD:
-        if is_down(params, s) and is_down(params, t):
+        if is_down(params[0], s) and is_down(params[0], t):
             item(items, c, A_DOWN_CROSS)
         elif c == KESTREL:
             item(items, c, A_KESTREL)
@@ -780,7 +823,7 @@ def apply_escape(params, state, t, items):
             place(params, state, r, t, items)
             item(items, r, A_ESCAPE)
     for j in range(N_JOINERS):
-        if params[5][j, 0] == JOIN_ESCAPE:
+        if params[0][O_JOIN + j * 3] == JOIN_ESCAPE:
             trigger(params, state, j, t)
     state[STEP] = state[RESUME]
 
@@ -1115,8 +1158,8 @@ def start_retreat(params, state, c, dirs, used, items):
 @kernel
 def base_strength(params, r, s):
     """A rabbit's strength on ``s`` before battle-only bonuses (Pipkin, Hazel for Fiver)."""
-    st = params[3][r, 0]
-    if is_down(params, s):
+    st = params[0][O_CH + r * 4]
+    if is_down(params[0], s):
         if r == STRAWBERRY:
             st = params[0][G_STRAW_DOWN]
         st += params[0][G_DOWN_BONUS]
@@ -1130,7 +1173,7 @@ def card_effect(params, state, side, card):
         return K_NUM, 0
     if side == HLESSIL and battlers(state)[0] == state[ENSNARED]:
         return K_NUM, 0
-    return params[4][side, card, 0], params[4][side, card, 1]
+    return params[0][O_CARDS + side * 22 + card * 2], params[0][O_CARDS + side * 22 + card * 2 + 1]
 
 
 @kernel
@@ -1256,7 +1299,7 @@ def holly_targets(params, state):
     n = 0
     for d in range(3):
         for k in range(2):
-            t = params[1][HLESSIL, d, s, k]
+            t = params[0][O_NB + HLESSIL * 96 + d * 32 + s * 2 + k]
             if t >= 0 and n_unknown_elil(state, t) > 0:
                 n += 1
     return n
@@ -1333,15 +1376,15 @@ def mixable(state, c):
 @kernel
 def mix(state):
     """Each player shuffles every space where two or more of its tokens can be mixed."""
+    once, twice = 0, 0                # bit side * 16 + space
+    for c in range(N_CHARS):
+        if mixable(state, c):
+            bit = 1 << (side_of(c) * N_SPACES + state[LOC + c])
+            twice |= once & bit
+            once |= bit
     for c in range(N_CHARS):
         if state[KNOWN + c] == 1 and mixable(state, c):
-            lo = 0 if c < N_RABBITS else N_RABBITS
-            hi = N_RABBITS if c < N_RABBITS else N_CHARS
-            n = 0
-            for x in range(lo, hi):
-                if mixable(state, x) and state[LOC + x] == state[LOC + c]:
-                    n += 1
-            if n >= 2:
+            if (twice >> (side_of(c) * N_SPACES + state[LOC + c])) & 1 == 1:
                 state[KNOWN + c] = 0
 
 
@@ -1360,9 +1403,9 @@ def check_winner(params, state, ended):
         n = 0
         doe = 0
         for r in range(N_RABBITS):
-            if state[STAT + r] == IN_PLAY and is_down(params, state[LOC + r]):
+            if state[STAT + r] == IN_PLAY and is_down(params[0], state[LOC + r]):
                 n += 1
-                doe += params[3][r, 2]
+                doe += params[0][O_CH + r * 4 + 2]
         if n >= g[G_WARREN] and doe > 0:
             win(state, HLESSIL, E_WARREN)
             return
@@ -1370,8 +1413,8 @@ def check_winner(params, state, ended):
     for r in range(N_RABBITS):
         out = state[STAT + r] == DEFEATED or state[STAT + r] == LOST
         gone += 1 if out else 0
-        does += params[3][r, 2]
-        does_gone += params[3][r, 2] if out else 0
+        does += params[0][O_CH + r * 4 + 2]
+        does_gone += params[0][O_CH + r * 4 + 2] if out else 0
         here += 1 if state[STAT + r] == IN_PLAY else 0
     if does > 0 and does_gone == does:
         win(state, ELIL, E_DOES)

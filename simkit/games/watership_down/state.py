@@ -93,6 +93,19 @@ QUESTION_NAMES = ["Hyzenthlay retreats sideways?", "Blackavar retreats forward?"
 M_SPACE, M_CARD, M_NOCARD, M_NO, M_YES, M_PASS, M_CHAR = 368, 384, 395, 396, 397, 398, 400
 MAX_MOVES = 160
 
+# params: one flat int32 table (a 1-tuple), so kernels pass a single small array around
+#
+#   0    G[32]            game facts and switches (G_* in rules.py)
+#   32   NB[2][3][16][2]  neighbours by side, direction, space (-1 none)
+#   224  NBM[2][3][16]    the same neighbours as bitmasks
+#   320  SP[16][3]        row, wooded, Watership Down
+#   368  CH[23][4]        strength, side, doe, starts the game
+#   460  CARDS[2][11][2]  kind, value of each side's cards
+#   504  JOIN[5][3]       trigger kind, trigger spaces (bitmask), appear space (-1: there)
+#   519  SETUP[2][5]      the five non-home spaces of each side, in placement order
+O_NB, O_NBM, O_SP, O_CH, O_CARDS, O_JOIN, O_SETUP, PARAMS_SIZE = (32, 224, 320, 368, 460, 504,
+                                                                  519, 529)
+
 # end reasons
 END_REASONS = ["timeout", "warren", "does_defeated", "eleven_defeated", "warren_impossible",
                "no_legal_move"]

@@ -1,7 +1,9 @@
 """Watership Down told as text, for ``simkit replay``; and the state's invariants."""
 
 from .state import (
+    O_SP,
     ATT,
+    CNT,
     BSPACE,
     CARD_E,
     CARD_H,
@@ -168,7 +170,8 @@ def describe_move(params, n_players, before, move, after):
 
 def check_state(params, n_players, state):
     problems = []
-    g, sp = params[0], params[2]
+    g = params[0]
+    sp = g[O_SP:O_SP + 48].reshape(16, 3)
     cap = int(g[11])
     for c in range(N_CHARS):
         st, loc = int(state[STAT + c]), int(state[LOC + c])
@@ -186,6 +189,9 @@ def check_state(params, n_players, state):
             if sp[s, 1] == 1 and n > cap:
                 problems.append(f"{n} {SIDE_NAMES[side]} characters in wooded "
                                 f"{SPACE_NAMES[s]}")
+            if state[CNT + side * N_SPACES + s] != n:
+                problems.append(f"token count of {SIDE_NAMES[side]} on {SPACE_NAMES[s]} "
+                                f"is {state[CNT + side * N_SPACES + s]}, not {n}")
         h = sum(1 for c in range(N_RABBITS) if state[STAT + c] == IN_PLAY
                 and state[LOC + c] == s)
         e = sum(1 for c in range(N_RABBITS, N_CHARS) if state[STAT + c] == IN_PLAY
