@@ -636,7 +636,7 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     paired = "paired by game"
     rows = []
     for s in range(p):
-        rows.append(_paired_row("win rate", f"seat {s}", float(wb[:, s].mean()),
+        rows.append(_paired_row("win rate", f"seat {s + 1}", float(wb[:, s].mean()),
                                 float(wc[:, s].mean()),
                                 wc[:, s].astype(float) - wb[:, s], paired))
     order = _meta_strategies(bm) + _meta_strategies(cm)
@@ -658,7 +658,7 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
             row.update(ci_low=np.nan, ci_high=np.nan, p_value=np.nan)
         rows.append(row)
     fb, fc = _fpa_per_game(wb), _fpa_per_game(wc)
-    rows.append(_paired_row("first-player advantage", "seat 0 - fair share",
+    rows.append(_paired_row("first-player advantage", "seat 1 - fair share",
                             float(fb.mean()), float(fc.mean()), fc - fb, paired))
     for measure in ("turns", "decisions"):
         if measure in b.columns and measure in c.columns:
@@ -857,7 +857,7 @@ def summary_text(games: pd.DataFrame, meta: dict | None = None) -> str:
         lines.append(f"{p} players")
         lines.append(f"  {'win rate':<28}{'games':>11}{'wins':>11}{'rate':>8}  {'95% CI':<16}")
         for r in seats[seats.players == p].itertuples():
-            lines.append(f"  {'seat ' + str(r.seat):<28}{r.games:>11,}{r.wins:>11,}"
+            lines.append(f"  {'seat ' + str(r.seat + 1):<28}{r.games:>11,}{r.wins:>11,}"
                          f"{_pct(r.win_rate):>8}  {_ci(r.ci_low, r.ci_high)}")
         sp = strat[(strat.players == p) & (strat.seat == "all")]
         for r in sp.itertuples():

@@ -145,9 +145,14 @@ def interval(lo, hi, fmt: Callable = pct) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
+def seat_label(seat) -> str:
+    """Seats are numbered from 1 for people (seat 1 moves first); tables keep 0-based."""
+    return str(seat) if str(seat) == "all" else str(int(seat) + 1)
+
+
 def seat_table(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
-        "players": t["players"].astype(str), "seat": t["seat"].astype(str),
+        "players": t["players"].astype(str), "seat": [seat_label(s) for s in t["seat"]],
         "games": [f"{n:,}" for n in t["games"]], "wins": [f"{n:,}" for n in t["wins"]],
         "win rate": [pct(x) for x in t["win_rate"]],
         "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)],
@@ -157,7 +162,8 @@ def seat_table(t: pd.DataFrame) -> pd.DataFrame:
 def strategy_table(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "players": t["players"].astype(str), "strategy": t["strategy"].astype(str),
-        "seat": t["seat"].astype(str), "seat-games": [f"{n:,}" for n in t["seat_games"]],
+        "seat": [seat_label(s) for s in t["seat"]],
+        "seat-games": [f"{n:,}" for n in t["seat_games"]],
         "wins": [f"{n:,}" for n in t["wins"]], "win rate": [pct(x) for x in t["win_rate"]],
         "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)]})
 
@@ -165,7 +171,7 @@ def strategy_table(t: pd.DataFrame) -> pd.DataFrame:
 def fpa_table(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "players": t["players"].astype(str), "games": [f"{n:,}" for n in t["games"]],
-        "seat 0 win rate": [pct(x) for x in t["seat0_win_rate"]],
+        "seat 1 win rate": [pct(x) for x in t["seat0_win_rate"]],
         "fair share": [pct(x) for x in t["fair_share"]],
         "advantage": [points(x) for x in t["advantage"]],
         "95% CI": [interval(a, b, points) for a, b in zip(t["ci_low"], t["ci_high"],
@@ -520,7 +526,7 @@ def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> N
     c = pd.DataFrame(rows)
     shown = pd.DataFrame({
         "run": c["run"], "players": c["players"].astype(str),
-        "games": [f"{n:,}" for n in c["games"]], "seat 0 win rate": [pct(x) for x in c["seat0"]],
+        "games": [f"{n:,}" for n in c["games"]], "seat 1 win rate": [pct(x) for x in c["seat0"]],
         "fair share": [pct(x) for x in c["fair"]],
         "first-player advantage": [points(x) for x in c["advantage"]],
         "95% CI": [interval(a, b, points) for a, b in zip(c["ci_low"], c["ci_high"],

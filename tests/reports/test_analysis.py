@@ -233,7 +233,7 @@ def test_compare_known_shift_recovered_with_pairing():
     # pairing is by game index, not row order
     changed = changed.sample(frac=1, random_state=1)
     t = A.compare_runs(base, changed, {}, {}).set_index(["measure", "group"])
-    s0 = t.loc[("win rate", "seat 0")]
+    s0 = t.loc[("win rate", "seat 1")]
     assert s0.difference == pytest.approx(0.1)
     assert s0.ci_low < 0.1 < s0.ci_high
     # paired: d is 1 in 400 games and 0 elsewhere
@@ -245,7 +245,7 @@ def test_compare_known_shift_recovered_with_pairing():
     turns = t.loc[("mean turns", "per game")]
     assert turns.difference == pytest.approx(3.0)
     assert (turns.ci_low, turns.ci_high) == pytest.approx((3.0, 3.0))
-    fpa = t.loc[("first-player advantage", "seat 0 - fair share")]
+    fpa = t.loc[("first-player advantage", "seat 1 - fair share")]
     assert fpa.difference == pytest.approx(0.1)  # fair share stays 0.5 in every game
     # strategies rotate: a gains in its seat-0 games, loses in its seat-1 games
     a = t.loc[("win rate", "strategy a")]
@@ -301,7 +301,7 @@ def test_summary_text_fits_100_columns_and_says_the_numbers():
     text = A.summary_text(games, meta)
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "INCOMPLETE" in text
-    assert "seat 0" in text and "strategy b" in text
+    assert "seat 1" in text and "strategy b" in text
     assert "first-player advantage" in text
     assert "tie 50 (25.0%)" in text and "timeout 50 (25.0%)" in text
 

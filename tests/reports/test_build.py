@@ -200,7 +200,7 @@ def test_whatif_against_an_interrupted_run_pairs_the_common_games(pig_runs, tmp_
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert "only 1,000 games were played by both runs" in md
     assert "incomplete run" in md
-    rows = [r for r in md.splitlines() if r.startswith("| win rate | seat 0 |")]
+    rows = [r for r in md.splitlines() if r.startswith("| win rate | seat 1 |")]
     assert "| 1,000 | paired by game |" in rows[0]
     occ = [r for r in md.splitlines() if r.startswith("| item occurrence | hold:made |")]
     assert "| 1,000 | paired by game |" in occ[0]
