@@ -155,6 +155,30 @@ def accept_masks(fit1, fit2, cards):
     return acc
 
 
+def reach_table(recolour, pip):
+    """int32[18, cap+1, 11]: ``[f0, total, rich]`` is the bitmask of faces a die showing f0
+    can be modified into by a player holding ``total`` tokens (capped where every face is
+    affordable) who has at least ``recolour`` tokens of the kinds in the bitmask ``rich``.
+    Entries ``[0, 0, 8 + k]`` hold the recolour cost (the threshold of ``rich``)."""
+    cap = recolour + 5 * pip
+    reach = np.zeros((18, cap + 1, 11), np.int32)
+    for f0 in range(18):
+        for total in range(cap + 1):
+            for rich in range(8):
+                mask = 0
+                for f in range(18):
+                    need = pip * abs(f % 6 - f0 % 6)
+                    if f // 6 != f0 // 6:
+                        if not rich >> (f // 6) & 1:
+                            continue
+                        need += recolour
+                    if need <= total:
+                        mask |= 1 << f
+                reach[f0, total, rich] = mask
+    reach[0, 0, 8:11] = recolour
+    return reach
+
+
 def parse_condition(words: list[str], text: str, key: str) -> tuple[int, int, int]:
     """A family condition -> (kind, a, b)."""
     try:
@@ -261,7 +285,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
             np.array(house, np.int32).reshape(-1, 3), np.array(forest, np.int32).reshape(-1, 5),
             clash_table(forest, house), np.array(v["advanced.table"], np.int32),
             np.array(v["scoring.family_size_points"], np.int32), req,
-            accept_masks(fit1, fit2, cards))
+            accept_masks(fit1, fit2, cards), reach_table(int(cfg[C_RECOLOUR]), int(cfg[C_PIP])))
 
 
 def _default_counts():

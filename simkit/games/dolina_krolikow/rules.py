@@ -111,7 +111,8 @@ N_CFG = 27
 # (quantifier, k, kind, a, b); params[6] clash int8[nf,nh]; params[7] colour table int32[9]
 # (bitmask of colours that may join a family whose first two are [c1*3+c2]);
 # params[8] family size points int32[6]; params[9] requirements int32[n,2,2,3] (transcript);
-# params[10] accept int32[n,19]: bitmask of the faces that fit a card, by the die on it
+# params[10] accept int32[n,19]: bitmask of the faces that fit a card, by the die on it;
+# params[11] reach int32[18, cap+1, 11]: faces a die can become, by tokens (see __init__)
 SMALL, LARGE = 0, 1
 # marking kinds (params[9])
 K_NONE, K_COLOUR, K_COLOUR_PIPS, K_PIPS, K_SAME_COLOUR, K_SAME_PIPS = range(6)
@@ -640,7 +641,7 @@ def pick_moves(params, state, moves):
                                                                          c) > 0:
                 moves[n] = EXCHANGE + pos
                 n += 1
-    return die_moves(cfg, params[10], state, seat, moves, n)
+    return die_moves(cfg, params[10], params[11], state, seat, moves, n)
 
 
 # position of the single set bit of x = 2**k (k < 32) from x % 37, which is distinct for each k
@@ -650,25 +651,18 @@ BIT_OF_MOD37 = np.array([-1, 0, 1, 26, 2, 23, 27, -1, 3, 16, 24, 30, 28, 11, -1,
 
 
 @kernel
-def reachable_faces(cfg, state, tb, total, f0):
-    """Bitmask of the faces a die showing f0 can be turned into with the seat's tokens."""
-    rc, pc = cfg[C_RECOLOUR], cfg[C_PIP]
-    if total < rc and total < pc:
-        return 1 << f0
-    mask = 0
-    for f in range(N_FACES):
-        need = pc * abs(f % 6 - f0 % 6)
-        if f // 6 != f0 // 6:
-            if state[tb + f // 6] < rc:
-                continue
-            need += rc
-        if need <= total:
-            mask |= 1 << f
-    return mask
+def reachable_faces(reach, state, tb, total, f0):
+    """Bitmask of the faces a die showing f0 can be turned into with the seat's tokens, from
+    the table ``reach[f0, total (capped), which kinds the seat can recolour with]``."""
+    rich = 0
+    for k in range(3):
+        if state[tb + k] >= reach[0, 0, 8 + k]:
+            rich |= 1 << k
+    return reach[f0, min(total, reach.shape[1] - 1), rich]
 
 
 @kernel
-def die_moves(cfg, accept, state, seat, moves, n):
+def die_moves(cfg, accept, reach, state, seat, moves, n):
     """Every die on the table (one per distinct face) as resources, or on every open card as
     every face the seat can afford to turn it into that fits the card. ``accept[card, 1+d1]``
     is the bitmask of faces that fit a card already holding a die of face d1
@@ -681,13 +675,13 @@ def die_moves(cfg, accept, state, seat, moves, n):
             continue
         moves[n] = RES + d
         n += 1
-        reach = reachable_faces(cfg, state, tb, total, state[DIE_FACE + d])
+        faces = reachable_faces(reach, state, tb, total, state[DIE_FACE + d])
         for pos in range(cfg[C_POSITIONS]):
             card = state[POS_CARD + pos]
             owner = state[POS_OWNER + pos]
             if card < 0 or (owner >= 0 and owner != seat) or state[POS_D2 + pos] >= 0:
                 continue
-            m = reach & accept[card, 1 + state[POS_D1 + pos]]
+            m = faces & accept[card, 1 + state[POS_D1 + pos]]
             base = PLACE + (d * MAXPOS + pos) * N_FACES
             while m != 0:
                 low = m & -m
