@@ -873,3 +873,24 @@ def test_item_events_at_the_end_of_a_game():
     assert (kept == 1).all() and ((done + failed) == 1).all()
     acquired = items[[c for c in items.columns if c.endswith(":acquired")]].sum(axis=1)
     assert (acquired > 0).any()
+
+
+# --- check_state itself -------------------------------------------------------------------
+def test_check_state_sees_a_lost_token_and_a_doubled_card():
+    t = Table(2)
+    t.to_picks()
+    assert t.problems() == []
+    t[S.GARDEN] -= 1
+    assert any("carrot" in p for p in t.problems())
+    t[S.GARDEN] += 1
+    t[S.POS_CARD + 1] = t[S.POS_CARD]
+    assert any("rabbit" in p for p in t.problems())
+
+
+def test_check_state_sees_house_counts_that_do_not_match_the_rabbits():
+    t = Table(2)
+    t.finish_setup()
+    build_family(t, 0, 0, "Lw Sb")
+    assert t.problems() == []
+    t[S.HOUSE_LARGE] = 3
+    assert any("Large" in p or "counts" in p for p in t.problems())
