@@ -31,6 +31,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     main[rules.M_CASTLE_LOSS] = values["rules.castle_loss"]
     main[rules.M_AVALON_RED] = values["rules.avalon_reduction"]
     main[rules.M_START_HAND], main[rules.M_PER_SIDE] = start_hand, per_side
+    main[rules.M_EXHAUSTED_DRAW] = values["rules.cards_exhausted"] == "draw"
     main[rules.P_CROWNS:rules.P_CROWNS + N_TERR] = values["territories.crowns"]
     for key, names, at in (("territories.terrain", TERRAIN_NAMES, rules.P_TERRAIN),
                            ("territories.special", SPECIAL_NAMES, rules.P_SPECIAL)):

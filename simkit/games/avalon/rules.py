@@ -76,7 +76,8 @@ from .state import (
 M_COLOURS, M_KNIGHTS, M_ENCH, M_NCARDS, M_WIN, M_HAND_LIMIT = 0, 1, 2, 3, 4, 5
 M_MAX_CONQ, M_CASTLE_DEF, M_CASTLE_LOSS, M_AVALON_RED, M_START_HAND, M_PER_SIDE = (
     6, 7, 8, 9, 10, 11)
-N_MAIN = 12
+M_EXHAUSTED_DRAW = 12
+N_MAIN = 13
 # per territory card id, then per supply tile kind, after the main numbers
 P_CROWNS = N_MAIN
 P_TERRAIN = P_CROWNS + N_TERR
@@ -766,8 +767,9 @@ def finish(params, state, scores, ranks):
         for s in range(2):
             ranks[s] = 1 if s == state[WINNER] else 2
         return REASON_CROWNS
+    draw_game = params[0][M_EXHAUSTED_DRAW] == 1
     for s in range(2):
-        ranks[s] = 1 if scores[s] >= scores[1 - s] else 2
+        ranks[s] = 1 if draw_game or scores[s] >= scores[1 - s] else 2
     return REASON_EXHAUSTED
 
 

@@ -540,3 +540,13 @@ def test_the_player_on_turn_wins_not_the_other():
     assert t.state[WINNER] == -1, "P2's crowns count at the end of P2's turn"
     t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
     assert t.state[WINNER] == P2
+
+
+def test_exhausted_cards_can_be_scored_as_a_draw():
+    t = Table(overrides={"rules.cards_exhausted": "draw"}).territory(0, "plain_a", P2)
+    while t.state[DECK_N] > 0:
+        t.pile(P1, 3, int(t.state[DECK + t.state[DECK_N] - 1]))
+    t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_LIGHT)
+    scores, ranks = np.zeros(2), np.zeros(2, np.int32)
+    assert r.END_REASONS[r.finish(t.params, t.state, scores, ranks)] == "cards_exhausted"
+    assert ranks.tolist() == [1, 1]
