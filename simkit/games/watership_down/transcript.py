@@ -1,6 +1,10 @@
 """Watership Down told as text, for ``simkit replay``; and the state's invariants."""
 
+from . import rules
 from .state import (
+    ELIL_FIRST,
+    KNOWN,
+    O_CARDS,
     O_SP,
     ATT,
     CNT,
@@ -83,80 +87,126 @@ def _where(state):
 
 
 def describe_setup(params, n_players, state):
-    return ["the elil (P1) and the hlessil (P2) place their characters secretly; "
-            "the elil move first",
-            "board: Sandleford (row 0) .. Watership Down (Beech Hanger, Honeycomb) .. "
-            "Efrafa (row 6)"]
+    return ["P1 plays the elil (Woundwort, Campion, Vervain, Cat, Dog, Fox, Rats, Kestrel, "
+            "the Snare) from Efrafa; P2 the hlessil (Hazel's nine) from Sandleford; the elil "
+            "move first",
+            "Watership Down is the Beech Hanger and the Honeycomb; the hlessil win with four "
+            "rabbits there, one a doe"]
+
+
+def _who(state, c, viewer_side):
+    """A character's name, marked when the other side cannot tell which token it is."""
+    name = CHAR_NAMES[c]
+    side = HLESSIL if c < N_RABBITS else ELIL
+    if state[KNOWN + c] == 0 and side != viewer_side:
+        return f"{name} [seen by {SIDE_NAMES[side].split()[0]}]"
+    return name
 
 
 def _changes(params, before, after):
-    """Everything a move changed: characters moved, defeated, joined; snare; cards."""
-    lines = []
+    """Everything a decision changed: characters moved, defeated, joined; the Snare."""
+    lines, joined = [], []
+    ef = int(params[0][0])
     for c in range(N_CHARS):
         b0, b1 = int(before[LOC + c]), int(after[LOC + c])
         s0, s1 = int(before[STAT + c]), int(after[STAT + c])
         who = CHAR_NAMES[c]
         if s0 == IN_PLAY and s1 == DEFEATED:
-            lines.append(f"{who} is defeated (on {_space(params, b0)})")
+            lines.append(f"{who} is defeated on {_space(params, b0)}")
         elif s0 == PENDING and s1 == LOST:
-            lines.append(f"{who} should join but Sandleford holds elil: lost")
+            joined.append(f"{who} should join, but Sandleford holds elil: lost")
         elif s0 == PENDING and s1 == IN_PLAY and before[PHASE] != P_SETUP:
-            lines.append(f"{who} joins the hlessil on {_space(params, b1)}")
+            joined.append(f"{who} joins the hlessil on {_space(params, b1)}")
         elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY:
-            lines.append(f"{who}: {_space(params, b0)} -> {_space(params, b1)}")
+            how = ""
+            if b1 == ef and c >= N_RABBITS:
+                how = " (sent home)"
+            lines.append(f"{_who(before, c, -1)}: {_space(params, b0)} -> "
+                         f"{_space(params, b1)}{how}")
     e0, e1 = int(before[ENSNARED]), int(after[ENSNARED])
     if e1 >= 0 and e0 != e1:
-        lines.append(f"the Snare catches {CHAR_NAMES[e1]}")
+        lines.append(f"the Snare catches {CHAR_NAMES[e1]}: both lie face up, "
+                     f"{CHAR_NAMES[e1]} is paralysed")
     if e0 >= 0 and e1 < 0 and after[STAT + e0] == IN_PLAY:
         lines.append(f"{CHAR_NAMES[e0]} is free of the Snare")
-    for side, off, names in ((HLESSIL, CARD_H, H_CARD_NAMES), (ELIL, CARD_E, E_CARD_NAMES)):
-        pass
-    if after[ATT] >= 0 and after[DEF] >= 0 and (after[DEF] != before[DEF]
-                                                or after[ATT] != before[ATT]):
-        lines.append(f"battle on {_space(params, int(after[BSPACE]))}: "
-                     f"{CHAR_NAMES[after[ATT]]} attacks, {CHAR_NAMES[after[DEF]]} defends "
-                     "(both revealed)")
+    if (before[STAT + SNARE] == IN_PLAY and after[STAT + SNARE] == IN_PLAY
+            and before[KNOWN + SNARE] == 1 and after[KNOWN + SNARE] == 0 and e1 < 0):
+        lines.append("the Snare is concealed again")
+    a, d = int(after[ATT]), int(after[DEF])
+    if a >= 0 and d >= 0 and (d != before[DEF] or a != before[ATT]) \
+            and after[STAT + d] == IN_PLAY:
+        lines.append(f"battle on {_space(params, int(after[BSPACE]))}: {CHAR_NAMES[a]} "
+                     f"attacks, chance picks {CHAR_NAMES[d]} to defend (both revealed)")
+    for c in range(N_CHARS):
+        if after[LOCK + c] == 1 and before[LOCK + c] == 0:
+            lines.append(f"Holly sees {CHAR_NAMES[c]} on {_space(params, int(after[LOC + c]))}"
+                         " [seen by hlessil]; it cannot be mixed")
+    lines += joined
     if after[WINNER] >= 0 and before[WINNER] < 0:
-        lines.append(f"game over: {SIDE_NAMES[after[WINNER]]} win "
+        lines.append(f"game over: the {SIDE_NAMES[after[WINNER]]} win "
                      f"({END_REASONS[after[END]]})")
     return lines
+
+
+def _fight_line(params, before, move, side):
+    """The two revealed cards and the totals of a fight (decided on the second card)."""
+    r, e = (int(before[ATT]), int(before[DEF])) if before[ATT] < N_RABBITS else \
+        (int(before[DEF]), int(before[ATT]))
+    b = int(before[BSPACE])
+    k = -1 if move == M_NOCARD else move - M_CARD
+    ch = k if side == HLESSIL else int(before[CARD_H])
+    ce = k if side == ELIL else int(before[CARD_E])
+    rs = int(rules.rabbit_strength(params, before, r, b))
+    es = int(rules.elil_strength(params, before, e, b))
+    t = params[0]
+    hv = int(t[O_CARDS + HLESSIL * 22 + ch * 2 + 1]) if ch >= 0 else 0
+    ev = int(t[O_CARDS + ELIL * 22 + ce * 2 + 1]) if ce >= 0 else 0
+    if r == before[ENSNARED]:
+        hv = 0
+    return (f"revealed: {CHAR_NAMES[r]} {_card(HLESSIL, ch)}, {CHAR_NAMES[e]} "
+            f"{_card(ELIL, ce)} -> {CHAR_NAMES[r]} {rs}+{hv}={rs + hv}, "
+            f"{CHAR_NAMES[e]} {es}+{ev}={es + ev} (text cards add nothing)")
 
 
 def describe_move(params, n_players, before, move, after):
     ph = int(before[PHASE])
     side = int(before[DECIDER])
     who = SIDE_NAMES[side]
+    mine = who.split()[0]
+    extra = []
     if ph == P_SETUP:
-        head = f"{who} places {CHAR_NAMES[move - M_CHAR]} [seen by {who.split()[0]}]"
+        head = f"{who} places {CHAR_NAMES[move - M_CHAR]} face down [seen by {mine}]"
     elif ph in (P_MOVE, P_DAND):
         if move == M_PASS:
-            head = "Dandelion does not make a second move"
+            head = "Dandelion does not take his second move"
         else:
             c, t = divmod(move, 16)
-            extra = " (Dandelion's second move)" if ph == P_DAND else ""
-            head = (f"turn {int(before[TURN]) + 1}: {who} moves {CHAR_NAMES[c]} "
-                    f"{_space(params, int(before[LOC + c]))} -> {_space(params, t)}{extra}")
+            again = " (Dandelion's second move)" if ph == P_DAND else ""
+            head = (f"turn {int(before[TURN]) + 1}: {who} moves {_who(before, c, 1 - side)} "
+                    f"{_space(params, int(before[LOC + c]))} -> {_space(params, t)}{again}")
     elif ph == P_GROUP:
         head = ("Hazel's group is complete" if move == M_PASS
-                else f"{CHAR_NAMES[move - M_CHAR]} moves with Hazel")
+                else f"{CHAR_NAMES[move - M_CHAR]} goes along with Hazel [seen by hlessil]")
     elif ph == P_ESCAPE:
         head = f"escape from Efrafa by the punt to {_space(params, move - M_SPACE)}"
     elif ph == P_HOLLY:
-        head = ("Holly does not look" if move == M_PASS
-                else f"Holly reveals himself and looks into {_space(params, move - M_SPACE)}")
-        for e in range(N_RABBITS, N_CHARS):
-            if after[LOCK + e] == 1 and before[LOCK + e] == 0:
-                head += f": sees {CHAR_NAMES[e]} [seen by hlessil]"
+        head = ("Holly does not look" if move == M_PASS else
+                f"Holly reveals himself and looks into {_space(params, move - M_SPACE)}")
     elif ph == P_QUESTION:
         q = int(before[QUESTION])
         head = f"{who}: {QUESTION_NAMES[q]} {'yes' if move == M_YES else 'no'}"
     elif ph == P_CARD:
         k = -1 if move == M_NOCARD else move - M_CARD
-        head = f"{who} plays a card face down: {_card(side, k)} [seen by {who.split()[0]}]"
-        if after[CARD_E] >= 0 and after[CARD_H] >= 0 or (after[CARD_E] < 0 and
-                                                          after[CARD_H] < 0):
-            head += (f"; revealed: elil {_card(ELIL, int(before[CARD_E] if side == HLESSIL else k))}"
-                     f", hlessil {_card(HLESSIL, int(before[CARD_H] if side == ELIL else k))}")
+        other_card = CARD_H if side == ELIL else CARD_E
+        open_first = before[ELIL_FIRST] == 1 and side == HLESSIL
+        if before[other_card] < 0:
+            vis = "face up (the elil play first)" if side == ELIL and before[ELIL_FIRST] \
+                else f"face down [seen by {mine}]"
+            head = f"{who} plays {_card(side, k)} {vis}"
+        else:
+            head = f"{who} plays {_card(side, k)}" + ("" if open_first else
+                                                     f" [seen by {mine}]")
+            extra.append(_fight_line(params, before, move, side))
     elif ph == P_RETREAT:
         c, t = divmod(move, 16)
         head = f"{CHAR_NAMES[c]} retreats to {_space(params, t)}"
@@ -165,7 +215,7 @@ def describe_move(params, n_players, before, move, after):
         head = f"Flaming Stick: {CHAR_NAMES[c]} retreats to {_space(params, t)}"
     else:
         head = f"move {move}"
-    return [head] + _changes(params, before, after)
+    return [head] + extra + _changes(params, before, after)
 
 
 def check_state(params, n_players, state):
