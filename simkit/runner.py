@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -163,18 +162,31 @@ def _ordered(submit: Callable[[int, int], Any], result: Callable[[Any], Chunk],
         nxt += 1
 
 
-@contextmanager
-def _signals_held():
-    """Hold Ctrl-C and SIGTERM while a chunk is written and counted, so games.parquet,
-    items.parquet and run.json always agree; a signal is delivered right after."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+class _StopRequests:
+    """While a run is written: the first Ctrl-C or SIGTERM asks the run to stop after the
+    chunk in hand (so games.parquet, items.parquet and run.json always agree); a second
+    one stops at once, keeping nothing. Only the main thread can install handlers; elsewhere
+    a KeyboardInterrupt simply aborts the run."""
+
+    def __init__(self):
+        self.requested = False
+        self._old = {}
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        return False
 
 
 def _versions() -> dict[str, str]:
@@ -234,27 +246,30 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
     done = 0
-    complete = False
+    stop = _StopRequests()
     try:
-        for chunk in _ordered(submit, result, bounds, pending_max):
-            g = games_table(chunk, p.driver.strategy_names, spec.teams(run.players),
-                            spec.end_reasons)
-            it = items_table(chunk, spec.item_columns)
-            with _signals_held():
+        with stop:
+            for chunk in _ordered(submit, result, bounds, pending_max):
+                g = games_table(chunk, p.driver.strategy_names, spec.teams(run.players),
+                                spec.end_reasons)
+                it = items_table(chunk, spec.item_columns)
                 if writer is not None:
                     writer.write(g, it)
                 else:
                     kept_games.append(g)
                     kept_items.append(it)
                 done += len(chunk.seeds)
-            if bar is not None:
-                bar.update(len(chunk.seeds))
-        complete = True
-    except KeyboardInterrupt:
-        if writer is None or done == 0:
+                if bar is not None:
+                    bar.update(len(chunk.seeds))
+                if stop.requested:
+                    break
+            if stop.requested and done == 0:
+                raise KeyboardInterrupt
+            elapsed = time.perf_counter() - started
+            complete = done == run.games
+            meta = run_meta(p, backend, chunk_size, elapsed, done, complete)
             if writer is not None:
-                writer.abort()
-            raise
+                writer.close(meta)
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -263,14 +278,10 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         if bar is not None:
             bar.close()
         if pool is not None:
-            pool.shutdown(wait=complete, cancel_futures=True)
+            pool.shutdown(wait=not stop.requested, cancel_futures=True)
         if client is not None and client is not scheduler:
             client.close()
-    elapsed = time.perf_counter() - started
-    meta = run_meta(p, backend, chunk_size, elapsed, done, complete)
     if writer is not None:
-        with _signals_held():  # a second Ctrl-C must not break the finishing rename
-            writer.close(meta)
         result_games = pd.DataFrame()
         result_items = pd.DataFrame()
     else:

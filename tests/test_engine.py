@@ -118,27 +118,34 @@ def test_items_count_what_happened():
 
 
 def test_interrupted_run_keeps_finished_games(tmp_path, monkeypatch):
+    """Ctrl-C while the third chunk is played: that chunk is finished and written, then the
+    run stops with a sound folder marked incomplete."""
+    import os
+    import signal
+
     from simkit import runner
 
-    run = RunSpec.make("pig", 2, 4000, seed=1, strategies="random")
+    run = RunSpec.make("pig", 2, 6000, seed=1, strategies="random")
     real = runner.play_chunk
     calls = {"n": 0}
 
-    def flaky(p, start, count):
+    def interrupted(p, start, count):
         calls["n"] += 1
-        if calls["n"] == 4:  # the warm-up game, then two chunks, then Ctrl-C
-            raise KeyboardInterrupt
+        if calls["n"] == 4:  # the warm-up game, two chunks, then Ctrl-C during the third
+            os.kill(os.getpid(), signal.SIGINT)
         return real(p, start, count)
 
-    monkeypatch.setattr(runner, "play_chunk", flaky)
+    monkeypatch.setattr(runner, "play_chunk", interrupted)
     with pytest.raises(runner.RunInterrupted):
         run_games(run, out=tmp_path / "r", workers=1, chunk_size=1000)
     from simkit.results import read_run
 
     kept = read_run(tmp_path / "r")
-    assert kept.meta["complete"] is False and kept.meta["games_completed"] == 2000
-    assert kept.games["game"].tolist() == list(range(2000))
+    assert kept.meta["complete"] is False and kept.meta["games_completed"] == 3000
+    assert kept.games["game"].tolist() == list(range(3000))
+    assert len(kept.items) == 2 * 3000
     assert [p.name for p in tmp_path.iterdir()] == ["r"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_failed_run_leaves_no_folder(tmp_path, monkeypatch):
