@@ -23,19 +23,23 @@ W_TOKEN, W_RES, P_TWO, P_ONE, W_HOUSES, W_BASE, W_LONE_LARGE, W_SMALL_WAIT = ran
 
 
 @kernel
-def potential(obs, i, weights):
-    if R.is_family(obs, i):
+def potential(params, obs, i, weights):
+    """What a House that is not yet a Family may become: the size points it would score if
+    the missing Large rabbit (or, for a lone Large, a partner) joined, discounted."""
+    n = obs[S.HOUSE_N + i]
+    if n == 0 or R.is_family(obs, i):
         return 0.0
+    pts = params[8][min(n + 1, 5)]
     if obs[S.HOUSE_LARGE + i] >= 1:
-        return weights[W_LONE_LARGE]
-    return weights[W_SMALL_WAIT] * obs[S.HOUSE_N + i]
+        return weights[W_LONE_LARGE] * pts
+    return weights[W_SMALL_WAIT] * pts
 
 
 @kernel
 def seat_value(params, obs, seat, weights):
     v = float(R.seat_score(params, obs, seat))
     for h in range(obs[S.HOUSE_COUNT + seat]):
-        v += potential(obs, seat * S.MAXH + h, weights)
+        v += potential(params, obs, seat * S.MAXH + h, weights)
     return v
 
 
@@ -210,5 +214,5 @@ def choose_heuristic(params, obs, seat, moves, n_moves, weights, stream):
 register_strategy(StrategySpec(
     "heuristic", choose_heuristic, game="dolina-krolikow",
     weights={"token": 0.15, "resources": 0.35, "odds_two": 0.75, "odds_one": 0.45,
-             "houses": 5.0, "rabbit": 1.0, "lone_large": 0.6, "small_waiting": 0.3},
+             "houses": 5.0, "rabbit": 1.0, "lone_large": 0.6, "small_waiting": 0.4},
     summary="greedy on the change to its own score, with odds for finishing Large rabbits"))
