@@ -11,7 +11,7 @@ from simkit.jit import kernel
 from simkit.rng import rand_below, shuffle
 
 from .state import (
-    CARD, DAYV, HOMES, DECK0, DAYD, FLAT, N_CARD_COLS,
+    CARD, DAYV, HOMES, DECK0, DAYD, FLAT, MORNING, N_CARD_COLS,
     ABILITY, ACCEPT, ACTOR, AFLAG, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURIED, BURY,
     C_ANY, C_BAND, C_COST, C_EFFECT, C_AMOUNT, C_FLY, C_HP, C_RANGED, C_STR, C_TARGETED,
     C_TRICK, C_WAITS, D_BUMPER, D_BUSY, D_BUTTONS, D_CALL, D_FLOOD, D_FOG, D_FOX, D_FROST,
@@ -313,8 +313,15 @@ def start_day(P, state, chance, items):
     for p in range(n):
         items[p, P[R_IT_DAY] + d] += 1
     state[FOX_MASK] = 0
+    for p in range(n):
+        state[MORNING + 3 * p] = state[pb(p) + STORE]
+        state[MORNING + 3 * p + 1] = state[pb(p) + BURIED]
+        state[MORNING + 3 * p + 2] = -1
     day_effect(P, state, d, chance, items)
     next_fox(P, state, chance, items)
+    for p in range(n):
+        state[MORNING + 3 * p] = state[pb(p) + STORE] - state[MORNING + 3 * p]
+        state[MORNING + 3 * p + 1] = state[pb(p) + BURIED] - state[MORNING + 3 * p + 1]
 
 
 @kernel
@@ -393,6 +400,7 @@ def cat_eats(P, state, p, chance, items):
     for i in range(MAX_ARMY):
         if state[b + i] >= 0:
             if r == 0:
+                state[MORNING + 3 * p + 2] = state[b + i]
                 kill(P, state, p, i, items)
                 return
             r -= 1
@@ -1359,3 +1367,8 @@ def observe(params, state, seat, obs):
     for p in range(state[N_PLAYERS]):
         if p != seat:
             obs[pb(p) + HAND:pb(p) + HAND + MAX_KINDS] = -2
+
+# The layout this file was compiled against. numba's on-disk cache is keyed on this file's
+# own text, not on state.py's constants: test_layout_stamp fails until this line is updated
+# after any change of state.py, which also forces a fresh compile.
+STATE_STAMP = "b556b311fa9bc7b9"

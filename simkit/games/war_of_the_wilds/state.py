@@ -13,9 +13,12 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
     ROW      [24 .. 29)    card kind per row place (-1 empty)
     DAY_ORDER[29 .. 61)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
     PILE     [61 .. 65)    resource cards left in each pile (berry, twig, pebble, feather)
-    DECK     [65 .. 193)   card kinds, the top of the deck is DECK[DECK_N-1]
-    DISCARD  [193 .. 321)  card kinds in the discard pile, DISCARD_N of them
-    PLAYERS  [321 .. 321 + 4*PS)   one block per seat:
+    MORNING  [65 .. 77)    what this morning's day card did to each seat, 3 per seat:
+                           stored change, buried change, the creature Mr. Buttons ate (-1)
+                           (for the transcript; the Fox's blocked fights are moves of their own)
+    DECK     [77 .. 205)   card kinds, the top of the deck is DECK[DECK_N-1]
+    DISCARD  [205 .. 333)  card kinds in the discard pile, DISCARD_N of them
+    PLAYERS  [333 .. 333 + 4*PS)   one block per seat:
 
         +0 HOME | +1..+4 RES[4] | +5 STORE | +6 BURIED | +7 HAND[32] (count per card kind)
         +39 ARMY[16]  card kind per army place (-1 empty)
@@ -63,7 +66,8 @@ OFFER_TO, OFFER_KIND, OFFER_GIVE, OFFER_GET, FOX_MASK, SETUP_SEAT = range(16, 22
 ROW = 24
 DAY_ORDER = ROW + MAX_ROW
 PILE = DAY_ORDER + MAX_DAY_CARDS
-DECK = PILE + 4
+MORNING = PILE + 4
+DECK = MORNING + 3 * MAXP
 DISCARD = DECK + MAX_CARDS
 PLAYERS = DISCARD + MAX_CARDS
 # per-player block

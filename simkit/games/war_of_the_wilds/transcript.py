@@ -3,7 +3,7 @@
 import numpy as np
 
 from .state import (
-    tables,
+    tables, MORNING, D_PEDLAR,
     ABILITY, ACCEPT, AFLAG, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURIED, BURY,
     C_COUNT, C_TRICK, DAY, DAY_CARD, DAY_NAMES, DECK, DECK_N, DEFENDER, DISCARD,
     DISCARD_CARD, DISCARD_N, DRAW, DRAW_REFRESH, END_PLAY, FORAGE, GATHER, HAND, HOME,
@@ -87,8 +87,7 @@ def describe_move(params, n_players, before, move, after):
     s = int(before[SEAT])
     lines = _what(params, n_players, before, move, after, ph, s)
     if after[DAY] != before[DAY] and after[PHASE] != PH_OVER:
-        fought = any(line.startswith("fight") for line in lines)
-        lines += _morning(params, n_players, before, after, not fought)
+        lines += _morning(params, n_players, after)
     elif after[PHASE] == PH_OVER and before[PHASE] != PH_OVER:
         lines.append("after day %d: %s" % (int(tables(params)[3][R_DAYS]),
                                            acorns_text(after, n_players)))
@@ -203,14 +202,22 @@ def _fights(n, before, after):
     return [f"fight{ch}"] if ch else []
 
 
-def _morning(params, n, before, after, show_changes):
-    """The new day; its card's effects (when the move did not also fight, whose line
-    already shows every change) and where the acorns are."""
+def _morning(params, n, after):
+    """The new day: its card, what the card did to each seat, and where the acorns are."""
     d = int(after[DAY_CARD])
     lines = [f"== Day {after[DAY]}: {day_name(d)} (row: {row_text(params, after)})"]
-    ch = _changes(n, before, after)
-    if ch and show_changes:
-        lines.append(f"   {day_name(d)}: {ch[2:]}")
+    done = []
+    for p in range(n):
+        m = MORNING + 3 * p
+        for name, delta in (("stored", after[m]), ("buried", after[m + 1])):
+            if delta:
+                done.append(f"{P(p)} {name} {int(delta):+d}")
+        if after[m + 2] >= 0:
+            done.append(f"Mr. Buttons eats {P(p)}'s {card_name(after[m + 2])}")
+    if d == D_PEDLAR:  # the cards drawn stay hidden
+        done.append("everyone draws 1 card [each seen by its drawer]")
+    if done:
+        lines.append(f"   {day_name(d)}: {'; '.join(done)}")
     lines.append(f"   acorns: {acorns_text(after, n)}")
     return lines
 

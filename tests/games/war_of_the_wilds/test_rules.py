@@ -608,6 +608,7 @@ def test_quiet_day_changes_nothing():
     same[[DECK_N, DISCARD_N]] = False  # noqa: F405
     same[DECK:DECK + MAX_CARDS] = False  # noqa: F405
     same[DAY_ORDER:DAY_ORDER + MAX_DAY_CARDS] = False  # noqa: F405
+    same[MORNING:MORNING + 3 * MAXP] = False  # noqa: F405  (the transcript's record)
     assert (before[same] == t.state[same]).all()
     assert t.item(0, "day_quiet_day:seen") == 1 and t.item(1, "day_quiet_day:seen") == 1
 
@@ -818,3 +819,25 @@ def test_rulebook_stored_acorns_can_be_stolen_buried_cannot():
     t.put_creature(1, "crow")
     attack(t, [0])
     assert t.get(1, STORE) == 2 and t.get(0, STORE) == 1  # noqa: F405
+
+
+def test_mr_buttons_is_recorded_for_the_transcript():
+    t = ready()
+    t.put_creature(1, "boar")
+    morning(t, "mr_buttons")
+    assert t[MORNING + 3 + 2] == K["boar"] and t[MORNING + 2] == -1  # noqa: F405
+
+
+def test_layout_stamp():
+    """Kernels importing state.py's offsets must be recompiled when it changes (numba's cache
+    only sees a file's own text): rules.py and the strategy carry state.py's hash."""
+    import hashlib
+    from pathlib import Path
+
+    import strategies.war_of_the_wilds as strategy
+
+    pkg = Path(R.__file__).parent
+    stamp = hashlib.sha256((pkg / "state.py").read_bytes()).hexdigest()[:16]
+    assert R.STATE_STAMP == stamp and strategy.STATE_STAMP == stamp, (
+        f"state.py changed: set STATE_STAMP = \"{stamp}\" in rules.py and "
+        "strategies/war_of_the_wilds.py")
