@@ -841,3 +841,41 @@ def test_layout_stamp():
     assert R.STATE_STAMP == stamp and strategy.STATE_STAMP == stamp, (
         f"state.py changed: set STATE_STAMP = \"{stamp}\" in rules.py and "
         "strategies/war_of_the_wilds.py")
+
+
+# --- data: the designer's numbers ------------------------------------------------------------
+
+def test_action_sizes_and_hand_limit_follow_the_data():
+    t = Table(2, {"actions.forage": 5, "hand_limit": 2})
+    t.to_turn(0)
+    t.play(FORAGE)  # noqa: F405
+    assert t.get(0, STORE) == 5  # noqa: F405
+    t.give_card(0, "sparrow", 3)
+    t.play(END_PLAY)  # noqa: F405
+    assert t[PHASE] == PH_DISCARD  # noqa: F405
+
+
+def test_card_list_is_checked_against_the_deck_size():
+    from simkit.errors import SimkitError
+
+    with pytest.raises(SimkitError, match="deck_size"):
+        Table(2, {"cards.sparrow": [9, 0, 0, 0, 1, 0, 1, 1, "flying", "none", 0]})
+    with pytest.raises(SimkitError, match="ability"):
+        Table(2, {"cards.sparrow": [8, 0, 0, 0, 1, 0, 1, 1, "flying", "forage", 0]})
+
+
+def test_a_redesigned_card_changes_play_without_code():
+    t = Table(2, {"cards.sparrow": [8, 0, 0, 0, 1, 0, 5, 1, "flying", "unblocked_steal", 2]})
+    t.to_turn(0)
+    main_phase(t)
+    t.put_creature(0, "sparrow")
+    t.set_acorns(1, stored=10)
+    attack(t, [1])
+    assert t.get(0, STORE) == 7  # noqa: F405
+
+
+def test_fewer_days():
+    t = Table(2, {"days": 3})
+    t.to_turn(1, day=3)
+    R.end_turn(t.params[0], t.state, t.chance, t.items)
+    assert R.is_over(t.state)
