@@ -12,17 +12,70 @@ clearly weaker, otherwise the highest number left.
 
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
-    O_CARDS, O_CH, O_JOIN, O_NB, O_SP,
-    BIGWIG, BLACKBERRY, BSPACE, CARD_E, CNT, D_FWD, ELIL,
-    ELIL_FIRST, ENSNARED, FIRST_JOINER, HLESSIL, HYZENTHLAY, IN_PLAY, JOIN_AT,
-    K_FLAME, K_KEHAAR, K_NUM, K_RET_BACK, K_RET_FWD, K_RET_SIDE, K_TRACKER, KESTREL, LOC,
-    M_CARD, M_CHAR, M_NO, M_PASS, M_SPACE, M_YES, N_CARDS, N_CHARS, N_RABBITS, N_SPACES,
-    P_CARD, P_DAND, P_ESCAPE, P_FLAME, P_GROUP, P_HOLLY, P_MOVE, P_QUESTION, P_RETREAT,
-    P_SETUP, PENDING, PHASE, Q_BLACKBERRY, Q_CAT, QUESTION, RATS, SILVER, SNARE,
-    STAT, CAMPION, CARD_H, WOUNDWORT)
+    BIGWIG,
+    BLACKBERRY,
+    BSPACE,
+    CAMPION,
+    CARD_E,
+    CARD_H,
+    CNT,
+    D_FWD,
+    ELIL,
+    ELIL_FIRST,
+    ENSNARED,
+    FIRST_JOINER,
+    HLESSIL,
+    HYZENTHLAY,
+    IN_PLAY,
+    JOIN_AT,
+    K_FLAME,
+    K_KEHAAR,
+    K_NUM,
+    K_RET_BACK,
+    K_RET_FWD,
+    K_RET_SIDE,
+    K_TRACKER,
+    KESTREL,
+    LOC,
+    M_CARD,
+    M_CHAR,
+    M_NO,
+    M_PASS,
+    M_SPACE,
+    M_YES,
+    N_CARDS,
+    N_CHARS,
+    N_RABBITS,
+    N_SPACES,
+    O_CARDS,
+    O_CH,
+    O_JOIN,
+    O_NB,
+    O_SP,
+    P_CARD,
+    P_DAND,
+    P_ESCAPE,
+    P_FLAME,
+    P_GROUP,
+    P_HOLLY,
+    P_MOVE,
+    P_QUESTION,
+    P_RETREAT,
+    P_SETUP,
+    PENDING,
+    PHASE,
+    Q_BLACKBERRY,
+    Q_CAT,
+    QUESTION,
+    RATS,
+    SILVER,
+    SNARE,
+    STAT,
+    WOUNDWORT,
+)
 from simkit.jit import kernel
-from simkit.rng import rand_below
 from simkit.registry import StrategySpec, register_strategy
+from simkit.rng import rand_below
 
 HIDDEN = -2
 W_ATTACK, W_RELUCTANCE, W_PROGRESS, W_DOWN, W_LEAVE_DOWN, W_ESCAPE, W_JOIN, W_DANGER, \
@@ -122,8 +175,8 @@ def join_bonus(params, obs, r, t):
     for j in range(5):
         c = FIRST_JOINER + j
         if obs[STAT + c] == PENDING and obs[JOIN_AT + j] < 0:
-            hit = (params[0][O_JOIN + j * 3] == 0 and (params[0][O_JOIN + j * 3 + 1] >> t) & 1 == 1) or \
-                  (params[0][O_JOIN + j * 3] == 1 and t == params[0][0])
+            kind, spaces = params[0][O_JOIN + j * 3], params[0][O_JOIN + j * 3 + 1]
+            hit = (kind == 0 and (spaces >> t) & 1 == 1) or (kind == 1 and t == params[0][0])
             if hit:
                 b += 1.0 + 2.0 * params[0][O_CH + c * 4 + 2]
     return b

@@ -9,7 +9,6 @@ from simkit.game import GameSpec
 
 from . import rules
 from .state import (
-    O_CARDS, O_CH, O_JOIN, O_NB, O_NBM, O_SETUP, O_SP, PARAMS_SIZE,
     CHAR_KEYS,
     D_BACK,
     D_FWD,
@@ -21,6 +20,14 @@ from .state import (
     N_JOINERS,
     N_RABBITS,
     N_SPACES,
+    O_CARDS,
+    O_CH,
+    O_JOIN,
+    O_NB,
+    O_NBM,
+    O_SETUP,
+    O_SP,
+    PARAMS_SIZE,
 )
 from .transcript import check_state, describe_move, describe_setup
 

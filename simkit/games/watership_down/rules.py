@@ -16,13 +16,6 @@ from simkit.rng import rand_below
 
 from . import state as _state
 from .state import (
-    O_CARDS,
-    O_CH,
-    O_JOIN,
-    O_NB,
-    O_NBM,
-    O_SETUP,
-    O_SP,
     ATT,
     ATTACKING,
     BIGWIG,
@@ -97,6 +90,13 @@ from .state import (
     N_RABBITS,
     N_SPACES,
     NOCARDS,
+    O_CARDS,
+    O_CH,
+    O_JOIN,
+    O_NB,
+    O_NBM,
+    O_SETUP,
+    O_SP,
     ORIGIN,
     P_CARD,
     P_DAND,
@@ -302,8 +302,9 @@ def note_arrival(params, state, r, s, items):
     if is_down(params[0], s) and (state[DOWN_SEEN] >> r) & 1 == 0:
         state[DOWN_SEEN] |= 1 << r
         items[HLESSIL, I_DOWN + r] += 1
+    table = params[0]
     for j in range(N_JOINERS):
-        if params[0][O_JOIN + j * 3] == JOIN_ENTER and (params[0][O_JOIN + j * 3 + 1] >> s) & 1 == 1:
+        if table[O_JOIN + j * 3] == JOIN_ENTER and (table[O_JOIN + j * 3 + 1] >> s) & 1 == 1:
             trigger(params, state, j, s)
 
 
@@ -406,9 +407,10 @@ def dest_mask_fast(params, state, c, attacks, full):
         return 0
     side = HLESSIL if c < N_RABBITS else ELIL
     s = state[LOC + c]
-    cand = params[0][O_NBM + side * 48 + D_FWD * 16 + s]
+    nbm = O_NBM + side * 48 + s
+    cand = params[0][nbm + D_FWD * 16]
     if c == WOUNDWORT:
-        cand |= (params[0][O_NBM + side * 48 + D_BACK * 16 + s] | params[0][O_NBM + side * 48 + D_SIDE * 16 + s]) & attacks
+        cand |= (params[0][nbm + D_BACK * 16] | params[0][nbm + D_SIDE * 16]) & attacks
     elif c == KESTREL:
         cand |= attacks & ~(1 << s)
     if params[0][O_SP + s * 3 + 2] == 1:
@@ -601,60 +603,90 @@ def observe(params, state, seat, obs):
 @kernel
 def legal_moves(params, state, moves):
     ph = state[PHASE]
-    side = state[DECIDER]
-    n = 0
     if ph == P_MOVE or ph == P_DAND:
-        lo = 0 if side == HLESSIL else N_RABBITS
-        hi = N_RABBITS if side == HLESSIL else N_CHARS
-        if ph == P_DAND:
-            lo, hi = DANDELION, DANDELION + 1
-            moves[n] = M_PASS
-            n += 1
-        attacks = attack_mask(params, state, side)
-        full = full_mask(params, state, side)
-        for c in range(lo, hi):
-            m = dest_mask_fast(params, state, c, attacks, full)
-            for t in range(N_SPACES):
-                if (m >> t) & 1 == 1:
-                    moves[n] = c * 16 + t
-                    n += 1
-    elif ph == P_SETUP:
-        lo = 0 if side == HLESSIL else N_RABBITS
-        for c in range(lo, lo + 9):
-            if state[STAT + c] == PENDING and params[0][O_CH + c * 4 + 3] == 1:
-                moves[n] = M_CHAR + c
-                n += 1
-    elif ph == P_GROUP:
-        n = group_moves(params, state, moves)
-    elif ph == P_ESCAPE:
-        g = n_escapers(params, state)
-        for t in range(N_SPACES):
-            if escape_ok(params, state, t, g):
-                moves[n] = M_SPACE + t
-                n += 1
-    elif ph == P_HOLLY:
-        n = holly_moves(params, state, moves)
-    elif ph == P_QUESTION:
+        return main_moves(params, state, moves, ph == P_DAND)
+    if ph == P_SETUP:
+        return setup_moves(params, state, moves)
+    if ph == P_GROUP:
+        return group_moves(params, state, moves)
+    if ph == P_ESCAPE:
+        return escape_moves(params, state, moves)
+    if ph == P_HOLLY:
+        return holly_moves(params, state, moves)
+    if ph == P_QUESTION:
         moves[0] = M_NO
         moves[1] = M_YES
-        n = 2
-    elif ph == P_CARD:
-        for k in range(N_CARDS):
-            if state[HAND + side * N_CARDS + k] == 1:
-                moves[n] = M_CARD + k
-                n += 1
-        if n == 0:
-            moves[0] = M_NOCARD
-            n = 1
-    elif ph == P_RETREAT:
+        return 2
+    if ph == P_CARD:
+        return card_moves(state, moves)
+    if ph == P_RETREAT:
         c = state[RET_CHAR]
-        m = retreat_mask(params, state, c, state[RET_DIRS], 0)
-        for t in range(N_SPACES):
-            if (m >> t) & 1 == 1:
-                moves[n] = c * 16 + t
-                n += 1
-    elif ph == P_FLAME:
-        n = flame_moves(params, state, moves)
+        return space_moves(retreat_mask(params, state, c, state[RET_DIRS], 0), c * 16, moves, 0)
+    if ph == P_FLAME:
+        return flame_moves(params, state, moves)
+    return 0
+
+
+@kernel
+def space_moves(mask, base, moves, n):
+    """Append ``base + t`` for every space ``t`` in ``mask``."""
+    for t in range(N_SPACES):
+        if (mask >> t) & 1 == 1:
+            moves[n] = base + t
+            n += 1
+    return n
+
+
+@kernel
+def main_moves(params, state, moves, dandelion):
+    side = state[DECIDER]
+    lo = 0 if side == HLESSIL else N_RABBITS
+    hi = N_RABBITS if side == HLESSIL else N_CHARS
+    n = 0
+    if dandelion:
+        lo, hi = DANDELION, DANDELION + 1
+        moves[0] = M_PASS
+        n = 1
+    attacks = attack_mask(params, state, side)
+    full = full_mask(params, state, side)
+    for c in range(lo, hi):
+        n = space_moves(dest_mask_fast(params, state, c, attacks, full), c * 16, moves, n)
+    return n
+
+
+@kernel
+def setup_moves(params, state, moves):
+    n = 0
+    lo = 0 if state[DECIDER] == HLESSIL else N_RABBITS
+    for c in range(lo, lo + 9):
+        if state[STAT + c] == PENDING and params[0][O_CH + c * 4 + 3] == 1:
+            moves[n] = M_CHAR + c
+            n += 1
+    return n
+
+
+@kernel
+def escape_moves(params, state, moves):
+    g = n_escapers(params, state)
+    n = 0
+    for t in range(N_SPACES):
+        if escape_ok(params, state, t, g):
+            moves[n] = M_SPACE + t
+            n += 1
+    return n
+
+
+@kernel
+def card_moves(state, moves):
+    hand = HAND + state[DECIDER] * N_CARDS
+    n = 0
+    for k in range(N_CARDS):
+        if state[hand + k] == 1:
+            moves[n] = M_CARD + k
+            n += 1
+    if n == 0:
+        moves[0] = M_NOCARD
+        n = 1
     return n
 
 
@@ -707,10 +739,7 @@ def flame_moves(params, state, moves):
     for r in range(N_RABBITS):
         if alive_at(state, r, b):
             m = retreat_mask(params, state, r, 7, state[FLAME_USED])
-            for t in range(N_SPACES):
-                if (m >> t) & 1 == 1:
-                    moves[n] = r * 16 + t
-                    n += 1
+            n = space_moves(m, r * 16, moves, n)
     return n
 
 

@@ -5,9 +5,23 @@ import numpy as np
 from simkit import registry
 from simkit.data import values
 from simkit.games.watership_down import rules
-from simkit.games.watership_down.state import (CHAR_NAMES, DECIDER, HAND, IN_PLAY, LOC,  # noqa: F401
-                                               N_CARDS, N_CHARS, P_MOVE, PHASE, SIDE,
-                                               STAT, STATE_SIZE, STEP, S_WAIT, M_CARD)
+from simkit.games.watership_down.state import (  # noqa: F401
+    CHAR_NAMES,
+    DECIDER,
+    HAND,
+    IN_PLAY,
+    LOC,
+    M_CARD,
+    N_CARDS,
+    N_CHARS,
+    P_MOVE,
+    PHASE,
+    S_WAIT,
+    SIDE,
+    STAT,
+    STATE_SIZE,
+    STEP,
+)
 from simkit.games.watership_down.transcript import SPACE_NAMES
 
 SPEC = registry.get_game("watership-down")

@@ -4,16 +4,68 @@ import numpy as np
 
 from simkit.game import HIDDEN
 from simkit.games.watership_down import rules
-from simkit.games.watership_down.state import (CARD_H, DEFEATED, E_DOES, E_ELEVEN,
-                                               E_NO_MOVE, E_WARREN, ELIL, END, HAND,
-                                               HLESSIL, IN_PLAY, KNOWN, LOC, LOST, M_SPACE, N_CARDS, P_CARD, P_ESCAPE, P_MOVE,
-                                               P_SETUP, PENDING, PHASE, SIDE, STAT,
-                                               STATE_SIZE, TURN, WINNER, DECIDER)
+from simkit.games.watership_down.state import (
+    CARD_H,
+    DECIDER,
+    DEFEATED,
+    E_DOES,
+    E_ELEVEN,
+    E_NO_MOVE,
+    E_WARREN,
+    ELIL,
+    END,
+    HAND,
+    HLESSIL,
+    IN_PLAY,
+    KNOWN,
+    LOC,
+    LOST,
+    M_SPACE,
+    N_CARDS,
+    P_CARD,
+    P_ESCAPE,
+    P_MOVE,
+    P_SETUP,
+    PENDING,
+    PHASE,
+    SIDE,
+    STAT,
+    STATE_SIZE,
+    TURN,
+    WINNER,
+)
 
-from .helpers import (BEECH, BELT, C, COWSLIP, ECCH, EFRAFA, ENBORNE, HAWTHORN, HEATHER,
-                      HONEY, NEAR_HIND, NEWTOWN, NUTHANGER, P, RIVER, ROAD, SAND,
-                      TEST_WOODS, card, chance, col, hand, items_zero, legal, mv, play,
-                      position, status, where)
+from .helpers import (
+    BEECH,
+    BELT,
+    COWSLIP,
+    ECCH,
+    EFRAFA,
+    ENBORNE,
+    HAWTHORN,
+    HEATHER,
+    HONEY,
+    NEAR_HIND,
+    NEWTOWN,
+    NUTHANGER,
+    RIVER,
+    ROAD,
+    SAND,
+    TEST_WOODS,
+    C,
+    P,
+    card,
+    chance,
+    col,
+    hand,
+    items_zero,
+    legal,
+    mv,
+    play,
+    position,
+    status,
+    where,
+)
 
 
 def test_setup_is_secret_placement_four_at_home_elil_first():
@@ -156,9 +208,8 @@ def test_elil_win_eleven_rabbits_defeated():
 
 
 def test_no_legal_move_loses():
-    st = position(HLESSIL, hazel=SAND, kestrel=SAND + 0 * 0 + ENBORNE)
-    # elil: only the Kestrel at the Enborne; after Hazel moves away it can still attack
-    play(st, mv("hazel", NEWTOWN))
+    st = position(HLESSIL, hazel=SAND, kestrel=ENBORNE)
+    play(st, mv("hazel", NEWTOWN))        # the Kestrel can still attack from anywhere
     assert st[WINNER] < 0
     st = position(HLESSIL, hazel=ENBORNE, rats=SAND)
     play(st, mv("hazel", ECCH))           # the Rats at Sandleford cannot go forward
