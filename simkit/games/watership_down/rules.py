@@ -592,6 +592,9 @@ def observe(params, state, seat, obs):
     m = state[MOVER]
     if m >= 0 and side_of(m) == opp and state[KNOWN + m] == 0:
         obs[MOVER] = HIDDEN
+    if seat == ELIL:                  # which rabbits reached the Down, whether Holly moved
+        obs[DOWN_SEEN] = HIDDEN
+        obs[HOLLY_LOOK] = HIDDEN
     own_card = CARD_H if seat == HLESSIL else CARD_E
     opp_card = CARD_E if seat == HLESSIL else CARD_H
     if state[opp_card] >= 0 and state[CARDS_OPEN] == 0:

@@ -249,3 +249,28 @@ def test_card_items_count_played_won_lost():
     assert it[ELIL, col("card_elil_1:lost")] == 1
     assert it[ELIL, col("rats:defeated")] == 1
     assert it[HLESSIL, col("clover:joined")] == 1
+
+
+def test_observe_hides_who_moved_and_the_unrevealed_tokens():
+    st = position(HLESSIL, hazel=SAND, fiver=SAND, woundwort=EFRAFA)
+    play(st, mv("hazel", ENBORNE))        # Hazel's group is being chosen
+    assert st[rules.MOVER] == C["hazel"]
+    obs = np.empty_like(st)
+    rules.observe(P, st, ELIL, obs)
+    assert obs[rules.MOVER] == HIDDEN and obs[LOC + C["hazel"]] == HIDDEN
+    st = position(ELIL, fox=EFRAFA, dog=EFRAFA, hazel=SAND)
+    play(st, mv("fox", RIVER))
+    rules.observe(P, st, HLESSIL, obs)
+    assert obs[LOC + C["fox"]] == HIDDEN
+    assert obs[rules.CNT + ELIL * 16 + RIVER] == 1     # the token itself is seen
+    rules.observe(P, st, ELIL, obs)
+    assert obs[LOC + C["fox"]] == RIVER and obs[LOC + C["hazel"]] == HIDDEN
+
+
+def test_same_seed_same_games_whatever_the_workers():
+    from simkit import simulate
+    a = simulate("watership-down", 2, 40, seed=9, strategies="heuristic,random", workers=1)
+    b = simulate("watership-down", 2, 40, seed=9, strategies="heuristic,random", workers=2)
+    assert a.games.drop(columns=[c for c in a.games if "time" in c]).equals(
+        b.games.drop(columns=[c for c in b.games if "time" in c]))
+    assert a.items.equals(b.items)
