@@ -333,60 +333,75 @@ def affected(P, items, p, d):
 
 @kernel
 def day_effect(P, state, d, chance, items):
+    """What day card ``d`` does when it is turned over (the day-long cards act elsewhere)."""
     n = state[N_PLAYERS]
     num = P[DAYV + d * 4 + 1]
+    hit = 0
     if d == D_BUTTONS:
-        best = 0
-        for p in range(n):
-            best = max(best, army_count(state, p))
-        if best > 0:
-            for p in range(n):
-                if army_count(state, p) == best:
-                    for _ in range(num):
-                        cat_eats(P, state, p, chance, items)
-                    affected(P, items, p, d)
+        hit = most_creatures(state)
     elif d == D_FOX:
-        best = 0
-        for p in range(n):
-            best = max(best, state[pb(p) + STORE])
-        if best > 0:
-            for p in range(n):
-                if state[pb(p) + STORE] == best:
-                    state[FOX_MASK] |= 1 << p
-                    affected(P, items, p, d)
+        hit = extreme(state, STORE, True)
     elif d == D_JAY:
-        best = 0
-        for p in range(n):
-            best = max(best, state[pb(p) + BURIED])
-        if best > 0:
-            for p in range(n):
-                if state[pb(p) + BURIED] == best:
-                    dig_up(state, p, num)
-                    affected(P, items, p, d)
+        hit = extreme(state, BURIED, True)
     elif d == D_LOST_HOARD:
-        low = state[pb(0) + BURIED]
-        for p in range(n):
-            low = min(low, state[pb(p) + BURIED])
-        for p in range(n):
-            if state[pb(p) + BURIED] == low:
-                if take_wild(state, p, num) > 0:
-                    affected(P, items, p, d)
-    elif d == D_HARVEST:
-        for p in range(n):
-            if take_wild(state, p, num) > 0:
-                affected(P, items, p, d)
-    elif d == D_PEDLAR:
-        for p in range(n):
-            draw_to_hand(state, p, num, chance, items)
+        hit = extreme(state, BURIED, False)
+    elif d == D_HARVEST or d == D_PEDLAR or d == D_THAW or d == D_FLOOD:
+        hit = (1 << n) - 1
+    for p in range(n):  # in turn order: the wild may run out on the way
+        if hit & (1 << p) and day_strikes(P, state, d, p, num, chance, items):
             affected(P, items, p, d)
-    elif d == D_THAW:
-        for p in range(n):
-            if bury(state, p, num) > 0:
-                affected(P, items, p, d)
-    elif d == D_FLOOD:
-        for p in range(n):
-            if dig_up(state, p, num) > 0:
-                affected(P, items, p, d)
+
+
+@kernel
+def day_strikes(P, state, d, p, num, chance, items):
+    """Day card ``d`` strikes seat ``p``; True if something happened to them."""
+    if d == D_BUTTONS:
+        for _ in range(num):
+            cat_eats(P, state, p, chance, items)
+        return True
+    if d == D_FOX:
+        state[FOX_MASK] |= 1 << p  # it attacks once the morning is done
+        return True
+    if d == D_PEDLAR:
+        draw_to_hand(state, p, num, chance, items)
+        return True
+    if d == D_JAY or d == D_FLOOD:
+        return dig_up(state, p, num) > 0
+    if d == D_THAW:
+        return bury(state, p, num) > 0
+    return take_wild(state, p, num) > 0  # Lost Hoard, Good Harvest
+
+
+@kernel
+def extreme(state, off, most):
+    """Bit p set for the seats holding the most (``most``) or the fewest acorns at ``off``
+    (STORE or BURIED); nobody when the most is 0 (the Fox and the Jay find nothing)."""
+    n = state[N_PLAYERS]
+    best = state[pb(0) + off]
+    for p in range(n):
+        v = state[pb(p) + off]
+        best = max(best, v) if most else min(best, v)
+    if most and best == 0:
+        return 0
+    mask = 0
+    for p in range(n):
+        if state[pb(p) + off] == best:
+            mask |= 1 << p
+    return mask
+
+
+@kernel
+def most_creatures(state):
+    """Bit p set for the seats with the most creatures (none if nobody has one)."""
+    n = state[N_PLAYERS]
+    best = 0
+    for p in range(n):
+        best = max(best, army_count(state, p))
+    mask = 0
+    for p in range(n):
+        if best > 0 and army_count(state, p) == best:
+            mask |= 1 << p
+    return mask
 
 
 @kernel
@@ -426,8 +441,10 @@ def next_fox(P, state, chance, items):
 
 @kernel
 def resolve_fox(P, state, p, items):
+    """The Fox against ``p``: blocked, its strength hits the blockers (least health first) and
+    it leaves with nothing, killed or not (so its health changes nothing); unblocked, it takes
+    up to its strength in stored acorns back to the wild."""
     fox_str = P[DAYV + D_FOX * 4 + 1]
-    fox_hp = P[DAYV + D_FOX * 4 + 2]
     b = pb(p)
     blocked = False
     for i in range(MAX_ARMY):
@@ -440,7 +457,6 @@ def resolve_fox(P, state, p, items):
         m = min(fox_str, state[b + STORE])
         state[b + STORE] -= m
         state[WILD] += m
-    _ = fox_hp  # the Fox only leaves; its health decides nothing else
     clear_links(state, p)
 
 
