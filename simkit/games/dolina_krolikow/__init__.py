@@ -288,13 +288,28 @@ def compile_params(values: dict, n_players: int) -> tuple:
             accept_masks(fit1, fit2, cards), reach_table(int(cfg[C_RECOLOUR]), int(cfg[C_PIP])))
 
 
-def _default_counts():
+def _default_lists():
     data = tomllib.loads((Path(__file__).parent / "data.toml").read_text(encoding="utf-8"))
-    return (len(data["rabbits"]["cards"]["value"]), len(data["missions"]["house"]["value"]),
-            len(data["missions"]["forest"]["value"]))
+    return (data["rabbits"]["cards"]["value"], data["missions"]["house"]["value"],
+            data["missions"]["forest"]["value"])
 
 
-ITEM_COLUMNS = rules.item_columns(*_default_counts())
+def _default_counts():
+    return tuple(len(x) for x in _default_lists())
+
+
+def _slug(text: str) -> str:
+    return "_".join(text.lower().replace("*", "any").split())
+
+
+def _item_names():
+    rabbits, houses, forests = _default_lists()
+    return ([f"rabbit_{i + 1:02d}_{_slug(t.partition(':')[0])}" for i, t in enumerate(rabbits)],
+            [f"house_{i + 1:02d}_{_slug(t)}" for i, t in enumerate(houses)],
+            [f"forest_{i + 1}_{_slug(t)}" for i, t in enumerate(forests)])
+
+
+ITEM_COLUMNS = rules.item_columns(*_item_names())
 
 GAME = GameSpec(
     name="dolina-krolikow",

@@ -157,16 +157,16 @@ EV_ACQUIRED, EV_IN_FAMILY, EV_WANDERING = 0, 1, 2
 EV_KEPT, EV_COMPLETED, EV_FAILED = 0, 1, 2
 
 
-def item_columns(n_cards, n_house, n_forest):
+def item_columns(rabbits, houses, forests):
+    """The item columns, named after the cards (e.g. ``rabbit_22_small_spotted:acquired``,
+    ``house_02_only_brown:completed``); the kernels index them by card number."""
     cols = list(GENERIC_ITEMS)
-    for i in range(n_cards):
-        cols += [f"rabbit_{i + 1:02d}:acquired", f"rabbit_{i + 1:02d}:in_family",
-                 f"rabbit_{i + 1:02d}:wandering"]
-    for i in range(n_house):
-        cols += [f"house_{i + 1:02d}:kept", f"house_{i + 1:02d}:completed",
-                 f"house_{i + 1:02d}:failed"]
-    for i in range(n_forest):
-        cols += [f"forest_{i + 1}:kept", f"forest_{i + 1}:completed", f"forest_{i + 1}:failed"]
+    for name in rabbits:
+        cols += [f"{name}:acquired", f"{name}:in_family", f"{name}:wandering"]
+    for name in houses:
+        cols += [f"{name}:kept", f"{name}:completed", f"{name}:failed"]
+    for name in forests:
+        cols += [f"{name}:kept", f"{name}:completed", f"{name}:failed"]
     return cols
 
 

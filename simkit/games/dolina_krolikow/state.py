@@ -2,33 +2,36 @@
 
 Capacities are fixed (up to 4 players, 9 dice, 8 positions, 64 rabbit cards, 24 House cards,
 12 Forest cards, 6 Houses a player); the game's data must fit in them (checked when the data
-is compiled). ``-1`` means empty everywhere.
+is compiled). ``-1`` means empty everywhere. 539 ints in all.
 
-    header  [0 .. 16)
-      N_PLAYERS PHASE ACTOR FIRST ROUND STEP OVER PLACE_FOR PEND_N PEND_I
-      DECK_N HSTACK_N FPOOL_N DRAWN_N NEW_HOUSE PICKER
-    dice    DIE_FACE[9]   rolled face = colour*6 + pips-1 (colour 0 orange 1 green 2 blue)
-            DIE_USE[9]    -1 on the table | 0..7 on that position | USE_GARDEN | USE_LEFTOVER
-    table   POS_CARD[8]   rabbit card at each position (position k is printed k+1)
-            POS_OWNER[8]  seat whose marker lies on it
-            POS_D1[8] POS_D2[8]   the effective (modified) faces of the dice placed on it
-            POS_TOK[8*3]  resource tokens paid for modifications, per kind
-    garden  GARDEN[3]     carrot, cabbage, cornflower tokens in the Garden
-            TOKENS[4*3]   each seat's tokens
-    rabbits DECK[64]      face-down stack, top = DECK[DECK_N-1]
-            CARD_LOC[64]  where each card is: LOC_DECK, LOC_TABLE, LOC_PENDING, or
-                          LOC_SEAT + 8*seat + house (0..5), or + LOC_WANDER for a Wanderer
-    houses  HSTACK[24]    face-down House stack
-            HOUSE_CARD[4*6]  the House (mission) card of each seat's House slot
-            HOUSE_N, HOUSE_LARGE, HOUSE_C1, HOUSE_C2 [4*6]: rabbits, Large rabbits, colours of
-                          the first two rabbits (for the colour table)
-            HOUSE_COLS[4*6*3]  rabbits of each colour
-            HOUSE_COUNT[4]
-            HOUSE_HAND[4*4]  House cards dealt at setup (until the secret choice is made)
-            DRAWN[2]      House cards drawn this round, seen only by the drawer
-    forest  FOREST_HAND[4*2] FOREST_KEPT[4] REDEAL[4]  FPOOL[12] (undealt or returned cards)
-    wander  WAND[4*2]     each seat's Wanderer rabbits
-    pending PEND_SEAT[16] PEND_CARD[16]  acquired rabbits waiting for a House
+    +-- header [0..16) ----------------------------------------------------------------+
+    | N_PLAYERS PHASE ACTOR FIRST ROUND STEP OVER PLACE_FOR PEND_N PEND_I DECK_N        |
+    | HSTACK_N FPOOL_N DRAWN_N NEW_HOUSE PICKER                                         |
+    +-- dice ---------------------------------------------------------------------------+
+    | DIE_FACE[9]  rolled face = colour*6 + pips-1 (0 orange, 1 green, 2 blue)          |
+    | DIE_USE[9]   -1 on the table | 0..7 on that position | USE_GARDEN | USE_LEFTOVER  |
+    +-- table: one column per position 1..8 --------------------------------------------+
+    | POS_CARD[8]  rabbit card           | POS_OWNER[8] seat whose marker lies on it    |
+    | POS_D1[8] POS_D2[8]  effective (modified) faces of the dice on it                 |
+    | POS_TOK[8*3] tokens paid for modifications, by kind (back to the Garden at the end)|
+    +-- resources ----------------------------------------------------------------------+
+    | GARDEN[3] carrot cabbage cornflower | TOKENS[4*3] each seat's tokens              |
+    +-- rabbit cards -------------------------------------------------------------------+
+    | DECK[64]     face-down stack, top = DECK[DECK_N-1]                                |
+    | CARD_LOC[64] LOC_DECK | LOC_TABLE | LOC_PENDING | LOC_SEAT + 8*seat + house 0..5  |
+    |              | LOC_SEAT + 8*seat + LOC_WANDER (a Wanderer)                        |
+    +-- Houses: [seat*6 + house] -------------------------------------------------------+
+    | HSTACK[24] face-down House stack    | HOUSE_CARD[24] mission card of each House   |
+    | HOUSE_N HOUSE_LARGE HOUSE_C1 HOUSE_C2 [24]: rabbits, Large ones, colours of the    |
+    |   first two (for the colour table)  | HOUSE_COLS[24*3] rabbits of each colour     |
+    | HOUSE_COUNT[4] | HOUSE_HAND[4*4] dealt at setup | DRAWN[2] drawn this round        |
+    +-- Forest, Wanderers, placements ---------------------------------------------------+
+    | FOREST_HAND[4*2] FOREST_KEPT[4] REDEAL[4] FPOOL[12] (undealt or returned)         |
+    | WAND[4*2] each seat's Wanderers | PEND_SEAT[16] PEND_CARD[16] rabbits to place    |
+    +-----------------------------------------------------------------------------------+
+
+Hidden in ``observe``: the order of DECK, HSTACK and FPOOL, other seats' FOREST_HAND,
+HOUSE_HAND, DRAWN and (face-down missions) FOREST_KEPT and HOUSE_CARD.
 """
 
 MAXP, MAXD, MAXPOS, MAXC, MAXHC, MAXF, MAXH = 4, 9, 8, 64, 24, 12, 6

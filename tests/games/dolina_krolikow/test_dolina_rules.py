@@ -867,10 +867,15 @@ def test_item_events_at_the_end_of_a_game():
 
     res = simulate("dolina-krolikow", 2, 40, seed=2, strategies="heuristic,random", workers=1)
     items = res.items
-    kept = items[[f"forest_{i + 1}:kept" for i in range(9)]].sum(axis=1)
-    done = items[[f"forest_{i + 1}:completed" for i in range(9)]].sum(axis=1)
-    failed = items[[f"forest_{i + 1}:failed" for i in range(9)]].sum(axis=1)
+    forest = [c for c in items.columns if c.startswith("forest_")]
+    kept = items[[c for c in forest if c.endswith(":kept")]].sum(axis=1)
+    done = items[[c for c in forest if c.endswith(":completed")]].sum(axis=1)
+    failed = items[[c for c in forest if c.endswith(":failed")]].sum(axis=1)
+    assert len(forest) == 27
     assert (kept == 1).all() and ((done + failed) == 1).all()
+    houses = [c for c in items.columns if c.startswith("house_") and c.endswith(":kept")]
+    ends = [c for c in items.columns if c.startswith("house_") and c.endswith(("ted", "led"))]
+    assert (items[houses].sum(axis=1) == items[ends].sum(axis=1)).all()
     acquired = items[[c for c in items.columns if c.endswith(":acquired")]].sum(axis=1)
     assert (acquired > 0).any()
 
