@@ -97,7 +97,7 @@ def unseen(params, obs, seat):
         out[t] -= obs[DISCARD + t] + obs[HAND + seat * N_TYPES + t]
     for s in range(2):
         for i in range(N_TERR):
-            base = stack_at(params, s, i)
+            base = stack_at(params[0], s, i)
             for k in range(h_of(obs, s, i)):
                 out[obs[base + k]] -= 1
     return out
@@ -170,7 +170,7 @@ def best_enchant(params, obs, seat, moves, n_moves, crowns, u, w):
         m = moves[k]
         if m >= ENCHANT and m < ATTACK:
             slot = m - ENCHANT
-            top = obs[stack_at(params, q, slot) + h_of(obs, q, slot) - 1]
+            top = obs[stack_at(params[0], q, slot) + h_of(obs, q, slot) - 1]
             p_counter = p_holds(u[top | 1], u.sum(), obs[HAND_SIZE + q])
             stake = 2.0 + slot_weight(obs, seat, slot, crowns)
             v = (1.0 - p_counter) * stake - p_counter * stake
@@ -256,7 +256,7 @@ def best_tile(params, obs, seat, moves, n_moves, w):
     best_k, best_v = 0, -1.0
     for k in range(n_moves):
         kind = moves[k] - SUPPLY_TILE
-        cards = tile_cards(params, obs, seat, kind)
+        cards = tile_cards(params[0], obs, seat, kind)
         if kind >= FIRST_DARK:
             v = cards * (1.0 if hand >= w[W_DARK] else 0.5)
         else:

@@ -17,7 +17,8 @@ Moves (one encoding for every phase):
     258 + k             SUPPLY           player: take a supply tile of kind k
     264 + t             DISCARD          player: discard a hand card of type t (hand limit)
 
-params = (int32[N_PARAMS],): one flat array (one array to pass between kernels): the main
+params = (int32[N_PARAMS],): one flat array, unpacked once (``pa``) by each protocol kernel
+and handed to the helpers, since taking it out of the tuple costs reference counts: the main
 numbers (M_*), then crowns, terrain and special function by territory card id (P_CROWNS,
 P_TERRAIN, P_SPECIAL), then the supply tiles' count and cards by kind (P_TILE_*).
 """
@@ -151,9 +152,8 @@ def max_moves(params, n_players):
 
 
 @inline
-def stack_at(params, seat, slot):
+def stack_at(pa, seat, slot):
     """Offset of STACK[seat][slot][0]."""
-    pa = params[0]
     nc = pa[M_NCARDS]
     return DECK + nc + (seat * N_TERR + slot) * nc
 
@@ -164,8 +164,7 @@ def height(state, seat, slot):
 
 
 @inline
-def top_card(params, state, seat, slot):
-    pa = params[0]
+def top_card(pa, state, seat, slot):
     nc = pa[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile]
@@ -173,8 +172,7 @@ def top_card(params, state, seat, slot):
 
 
 @inline
-def push(params, state, seat, slot, t):
-    pa = params[0]
+def push(pa, state, seat, slot, t):
     nc = pa[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile]
@@ -183,8 +181,7 @@ def push(params, state, seat, slot, t):
 
 
 @inline
-def pop(params, state, seat, slot):
-    pa = params[0]
+def pop(pa, state, seat, slot):
     nc = pa[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile] - 1
@@ -207,14 +204,12 @@ def add_hand(state, seat, t, k):
 
 
 @inline
-def special_at(params, state, slot):
-    pa = params[0]
+def special_at(pa, state, slot):
     return pa[P_SPECIAL + state[TERR_CARD + slot]]
 
 
 @inline
-def owns_special(params, state, seat, special):
-    pa = params[0]
+def owns_special(pa, state, seat, special):
     for i in range(N_TERR):
         if state[OWNER + i] == seat and pa[P_SPECIAL + state[TERR_CARD + i]] == special:
             return True
@@ -232,7 +227,7 @@ def cards_held(state, seat):
 
 # ---------------------------------------------------------------- deck
 @kernel
-def reshuffle(params, state, chance):
+def reshuffle(pa, state, chance):
     """The discard pile, shuffled, becomes the draw pile (only called when it is empty)."""
     n = 0
     for t in range(N_TYPES):
@@ -245,10 +240,10 @@ def reshuffle(params, state, chance):
 
 
 @kernel
-def deal_one(params, state, chance):
+def deal_one(pa, state, chance):
     """The top card of the draw pile (reshuffling if needed), or -1 if no card is left."""
     if state[DECK_N] == 0:
-        reshuffle(params, state, chance)
+        reshuffle(pa, state, chance)
         if state[DECK_N] == 0:
             return -1
     k = state[DECK_N] - 1
@@ -259,12 +254,12 @@ def deal_one(params, state, chance):
 
 
 @inline
-def draw(params, state, seat, n, chance):
+def draw(pa, state, seat, n, chance):
     """Up to ``n`` cards from the draw pile into the hand; returns how many."""
     got = 0
     while got < n:
         if state[DECK_N] == 0:
-            reshuffle(params, state, chance)
+            reshuffle(pa, state, chance)
             if state[DECK_N] == 0:
                 break
         k = state[DECK_N] - 1
@@ -283,8 +278,7 @@ def discard(state, t):
 
 # ---------------------------------------------------------------- counting territories
 @inline
-def crowns(params, state, seat):
-    pa = params[0]
+def crowns(pa, state, seat):
     c = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
@@ -293,9 +287,8 @@ def crowns(params, state, seat):
 
 
 @inline
-def terrain_territories(params, state, seat):
+def terrain_territories(pa, state, seat):
     """Territories of the seat that have a terrain (Avalon and the Swamp have none)."""
-    pa = params[0]
     n = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat and pa[P_TERRAIN + state[TERR_CARD + i]] != NO_TERRAIN:
@@ -304,9 +297,8 @@ def terrain_territories(params, state, seat):
 
 
 @inline
-def most_terrain(params, state, seat):
+def most_terrain(pa, state, seat):
     """Territories of the seat's most common terrain."""
-    pa = params[0]
     plain = forest = hill = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
@@ -318,10 +310,9 @@ def most_terrain(params, state, seat):
 
 
 @inline
-def largest_connected(params, state, seat):
+def largest_connected(pa, state, seat):
     """Longest run of adjacent slots owned by the seat; revealed Avalon / Swamp slots are
     skipped (they neither count nor interrupt), anything else interrupts."""
-    pa = params[0]
     best = 0
     run = 0
     for i in range(N_TERR):
@@ -334,18 +325,17 @@ def largest_connected(params, state, seat):
 
 
 @inline
-def tile_cards(params, state, seat, kind):
+def tile_cards(pa, state, seat, kind):
     """Cards a supply tile of ``kind`` brings the seat, counted now."""
-    pa = params[0]
     per = pa[P_TILE_CARDS + kind]
     base = kind - FIRST_DARK if kind >= FIRST_DARK else kind
     if kind == TILE_PER_TERRITORY_DARK:
-        return per * terrain_territories(params, state, seat)
+        return per * terrain_territories(pa, state, seat)
     if kind == TILE_CONNECTED_LIGHT:
-        return per * largest_connected(params, state, seat)
+        return per * largest_connected(pa, state, seat)
     if base == TILE_FIXED_LIGHT:
         return per
-    return per * most_terrain(params, state, seat)
+    return per * most_terrain(pa, state, seat)
 
 
 # ---------------------------------------------------------------- setup
@@ -366,18 +356,17 @@ def new_game(params, n_players, state, chance):
         state[OWNER + i] = -1
         state[TERR_CARD + i] = i
     shuffle(chance, state[TERR_CARD:TERR_CARD + N_TERR], N_TERR)
-    fill_deck(params, state, chance)
+    fill_deck(pa, state, chance)
     for i in range(N_TERR):
         for _ in range(pa[M_PER_SIDE]):
             for s in range(2):
-                push(params, state, s, i, deal_one(params, state, chance))
+                push(pa, state, s, i, deal_one(pa, state, chance))
     for s in range(2):
-        draw(params, state, s, pa[M_START_HAND], chance)
+        draw(pa, state, s, pa[M_START_HAND], chance)
 
 
 @kernel
-def fill_deck(params, state, chance):
-    pa = params[0]
+def fill_deck(pa, state, chance):
     n = 0
     for c in range(pa[M_COLOURS]):
         for _ in range(pa[M_KNIGHTS]):
@@ -411,9 +400,8 @@ def turn_number(state):
 
 # ---------------------------------------------------------------- legal moves
 @inline
-def main_moves(params, state, moves):
+def main_moves(pa, state, moves):
     """The hot path of random play: indexes the state directly (few calls)."""
-    pa = params[0]
     hand_at = HAND + state[PLAYER] * N_TYPES
     moves[0] = END_PLAYS
     n = 1
@@ -422,16 +410,15 @@ def main_moves(params, state, moves):
             for i in range(N_TERR):
                 moves[n] = STRENGTHEN + t * N_TERR + i
                 n += 1
-    n = enchant_moves(params, state, hand_at, moves, n)
+    n = enchant_moves(pa, state, hand_at, moves, n)
     if state[CONQUESTS] >= pa[M_MAX_CONQ]:
         return n
-    return attack_moves(params, state, hand_at, moves, n)
+    return attack_moves(pa, state, hand_at, moves, n)
 
 
 @inline
-def enchant_moves(params, state, hand_at, moves, n):
+def enchant_moves(pa, state, hand_at, moves, n):
     """Slots whose top enemy card has the colour of an enchantress in hand."""
-    pa = params[0]
     q = 1 - state[PLAYER]
     nc = pa[M_NCARDS]
     for i in range(N_TERR):
@@ -444,13 +431,12 @@ def enchant_moves(params, state, hand_at, moves, n):
 
 
 @inline
-def attack_moves(params, state, hand_at, moves, n):
+def attack_moves(pa, state, hand_at, moves, n):
     """Knights (and enchantresses, with the stone circle) against every slot not ours where
     our pile is at least the defender's (+ castle)."""
-    pa = params[0]
     p = state[PLAYER]
     q = 1 - p
-    step = 1 if owns_special(params, state, p, SP_CIRCLE) else 2
+    step = 1 if owns_special(pa, state, p, SP_CIRCLE) else 2
     for i in range(N_TERR):
         owner = state[OWNER + i]
         need = state[HEIGHT + q * N_TERR + i]
@@ -465,8 +451,7 @@ def attack_moves(params, state, hand_at, moves, n):
 
 
 @inline
-def loss_moves(params, state, moves):
-    pa = params[0]
+def loss_moves(pa, state, moves):
     p = state[PLAYER]
     n = 0
     for t in range(N_TYPES):
@@ -478,7 +463,7 @@ def loss_moves(params, state, moves):
             moves[n] = LOSS_LAYOUT + i
             n += 1
     if (state[AVALON_USED] == 0 and pa[M_AVALON_RED] > 0
-            and owns_special(params, state, p, SP_AVALON)):
+            and owns_special(pa, state, p, SP_AVALON)):
         moves[n] = LOSS_AVALON
         n += 1
     return n
@@ -486,10 +471,11 @@ def loss_moves(params, state, moves):
 
 @inline
 def legal_moves(params, state, moves):
+    pa = params[0]
     ph = state[PHASE]
     p = state[PLAYER]
     if ph == MAIN:
-        return main_moves(params, state, moves)
+        return main_moves(pa, state, moves)
     if ph == COUNTER:
         moves[0] = COUNTER_NO
         moves[1] = COUNTER_YES
@@ -499,7 +485,7 @@ def legal_moves(params, state, moves):
         moves[1] = DEFEND_YES
         return 2
     if ph == LOSS:
-        return loss_moves(params, state, moves)
+        return loss_moves(pa, state, moves)
     n = 0
     for k in range(N_TYPES if ph == DISCARD_PHASE else N_TILE_KINDS):
         if ph == SUPPLY and state[TILE_AVAIL + k] > 0:
@@ -513,10 +499,10 @@ def legal_moves(params, state, moves):
 
 # ---------------------------------------------------------------- enchanting
 @inline
-def announce_enchant(params, state, slot, items):
+def announce_enchant(pa, state, slot, items):
     p = state[PLAYER]
     q = 1 - p
-    t = (top_card(params, state, q, slot) & ~1) | ENCHANTRESS
+    t = (top_card(pa, state, q, slot) & ~1) | ENCHANTRESS
     add_hand(state, p, t, -1)
     items[p, I_ENCHANT + (t >> 1)] += 1
     state[PENDING_TERR] = slot
@@ -524,29 +510,29 @@ def announce_enchant(params, state, slot, items):
     if hand(state, q, t) > 0:
         state[PHASE] = COUNTER  # the defender decides
     else:
-        enchant_succeeds(params, state, items)
+        enchant_succeeds(pa, state, items)
 
 
 @inline
-def enchant_succeeds(params, state, items):
+def enchant_succeeds(pa, state, items):
     """The enchanted card goes onto the player's own enchantress, just laid."""
     p = state[PLAYER]
     slot = state[PENDING_TERR]
-    push(params, state, p, slot, state[PENDING_TYPE])
-    push(params, state, p, slot, pop(params, state, 1 - p, slot))
+    push(pa, state, p, slot, state[PENDING_TYPE])
+    push(pa, state, p, slot, pop(pa, state, 1 - p, slot))
     items[p, I_ENCHANT_OK] += 1
     clear_pending(state)
 
 
 @inline
-def counter_spell(params, state, items):
+def counter_spell(pa, state, items):
     """The defender lays an enchantress of the colour at the slot; the attacking enchantress
     goes into the defender's hand."""
     p = state[PLAYER]
     q = 1 - p
     t = state[PENDING_TYPE]
     add_hand(state, q, t, -1)
-    push(params, state, q, state[PENDING_TERR], t)
+    push(pa, state, q, state[PENDING_TERR], t)
     add_hand(state, q, t, 1)
     items[q, I_COUNTER + (t >> 1)] += 1
     items[p, I_ENCHANT_WARDED] += 1
@@ -562,36 +548,35 @@ def clear_pending(state):
 
 # ---------------------------------------------------------------- attacking
 @inline
-def announce_attack(params, state, t, slot, items):
+def announce_attack(pa, state, t, slot, items):
     p = state[PLAYER]
     add_hand(state, p, t, -1)
-    push(params, state, p, slot, t)
+    push(pa, state, p, slot, t)
     items[p, I_ATTACK + t] += 1
     state[PENDING_TERR] = slot
     state[PENDING_TYPE] = t
     if hand(state, 1 - p, t & ~1) > 0:  # a knight of the attacking card's colour
         state[PHASE] = DEFEND
     else:
-        conquer(params, state, items)
+        conquer(pa, state, items)
 
 
 @inline
-def defend(params, state, items):
+def defend(pa, state, items):
     p = state[PLAYER]
     q = 1 - p
     knight = state[PENDING_TYPE] & ~1
     add_hand(state, q, knight, -1)
-    push(params, state, q, state[PENDING_TERR], knight)
+    push(pa, state, q, state[PENDING_TERR], knight)
     items[q, I_DEFEND + (knight >> 1)] += 1
     items[p, I_ATTACK_WARDED] += 1
     clear_pending(state)
 
 
 @inline
-def conquer(params, state, items):
+def conquer(pa, state, items):
     """Turn the territory to the player; both sides lose the loser's count there (top card
     first); the additional losses are then paid one decision at a time."""
-    pa = params[0]
     p = state[PLAYER]
     q = 1 - p
     slot = state[PENDING_TERR]
@@ -600,11 +585,11 @@ def conquer(params, state, items):
     extra = mine + theirs
     if state[OWNER + slot] == q:
         items[q, I_LOST + state[TERR_CARD + slot]] += 1
-        if special_at(params, state, slot) == SP_CASTLE:
+        if special_at(pa, state, slot) == SP_CASTLE:
             extra += pa[M_CASTLE_LOSS]
     for _ in range(theirs):
-        discard(state, pop(params, state, q, slot))
-        discard(state, pop(params, state, p, slot))
+        discard(state, pop(pa, state, q, slot))
+        discard(state, pop(pa, state, p, slot))
     state[OWNER + slot] = p
     items[p, I_CONQUERED + state[TERR_CARD + slot]] += 1
     state[CONQUESTS] += 1
@@ -624,8 +609,7 @@ def settle_losses(state):
 
 
 @inline
-def pay_loss(params, state, move, items):
-    pa = params[0]
+def pay_loss(pa, state, move, items):
     p = state[PLAYER]
     if move == LOSS_AVALON:
         state[AVALON_USED] = 1
@@ -636,17 +620,16 @@ def pay_loss(params, state, move, items):
         discard(state, move - LOSS_HAND)
         state[LOSS_LEFT] -= 1
     else:
-        discard(state, pop(params, state, p, move - LOSS_LAYOUT))
+        discard(state, pop(pa, state, p, move - LOSS_LAYOUT))
         state[LOSS_LEFT] -= 1
     settle_losses(state)
 
 
 # ---------------------------------------------------------------- end of turn
 @inline
-def go_to_supply(params, state):
+def go_to_supply(pa, state):
     """All nine tiles used: turn them over again, except a dark tile still lying before a
     player (it is turned face down once its cards are drawn)."""
-    pa = params[0]
     total = 0
     for k in range(N_TILE_KINDS):
         total += state[TILE_AVAIL + k]
@@ -660,37 +643,35 @@ def go_to_supply(params, state):
 
 
 @inline
-def take_tile(params, state, kind, chance, items):
+def take_tile(pa, state, kind, chance, items):
     p = state[PLAYER]
     state[TILE_AVAIL + kind] -= 1
     items[p, I_TILE + kind] += 1
     if kind >= FIRST_DARK:
         state[DARK_PENDING + p] = kind
     else:
-        draw(params, state, p, tile_cards(params, state, p, kind), chance)
-    after_drawing(params, state, chance, items)
+        draw(pa, state, p, tile_cards(pa, state, p, kind), chance)
+    after_drawing(pa, state, chance, items)
 
 
 @inline
-def after_drawing(params, state, chance, items):
-    pa = params[0]
+def after_drawing(pa, state, chance, items):
     if state[HAND_SIZE + state[PLAYER]] > pa[M_HAND_LIMIT]:
         state[PHASE] = DISCARD_PHASE
     else:
-        end_turn(params, state, chance, items)
+        end_turn(pa, state, chance, items)
 
 
 @inline
-def end_turn(params, state, chance, items):
-    pa = params[0]
+def end_turn(pa, state, chance, items):
     p = state[PLAYER]
     state[TURNS] += 1
-    if crowns(params, state, p) >= pa[M_WIN]:
+    if crowns(pa, state, p) >= pa[M_WIN]:
         state[WINNER] = p
     elif cards_exhausted(state):
         state[WINNER] = 2  # dead position: finish() ranks by crowns
     else:
-        start_turn(params, state, 1 - p, chance)
+        start_turn(pa, state, 1 - p, chance)
         return
     for i in range(N_TERR):
         if state[OWNER + i] >= 0:
@@ -710,7 +691,7 @@ def cards_exhausted(state):
 
 
 @inline
-def start_turn(params, state, seat, chance):
+def start_turn(pa, state, seat, chance):
     state[PLAYER] = seat
     state[PHASE] = MAIN
     state[CONQUESTS] = 0
@@ -718,7 +699,7 @@ def start_turn(params, state, seat, chance):
     state[START_DRAWN] = 0
     kind = state[DARK_PENDING + seat]
     if kind >= 0:
-        state[START_DRAWN] = draw(params, state, seat, tile_cards(params, state, seat, kind),
+        state[START_DRAWN] = draw(pa, state, seat, tile_cards(pa, state, seat, kind),
                                   chance)
         state[DARK_PENDING + seat] = -1
 
@@ -726,48 +707,50 @@ def start_turn(params, state, seat, chance):
 # ---------------------------------------------------------------- apply
 @inline
 def apply_move(params, state, move, chance, items):
+    pa = params[0]
     p = state[PLAYER]
     if move == END_PLAYS:
-        go_to_supply(params, state)
+        go_to_supply(pa, state)
     elif move < ENCHANT:
         t = (move - STRENGTHEN) // N_TERR
         state[HAND + p * N_TYPES + t] -= 1
         state[HAND_SIZE + p] -= 1
-        push(params, state, p, (move - STRENGTHEN) % N_TERR, t)
+        push(pa, state, p, (move - STRENGTHEN) % N_TERR, t)
         items[p, I_STRENGTHEN + t] += 1
     elif move < ATTACK:
-        announce_enchant(params, state, move - ENCHANT, items)
+        announce_enchant(pa, state, move - ENCHANT, items)
     elif move < COUNTER_NO:
-        announce_attack(params, state, (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR,
+        announce_attack(pa, state, (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR,
                         items)
     elif move == COUNTER_NO:
-        enchant_succeeds(params, state, items)
+        enchant_succeeds(pa, state, items)
     elif move == COUNTER_YES:
-        counter_spell(params, state, items)
+        counter_spell(pa, state, items)
     elif move == DEFEND_NO:
-        conquer(params, state, items)
+        conquer(pa, state, items)
     elif move == DEFEND_YES:
-        defend(params, state, items)
+        defend(pa, state, items)
     elif move < SUPPLY_TILE:
-        pay_loss(params, state, move, items)
+        pay_loss(pa, state, move, items)
     elif move < DISCARD_CARD:
-        take_tile(params, state, move - SUPPLY_TILE, chance, items)
+        take_tile(pa, state, move - SUPPLY_TILE, chance, items)
     else:
         add_hand(state, p, move - DISCARD_CARD, -1)
         discard(state, move - DISCARD_CARD)
-        after_drawing(params, state, chance, items)
+        after_drawing(pa, state, chance, items)
 
 
 # ---------------------------------------------------------------- end and view
 @kernel
 def finish(params, state, scores, ranks):
+    pa = params[0]
     for s in range(2):
-        scores[s] = crowns(params, state, s)
+        scores[s] = crowns(pa, state, s)
     if state[WINNER] < 2:
         for s in range(2):
             ranks[s] = 1 if s == state[WINNER] else 2
         return REASON_CROWNS
-    draw_game = params[0][M_EXHAUSTED_DRAW] == 1
+    draw_game = pa[M_EXHAUSTED_DRAW] == 1
     for s in range(2):
         ranks[s] = 1 if draw_game or scores[s] >= scores[1 - s] else 2
     return REASON_EXHAUSTED

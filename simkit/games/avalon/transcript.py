@@ -82,7 +82,7 @@ def hand_diff(before, after, seat) -> str:
 
 
 def crowns(params, state, seat) -> int:
-    return int(r.crowns(params, state, seat))
+    return int(r.crowns(params[0], state, seat))
 
 
 def describe_setup(params, n_players, state):

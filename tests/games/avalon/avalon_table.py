@@ -46,6 +46,7 @@ class Table:
     def __init__(self, overrides=None, seed=7):
         self.plan = plan(RunSpec.make("avalon", 2, 1, overrides=overrides))
         self.params = self.plan.compiled
+        self.pa = self.params[0]
         self.spec = get_game("avalon")
         self.chance = np.array([seed], np.uint64)
         self.state = np.empty(self.plan.state_size, np.int32)
@@ -87,7 +88,7 @@ class Table:
     def pile(self, seat, slot, *types):
         """Lay ``types`` (bottom first) on ``seat``'s side of slot ``slot`` (0-based)."""
         for t in types:
-            r.push(self.params, self.state, seat, slot, self.take(t))
+            r.push(self.pa, self.state, seat, slot, self.take(t))
         return self
 
     def discard(self, *types):
