@@ -879,3 +879,42 @@ def test_fewer_days():
     t.to_turn(1, day=3)
     R.end_turn(t.params[0], t.state, t.chance, t.items)
     assert R.is_over(t.state)
+
+
+# --- what a seat can see ---------------------------------------------------------------------
+
+def test_observe_hides_other_hands_the_deck_order_and_days_to_come():
+    t = ready(3)
+    t.give_card(1, "boar")
+    t.give_card(0, "crow")
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, 0, obs)
+    b0, b1 = t.b(0), t.b(1)
+    assert obs[b0 + HAND + K["crow"]] == 1  # noqa: F405  (your own hand)
+    assert (obs[b1 + HAND:b1 + HAND + MAX_KINDS] == -2).all()  # noqa: F405
+    assert (obs[DECK:DECK + t[DECK_N]] == -2).all()  # noqa: F405
+    assert obs[DAY_ORDER] == t[DAY_ORDER] and obs[DAY_ORDER + 1] == -2  # noqa: F405
+    assert obs[b1 + STORE] == t.get(1, STORE) and obs[ROW] == t[ROW]  # noqa: F405  (public)
+    assert (obs[b1 + ARMY:b1 + PS] == t.state[b1 + ARMY:b1 + PS]).all()  # noqa: F405
+
+
+def test_the_fox_attacks_each_tied_player_in_turn_order():
+    t = ready(3)
+    t.set_acorns(0, stored=4)
+    t.set_acorns(2, stored=4)
+    t.put_creature(0, "boar")
+    t.put_creature(2, "crow")
+    morning(t, "the_fox")
+    assert t[ACTOR] == 0 and t[PHASE] == PH_FOX_BLOCK  # noqa: F405
+    t.play(NO_BLOCK)  # noqa: F405
+    assert t.get(0, STORE) == 1 and t[ACTOR] == 2  # noqa: F405
+    t.play(BLOCK_FOX)  # noqa: F405  (crow 2/2 dies to the Fox's 3)
+    assert t.get(2, STORE) == 4 and t.army(2) == [] and t[PHASE] == PH_ACTION  # noqa: F405
+    assert t.item(2, "crow:blocked") == 1 and t.item(2, "crow:died") == 1
+
+
+def test_lost_hoard_when_the_wild_runs_out():
+    t = ready(3)
+    t.set_acorns(0, buried=41)  # wild 4: P2 takes 3, P3 the last 1
+    morning(t, "lost_hoard")
+    assert [t.get(p, STORE) for p in range(3)] == [0, 3, 1] and t[WILD] == 0  # noqa: F405
