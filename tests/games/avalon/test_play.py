@@ -82,3 +82,31 @@ def test_heuristic_beats_random_in_three_games_of_four():
               for s in range(2))
     assert won / len(g) >= 0.75
     assert (g["strategy_s0"] == "heuristic").mean() == 0.5, "seats rotate"
+
+
+OVERRIDES = [{"cards.colours": 2}, {"setup.cards_per_side": 3, "setup.hand": 0},
+             {"rules.max_conquests": 11, "rules.castle_defence": 10, "rules.castle_loss": 10},
+             {"supply.count": [0, 0, 0, 0, 0, 2]}, {"territories.special": ["stone_circle"] * 11}]
+
+
+@pytest.mark.parametrize("overrides", OVERRIDES)
+def test_designer_overrides_keep_the_invariants(overrides):
+    from simkit.registry import get_game
+    from simkit.rng import game_seeds, seed_streams
+    from simkit.runner import RunSpec, plan
+
+    spec = get_game("avalon")
+    p = plan(RunSpec.make("avalon", 2, 1, overrides=overrides))
+    rng = np.random.default_rng(1)
+    for seed in game_seeds(3, 0, 4):
+        streams = np.empty(3, np.uint64)
+        seed_streams(np.uint64(seed), 2, streams)
+        state = np.empty(p.state_size, np.int32)
+        moves = np.empty(p.max_moves, np.int32)
+        items = np.zeros((2, len(spec.item_columns)), np.int32)
+        r.new_game(p.compiled, 2, state, streams[0:1])
+        while not r.is_over(state) and r.turn_number(state) < p.max_turns:
+            k = r.legal_moves(p.compiled, state, moves)
+            assert k > 0
+            r.apply_move(p.compiled, state, moves[rng.integers(k)], streams[0:1], items)
+            assert not spec.check_state(p.compiled, 2, state)
