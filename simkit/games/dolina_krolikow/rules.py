@@ -519,16 +519,14 @@ def start_redeal(state, chance, seat):
 
 @kernel
 def after_setup_seat(params, state, chance, items):
-    """Next seat's secret choice; then redeals; then the first round."""
+    """Next seat's secret choice; then the redeals in seat order; then the first round."""
     n = state[N_PLAYERS]
-    s = state[ACTOR] + 1
-    if state[PHASE] == PH_REDEAL:
-        s = state[ACTOR] + 1
-    elif s < n:
-        state[PHASE] = PH_SETUP_FOREST
-        state[ACTOR] = s
-        return
-    else:
+    s = state[ACTOR] + 1  # after a redeal: the next seats that asked for one
+    if state[PHASE] == PH_SETUP_HOUSE:
+        if s < n:
+            state[PHASE] = PH_SETUP_FOREST
+            state[ACTOR] = s
+            return
         s = 0
     for t in range(s, n):
         if state[REDEAL + t] == 1:

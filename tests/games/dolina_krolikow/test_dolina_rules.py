@@ -661,6 +661,20 @@ def test_leftover_colour_gives_everyone_one_token():
     assert [t.tokens(s)[CORNFLOWER] for s in range(3)] == [b + 1 for b in before]
 
 
+def test_leftover_colour_stops_when_the_garden_runs_out():
+    t = Table(3)
+    to_leftover(t, [face(ORANGE, 1)] * 3 + [face(GREEN, 1)] * 3 + [face(BLUE, 5)] * 3)
+    t[S.GARDEN + CORNFLOWER] = 2  # (tokens taken out of play: only the hand-out is checked)
+    blue = [m for m in t.moves() if R.LEFT_COLOUR <= m < R.LEFT_SWAP
+            and t[S.DIE_FACE + m - R.LEFT_COLOUR] // 6 == BLUE][0]
+    first = t[S.FIRST]
+    before = [t.tokens(s)[CORNFLOWER] for s in range(3)]
+    R.use_leftover(t.params, t.state, t.chance, blue, t.items)  # before the round's discards
+    got = [t.tokens(s)[CORNFLOWER] - before[s] for s in range(3)]
+    assert got[first] == 1 and got[(first + 1) % 3] == 1 and got[(first + 2) % 3] == 0
+    assert t[S.GARDEN + CORNFLOWER] == 0
+
+
 def test_leftover_pips_swap_the_rabbit_at_that_position_if_unmarked():
     t = Table(2)
     t.to_picks()
