@@ -144,7 +144,6 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weig
 
 
 def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
-    from simkit.results import read_run
     from simkit.runner import RunInterrupted, run_games
 
     if not quiet:
@@ -163,11 +162,12 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
         sys.exit(130)
     if not quiet:
         from reports.analysis import summary_text
+        from reports.build import load_run
 
         meta = res.meta
         click.echo(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
                    f"({meta['games_per_second']:,.0f} games/s, {meta['backend']})")
-        click.echo(summary_text(read_run(folder, items=False).games, meta))
+        click.echo(summary_text(load_run(folder).games, meta))
 
 
 @main.command()
@@ -225,12 +225,10 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
     for spec_run, name in ((base, "base"), (changed, "changed")):
         _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet=True)
     from reports.analysis import compare_runs
-    from reports.build import build_whatif_report
-    from simkit.results import read_run
+    from reports.build import build_whatif_report, load_run
 
-    b, c = read_run(out / "base", items=False), read_run(out / "changed", items=False)
-    table = compare_runs(b.games, c.games, b.meta, c.meta, out / "base" / "items.parquet",
-                         out / "changed" / "items.parquet")  # items are streamed
+    b, c = load_run(out / "base"), load_run(out / "changed")
+    table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path)
     changes = ", ".join(f"{k}={v}" for k, v in data.parse_overrides(overrides).items())
     click.echo(f"{game}: {changes} vs as it is; {n_games:,} paired games, seed {seed}")
     click.echo(_whatif_text(table))
