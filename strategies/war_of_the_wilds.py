@@ -8,18 +8,82 @@ Weights:
   creature_bias  how much a creature's fighting value counts against acorn tricks
 """
 
+from simkit.games.war_of_the_wilds.state import (
+    ABILITY,
+    ACCEPT,
+    ALINK,
+    ARMY,
+    ATGT,
+    ATTACK,
+    BLOCK,
+    BLOCK_FOX,
+    BURY,
+    C_AMOUNT,
+    C_EFFECT,
+    C_FLY,
+    C_HP,
+    C_RANGED,
+    C_STR,
+    C_TRICK,
+    CARD,
+    D_FROST,
+    DAY,
+    DAY_CARD,
+    DECLINE,
+    DISCARD_CARD,
+    DRAW,
+    E_AMBUSH,
+    E_BURY,
+    E_DEFEND,
+    E_DIG_UP,
+    E_DRAW,
+    E_FORAGE,
+    E_RALLY,
+    E_STEAL_STORE,
+    E_TIRE_BURY,
+    E_TIRE_DRAW,
+    E_TIRE_FORAGE,
+    E_TIRE_GATHER,
+    E_UNBLOCKED_DIG,
+    E_UNBLOCKED_STEAL,
+    END_PLAY,
+    FORAGE,
+    GATHER,
+    MAX_ARMY,
+    N_CARD_COLS,
+    N_PLAYERS,
+    NO_BLOCK,
+    OFFER_GET,
+    OFFER_GIVE,
+    PH_ACTION,
+    PH_ASSIGN,
+    PH_BLOCK,
+    PH_DISCARD,
+    PH_DRAW,
+    PH_FOX_BLOCK,
+    PH_MAIN,
+    PH_REPLY,
+    PH_SETUP,
+    PHASE,
+    PLAY,
+    PLAYERS,
+    PS,
+    R_BURY,
+    R_DAYS,
+    RES,
+    RETURN_RES,
+    ROW,
+    SEAT,
+    SLOT,
+    STAY,
+    STORE,
+    SWAP,
+    TAKE_DECK,
+    TAKE_ROW,
+    WILD,
+)
 from simkit.jit import kernel
 from simkit.registry import StrategySpec, register_strategy
-from simkit.games.war_of_the_wilds.state import (
-    CARD, N_CARD_COLS, ABILITY, ACCEPT, ALINK, ARMY, ATGT, ATTACK, BLOCK, BLOCK_FOX, BURY, C_AMOUNT,
-    C_EFFECT, C_FLY, C_HP, C_RANGED, C_STR, C_TRICK, D_FROST, DAY,
-    DAY_CARD, DECLINE, DISCARD_CARD, DRAW, E_AMBUSH, E_BURY, E_DEFEND,
-    E_DIG_UP, E_DRAW, E_FORAGE, E_RALLY, E_STEAL_STORE, E_TIRE_BURY, E_TIRE_DRAW,
-    E_TIRE_FORAGE, E_TIRE_GATHER, E_UNBLOCKED_DIG, E_UNBLOCKED_STEAL, END_PLAY, FORAGE,
-    GATHER, MAX_ARMY, N_PLAYERS, NO_BLOCK, OFFER_GET, OFFER_GIVE, PH_ACTION, PH_ASSIGN,
-    PH_BLOCK, PH_DISCARD, PH_DRAW, PH_FOX_BLOCK, PH_MAIN, PH_REPLY, PH_SETUP, PHASE, PLAY, PLAYERS, PS, R_BURY, R_DAYS, RES, RETURN_RES, ROW, SEAT, SLOT, STAY, STORE,
-    TAKE_DECK, TAKE_ROW, WILD, SWAP,
-)
 
 W_BURY_AT, W_RAID_MIN, W_BLOCK_ALWAYS, W_CREATURE_BIAS = 0, 1, 2, 3
 
@@ -44,7 +108,8 @@ def card_value(P, k, w):
         if e == E_DRAW:
             return 2.0
         return 1.0
-    v = P[CARD + k * N_CARD_COLS + C_STR] + 0.5 * P[CARD + k * N_CARD_COLS + C_HP] + 0.5 * (P[CARD + k * N_CARD_COLS + C_FLY] + P[CARD + k * N_CARD_COLS + C_RANGED])
+    c = CARD + k * N_CARD_COLS
+    v = P[c + C_STR] + 0.5 * P[c + C_HP] + 0.5 * (P[c + C_FLY] + P[c + C_RANGED])
     if e == E_TIRE_FORAGE or e == E_TIRE_BURY:
         v += 2.0 * P[CARD + k * N_CARD_COLS + C_AMOUNT]
     elif e == E_DEFEND or e == E_UNBLOCKED_DIG or e == E_UNBLOCKED_STEAL:

@@ -53,7 +53,7 @@ class Table:
     def give_res(self, p, berry=0, twig=0, pebble=0, feather=0):
         for r, v in enumerate((berry, twig, pebble, feather)):
             self.state[PILE + r] += self.get(p, RES + r) - v  # noqa: F405
-            self.set(p, RES + r, v)
+            self.set(p, RES + r, v)  # noqa: F405
 
     def give_card(self, p, name, n=1):
         """Move ``n`` cards of kind ``name`` from the deck into ``p``'s hand."""
@@ -790,7 +790,8 @@ def test_every_day_card_is_in_the_day_deck_with_its_count():
     order = sorted(t.state[DAY_ORDER:DAY_ORDER + 20].tolist())  # noqa: F405
     assert order.count(DK["quiet_day"]) == 3
     assert sorted(set(order)) == list(range(len(DAY_NAMES)))  # noqa: F405
-    assert len(order) == 20 and tables(t.params)[1][DK["the_fox"], 1:3].tolist() == [3, 3]
+    fox = tables(t.params)[1][DK["the_fox"]]  # noqa: F405
+    assert len(order) == 20 and fox[1:3].tolist() == [3, 3]
 
 
 # --- the rulebook's own sentences, as cases --------------------------------------------------
