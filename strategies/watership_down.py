@@ -39,6 +39,7 @@ from simkit.games.watership_down.state import (
     LOC,
     M_CARD,
     M_CHAR,
+    M_GIFT,
     M_NO,
     M_PASS,
     M_SPACE,
@@ -66,6 +67,8 @@ from simkit.games.watership_down.state import (
     PHASE,
     Q_BLACKBERRY,
     Q_CAT,
+    Q_EL_E,
+    Q_EL_H,
     QUESTION,
     RATS,
     SILVER,
@@ -79,7 +82,8 @@ from simkit.rng import rand_below
 
 HIDDEN = -2
 W_ATTACK, W_RELUCTANCE, W_PROGRESS, W_DOWN, W_LEAVE_DOWN, W_ESCAPE, W_JOIN, W_DANGER, \
-    W_DOE, W_E_ATTACK, W_E_AGGR, W_E_BLOCK, W_E_HOLD, W_E_GUARD, W_E_HUNT, W_E_BACK = range(16)
+    W_DOE, W_E_ATTACK, W_E_AGGR, W_E_BLOCK, W_E_HOLD, W_E_GUARD, W_E_HUNT, W_E_BACK, \
+    W_GIFT_COST = range(17)
 
 
 # ---- what the seat can see ------------------------------------------------------------
@@ -224,12 +228,16 @@ def best_move(params, obs, seat, moves, n_moves, w, stream):
     best, arg, ties = -1e18, 0, 0
     for k in range(n_moves):
         m = moves[k]
+        gift = 0.0
+        if m >= M_GIFT:                 # the same attack with Gift to the Thousand (+2)
+            m -= M_GIFT
+            gift = 2.0 * w[W_ATTACK if seat == HLESSIL else W_E_ATTACK] - w[W_GIFT_COST]
         if m == M_PASS:
             sc = 0.0
         elif seat == HLESSIL:
-            sc = score_rabbit_move(params, obs, m // 16, m % 16, w)
+            sc = score_rabbit_move(params, obs, m // 16, m % 16, w) + gift
         else:
-            sc = score_elil_move(params, obs, m // 16, m % 16, w)
+            sc = score_elil_move(params, obs, m // 16, m % 16, w) + gift
         if sc > best + 1e-9:
             best, arg, ties = sc, k, 1
         elif sc > best - 1e-9:
@@ -415,11 +423,15 @@ def answer(params, obs, seat, moves, n_moves):
     if q == Q_CAT:
         r, e, rs, es = battle_strengths(params, obs)
         yes = 1 if es >= rs else 0
-    elif q == Q_BLACKBERRY:
+    elif q == Q_BLACKBERRY or q == Q_EL_H or q == Q_EL_E:
         r, e, rs, es = battle_strengths(params, obs)
         hk, hv = card_kind(params, HLESSIL, obs[CARD_H])
         ek, ev = card_kind(params, ELIL, obs[CARD_E])
-        yes = 1 if (hk == K_NUM and ek == K_NUM and rs + hv <= es + ev) else 0
+        plain = hk == K_NUM and ek == K_NUM
+        if q == Q_EL_E:
+            yes = 1 if (plain and es + ev <= rs + hv) else 0
+        else:
+            yes = 1 if (plain and rs + hv <= es + ev) else 0
     elif q == 0 or q == 1:            # Hyzenthlay's or Blackavar's retreat
         r, e, rs, es = battle_strengths(params, obs)
         yes = 1 if es + 1 > rs else 0
@@ -473,6 +485,6 @@ register_strategy(StrategySpec(
     weights={"attack": 1.0, "reluctance": 1.5, "progress": 1.0, "down": 3.0,
              "leave_down": 4.0, "escape": 3.0, "join": 2.0, "danger": 0.8, "doe": 2.0,
              "e_attack": 1.0, "e_aggression": 0.5, "e_block": 1.0, "e_hold": 0.6,
-             "e_guard": 1.0, "e_hunt": 0.3, "e_backward": 0.5},
+             "e_guard": 1.0, "e_hunt": 0.3, "e_backward": 0.5, "gift_cost": 1.5},
     summary="one-ply scoring: the hlessil march on the Down and fetch the does; the elil "
             "hold the Down and Efrafa and fight when stronger"))

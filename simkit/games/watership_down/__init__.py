@@ -71,9 +71,6 @@ def board_tables(values):
 
 def compile_params(values: dict, n_players: int) -> tuple:
     """Effective data values -> (table,): one flat int32 table laid out in ``state.py``."""
-    if values.get("cards.optional"):
-        raise SimkitError("cards.optional: El-ahrairah and Gift to the Thousand are not "
-                          "implemented (see NOTES.md)")
     names = values["board.spaces"]
     nb, sp = board_tables(values)
     down = [i for i in range(N_SPACES) if sp[i, 2]]
@@ -93,6 +90,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
         values["rules.elil_win_defeated"], values["board.home_count"],
         int(values["cards.refill_when_empty"]), int(values["rules.warren_check_every_turn"]),
         int(sum(1 << i for i in range(N_SPACES) if sp[i, 1])),
+        int(values["cards.optional"]), values["cards.gift_bonus"],
     ], np.int32)
     ch = np.zeros((N_CHARS, 4), np.int32)
     for c, key in enumerate(CHAR_KEYS):

@@ -53,6 +53,7 @@ from .state import (
     FIVER,
     FLAME_USED,
     FOX,
+    GIFT,
     HAND,
     HAWKBIT,
     HAZEL,
@@ -77,6 +78,7 @@ from .state import (
     LOST,
     M_CARD,
     M_CHAR,
+    M_GIFT,
     M_NO,
     M_NOCARD,
     M_PASS,
@@ -97,6 +99,7 @@ from .state import (
     O_NBM,
     O_SETUP,
     O_SP,
+    OPT_USED,
     ORIGIN,
     P_CARD,
     P_DAND,
@@ -113,10 +116,13 @@ from .state import (
     PHASE,
     PIPKIN,
     PIPKIN_ON,
+    POST,
     PRE,
     Q_BLACKAVAR,
     Q_BLACKBERRY,
     Q_CAT,
+    Q_EL_E,
+    Q_EL_H,
     Q_HYZ,
     Q_PIPKIN,
     Q_TARGET,
@@ -158,7 +164,7 @@ END_REASONS = list(_state.END_REASONS)
 # params[0] (G) indices
 (G_EFRAFA, G_SANDLEFORD, G_DOWN_A, G_DOWN_B, G_DOWN_BONUS, G_STRAW_DOWN, G_DOG_WOOD,
  G_FOX_WOOD, G_PIPKIN, G_FIVER_HAZEL, G_SNARE_GROUP, G_WOOD_CAP, G_WARREN, G_ELIL_WIN,
- G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS) = range(18)
+ G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS, G_OPTIONAL, G_GIFT_BONUS) = range(20)
 JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
 
 # ---- items: "item:event" columns, and their indices -------------------------------------
@@ -171,7 +177,7 @@ _ABILITIES = ["hazel_group", "fiver_elil_first", "fiver_hazel", "bigwig_first",
               "vervain_first", "cat_no_cards", "kestrel_far", "woundwort_any_direction",
               "kehaar_return", "tracker_cancel", "flaming_stick", "snare_ensnare",
               "snare_defeated_group", "snare_defeated_efrafa", "efrafa_escape",
-              "campion_no_retreat", "down_cross_attack"]
+              "campion_no_retreat", "down_cross_attack", "el_ahrairah", "gift_to_the_thousand"]
 ITEM_COLUMNS = ([f"card_hlessil_{c}:{e}" for c in _H_CARDS for e in ("played", "won", "lost")]
                 + [f"card_elil_{c}:{e}" for c in _E_CARDS for e in ("played", "won", "lost")]
                 + [f"{k}:{e}" for k in CHAR_KEYS for e in ("entered", "defeated")]
@@ -187,7 +193,7 @@ I_AB = I_JOIN + 2 * N_JOINERS
 (A_HAZEL_GROUP, A_FIVER_FIRST, A_FIVER_HAZEL, A_BIGWIG, A_BB_REPLAY, A_BB_SNARE, A_DAND,
  A_PIPKIN, A_SILVER, A_HOLLY, A_HYZ, A_BLACKAVAR, A_VERVAIN, A_CAT, A_KESTREL, A_WOUNDWORT,
  A_KEHAAR, A_TRACKER, A_FLAME, A_ENSNARE, A_SNARE_GROUP, A_SNARE_EFRAFA, A_ESCAPE,
- A_CAMPION, A_DOWN_CROSS) = range(I_AB, I_AB + len(_ABILITIES))
+ A_CAMPION, A_DOWN_CROSS, A_EL_AHRAIRAH, A_GIFT) = range(I_AB, I_AB + len(_ABILITIES))
 EV_PLAYED, EV_WON, EV_LOST = 0, 1, 2
 assert I_AB + len(_ABILITIES) == len(ITEM_COLUMNS)
 
@@ -514,6 +520,8 @@ def new_game(params, n_players, state, chance):
     for k in range(9):
         state[HAND + k] = 1
         state[HAND + N_CARDS + k] = 1
+    state[OPT_USED] = 0 if params[0][G_OPTIONAL] == 1 else 15
+    state[GIFT] = -1
     state[SIDE] = ELIL
     ask(state, P_SETUP, ELIL, -1)
 
@@ -652,8 +660,12 @@ def main_moves(params, state, moves, dandelion):
         n = 1
     attacks = attack_mask(params, state, side)
     full = full_mask(params, state, side)
+    gift = (state[OPT_USED] >> (2 * side + 1)) & 1 == 0
     for c in range(lo, hi):
-        n = space_moves(dest_mask_fast(params, state, c, attacks, full), c * 16, moves, n)
+        m = dest_mask_fast(params, state, c, attacks, full)
+        n = space_moves(m, c * 16, moves, n)
+        if gift:
+            n = space_moves(m & attacks, M_GIFT + c * 16, moves, n)
     return n
 
 
@@ -754,13 +766,13 @@ def apply_move(params, state, move, chance, items):
     if ph == P_SETUP:
         setup_place(params, state, move - M_CHAR, items)
     elif ph == P_MOVE:
-        begin_move(params, state, move // 16, move % 16, items)
+        main_move(params, state, move, items)
     elif ph == P_DAND:
         if move == M_PASS:
             state[STEP] = S_POSTMOVE
         else:
             item(items, DANDELION, A_DAND)
-            begin_move(params, state, move // 16, move % 16, items)
+            main_move(params, state, move, items)
     elif ph == P_GROUP:
         apply_group(params, state, move, items)
     elif ph == P_ESCAPE:
@@ -779,6 +791,18 @@ def apply_move(params, state, move, chance, items):
     elif ph == P_FLAME:
         apply_flame(params, state, move // 16, move % 16, items)
     run(params, state, chance, items)
+
+
+@kernel
+def main_move(params, state, move, items):
+    """A move (or attack); ``M_GIFT + ...`` plays Gift to the Thousand first."""
+    if move >= M_GIFT:
+        move -= M_GIFT
+        c = move // 16
+        state[GIFT] = c
+        state[OPT_USED] |= 1 << (2 * side_of(c) + 1)
+        item(items, c, A_GIFT)
+    begin_move(params, state, move // 16, move % 16, items)
 
 
 @kernel
@@ -1034,7 +1058,7 @@ def step_fight(params, state, items):
     state[KNOWN + d] = 1
     for k in (CARD_E, CARD_H):
         state[k] = -1
-    for k in (CARDS_OPEN, ROUND, NOCARDS, PRE, PIPKIN_ON, HAZEL_ON, ELIL_FIRST):
+    for k in (CARDS_OPEN, ROUND, NOCARDS, PRE, PIPKIN_ON, HAZEL_ON, ELIL_FIRST, POST):
         state[k] = 0
     if d == BIGWIG:
         item(items, BIGWIG, A_BIGWIG)
@@ -1119,11 +1143,19 @@ def step_cards(state, items):
 
 @kernel
 def step_blackberry(state):
+    """After the reveal: Blackberry's cancel, then El-ahrairah (hlessil, then elil), once
+    per fight in all; the second round cannot be cancelled."""
     r, e = battlers(state)
-    if r == BLACKBERRY and state[ROUND] & 1 == 0:
-        ask(state, P_QUESTION, HLESSIL, Q_BLACKBERRY)
-    else:
-        state[STEP] = S_RESOLVE
+    while state[ROUND] & 1 == 0 and state[POST] < 3:
+        q = state[POST]
+        state[POST] += 1
+        if q == 0 and r == BLACKBERRY:
+            ask(state, P_QUESTION, HLESSIL, Q_BLACKBERRY)
+            return
+        if q > 0 and (state[OPT_USED] >> (2 * (2 - q))) & 1 == 0:
+            ask(state, P_QUESTION, 2 - q, Q_EL_H if q == 1 else Q_EL_E)
+            return
+    state[STEP] = S_RESOLVE
 
 
 @kernel
@@ -1141,10 +1173,15 @@ def answer(params, state, yes, chance, items):
         state[STEP] = S_RESOLVE if yes else S_CARDS
         if yes:
             item(items, CAT, A_CAT)
-    elif q == Q_BLACKBERRY:
-        state[STEP] = S_RESOLVE
+    elif q == Q_BLACKBERRY or q == Q_EL_H or q == Q_EL_E:
+        state[STEP] = S_BLACKBERRY
         if yes:
-            item(items, BLACKBERRY, A_BB_REPLAY)
+            if q == Q_BLACKBERRY:
+                item(items, BLACKBERRY, A_BB_REPLAY)
+            else:
+                side = HLESSIL if q == Q_EL_H else ELIL
+                state[OPT_USED] |= 1 << (2 * side)
+                items[side, A_EL_AHRAIRAH] += 1
             state[ROUND] = 1
             state[CARD_E] = -1
             state[CARD_H] = -1
@@ -1244,6 +1281,10 @@ def step_resolve(params, state, items):
 def compare(params, state, r, e, b, hv, ev, items):
     rs = rabbit_strength(params, state, r, b) + hv
     es = elil_strength(params, state, e, b) + ev
+    if state[GIFT] == r:
+        rs += params[0][G_GIFT_BONUS]
+    elif state[GIFT] == e:
+        es += params[0][G_GIFT_BONUS]
     if rs <= es:
         defeat(params, state, r, items)
     if rs >= es:
@@ -1469,7 +1510,7 @@ def step_endturn(params, state, items):
     side = 1 - ended
     state[SIDE] = side
     state[TURN] += 1
-    for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H):
+    for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H, GIFT):
         state[k] = -1
     for k in (DAND, HOLLY_LOOK, ATTACKING, CARDS_OPEN, ROUND, PIPKIN_ON, HAZEL_ON, NOCARDS):
         state[k] = 0

@@ -8,7 +8,8 @@ first), seat 1 the hlessil player (side HLESSIL = 1); a side's number is its sea
     | SIDE DECIDER PHASE STEP TURN WINNER END SETUP | MOVER ORIGIN BSPACE ATT |
     | DEF CARD_E CARD_H CARDS_OPEN ROUND PIPKIN_ON HAZEL_ON NOCARDS PRE       |
     | RET_CHAR RET_DIRS RESUME FLAME_USED QUESTION DAND HOLLY ENSNARED        |
-    | SNARE_FREED ATTACKING ELIL_FIRST DOWN_SEEN  JOIN_AT[5]  (spare)         |
+    | SNARE_FREED ATTACKING ELIL_FIRST DOWN_SEEN  JOIN_AT[5] OPT_USED GIFT    |
+    | POST (spare)                                                           |
     +------------------------------------------------------------------------+
     LOC[23]    space of each character, -1 off the board        (48 .. 70)
     STAT[23]   PENDING 0 / IN_PLAY 1 / DEFEATED 2 / LOST 3      (71 .. 93)
@@ -57,6 +58,9 @@ KIND_NAMES = ["number", "retreat_backward", "retreat_sideways", "retreat_forward
  RESUME, FLAME_USED, QUESTION, DAND, HOLLY_LOOK, ENSNARED, SNARE_FREED, ATTACKING,
  ELIL_FIRST, DOWN_SEEN) = range(33)
 JOIN_AT = 33          # 5 entries: where a triggered joiner will appear, -1 none
+OPT_USED = 38         # optional cards used: bit 2*side (El-ahrairah), 2*side+1 (Gift)
+GIFT = 39             # the character fighting with Gift to the Thousand this turn, -1
+POST = 40             # next post-reveal question: 0 Blackberry, 1 and 2 El-ahrairah
 HEADER = 48
 LOC = HEADER
 STAT = LOC + N_CHARS
@@ -77,10 +81,12 @@ PHASE_NAMES = ["setup", "move", "hazel_group", "escape", "dandelion", "holly", "
  S_ARRIVED, S_POSTMOVE, S_ENDTURN) = range(12)
 
 # yes/no questions (PHASE == P_QUESTION, QUESTION says which)
-Q_HYZ, Q_BLACKAVAR, Q_PIPKIN, Q_HAZEL, Q_CAT, Q_BLACKBERRY, Q_TARGET = range(7)
+Q_HYZ, Q_BLACKAVAR, Q_PIPKIN, Q_HAZEL, Q_CAT, Q_BLACKBERRY, Q_TARGET, Q_EL_H, Q_EL_E = range(9)
 QUESTION_NAMES = ["Hyzenthlay retreats sideways?", "Blackavar retreats forward?",
                   "reveal Pipkin (+1)?", "reveal Hazel (Fiver 2)?", "Cat: no cards?",
-                  "Blackberry: cancel and play again?", "attack the ensnared rabbit?"]
+                  "Blackberry: cancel and play again?", "attack the ensnared rabbit?",
+                  "hlessil: play El-ahrairah (cancel, play again)?",
+                  "elil: play El-ahrairah (cancel, play again)?"]
 
 # moves
 #   0 .. 367      char * 16 + space   (a move, Dandelion's second move, a retreat, a
@@ -90,8 +96,10 @@ QUESTION_NAMES = ["Hyzenthlay retreats sideways?", "Blackavar retreats forward?"
 #   395 M_NOCARD, 396 M_NO, 397 M_YES, 398 M_PASS (Dandelion stops, Hazel's group done,
 #                                      Holly does not look)
 #   400 .. 422    M_CHAR + char       (setup placement, Hazel's companion)
+#   512 .. 879    M_GIFT + char * 16 + space  (an attack with Gift to the Thousand played)
 M_SPACE, M_CARD, M_NOCARD, M_NO, M_YES, M_PASS, M_CHAR = 368, 384, 395, 396, 397, 398, 400
-MAX_MOVES = 160
+M_GIFT = 512
+MAX_MOVES = 200
 
 # params: one flat int32 table (a 1-tuple), so kernels pass a single small array around
 #

@@ -1,6 +1,7 @@
 """Watership Down told as text, for ``simkit replay``; and the state's invariants."""
 
 from . import rules
+from .rules import G_GIFT_BONUS as G_GIFT_BONUS_INDEX
 from .state import (
     ATT,
     BSPACE,
@@ -16,6 +17,7 @@ from .state import (
     END,
     END_REASONS,
     ENSNARED,
+    GIFT,
     HAND,
     HLESSIL,
     IN_PLAY,
@@ -25,6 +27,7 @@ from .state import (
     LOST,
     M_CARD,
     M_CHAR,
+    M_GIFT,
     M_NOCARD,
     M_PASS,
     M_SPACE,
@@ -163,6 +166,10 @@ def _fight_line(params, before, move, side):
     ev = int(t[O_CARDS + ELIL * 22 + ce * 2 + 1]) if ce >= 0 else 0
     if r == before[ENSNARED]:
         hv = 0
+    if before[GIFT] == r:
+        rs += int(t[G_GIFT_BONUS_INDEX])
+    elif before[GIFT] == e:
+        es += int(t[G_GIFT_BONUS_INDEX])
     return (f"revealed: {CHAR_NAMES[r]} {_card(HLESSIL, ch)}, {CHAR_NAMES[e]} "
             f"{_card(ELIL, ce)} -> {CHAR_NAMES[r]} {rs}+{hv}={rs + hv}, "
             f"{CHAR_NAMES[e]} {es}+{ev}={es + ev} (text cards add nothing)")
@@ -180,8 +187,11 @@ def describe_move(params, n_players, before, move, after):
         if move == M_PASS:
             head = "Dandelion does not take his second move"
         else:
-            c, t = divmod(move, 16)
+            gift = move >= M_GIFT
+            c, t = divmod(move - (M_GIFT if gift else 0), 16)
             again = " (Dandelion's second move)" if ph == P_DAND else ""
+            if gift:
+                again += ", playing Gift to the Thousand (+2 in every battle this turn)"
             head = (f"turn {int(before[TURN]) + 1}: {who} moves {_who(before, c, 1 - side)} "
                     f"{_space(params, int(before[LOC + c]))} -> {_space(params, t)}{again}")
     elif ph == P_GROUP:
