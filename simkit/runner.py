@@ -147,6 +147,47 @@ def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
     return play_chunk(plan(run), start, count)
 
 
+class _Backend:
+    """Where chunks are played: serially here, on local threads, or on a Dask cluster."""
+
+    def __init__(self, p: Plan, workers: int, scheduler: Any):
+        self.pool = self.client = None
+        self._own_client = False
+        if scheduler is not None:
+            from distributed import Client
+
+            if isinstance(scheduler, Client):
+                self.client = scheduler
+            else:
+                try:
+                    self.client = Client(scheduler, timeout=10)
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise SimkitError(f"cannot reach the Dask scheduler at {scheduler}: "
+                                      f"{exc}") from exc
+                self._own_client = True
+            self.name = f"dask:{self.client.scheduler.address}"
+            self.pending_max = 2 * max(1, len(self.client.scheduler_info()["workers"]))
+            self.submit = lambda s, c: self.client.submit(remote_chunk, p.run, s, c, pure=False)
+            self.result = lambda future: future.result()
+        elif workers > 1:
+            self.pool = ThreadPoolExecutor(workers)
+            self.name = f"threads:{workers}"
+            self.pending_max = 2 * workers
+            self.submit = lambda s, c: self.pool.submit(play_chunk, p, s, c)
+            self.result = lambda future: future.result()
+        else:
+            self.name = "serial"
+            self.pending_max = 1
+            self.submit = lambda s, c: (s, c)
+            self.result = lambda bounds: play_chunk(p, *bounds)
+
+    def close(self, wait: bool) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=wait, cancel_futures=True)
+        if self._own_client:
+            self.client.close()
+
+
 def _ordered(submit: Callable[[int, int], Any], result: Callable[[Any], Chunk],
              bounds: list[tuple[int, int]], pending_max: int) -> Iterator[Chunk]:
     """Submit chunks (at most ``pending_max`` in flight) and yield them in game order."""
@@ -214,29 +255,14 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     if chunk_size is None:
         chunk_size = max(1, min(DEFAULT_CHUNK, math.ceil(run.games / (4 * workers))))
     bounds = [(s, min(chunk_size, run.games - s)) for s in range(0, run.games, chunk_size)]
-    writer = RunWriter(out, overwrite) if out is not None else None
     play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
+    backend = _Backend(p, workers, scheduler)
+    try:
+        writer = RunWriter(out, overwrite) if out is not None else None
+    except BaseException:
+        backend.close(wait=False)
+        raise
     started = time.perf_counter()
-    client = pool = None
-    if scheduler is not None:
-        from distributed import Client
-
-        client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-        backend = f"dask:{client.scheduler.address}"
-        submit = lambda s, c: client.submit(remote_chunk, run, s, c, pure=False)  # noqa: E731
-        result = lambda f: f.result()  # noqa: E731
-        pending_max = 2 * max(1, len(client.scheduler_info()["workers"]))
-    elif workers > 1:
-        pool = ThreadPoolExecutor(workers)
-        backend = f"threads:{workers}"
-        submit = lambda s, c: pool.submit(play_chunk, p, s, c)  # noqa: E731
-        result = lambda f: f.result()  # noqa: E731
-        pending_max = 2 * workers
-    else:
-        backend = "serial"
-        submit = lambda s, c: (s, c)  # noqa: E731
-        result = lambda sc: play_chunk(p, *sc)  # noqa: E731
-        pending_max = 1
     bar = None
     if progress:
         from tqdm import tqdm
@@ -249,7 +275,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     stop = _StopRequests()
     try:
         with stop:
-            for chunk in _ordered(submit, result, bounds, pending_max):
+            for chunk in _ordered(backend.submit, backend.result, bounds, backend.pending_max):
                 g = games_table(chunk, p.driver.strategy_names, spec.teams(run.players),
                                 spec.end_reasons)
                 it = items_table(chunk, spec.item_columns)
@@ -267,7 +293,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                 raise KeyboardInterrupt
             elapsed = time.perf_counter() - started
             complete = done == run.games
-            meta = run_meta(p, backend, chunk_size, elapsed, done, complete)
+            meta = run_meta(p, backend.name, chunk_size, elapsed, done, complete)
             if writer is not None:
                 writer.close(meta)
     except BaseException:
@@ -277,10 +303,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     finally:
         if bar is not None:
             bar.close()
-        if pool is not None:
-            pool.shutdown(wait=not stop.requested, cancel_futures=True)
-        if client is not None and client is not scheduler:
-            client.close()
+        backend.close(wait=not stop.requested)
     if writer is not None:
         result_games = pd.DataFrame()
         result_items = pd.DataFrame()

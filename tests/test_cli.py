@@ -164,3 +164,12 @@ def test_a_signal_mid_run_keeps_what_was_written(tmp_path, sig):
     assert meta["complete"] is False and 0 < meta["games_completed"] == len(games)
     assert games["game"].tolist() == list(range(len(games)))
     assert [p.name for p in tmp_path.iterdir()] == ["big"]
+
+
+def test_unreachable_scheduler_is_one_clear_error(tmp_path):
+    res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "10",
+                                    "--scheduler", "tcp://127.0.0.1:9", "--out",
+                                    str(tmp_path / "o")])
+    assert res.exit_code == 2
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in res.output
+    assert list(tmp_path.iterdir()) == []
