@@ -16,6 +16,7 @@ import numpy as np
 
 from simkit.games.dolina_krolikow import rules as R
 from simkit.games.dolina_krolikow import state as S
+from simkit.games.dolina_krolikow import tables as T
 from simkit.jit import kernel
 from simkit.registry import StrategySpec, register_strategy
 
@@ -29,7 +30,7 @@ def potential(params, obs, i, weights):
     n = obs[S.HOUSE_N + i]
     if n == 0 or R.is_family(obs, i):
         return 0.0
-    pts = params[8][min(n + 1, 5)]
+    pts = params[0][T.O_SIZE + min(n + 1, 5)]
     if obs[S.HOUSE_LARGE + i] >= 1:
         return weights[W_LONE_LARGE] * pts
     return weights[W_SMALL_WAIT] * pts
@@ -49,7 +50,7 @@ def house_gain(params, obs, seat, h, card, weights, base):
     i = seat * S.MAXH + h
     saved = (obs[S.HOUSE_N + i], obs[S.HOUSE_LARGE + i], obs[S.HOUSE_C1 + i],
              obs[S.HOUSE_C2 + i], obs[S.CARD_LOC + card])
-    colour = params[1][card, 1]
+    colour = params[0][T.O_CARDS + 2 * card + 1]
     R.add_to_house(params, obs, seat, h, card)
     after = seat_value(params, obs, seat, weights)
     obs[S.HOUSE_N + i], obs[S.HOUSE_LARGE + i], obs[S.HOUSE_C1 + i] = saved[0], saved[1], saved[2]
@@ -82,7 +83,7 @@ def completion_odds(params, obs, seat, d, pos, f, spare, weights):
             continue
         f0 = obs[S.DIE_FACE + e]
         for f2 in range(S.N_FACES):
-            if params[3][card, f * S.N_FACES + f2] == 0:
+            if params[0][T.O_FIT2 + card * 324 + f * S.N_FACES + f2] == 0:
                 continue
             need = params[0][R.C_PIP] * abs(f2 % 6 - f0 % 6)
             if f2 // 6 != f0 // 6:
@@ -114,7 +115,7 @@ def pick_value(params, obs, seat, move, values, weights):
     cost = R.modify_cost(params, obs, seat, f0, f)
     card = obs[S.POS_CARD + pos]
     v = values[pos] - weights[W_TOKEN] * cost
-    if params[1][card, 0] == R.LARGE and obs[S.POS_D1 + pos] < 0:
+    if params[0][T.O_CARDS + 2 * card] == R.LARGE and obs[S.POS_D1 + pos] < 0:
         spare = R.token_total(obs, seat) - cost
         v = values[pos] * completion_odds(params, obs, seat, d, pos, f, spare, weights) \
             - weights[W_TOKEN] * cost - 0.3
@@ -149,7 +150,7 @@ def mission_ease(params, kind, a, b):
 
 @kernel
 def forest_ease(params, f):
-    q = params[5][f]
+    q = params[0][T.O_FOREST + 5 * f:T.O_FOREST + 5 * f + 5]
     if q[0] == R.Q_EVERY:
         return mission_ease(params, q[2], q[3], q[4]) + 0.5
     if q[0] == R.Q_COUNT:
@@ -197,7 +198,8 @@ def choose_heuristic(params, obs, seat, moves, n_moves, weights, stream):
     if ph == S.PH_KEEP:
         best, best_v = 0, -1e9
         for k in range(n_moves):
-            hm = params[4][obs[S.DRAWN + k]]
+            b = T.O_HOUSE + 3 * obs[S.DRAWN + k]
+            hm = params[0][b:b + 3]
             v = mission_ease(params, hm[0], hm[1], hm[2])
             if v > best_v:
                 best, best_v = k, v

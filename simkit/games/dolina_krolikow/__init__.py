@@ -62,6 +62,7 @@ from .rules import (
     Q_TOTAL,
 )
 from .state import MAXC, MAXF, MAXH, MAXHC
+from .tables import REACH_TOTALS, pack
 from .transcript import check_state, describe_move, describe_setup
 
 DICE_COLOURS = {"O": 0, "G": 1, "B": 2}
@@ -156,14 +157,12 @@ def accept_masks(fit1, fit2, cards):
 
 
 def reach_table(recolour, pip):
-    """int32[18, cap+1, 11]: ``[f0, total, rich]`` is the bitmask of faces a die showing f0
-    can be modified into by a player holding ``total`` tokens (capped where every face is
-    affordable) who has at least ``recolour`` tokens of the kinds in the bitmask ``rich``.
-    Entries ``[0, 0, 8 + k]`` hold the recolour cost (the threshold of ``rich``)."""
-    cap = recolour + 5 * pip
-    reach = np.zeros((18, cap + 1, 11), np.int32)
+    """int32[18, 37, 8]: ``[f0, total, rich]`` is the bitmask of faces a die showing f0 can be
+    modified into by a player holding ``total`` tokens (36 or more: ``total`` 36) who has at
+    least ``recolour`` tokens of each kind in the bitmask ``rich``."""
+    reach = np.zeros((18, REACH_TOTALS, 8), np.int32)
     for f0 in range(18):
-        for total in range(cap + 1):
+        for total in range(REACH_TOTALS):
             for rich in range(8):
                 mask = 0
                 for f in range(18):
@@ -175,7 +174,6 @@ def reach_table(recolour, pip):
                     if need <= total:
                         mask |= 1 << f
                 reach[f0, total, rich] = mask
-    reach[0, 0, 8:11] = recolour
     return reach
 
 
@@ -273,6 +271,8 @@ def compile_params(values: dict, n_players: int) -> tuple:
         raise SimkitError("missions.forest: too few Forest cards to deal")
     if n_players * cfg[C_HOUSES_DEALT] + cfg[C_DRAW_OFFERED] > len(house):
         raise SimkitError("missions.house: too few House cards to deal")
+    if cfg[C_RECOLOUR] + 5 * cfg[C_PIP] >= REACH_TOTALS:
+        raise SimkitError("resources.*_cost: recolour + 5 pips must cost under 37 tokens")
     if cfg[C_HOUSE_LIMIT] > MAXH:
         raise SimkitError(f"houses.limit_*: at most {MAXH}")
     fit1, fit2 = fit_tables(cards)
@@ -281,11 +281,14 @@ def compile_params(values: dict, n_players: int) -> tuple:
         for a, marks in enumerate(alts):
             for k, m in enumerate(marks):
                 req[i, a, k] = m
-    return (cfg, np.array([(s, c) for s, c, _ in cards], np.int32).reshape(-1, 2), fit1, fit2,
-            np.array(house, np.int32).reshape(-1, 3), np.array(forest, np.int32).reshape(-1, 5),
-            clash_table(forest, house), np.array(v["advanced.table"], np.int32),
-            np.array(v["scoring.family_size_points"], np.int32), req,
-            accept_masks(fit1, fit2, cards), reach_table(int(cfg[C_RECOLOUR]), int(cfg[C_PIP])))
+    return pack(
+        cfg=cfg, cards=np.array([(s, c) for s, c, _ in cards], np.int32).reshape(-1, 2),
+        fit1=fit1, fit2=fit2, house=np.array(house, np.int32).reshape(-1, 3),
+        forest=np.array(forest, np.int32).reshape(-1, 5), clash=clash_table(forest, house),
+        table=np.array(v["advanced.table"], np.int32),
+        size_points=np.array(v["scoring.family_size_points"], np.int32), req=req,
+        accept=accept_masks(fit1, fit2, cards),
+        reach=reach_table(int(cfg[C_RECOLOUR]), int(cfg[C_PIP])))
 
 
 def _default_lists():

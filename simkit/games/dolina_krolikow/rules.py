@@ -96,25 +96,28 @@ from .state import (
     USE_LEFTOVER,
     WAND,
 )
+from .tables import (
+    O_ACCEPT,
+    O_CARDS,
+    O_CLASH,
+    O_FOREST,
+    O_HOUSE,
+    O_REACH,
+    O_SIZE,
+    O_TABLE,
+    REACH_TOTALS,
+)
 
-# --- parameters: params[0] is cfg, indexed by these -------------------------------------
+# --- parameters: params = (P,); P[:32] is cfg, indexed by these --------------------------
 (C_ROUNDS, C_PICKS, C_HOUSE_LIMIT, C_HOUSES_DEALT, C_KIND_LIMIT, C_TOTAL_LIMIT, C_GARDEN,
  C_POSITIONS, C_SWAP_POS, C_PER_COLOUR, C_N_DICE, C_N_CARDS, C_N_HOUSE, C_N_FOREST,
  C_FOREST_DEALT, C_REDEAL, C_WAND_MAX, C_ADV_TABLE, C_RECOLOUR, C_PIP, C_DRAW_OFFERED,
  C_TWO_LARGE, C_FOREST_DONE, C_FOREST_FAIL, C_HOUSE_DONE, C_HOUSE_FAIL,
  C_FACE_UP) = range(27)
 N_CFG = 27
-# params[1] cards int32[n,2] (size 0 Small 1 Large, colour 0 white 1 brown 2 spotted)
-# params[2] fit1 int8[n,18]: a first die of that face can start (Small: completes) the card
-# params[3] fit2 int8[n,18*18]: two dice of these faces complete the Large card
-# params[4] house missions int32[nh,3] (kind, a, b); params[5] forest int32[nf,5]
-# (quantifier, k, kind, a, b); params[6] clash int8[nf,nh]; params[7] colour table int32[9]
-# (bitmask of colours that may join a family whose first two are [c1*3+c2]);
-# params[8] family size points int32[6]; params[9] requirements int32[n,2,2,3] (transcript);
-# params[10] accept int32[n,19]: bitmask of the faces that fit a card, by the die on it;
-# params[11] reach int32[18, cap+1, 11]: faces a die can become, by tokens (see __init__)
+# the other tables follow cfg in the same array, at the offsets of tables.py
 SMALL, LARGE = 0, 1
-# marking kinds (params[9])
+# marking kinds (tables.py: req)
 K_NONE, K_COLOUR, K_COLOUR_PIPS, K_PIPS, K_SAME_COLOUR, K_SAME_PIPS = range(6)
 # family conditions
 P_HAS, P_ONLY, P_NONE, P_RAINBOW, P_SIZE, P_LARGE, P_SMALL, P_MONO = range(8)
@@ -273,11 +276,11 @@ def house_fits(params, state, seat, h, card):
     i = seat * MAXH + h
     if state[HOUSE_CARD + i] < 0:
         return False
-    if params[1][card, 0] == LARGE and state[HOUSE_LARGE + i] >= 2:
+    if params[0][O_CARDS + 2 * card] == LARGE and state[HOUSE_LARGE + i] >= 2:
         return False
     if params[0][C_ADV_TABLE] != 0 and state[HOUSE_N + i] >= 2:
-        allowed = params[7][state[HOUSE_C1 + i] * 3 + state[HOUSE_C2 + i]]
-        return (allowed >> params[1][card, 1]) & 1 == 1
+        allowed = params[0][O_TABLE + state[HOUSE_C1 + i] * 3 + state[HOUSE_C2 + i]]
+        return (allowed >> params[0][O_CARDS + 2 * card + 1]) & 1 == 1
     return True
 
 
@@ -293,13 +296,13 @@ def fitting_houses(params, state, seat, card):
 @kernel
 def add_to_house(params, state, seat, h, card):
     i = seat * MAXH + h
-    colour = params[1][card, 1]
+    colour = params[0][O_CARDS + 2 * card + 1]
     if state[HOUSE_N + i] == 0:
         state[HOUSE_C1 + i] = colour
     elif state[HOUSE_N + i] == 1:
         state[HOUSE_C2 + i] = colour
     state[HOUSE_N + i] += 1
-    state[HOUSE_LARGE + i] += params[1][card, 0]
+    state[HOUSE_LARGE + i] += params[0][O_CARDS + 2 * card]
     state[HOUSE_COLS + 3 * i + colour] += 1
     state[CARD_LOC + card] = LOC_SEAT + 8 * seat + h
 
@@ -335,8 +338,9 @@ def family_meets(state, i, kind, a, b):
 @kernel
 def house_mission_done(params, state, seat, h):
     i = seat * MAXH + h
-    m = params[4][state[HOUSE_CARD + i]]
-    return is_family(state, i) and family_meets(state, i, m[0], m[1], m[2])
+    m = O_HOUSE + 3 * state[HOUSE_CARD + i]
+    P = params[0]
+    return is_family(state, i) and family_meets(state, i, P[m], P[m + 1], P[m + 2])
 
 
 @kernel
@@ -344,7 +348,8 @@ def forest_mission_done(params, state, seat):
     f = state[FOREST_KEPT + seat]
     if f < 0:
         return False
-    q = params[5][f]
+    P = params[0]
+    q = O_FOREST + 5 * f
     families = 0
     meeting = 0
     total = 0
@@ -353,21 +358,21 @@ def forest_mission_done(params, state, seat):
         if not is_family(state, i):
             continue
         families += 1
-        if family_meets(state, i, q[2], q[3], q[4]):
+        if family_meets(state, i, P[q + 2], P[q + 3], P[q + 4]):
             meeting += 1
-        total += state[HOUSE_N + i] if q[3] == 3 else state[HOUSE_COLS + 3 * i + q[3]]
-    if q[0] == Q_EVERY:
+        total += state[HOUSE_N + i] if P[q + 3] == 3 else state[HOUSE_COLS + 3 * i + P[q + 3]]
+    if P[q] == Q_EVERY:
         return families >= 1 and meeting == families
-    if q[0] == Q_COUNT:
-        return meeting >= q[1]
-    return total >= q[4]
+    if P[q] == Q_COUNT:
+        return meeting >= P[q + 1]
+    return total >= P[q + 4]
 
 
 @kernel
 def family_points(params, state, i):
     if not is_family(state, i):
         return 0
-    pts = params[8][min(state[HOUSE_N + i], 5)]
+    pts = params[0][O_SIZE + min(state[HOUSE_N + i], 5)]
     if state[HOUSE_LARGE + i] == 2:
         pts += params[0][C_TWO_LARGE]
     return pts
@@ -443,7 +448,7 @@ def deal_missions(params, n_players, state, chance):
 def forest_clashes(params, state, seat, f):
     for k in range(4):
         h = state[HOUSE_HAND + 4 * seat + k]
-        if h >= 0 and params[6][f, h] != 0:
+        if h >= 0 and params[0][O_CLASH + f * MAXHC + h] != 0:
             return True
     return False
 
@@ -639,7 +644,7 @@ def pick_moves(params, state, moves):
                                                                          c) > 0:
                 moves[n] = EXCHANGE + pos
                 n += 1
-    return die_moves(cfg, params[10], params[11], state, seat, moves, n)
+    return die_moves(cfg, state, seat, moves, n)
 
 
 # position of the single set bit of x = 2**k (k < 32) from x % 37, which is distinct for each k
@@ -649,37 +654,36 @@ BIT_OF_MOD37 = np.array([-1, 0, 1, 26, 2, 23, 27, -1, 3, 16, 24, 30, 28, 11, -1,
 
 
 @kernel
-def reachable_faces(reach, state, tb, total, f0):
+def reachable_faces(P, state, tb, total, f0):
     """Bitmask of the faces a die showing f0 can be turned into with the seat's tokens, from
-    the table ``reach[f0, total (capped), which kinds the seat can recolour with]``."""
+    the precomputed table (tables.py: reach[f0][total][kinds the seat can recolour with])."""
     rich = 0
     for k in range(3):
-        if state[tb + k] >= reach[0, 0, 8 + k]:
+        if state[tb + k] >= P[C_RECOLOUR]:
             rich |= 1 << k
-    return reach[f0, min(total, reach.shape[1] - 1), rich]
+    return P[O_REACH + (f0 * REACH_TOTALS + min(total, REACH_TOTALS - 1)) * 8 + rich]
 
 
 @kernel
-def die_moves(cfg, accept, reach, state, seat, moves, n):
+def die_moves(P, state, seat, moves, n):
     """Every die on the table (one per distinct face) as resources, or on every open card as
-    every face the seat can afford to turn it into that fits the card. ``accept[card, 1+d1]``
-    is the bitmask of faces that fit a card already holding a die of face d1
-    (``accept[card, 0]``: an empty card). This is the game's hot loop: one mask per die, one
-    AND per card."""
+    every face the seat can afford to turn it into that fits the card: the faces a die can
+    reach AND the faces the card accepts (tables.py). This is the game's hot loop: one mask
+    per die, one AND per card."""
     tb = TOKENS + 3 * seat
     total = state[tb] + state[tb + 1] + state[tb + 2]
-    for d in range(cfg[C_N_DICE]):
+    for d in range(P[C_N_DICE]):
         if state[DIE_USE + d] != -1 or same_face_before(state, d):
             continue
         moves[n] = RES + d
         n += 1
-        faces = reachable_faces(reach, state, tb, total, state[DIE_FACE + d])
-        for pos in range(cfg[C_POSITIONS]):
+        faces = reachable_faces(P, state, tb, total, state[DIE_FACE + d])
+        for pos in range(P[C_POSITIONS]):
             card = state[POS_CARD + pos]
             owner = state[POS_OWNER + pos]
             if card < 0 or (owner >= 0 and owner != seat) or state[POS_D2 + pos] >= 0:
                 continue
-            m = faces & accept[card, 1 + state[POS_D1 + pos]]
+            m = faces & P[O_ACCEPT + card * 19 + 1 + state[POS_D1 + pos]]
             base = PLACE + (d * MAXPOS + pos) * N_FACES
             while m != 0:
                 low = m & -m
@@ -811,7 +815,7 @@ def acquire(params, state, chance, items):
             if state[POS_OWNER + pos] != s:
                 continue
             card = state[POS_CARD + pos]
-            if state[POS_D2 + pos] >= 0 or params[1][card, 0] == SMALL:
+            if state[POS_D2 + pos] >= 0 or params[0][O_CARDS + 2 * card] == SMALL:
                 state[PEND_SEAT + state[PEND_N]] = s
                 state[PEND_CARD + state[PEND_N]] = card
                 state[PEND_N] += 1

@@ -2,6 +2,7 @@
 
 from . import rules as R
 from . import state as S
+from .tables import view
 
 DIE_COLOURS = ("orange", "green", "blue")
 TOKEN_NAMES = ("carrot", "cabbage", "cornflower")
@@ -23,9 +24,9 @@ def marking(m) -> str:
 
 def card_name(params, card) -> str:
     card = int(card)
-    size, colour = params[1][card]
+    size, colour = view(params, "cards")[card]
     alts = []
-    for alt in params[9][card]:
+    for alt in view(params, "req")[card]:
         marks = [marking(m) for m in alt if m[0] != R.K_NONE]
         if marks:
             alts.append(" ".join(marks))
@@ -43,11 +44,11 @@ def condition(kind, a, b) -> str:
 
 
 def house_name(params, h) -> str:
-    return f"House #{int(h) + 1} [{condition(*params[4][int(h)])}]"
+    return f"House #{int(h) + 1} [{condition(*view(params, 'house')[int(h)])}]"
 
 
 def forest_name(params, f) -> str:
-    q, k, kind, a, b = (int(x) for x in params[5][int(f)])
+    q, k, kind, a, b = (int(x) for x in view(params, "forest")[int(f)])
     if q == R.Q_EVERY:
         text = f"every Family: {condition(kind, a, b)}"
     elif q == R.Q_COUNT:
@@ -286,8 +287,9 @@ def check_houses(params, n_players, state) -> list[str]:
             i = s * S.MAXH + h
             members = [c for c in range(int(params[0][R.C_N_CARDS]))
                        if state[S.CARD_LOC + c] == S.LOC_SEAT + 8 * s + h]
-            large = sum(int(params[1][c][0]) for c in members)
-            cols = [sum(1 for c in members if params[1][c][1] == k) for k in range(3)]
+            cards = view(params, "cards")
+            large = sum(int(cards[c][0]) for c in members)
+            cols = [sum(1 for c in members if cards[c][1] == k) for k in range(3)]
             counted = [int(x) for x in state[S.HOUSE_COLS + 3 * i:S.HOUSE_COLS + 3 * i + 3]]
             if (len(members) != state[S.HOUSE_N + i] or large != state[S.HOUSE_LARGE + i]
                     or cols != counted):

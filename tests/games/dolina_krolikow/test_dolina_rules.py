@@ -9,6 +9,7 @@ from simkit import data
 from simkit.games.dolina_krolikow import compile_params
 from simkit.games.dolina_krolikow import rules as R
 from simkit.games.dolina_krolikow import state as S
+from simkit.games.dolina_krolikow.tables import view
 from simkit.games.dolina_krolikow.transcript import check_state
 from simkit.registry import get_game
 
@@ -423,7 +424,7 @@ def test_resources_cannot_buy_more_resources():
 def test_the_two_way_rabbit_card():
     """'Large white: B1 *2 / G G': a blue 1 and any 2, or two green dice."""
     c = card("Large white: B1 *2 / G G")
-    fit2 = t_params().__getitem__(3)
+    fit2 = view(t_params(), "fit2")
     ok = lambda a, b: bool(fit2[c, a * 18 + b])  # noqa: E731
     assert ok(face(BLUE, 1), face(ORANGE, 2)) and ok(face(GREEN, 2), face(BLUE, 1))
     assert ok(face(GREEN, 6), face(GREEN, 6)) and ok(face(GREEN, 1), face(GREEN, 4))
@@ -446,7 +447,7 @@ def t_params():
 
 
 def test_pair_markings():
-    fit2 = t_params()[3]
+    fit2 = view(t_params(), "fit2")
     sc, sp = card("Large brown: SC"), card("Large brown: SP")
     assert fit2[sc, face(BLUE, 1) * 18 + face(BLUE, 5)]
     assert not fit2[sc, face(BLUE, 3) * 18 + face(BLUE, 3)]
