@@ -330,6 +330,29 @@ def kill(P, state, p, i, items):
 @kernel
 def new_game(params, n_players, state, chance):
     P = params[FLAT]
+    lay_out(P, n_players, state)
+    deal_homes(P, n_players, state, chance)
+    nd = P[R_ND]
+    shuffle(chance, state[DAY_ORDER:DAY_ORDER + P[R_NDAYS]], P[R_NDAYS])
+    if P[R_FIRST_GAME] == 1:
+        first_game_setup(P, n_players, state, chance)
+        return
+    shuffle(chance, state[DECK:DECK + nd], nd)
+    for p in range(n_players):
+        draw_card_no_items(P, state, p, P[R_DEAL], chance)
+        for r in range(4):
+            m = min(P[R_SETUP_RES], state[PILE + r])
+            state[PILE + r] -= m
+            state[pb(p) + RES + r] += m
+    state[PHASE] = PH_SETUP
+    state[SETUP_SEAT] = -1
+    next_setup_seat(P, state, chance)
+
+
+@kernel
+def lay_out(P, n_players, state):
+    """The box opened: empty places, the wild, the piles, the deck and the day cards in
+    their printed order (shuffled next)."""
     state[:] = 0
     state[ROW:PLAYERS] = -1
     for p in range(n_players):
@@ -344,28 +367,11 @@ def new_game(params, n_players, state, chance):
     state[WILD] = P[R_ACORNS_PP] * n_players
     for r in range(4):
         state[PILE + r] = P[R_RES_PER_KIND]
-    deal_homes(P, n_players, state, chance)
-    nd = P[R_ND]
-    for i in range(nd):
+    for i in range(P[R_ND]):
         state[DECK + i] = P[DECK0 + i]
-    state[DECK_N] = nd
-    ny = P[R_NDAYS]
-    for i in range(ny):
+    state[DECK_N] = P[R_ND]
+    for i in range(P[R_NDAYS]):
         state[DAY_ORDER + i] = P[DAYD + i]
-    shuffle(chance, state[DAY_ORDER:DAY_ORDER + ny], ny)
-    if P[R_FIRST_GAME] == 1:
-        first_game_setup(P, n_players, state, chance)
-    else:
-        shuffle(chance, state[DECK:DECK + nd], nd)
-        for p in range(n_players):
-            draw_card_no_items(P, state, p, P[R_DEAL], chance)
-            for r in range(4):
-                m = min(P[R_SETUP_RES], state[PILE + r])
-                state[PILE + r] -= m
-                state[pb(p) + RES + r] += m
-        state[PHASE] = PH_SETUP
-        state[SETUP_SEAT] = -1
-        next_setup_seat(P, state, chance)
 
 
 @kernel
@@ -1417,39 +1423,18 @@ def deal_damage(P, state, p, link, tgt, dmg, items):
 
 @kernel
 def resolve_fight(P, state, d, items):
-    """Every unit attacking ``d``: blocked ones trade damage, unblocked ones steal."""
+    """Every unit attacking ``d``, in army order: blocked ones trade damage, unblocked ones
+    steal (from the store, and the Badger's dig from the buried); then every attacker tires."""
     s = state[SEAT]
     a = pb(s)
     b = pb(d)
     steal = 0
     dig = 0
     for j in range(MAX_ARMY):
-        if state[a + ATGT + j] != d or state[a + ALINK + j] != j:
-            continue
-        atk = 0
-        for m in range(MAX_ARMY):
-            if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
-                atk += strength(P, state, s, m, True)
-                items[s, state[a + ARMY + m] * 5 + EV_ATTACKED] += 1
-        blk = 0
-        blocked = False
-        for m in range(MAX_ARMY):
-            if state[b + ARMY + m] >= 0 and state[b + ALINK + m] == j:
-                blocked = True
-                blk += strength(P, state, d, m, False)
-                items[d, state[b + ARMY + m] * 5 + EV_BLOCKED] += 1
-        if blocked:
-            deal_damage(P, state, d, j, -1, atk, items)
-            deal_damage(P, state, s, j, d, blk, items)
-        else:
-            steal += atk
-            for m in range(MAX_ARMY):
-                if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
-                    k = state[a + ARMY + m]
-                    if P[CARD + k * N_CARD_COLS + C_EFFECT] == E_UNBLOCKED_STEAL:
-                        steal += P[CARD + k * N_CARD_COLS + C_AMOUNT]
-                    elif P[CARD + k * N_CARD_COLS + C_EFFECT] == E_UNBLOCKED_DIG:
-                        dig += P[CARD + k * N_CARD_COLS + C_AMOUNT]
+        if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
+            st, dg = fight_unit(P, state, s, d, j, items)
+            steal += st
+            dig += dg
     m = min(steal, state[b + STORE])
     state[b + STORE] -= m
     state[a + STORE] += m
@@ -1462,6 +1447,48 @@ def resolve_fight(P, state, d, items):
             state[a + ATGT + j] = -1
             state[a + ALINK + j] = -1
     clear_links(state, d)
+
+
+@kernel
+def fight_unit(P, state, s, d, j, items):
+    """The unit led by ``s``'s place ``j`` against ``d``: (acorns it steals, buried acorns it
+    digs up). Blocked, both sides deal their summed strength at once and it takes nothing."""
+    a = pb(s)
+    b = pb(d)
+    atk = 0
+    for m in range(MAX_ARMY):
+        if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
+            atk += strength(P, state, s, m, True)
+            items[s, state[a + ARMY + m] * 5 + EV_ATTACKED] += 1
+    blk = 0
+    blocked = False
+    for m in range(MAX_ARMY):
+        if state[b + ARMY + m] >= 0 and state[b + ALINK + m] == j:
+            blocked = True
+            blk += strength(P, state, d, m, False)
+            items[d, state[b + ARMY + m] * 5 + EV_BLOCKED] += 1
+    if blocked:
+        deal_damage(P, state, d, j, -1, atk, items)
+        deal_damage(P, state, s, j, d, blk, items)
+        return 0, 0
+    return unblocked(P, state, s, d, j, atk)
+
+
+@kernel
+def unblocked(P, state, s, d, j, atk):
+    """An unblocked unit steals its strength, plus what its members' "unblocked" abilities
+    add: (stolen from the store, dug from the buried)."""
+    a = pb(s)
+    steal = atk
+    dig = 0
+    for m in range(MAX_ARMY):
+        if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
+            c = CARD + state[a + ARMY + m] * N_CARD_COLS
+            if P[c + C_EFFECT] == E_UNBLOCKED_STEAL:
+                steal += P[c + C_AMOUNT]
+            elif P[c + C_EFFECT] == E_UNBLOCKED_DIG:
+                dig += P[c + C_AMOUNT]
+    return steal, dig
 
 
 @kernel
