@@ -969,6 +969,8 @@ def need_escape(params, state, resume, in_battle, items):
     """Rabbits standing in Efrafa escape (all to one space, the hlessil choose where);
     an attacker still fighting there escapes only when its battle ends."""
     ef = params[0][G_EFRAFA]
+    if n_at(state, HLESSIL, ef) == 0:
+        return False
     for r in range(N_RABBITS):
         if alive_at(state, r, ef) and not (in_battle and r == state[ATT]):
             state[RESUME] = resume
@@ -1448,16 +1450,23 @@ def mixable(state, c):
 
 @kernel
 def mix(state):
-    """Each player shuffles every space where two or more of its tokens can be mixed."""
-    once, twice = 0, 0                # bit side * 16 + space
+    """Each player shuffles every space where two or more of its tokens can be mixed.
+    Written flat (no helper calls): it runs at the end of every turn."""
+    ens = state[ENSNARED]
+    once, twice, known = 0, 0, 0      # bit side * 16 + space; ``known``: bit c
     for c in range(N_CHARS):
-        if mixable(state, c):
-            bit = 1 << (side_of(c) * N_SPACES + state[LOC + c])
+        if (state[STAT + c] == IN_PLAY and state[LOCK + c] == 0 and c != ens
+                and not (c == SNARE and ens >= 0)):
+            bit = 1 << ((0 if c < N_RABBITS else N_SPACES) + state[LOC + c])
             twice |= once & bit
             once |= bit
+            if state[KNOWN + c] == 1:
+                known |= 1 << c
+    if known == 0 or twice == 0:
+        return
     for c in range(N_CHARS):
-        if state[KNOWN + c] == 1 and mixable(state, c):
-            if (twice >> (side_of(c) * N_SPACES + state[LOC + c])) & 1 == 1:
+        if (known >> c) & 1 == 1:
+            if (twice >> ((0 if c < N_RABBITS else N_SPACES) + state[LOC + c])) & 1 == 1:
                 state[KNOWN + c] = 0
 
 
@@ -1473,12 +1482,14 @@ def win(state, side, reason):
 def check_winner(params, state, ended):
     g = params[0]
     if ended == HLESSIL or g[G_WIN_ANY] == 1:
-        n = 0
+        da, db = g[G_DOWN_A], g[G_DOWN_B]
+        n = n_at(state, HLESSIL, da) + n_at(state, HLESSIL, db)
         doe = 0
-        for r in range(N_RABBITS):
-            if state[STAT + r] == IN_PLAY and is_down(params[0], state[LOC + r]):
-                n += 1
-                doe += params[0][O_CH + r * 4 + 2]
+        if n >= g[G_WARREN]:
+            for r in range(N_RABBITS):
+                loc = state[LOC + r]
+                if state[STAT + r] == IN_PLAY and (loc == da or loc == db):
+                    doe += g[O_CH + r * 4 + 2]
         if n >= g[G_WARREN] and doe > 0:
             win(state, HLESSIL, E_WARREN)
             return
