@@ -710,8 +710,13 @@ def legal_moves(params, state, moves):
         s = state[SEAT]
         n = legal_plays(P, state, s, moves, 0)
         n = legal_abilities(P, state, s, moves, n)
-        n = legal_swaps(P, state, s, moves, n)
-        n = legal_offers(P, state, s, moves, n)
+        if state[SWAPS_USED] < P[R_SWAPS_PT]:
+            give = P[R_SWAP_GIVE]
+            if state[DAY_CARD] == D_MARKET:
+                give = P[DAYV + D_MARKET * 4 + 1]
+            n = legal_swaps(state, s, moves, n, give)
+        if state[OFFERS_USED] < P[R_OFFERS_PT]:
+            n = legal_offers(state, s, moves, n)
         moves[n] = END_PLAY
         return n + 1
     if ph == PH_ACTION:
@@ -861,10 +866,8 @@ def swap_give(P, state):
 
 
 @kernel
-def legal_swaps(P, state, s, moves, n):
-    if state[SWAPS_USED] >= P[R_SWAPS_PT]:
-        return n
-    give = P[DAYV + D_MARKET * 4 + 1] if state[DAY_CARD] == D_MARKET else P[R_SWAP_GIVE]
+def legal_swaps(state, s, moves, n, give):
+    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind."""
     b = pb(s) + RES
     for q in range(PAIRS.shape[0]):
         a = PAIRS[q, 0]
@@ -887,9 +890,8 @@ def legal_swaps(P, state, s, moves, n):
 
 
 @kernel
-def legal_offers(P, state, s, moves, n):
-    if state[OFFERS_USED] >= P[R_OFFERS_PT]:
-        return n
+def legal_offers(state, s, moves, n):
+    """The trade offers: 1 for 1 of resources and stored acorns, to any other player."""
     me = pb(s)
     for t in range(state[N_PLAYERS]):
         if t == s:
@@ -1047,12 +1049,22 @@ def legal_discard(P, state, moves):
 def apply_move(params, state, move, chance, items):
     P = params[FLAT]
     ph = state[PHASE]
-    if ph == PH_ACTION:
+    if ph == PH_MAIN:  # the play step: half of all decisions, so dispatched here
+        s = state[SEAT]
+        if move == END_PLAY:
+            begin_attacks(P, state, chance, items)
+        elif move >= OFFER_RR:
+            make_offer(state, move)
+        elif move >= SWAP:
+            do_swap(P, state, s, move - SWAP)
+        elif move >= ABILITY:
+            use_ability(P, state, s, move - ABILITY, chance, items)
+        else:
+            play_card(P, state, s, (move - PLAY) // 4, (move - PLAY) % 4, chance, items)
+    elif ph == PH_ACTION:
         apply_action(P, state, move, chance, items)
     elif ph == PH_DRAW:
         apply_draw(P, state, move, chance, items)
-    elif ph == PH_MAIN:
-        apply_main(P, state, move, chance, items)
     elif ph == PH_REPLY:
         apply_reply(P, state, move)
     elif ph == PH_ASSIGN:
@@ -1134,22 +1146,6 @@ def finish_draw(P, state, chance):
     state[SUB] = 0
     refill_row(P, state, chance)
     state[PHASE] = PH_MAIN
-
-
-@kernel
-def apply_main(P, state, move, chance, items):
-    s = state[SEAT]
-    if move == END_PLAY:
-        begin_attacks(P, state, chance, items)
-    elif move >= OFFER_RR:
-        make_offer(state, move)
-    elif move >= SWAP:
-        do_swap(P, state, s, move - SWAP)
-    elif move >= ABILITY:
-        use_ability(P, state, s, move - ABILITY, chance, items)
-    else:
-        k = (move - PLAY) // 4
-        play_card(P, state, s, k, (move - PLAY) % 4, chance, items)
 
 
 @kernel
