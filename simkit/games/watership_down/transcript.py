@@ -5,6 +5,7 @@ from .rules import G_GIFT_BONUS as G_GIFT_BONUS_INDEX
 from .state import (
     ATT,
     BSPACE,
+    CAMPION,
     CARD_E,
     CARD_H,
     CHAR_NAMES,
@@ -21,6 +22,12 @@ from .state import (
     HAND,
     HLESSIL,
     IN_PLAY,
+    K_FLAME,
+    K_KEHAAR,
+    K_RET_BACK,
+    K_RET_FWD,
+    K_RET_SIDE,
+    K_TRACKER,
     KNOWN,
     LOC,
     LOCK,
@@ -170,9 +177,39 @@ def _fight_line(params, before, move, side):
         rs += int(t[G_GIFT_BONUS_INDEX])
     elif before[GIFT] == e:
         es += int(t[G_GIFT_BONUS_INDEX])
-    return (f"revealed: {CHAR_NAMES[r]} {_card(HLESSIL, ch)}, {CHAR_NAMES[e]} "
+    line = (f"revealed: {CHAR_NAMES[r]} {_card(HLESSIL, ch)}, {CHAR_NAMES[e]} "
             f"{_card(ELIL, ce)} -> {CHAR_NAMES[r]} {rs}+{hv}={rs + hv}, "
-            f"{CHAR_NAMES[e]} {es}+{ev}={es + ev} (text cards add nothing)")
+            f"{CHAR_NAMES[e]} {es}+{ev}={es + ev}")
+    hk = int(t[O_CARDS + HLESSIL * 22 + ch * 2]) if ch >= 0 else -1
+    ek = int(t[O_CARDS + ELIL * 22 + ce * 2]) if ce >= 0 else -1
+    return line + _text_effect(params, before, r, e, hk, ek)
+
+
+def _text_effect(params, before, r, e, hk, ek):
+    """What the text cards do, in the rulebook's order (the elil's card first)."""
+    notes = []
+    if r == before[ENSNARED]:
+        notes.append(f"{CHAR_NAMES[r]} is ensnared: its card has no effect")
+        hk = -1
+    if ek == K_RET_BACK:
+        notes.append(f"Retreat Backwards: {CHAR_NAMES[e]} retreats if it can")
+    elif ek == K_FLAME:
+        notes.append("Flaming Stick: every rabbit on the space must retreat, each its own way")
+    elif ek == K_TRACKER and hk in (K_RET_BACK, K_RET_SIDE, K_RET_FWD):
+        notes.append("Tracker: the hlessil's Retreat has no effect")
+    if hk in (K_RET_BACK, K_RET_SIDE, K_RET_FWD) and e == CAMPION and ek != K_FLAME:
+        notes.append("Campion: a rabbit may not retreat from him")
+    elif hk in (K_RET_BACK, K_RET_SIDE, K_RET_FWD) and ek not in (K_TRACKER, K_FLAME,
+                                                                   K_RET_BACK):
+        notes.append(f"{CHAR_NAMES[r]} retreats if a space is available")
+    if hk == K_KEHAAR and ek != K_FLAME:
+        if before[BSPACE] == params[0][0]:
+            notes.append("Kehaar has no effect in Efrafa")
+        else:
+            notes.append("Kehaar: the elil on the space return to Efrafa")
+    if not notes:
+        return "; the higher total wins, a tie defeats both"
+    return "; " + "; ".join(notes)
 
 
 def describe_move(params, n_players, before, move, after):
