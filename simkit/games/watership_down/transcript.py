@@ -113,8 +113,9 @@ def _who(state, c, viewer_side):
     return name
 
 
-def _changes(params, before, after):
-    """Everything a decision changed: characters moved, defeated, joined; the Snare."""
+def _changes(params, before, after, told=-1):
+    """Everything a decision changed: characters moved, defeated, joined; the Snare.
+    ``told`` is a character whose move the headline already gave."""
     lines, joined = [], []
     ef = int(params[0][0])
     for c in range(N_CHARS):
@@ -127,7 +128,8 @@ def _changes(params, before, after):
             joined.append(f"{who} should join, but Sandleford holds elil: lost")
         elif s0 == PENDING and s1 == IN_PLAY and before[PHASE] != P_SETUP:
             joined.append(f"{who} joins the hlessil on {_space(params, b1)}")
-        elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY:
+        elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY and not (c == told and b0 ==
+                                                                    before[LOC + c]):
             how = ""
             if b1 == ef and c >= N_RABBITS:
                 how = " (sent home)"
@@ -262,7 +264,12 @@ def describe_move(params, n_players, before, move, after):
         head = f"Flaming Stick: {CHAR_NAMES[c]} retreats to {_space(params, t)}"
     else:
         head = f"move {move}"
-    return [head] + extra + _changes(params, before, after)
+    told = -1
+    if ph in (P_MOVE, P_DAND) and move != M_PASS:
+        told = (move - (M_GIFT if move >= M_GIFT else 0)) // 16
+        if after[LOC + told] != (move % 16):
+            told = -1                     # it went on (escape, retreat): say so below
+    return [head] + extra + _changes(params, before, after, told)
 
 
 def check_state(params, n_players, state):
