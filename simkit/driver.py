@@ -26,8 +26,9 @@ _BINDINGS_END = "# --- end of bindings ---"
 
 
 def cache_dir() -> Path:
-    """Where generated drivers (and so their numba caches) live: ``$SIMKIT_CACHE_DIR`` or
-    ``~/.cache/simkit``."""
+    """Where generated drivers live: ``$SIMKIT_CACHE_DIR/drivers`` or
+    ``~/.cache/simkit/drivers`` (their numba caches go with every other kernel's, see
+    ``simkit.jit``)."""
     root = os.environ.get("SIMKIT_CACHE_DIR") or Path.home() / ".cache" / "simkit"
     return Path(root) / "drivers"
 

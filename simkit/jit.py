@@ -3,6 +3,8 @@
 Every kernel is cached on disk (a second run pays no compilation) and releases the GIL,
 so the local runner can play chunks on several threads at once.
 
+Caches are keyed by a digest of all of simkit's sources (``source_digest``): see there why.
+
 Performance notes that hold for every game (measured on Rabbit Hunt's placement scan):
 - Taking an array out of the ``params`` tuple (``params[0]``) costs an atomic reference
   count each time; inside a loop that is ~50 ns an iteration. Unpack the tuple once at the
@@ -11,9 +13,53 @@ Performance notes that hold for every game (measured on Rabbit Hunt's placement 
   ``inline`` (numba inlines them in its IR: no call, no reference counting).
 """
 
+import hashlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numba
 from numba import njit as _njit
 
 JIT_OPTIONS = {"cache": True, "nogil": True}
+STALE_CACHE_DAYS = 7
+
+
+def source_digest(root: Path | None = None) -> str:
+    """A digest of every source file of simkit and its strategies.
+
+    Numba keys a function's on-disk cache on its own file only, so a kernel that imports
+    constants or helpers from another file (``rules.py`` from ``state.py``, a strategy from
+    a game, every game from ``simkit.rng``) would keep stale machine code when only that
+    other file changes. Keying the whole cache on every source file makes any change
+    recompile what it can affect, and nothing is ever silently stale."""
+    root = root or Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(numba.__version__.encode())
+    for package in ("simkit", "strategies"):
+        for path in sorted((root / package).rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _use_keyed_cache() -> None:
+    """Send numba's cache to ``<simkit cache>/numba/<source digest>`` (unless the user chose
+    a NUMBA_CACHE_DIR); caches of sources unused for a week are removed."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    root = Path(os.environ.get("SIMKIT_CACHE_DIR") or Path.home() / ".cache" / "simkit")
+    here = root / "numba" / source_digest()
+    here.mkdir(parents=True, exist_ok=True)
+    os.utime(here)
+    numba.config.CACHE_DIR = str(here)
+    cutoff = time.time() - STALE_CACHE_DAYS * 86400
+    for other in here.parent.iterdir():
+        if other != here and other.is_dir() and other.stat().st_mtime < cutoff:
+            shutil.rmtree(other, ignore_errors=True)
+
+
+_use_keyed_cache()
 
 
 def kernel(fn):
