@@ -293,8 +293,3 @@ register_strategy(StrategySpec(
     "heuristic", choose_wotw, game="war-of-the-wilds",
     weights={"bury_at": 3.0, "raid_min": 1.0, "block_always": 1.0, "creature_bias": 1.0},
     summary="forage and bury steadily, raid the fattest store, block to protect it"))
-
-# The layout this file was compiled against. numba's on-disk cache is keyed on this file's
-# own text, not on state.py's constants: test_layout_stamp fails until this line is updated
-# after any change of state.py, which also forces a fresh compile.
-STATE_STAMP = "b556b311fa9bc7b9"

@@ -1552,8 +1552,3 @@ def observe(params, state, seat, obs):
     for p in range(state[N_PLAYERS]):
         if p != seat:
             obs[pb(p) + HAND:pb(p) + HAND + MAX_KINDS] = -2
-
-# The layout this file was compiled against. numba's on-disk cache is keyed on this file's
-# own text, not on state.py's constants: test_layout_stamp fails until this line is updated
-# after any change of state.py, which also forces a fresh compile.
-STATE_STAMP = "b556b311fa9bc7b9"
