@@ -181,14 +181,14 @@ _ABILITIES = ["hazel_group", "fiver_elil_first", "fiver_hazel", "bigwig_first",
 ITEM_COLUMNS = ([f"card_hlessil_{c}:{e}" for c in _H_CARDS for e in ("played", "won", "lost")]
                 + [f"card_elil_{c}:{e}" for c in _E_CARDS for e in ("played", "won", "lost")]
                 + [f"{k}:{e}" for k in CHAR_KEYS for e in ("entered", "defeated")]
-                + [f"{k}:reached_down" for k in CHAR_KEYS[:N_RABBITS]]
+                + [f"{k}:reached_down" for k in CHAR_KEYS]
                 + [f"{k}:{e}" for k in CHAR_KEYS[FIRST_JOINER:N_RABBITS]
                    for e in ("joined", "lost")]
                 + [f"{a}:used" for a in _ABILITIES])
 I_CARDS = 0                        # + (side_block * 9 + card) * 3 + event; hlessil block 0
 I_CHARS = 54                       # + char * 2 + (0 entered, 1 defeated)
-I_DOWN = I_CHARS + 2 * N_CHARS     # + rabbit
-I_JOIN = I_DOWN + N_RABBITS        # + joiner * 2 + (0 joined, 1 lost)
+I_DOWN = I_CHARS + 2 * N_CHARS     # + character
+I_JOIN = I_DOWN + N_CHARS          # + joiner * 2 + (0 joined, 1 lost)
 I_AB = I_JOIN + 2 * N_JOINERS
 (A_HAZEL_GROUP, A_FIVER_FIRST, A_FIVER_HAZEL, A_BIGWIG, A_BB_REPLAY, A_BB_SNARE, A_DAND,
  A_PIPKIN, A_SILVER, A_HOLLY, A_HYZ, A_BLACKAVAR, A_VERVAIN, A_CAT, A_KESTREL, A_WOUNDWORT,
@@ -304,10 +304,7 @@ def elil_strength(params, state, e, s):
 
 @kernel
 def note_arrival(params, state, r, s, items):
-    """A rabbit arrives on ``s``: the Down item and entering-a-space join triggers."""
-    if is_down(params[0], s) and (state[DOWN_SEEN] >> r) & 1 == 0:
-        state[DOWN_SEEN] |= 1 << r
-        items[HLESSIL, I_DOWN + r] += 1
+    """A rabbit arrives on ``s``: the entering-a-space join triggers."""
     table = params[0]
     for j in range(N_JOINERS):
         if table[O_JOIN + j * 3] == JOIN_ENTER and (table[O_JOIN + j * 3 + 1] >> s) & 1 == 1:
@@ -335,6 +332,9 @@ def place(params, state, c, s, items):
     count(state, c, -1)
     state[LOC + c] = s
     count(state, c, 1)
+    if is_down(params[0], s) and (state[DOWN_SEEN] >> c) & 1 == 0:
+        state[DOWN_SEEN] |= 1 << c
+        items[side_of(c), I_DOWN + c] += 1
     if c >= N_RABBITS:
         unlock_at(state, old)
         unlock_at(state, s)
@@ -600,8 +600,8 @@ def observe(params, state, seat, obs):
     m = state[MOVER]
     if m >= 0 and side_of(m) == opp and state[KNOWN + m] == 0:
         obs[MOVER] = HIDDEN
-    if seat == ELIL:                  # which rabbits reached the Down, whether Holly moved
-        obs[DOWN_SEEN] = HIDDEN
+    obs[DOWN_SEEN] = HIDDEN           # who reached the Down (for the items only)
+    if seat == ELIL:                  # whether Holly moved
         obs[HOLLY_LOOK] = HIDDEN
     own_card = CARD_H if seat == HLESSIL else CARD_E
     opp_card = CARD_E if seat == HLESSIL else CARD_H
