@@ -27,14 +27,6 @@ from simkit.games.avalon.rules import (
     LOSS_AVALON,
     LOSS_HAND,
     LOSS_LAYOUT,
-    M_CASTLE_DEF,
-    M_CASTLE_LOSS,
-    M_ENCH,
-    M_HAND_LIMIT,
-    M_KNIGHTS,
-    M_WIN,
-    P_CROWNS,
-    P_SPECIAL,
     STRENGTHEN,
     SUPPLY_TILE,
     stack_at,
@@ -49,10 +41,18 @@ from simkit.games.avalon.state import (
     HAND_SIZE,
     HEIGHT,
     LOSS,
+    M_CASTLE_DEF,
+    M_CASTLE_LOSS,
+    M_ENCH,
+    M_HAND_LIMIT,
+    M_KNIGHTS,
+    M_WIN,
     MAIN,
     N_TERR,
     N_TYPES,
     OWNER,
+    P_CROWNS,
+    P_SPECIAL,
     PHASE,
     SP_CASTLE,
     SUPPLY,
@@ -77,11 +77,11 @@ def slot_crowns(params, obs):
     hidden_total = 0.0
     hidden = 0
     for c in range(N_TERR):
-        hidden_total += params[0][P_CROWNS + c]
+        hidden_total += obs[P_CROWNS + c]
     for i in range(N_TERR):
         card = obs[TERR_CARD + i]
         if card >= 0:
-            out[i] = params[0][P_CROWNS + card]
+            out[i] = obs[P_CROWNS + card]
             hidden_total -= out[i]
         else:
             hidden += 1
@@ -96,11 +96,11 @@ def unseen(params, obs, seat):
     """int64[10]: cards of each type the seat has not seen (draw pile + the other hand)."""
     out = np.zeros(N_TYPES, np.int64)
     for t in range(N_TYPES):
-        out[t] = params[0][M_ENCH] if t & 1 else params[0][M_KNIGHTS]
+        out[t] = obs[M_ENCH] if t & 1 else obs[M_KNIGHTS]
         out[t] -= obs[DISCARD + t] + obs[HAND + seat * N_TYPES + t]
     for s in range(2):
         for i in range(N_TERR):
-            base = stack_at(params[0], s, i)
+            base = stack_at(obs, s, i)
             for k in range(h_of(obs, s, i)):
                 out[obs[base + k]] -= 1
     return out
@@ -124,11 +124,11 @@ def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w):
     theirs = h_of(obs, q, slot)
     enemy = obs[OWNER + slot] == q
     losses = mine + theirs + theirs  # additional losses, plus his own pile's share
-    if enemy and params[0][P_SPECIAL + obs[TERR_CARD + slot]] == SP_CASTLE:
-        losses += params[0][M_CASTLE_LOSS]
+    if enemy and obs[P_SPECIAL + obs[TERR_CARD + slot]] == SP_CASTLE:
+        losses += obs[M_CASTLE_LOSS]
     gain = crowns[slot] * (2.0 if enemy else 1.0)
     if obs[TERR_CARD + slot] >= 0 and (crowns_of(params, obs, seat) + crowns[slot]
-                                       >= params[0][M_WIN]):
+                                       >= obs[M_WIN]):
         gain += 100.0  # this conquest wins the game at the end of the turn
     p_def = p_holds(u[t & ~1], utotal, obs[HAND_SIZE + q])
     return (1.0 - p_def) * (w[W_CROWN] * gain - w[W_LOSS] * losses) - p_def * w[W_LOSS]
@@ -139,7 +139,7 @@ def crowns_of(params, obs, seat):
     c = 0
     for i in range(N_TERR):
         if obs[OWNER + i] == seat:
-            c += params[0][P_CROWNS + obs[TERR_CARD + i]]
+            c += obs[P_CROWNS + obs[TERR_CARD + i]]
     return c
 
 
@@ -173,7 +173,7 @@ def best_enchant(params, obs, seat, moves, n_moves, crowns, u, w):
         m = moves[k]
         if m >= ENCHANT and m < ATTACK:
             slot = m - ENCHANT
-            top = obs[stack_at(params[0], q, slot) + h_of(obs, q, slot) - 1]
+            top = obs[stack_at(obs, q, slot) + h_of(obs, q, slot) - 1]
             p_counter = p_holds(u[top | 1], u.sum(), obs[HAND_SIZE + q])
             stake = 2.0 + slot_weight(obs, seat, slot, crowns)
             v = (1.0 - p_counter) * stake - p_counter * stake
@@ -210,12 +210,12 @@ def best_strengthen(params, obs, seat, moves, n_moves, crowns):
     for i in range(N_TERR):
         mine, theirs = h_of(obs, seat, i), h_of(obs, q, i)
         castle = (obs[TERR_CARD + i] >= 0
-                  and params[0][P_SPECIAL + obs[TERR_CARD + i]] == SP_CASTLE)
+                  and obs[P_SPECIAL + obs[TERR_CARD + i]] == SP_CASTLE)
         if obs[OWNER + i] == seat:
-            margin = mine + (params[0][M_CASTLE_DEF] if castle else 0) - theirs
+            margin = mine + (obs[M_CASTLE_DEF] if castle else 0) - theirs
             v = crowns[i] * 2.0 / (1.0 + max(0, margin))
         else:
-            need = theirs + (params[0][M_CASTLE_DEF] if castle and obs[OWNER + i] == q else 0)
+            need = theirs + (obs[M_CASTLE_DEF] if castle and obs[OWNER + i] == q else 0)
             gap = need - mine
             v = slot_weight(obs, seat, i, crowns) / (1.0 + theirs) if gap >= 0 else 0.0
             v = v / (1.0 + max(0, gap))
@@ -257,11 +257,11 @@ def best_loss(params, obs, seat, moves, n_moves):
 @kernel
 def best_tile(params, obs, seat, moves, n_moves, w):
     hand = obs[HAND_SIZE + seat]
-    room = max(0, params[0][M_HAND_LIMIT] - hand)
+    room = max(0, obs[M_HAND_LIMIT] - hand)
     best_k, best_v = 0, -1.0
     for k in range(n_moves):
         kind = moves[k] - SUPPLY_TILE
-        cards = tile_cards(params[0], obs, seat, kind)
+        cards = tile_cards(obs, seat, kind)
         if kind >= FIRST_DARK:
             v = cards * (1.0 if hand >= w[W_DARK] else 0.5)
         else:

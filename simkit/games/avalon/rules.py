@@ -17,10 +17,11 @@ Moves (one encoding for every phase):
     258 + k             SUPPLY           player: take a supply tile of kind k
     264 + t             DISCARD          player: discard a hand card of type t (hand limit)
 
-params = (int32[N_PARAMS],): one flat array, unpacked once (``pa``) by each protocol kernel
-and handed to the helpers, since taking it out of the tuple costs reference counts: the main
-numbers (M_*), then crowns, terrain and special function by territory card id (P_CROWNS,
-P_TERRAIN, P_SPECIAL), then the supply tiles' count and cards by kind (P_TILE_*).
+params = (int32[N_PARAMS],): one flat array, the main numbers (M_*), then crowns, terrain
+and special function by territory card id (P_*), then the supply tiles' count and cards by
+kind (P_TILE_*). ``new_game`` copies it into the state's RULES block and every other kernel
+reads the numbers there (``state[M_WIN]``): an array taken out of the params tuple costs
+atomic reference counts on each move, which were most of the time of a random game.
 """
 
 
@@ -47,17 +48,37 @@ from .state import (
     HILL,
     LOSS,
     LOSS_LEFT,
+    M_AVALON_RED,
+    M_CASTLE_DEF,
+    M_CASTLE_LOSS,
+    M_COLOURS,
+    M_ENCH,
+    M_EXHAUSTED_DRAW,
+    M_HAND_LIMIT,
+    M_KNIGHTS,
+    M_MAX_CONQ,
+    M_NCARDS,
+    M_PER_SIDE,
+    M_START_HAND,
+    M_WIN,
     MAIN,
+    N_PARAMS,
     N_TERR,
     N_TILE_KINDS,
     N_TYPES,
     NO_TERRAIN,
     OWNER,
+    P_CROWNS,
+    P_SPECIAL,
+    P_TERRAIN,
+    P_TILE_CARDS,
+    P_TILE_COUNT,
     PENDING_TERR,
     PENDING_TYPE,
     PHASE,
     PLAIN,
     PLAYER,
+    RULES,
     SP_AVALON,
     SP_CASTLE,
     SP_CIRCLE,
@@ -72,20 +93,6 @@ from .state import (
     TURNS,
     WINNER,
 )
-
-# --- params[0] indices ---
-M_COLOURS, M_KNIGHTS, M_ENCH, M_NCARDS, M_WIN, M_HAND_LIMIT = 0, 1, 2, 3, 4, 5
-M_MAX_CONQ, M_CASTLE_DEF, M_CASTLE_LOSS, M_AVALON_RED, M_START_HAND, M_PER_SIDE = (
-    6, 7, 8, 9, 10, 11)
-M_EXHAUSTED_DRAW = 12
-N_MAIN = 13
-# per territory card id, then per supply tile kind, after the main numbers
-P_CROWNS = N_MAIN
-P_TERRAIN = P_CROWNS + N_TERR
-P_SPECIAL = P_TERRAIN + N_TERR
-P_TILE_COUNT = P_SPECIAL + N_TERR
-P_TILE_CARDS = P_TILE_COUNT + N_TILE_KINDS
-N_PARAMS = P_TILE_CARDS + N_TILE_KINDS
 
 # --- moves ---
 END_PLAYS = 0
@@ -142,8 +149,7 @@ REASON_CROWNS, REASON_EXHAUSTED = 1, 2
 # ---------------------------------------------------------------- sizes and small helpers
 @kernel
 def state_size(params, n_players):
-    pa = params[0]
-    return DECK + pa[M_NCARDS] * (1 + 2 * N_TERR)
+    return DECK + params[0][M_NCARDS - RULES] * (1 + 2 * N_TERR)
 
 
 @kernel
@@ -152,9 +158,9 @@ def max_moves(params, n_players):
 
 
 @inline
-def stack_at(pa, seat, slot):
+def stack_at(state, seat, slot):
     """Offset of STACK[seat][slot][0]."""
-    nc = pa[M_NCARDS]
+    nc = state[M_NCARDS]
     return DECK + nc + (seat * N_TERR + slot) * nc
 
 
@@ -164,16 +170,16 @@ def height(state, seat, slot):
 
 
 @inline
-def top_card(pa, state, seat, slot):
-    nc = pa[M_NCARDS]
+def top_card(state, seat, slot):
+    nc = state[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile]
     return -1 if h == 0 else state[DECK + nc + pile * nc + h - 1]
 
 
 @inline
-def push(pa, state, seat, slot, t):
-    nc = pa[M_NCARDS]
+def push(state, seat, slot, t):
+    nc = state[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile]
     state[DECK + nc + pile * nc + h] = t
@@ -181,8 +187,8 @@ def push(pa, state, seat, slot, t):
 
 
 @inline
-def pop(pa, state, seat, slot):
-    nc = pa[M_NCARDS]
+def pop(state, seat, slot):
+    nc = state[M_NCARDS]
     pile = seat * N_TERR + slot
     h = state[HEIGHT + pile] - 1
     off = DECK + nc + pile * nc + h
@@ -204,16 +210,16 @@ def add_hand(state, seat, t, k):
 
 
 @inline
-def special_at(pa, state, slot):
-    return pa[P_SPECIAL + state[TERR_CARD + slot]]
+def special_at(state, slot):
+    return state[P_SPECIAL + state[TERR_CARD + slot]]
 
 
 @inline
-def owns_special(pa, state, seat, special):
+def owns_special(state, seat, special):
+    found = False
     for i in range(N_TERR):
-        if state[OWNER + i] == seat and pa[P_SPECIAL + state[TERR_CARD + i]] == special:
-            return True
-    return False
+        found |= state[OWNER + i] == seat and state[P_SPECIAL + state[TERR_CARD + i]] == special
+    return found
 
 
 @inline
@@ -227,7 +233,7 @@ def cards_held(state, seat):
 
 # ---------------------------------------------------------------- deck
 @kernel
-def reshuffle(pa, state, chance):
+def reshuffle(state, chance):
     """The discard pile, shuffled, becomes the draw pile (only called when it is empty)."""
     n = 0
     for t in range(N_TYPES):
@@ -240,10 +246,10 @@ def reshuffle(pa, state, chance):
 
 
 @kernel
-def deal_one(pa, state, chance):
+def deal_one(state, chance):
     """The top card of the draw pile (reshuffling if needed), or -1 if no card is left."""
     if state[DECK_N] == 0:
-        reshuffle(pa, state, chance)
+        reshuffle(state, chance)
         if state[DECK_N] == 0:
             return -1
     k = state[DECK_N] - 1
@@ -254,19 +260,20 @@ def deal_one(pa, state, chance):
 
 
 @inline
-def draw(pa, state, seat, n, chance):
+def draw(state, seat, n, chance):
     """Up to ``n`` cards from the draw pile into the hand; returns how many."""
     got = 0
     while got < n:
         if state[DECK_N] == 0:
-            reshuffle(pa, state, chance)
-            if state[DECK_N] == 0:
-                break
-        k = state[DECK_N] - 1
-        state[HAND + seat * N_TYPES + state[DECK + k]] += 1
-        state[DECK + k] = -1
-        state[DECK_N] = k
-        got += 1
+            reshuffle(state, chance)
+        if state[DECK_N] == 0:
+            n = got  # no card left anywhere: stop
+        else:
+            k = state[DECK_N] - 1
+            state[HAND + seat * N_TYPES + state[DECK + k]] += 1
+            state[DECK + k] = -1
+            state[DECK_N] = k
+            got += 1
     state[HAND_SIZE + seat] += got
     return got
 
@@ -278,31 +285,31 @@ def discard(state, t):
 
 # ---------------------------------------------------------------- counting territories
 @inline
-def crowns(pa, state, seat):
+def crowns(state, seat):
     c = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
-            c += pa[P_CROWNS + state[TERR_CARD + i]]
+            c += state[P_CROWNS + state[TERR_CARD + i]]
     return c
 
 
 @inline
-def terrain_territories(pa, state, seat):
+def terrain_territories(state, seat):
     """Territories of the seat that have a terrain (Avalon and the Swamp have none)."""
     n = 0
     for i in range(N_TERR):
-        if state[OWNER + i] == seat and pa[P_TERRAIN + state[TERR_CARD + i]] != NO_TERRAIN:
+        if state[OWNER + i] == seat and state[P_TERRAIN + state[TERR_CARD + i]] != NO_TERRAIN:
             n += 1
     return n
 
 
 @inline
-def most_terrain(pa, state, seat):
+def most_terrain(state, seat):
     """Territories of the seat's most common terrain."""
     plain = forest = hill = 0
     for i in range(N_TERR):
         if state[OWNER + i] == seat:
-            terrain = pa[P_TERRAIN + state[TERR_CARD + i]]
+            terrain = state[P_TERRAIN + state[TERR_CARD + i]]
             plain += terrain == PLAIN
             forest += terrain == FOREST
             hill += terrain == HILL
@@ -310,14 +317,14 @@ def most_terrain(pa, state, seat):
 
 
 @inline
-def largest_connected(pa, state, seat):
+def largest_connected(state, seat):
     """Longest run of adjacent slots owned by the seat; revealed Avalon / Swamp slots are
     skipped (they neither count nor interrupt), anything else interrupts."""
     best = 0
     run = 0
     for i in range(N_TERR):
         owner = state[OWNER + i]
-        if owner >= 0 and pa[P_TERRAIN + state[TERR_CARD + i]] == NO_TERRAIN:
+        if owner >= 0 and state[P_TERRAIN + state[TERR_CARD + i]] == NO_TERRAIN:
             continue
         run = run + 1 if owner == seat else 0
         best = max(best, run)
@@ -325,54 +332,56 @@ def largest_connected(pa, state, seat):
 
 
 @inline
-def tile_cards(pa, state, seat, kind):
+def tile_cards(state, seat, kind):
     """Cards a supply tile of ``kind`` brings the seat, counted now."""
-    per = pa[P_TILE_CARDS + kind]
     base = kind - FIRST_DARK if kind >= FIRST_DARK else kind
     if kind == TILE_PER_TERRITORY_DARK:
-        return per * terrain_territories(pa, state, seat)
-    if kind == TILE_CONNECTED_LIGHT:
-        return per * largest_connected(pa, state, seat)
-    if base == TILE_FIXED_LIGHT:
-        return per
-    return per * most_terrain(pa, state, seat)
+        count = terrain_territories(state, seat)
+    elif kind == TILE_CONNECTED_LIGHT:
+        count = largest_connected(state, seat)
+    elif base == TILE_FIXED_LIGHT:
+        count = 1
+    else:
+        count = most_terrain(state, seat)
+    return state[P_TILE_CARDS + kind] * count
 
 
 # ---------------------------------------------------------------- setup
 @kernel
 def new_game(params, n_players, state, chance):
-    pa = params[0]
     state[:] = -1
-    for k in range(PLAYER, DECK):
+    for k in range(PLAYER, RULES):
         state[k] = 0
+    for k in range(N_PARAMS):
+        state[RULES + k] = params[0][k]
     state[WINNER] = -1
     state[PENDING_TERR] = -1
     state[PENDING_TYPE] = -1
     state[DARK_PENDING] = -1
     state[DARK_PENDING + 1] = -1
     for k in range(N_TILE_KINDS):
-        state[TILE_AVAIL + k] = pa[P_TILE_COUNT + k]
+        state[TILE_AVAIL + k] = state[P_TILE_COUNT + k]
     for i in range(N_TERR):
         state[OWNER + i] = -1
         state[TERR_CARD + i] = i
     shuffle(chance, state[TERR_CARD:TERR_CARD + N_TERR], N_TERR)
-    fill_deck(pa, state, chance)
+    fill_deck(state, chance)
     for i in range(N_TERR):
-        for _ in range(pa[M_PER_SIDE]):
+        for _ in range(state[M_PER_SIDE]):
             for s in range(2):
-                push(pa, state, s, i, deal_one(pa, state, chance))
+                push(state, s, i, deal_one(state, chance))
     for s in range(2):
-        draw(pa, state, s, pa[M_START_HAND], chance)
+        draw(state, s, state[M_START_HAND], chance)
 
 
 @kernel
-def fill_deck(pa, state, chance):
+def fill_deck(state, chance):
     n = 0
-    for c in range(pa[M_COLOURS]):
-        for _ in range(pa[M_KNIGHTS]):
+    for c in range(state[M_COLOURS]):
+        for _ in range(state[M_KNIGHTS]):
             state[DECK + n] = 2 * c
             n += 1
-        for _ in range(pa[M_ENCH]):
+        for _ in range(state[M_ENCH]):
             state[DECK + n] = 2 * c + ENCHANTRESS
             n += 1
     state[DECK_N] = n
@@ -400,7 +409,7 @@ def turn_number(state):
 
 # ---------------------------------------------------------------- legal moves
 @inline
-def main_moves(pa, state, moves):
+def main_moves(state, moves):
     """The hot path of random play: indexes the state directly (few calls)."""
     hand_at = HAND + state[PLAYER] * N_TYPES
     moves[0] = END_PLAYS
@@ -410,17 +419,17 @@ def main_moves(pa, state, moves):
             for i in range(N_TERR):
                 moves[n] = STRENGTHEN + t * N_TERR + i
                 n += 1
-    n = enchant_moves(pa, state, hand_at, moves, n)
-    if state[CONQUESTS] >= pa[M_MAX_CONQ]:
+    n = enchant_moves(state, hand_at, moves, n)
+    if state[CONQUESTS] >= state[M_MAX_CONQ]:
         return n
-    return attack_moves(pa, state, hand_at, moves, n)
+    return attack_moves(state, hand_at, moves, n)
 
 
 @inline
-def enchant_moves(pa, state, hand_at, moves, n):
+def enchant_moves(state, hand_at, moves, n):
     """Slots whose top enemy card has the colour of an enchantress in hand."""
     q = 1 - state[PLAYER]
-    nc = pa[M_NCARDS]
+    nc = state[M_NCARDS]
     for i in range(N_TERR):
         pile = q * N_TERR + i
         h = state[HEIGHT + pile]
@@ -431,17 +440,17 @@ def enchant_moves(pa, state, hand_at, moves, n):
 
 
 @inline
-def attack_moves(pa, state, hand_at, moves, n):
+def attack_moves(state, hand_at, moves, n):
     """Knights (and enchantresses, with the stone circle) against every slot not ours where
     our pile is at least the defender's (+ castle)."""
     p = state[PLAYER]
     q = 1 - p
-    step = 1 if owns_special(pa, state, p, SP_CIRCLE) else 2
+    step = 1 if owns_special(state, p, SP_CIRCLE) else 2
     for i in range(N_TERR):
         owner = state[OWNER + i]
         need = state[HEIGHT + q * N_TERR + i]
-        if owner == q and pa[P_SPECIAL + state[TERR_CARD + i]] == SP_CASTLE:
-            need += pa[M_CASTLE_DEF]
+        if owner == q and state[P_SPECIAL + state[TERR_CARD + i]] == SP_CASTLE:
+            need += state[M_CASTLE_DEF]
         if owner != p and state[HEIGHT + p * N_TERR + i] >= need:
             for t in range(0, N_TYPES, step):
                 if state[hand_at + t] > 0:
@@ -451,7 +460,7 @@ def attack_moves(pa, state, hand_at, moves, n):
 
 
 @inline
-def loss_moves(pa, state, moves):
+def loss_moves(state, moves):
     p = state[PLAYER]
     n = 0
     for t in range(N_TYPES):
@@ -462,8 +471,8 @@ def loss_moves(pa, state, moves):
         if height(state, p, i) > 0:
             moves[n] = LOSS_LAYOUT + i
             n += 1
-    if (state[AVALON_USED] == 0 and pa[M_AVALON_RED] > 0
-            and owns_special(pa, state, p, SP_AVALON)):
+    avalon = owns_special(state, p, SP_AVALON)
+    if avalon and state[AVALON_USED] == 0 and state[M_AVALON_RED] > 0:
         moves[n] = LOSS_AVALON
         n += 1
     return n
@@ -471,21 +480,27 @@ def loss_moves(pa, state, moves):
 
 @inline
 def legal_moves(params, state, moves):
-    pa = params[0]
+    """One return at the end: an inlined kernel with several exits keeps reference counts
+    on its array arguments that numba cannot prune."""
+    ph = state[PHASE]
+    if ph == MAIN:
+        n = main_moves(state, moves)
+    elif ph == COUNTER or ph == DEFEND:
+        moves[0] = COUNTER_NO if ph == COUNTER else DEFEND_NO
+        moves[1] = moves[0] + 1
+        n = 2
+    elif ph == LOSS:
+        n = loss_moves(state, moves)
+    else:
+        n = choice_moves(state, moves)
+    return n
+
+
+@inline
+def choice_moves(state, moves):
+    """Supply tiles face up, or hand cards to discard down to the limit."""
     ph = state[PHASE]
     p = state[PLAYER]
-    if ph == MAIN:
-        return main_moves(pa, state, moves)
-    if ph == COUNTER:
-        moves[0] = COUNTER_NO
-        moves[1] = COUNTER_YES
-        return 2
-    if ph == DEFEND:
-        moves[0] = DEFEND_NO
-        moves[1] = DEFEND_YES
-        return 2
-    if ph == LOSS:
-        return loss_moves(pa, state, moves)
     n = 0
     for k in range(N_TYPES if ph == DISCARD_PHASE else N_TILE_KINDS):
         if ph == SUPPLY and state[TILE_AVAIL + k] > 0:
@@ -499,10 +514,10 @@ def legal_moves(params, state, moves):
 
 # ---------------------------------------------------------------- enchanting
 @inline
-def announce_enchant(pa, state, slot, items):
+def announce_enchant(state, slot, items):
     p = state[PLAYER]
     q = 1 - p
-    t = (top_card(pa, state, q, slot) & ~1) | ENCHANTRESS
+    t = (top_card(state, q, slot) & ~1) | ENCHANTRESS
     add_hand(state, p, t, -1)
     items[p, I_ENCHANT + (t >> 1)] += 1
     state[PENDING_TERR] = slot
@@ -510,29 +525,29 @@ def announce_enchant(pa, state, slot, items):
     if hand(state, q, t) > 0:
         state[PHASE] = COUNTER  # the defender decides
     else:
-        enchant_succeeds(pa, state, items)
+        enchant_succeeds(state, items)
 
 
 @inline
-def enchant_succeeds(pa, state, items):
+def enchant_succeeds(state, items):
     """The enchanted card goes onto the player's own enchantress, just laid."""
     p = state[PLAYER]
     slot = state[PENDING_TERR]
-    push(pa, state, p, slot, state[PENDING_TYPE])
-    push(pa, state, p, slot, pop(pa, state, 1 - p, slot))
+    push(state, p, slot, state[PENDING_TYPE])
+    push(state, p, slot, pop(state, 1 - p, slot))
     items[p, I_ENCHANT_OK] += 1
     clear_pending(state)
 
 
 @inline
-def counter_spell(pa, state, items):
+def counter_spell(state, items):
     """The defender lays an enchantress of the colour at the slot; the attacking enchantress
     goes into the defender's hand."""
     p = state[PLAYER]
     q = 1 - p
     t = state[PENDING_TYPE]
     add_hand(state, q, t, -1)
-    push(pa, state, q, state[PENDING_TERR], t)
+    push(state, q, state[PENDING_TERR], t)
     add_hand(state, q, t, 1)
     items[q, I_COUNTER + (t >> 1)] += 1
     items[p, I_ENCHANT_WARDED] += 1
@@ -548,33 +563,33 @@ def clear_pending(state):
 
 # ---------------------------------------------------------------- attacking
 @inline
-def announce_attack(pa, state, t, slot, items):
+def announce_attack(state, t, slot, items):
     p = state[PLAYER]
     add_hand(state, p, t, -1)
-    push(pa, state, p, slot, t)
+    push(state, p, slot, t)
     items[p, I_ATTACK + t] += 1
     state[PENDING_TERR] = slot
     state[PENDING_TYPE] = t
     if hand(state, 1 - p, t & ~1) > 0:  # a knight of the attacking card's colour
         state[PHASE] = DEFEND
     else:
-        conquer(pa, state, items)
+        conquer(state, items)
 
 
 @inline
-def defend(pa, state, items):
+def defend(state, items):
     p = state[PLAYER]
     q = 1 - p
     knight = state[PENDING_TYPE] & ~1
     add_hand(state, q, knight, -1)
-    push(pa, state, q, state[PENDING_TERR], knight)
+    push(state, q, state[PENDING_TERR], knight)
     items[q, I_DEFEND + (knight >> 1)] += 1
     items[p, I_ATTACK_WARDED] += 1
     clear_pending(state)
 
 
 @inline
-def conquer(pa, state, items):
+def conquer(state, items):
     """Turn the territory to the player; both sides lose the loser's count there (top card
     first); the additional losses are then paid one decision at a time."""
     p = state[PLAYER]
@@ -585,11 +600,11 @@ def conquer(pa, state, items):
     extra = mine + theirs
     if state[OWNER + slot] == q:
         items[q, I_LOST + state[TERR_CARD + slot]] += 1
-        if special_at(pa, state, slot) == SP_CASTLE:
-            extra += pa[M_CASTLE_LOSS]
+        if special_at(state, slot) == SP_CASTLE:
+            extra += state[M_CASTLE_LOSS]
     for _ in range(theirs):
-        discard(state, pop(pa, state, q, slot))
-        discard(state, pop(pa, state, p, slot))
+        discard(state, pop(state, q, slot))
+        discard(state, pop(state, p, slot))
     state[OWNER + slot] = p
     items[p, I_CONQUERED + state[TERR_CARD + slot]] += 1
     state[CONQUESTS] += 1
@@ -609,25 +624,25 @@ def settle_losses(state):
 
 
 @inline
-def pay_loss(pa, state, move, items):
+def pay_loss(state, move, items):
     p = state[PLAYER]
     if move == LOSS_AVALON:
         state[AVALON_USED] = 1
-        state[LOSS_LEFT] = max(0, state[LOSS_LEFT] - pa[M_AVALON_RED])
+        state[LOSS_LEFT] = max(0, state[LOSS_LEFT] - state[M_AVALON_RED])
         items[p, I_AVALON] += 1
     elif move < LOSS_LAYOUT:
         add_hand(state, p, move - LOSS_HAND, -1)
         discard(state, move - LOSS_HAND)
         state[LOSS_LEFT] -= 1
     else:
-        discard(state, pop(pa, state, p, move - LOSS_LAYOUT))
+        discard(state, pop(state, p, move - LOSS_LAYOUT))
         state[LOSS_LEFT] -= 1
     settle_losses(state)
 
 
 # ---------------------------------------------------------------- end of turn
 @inline
-def go_to_supply(pa, state):
+def go_to_supply(state):
     """All nine tiles used: turn them over again, except a dark tile still lying before a
     player (it is turned face down once its cards are drawn)."""
     total = 0
@@ -635,7 +650,7 @@ def go_to_supply(pa, state):
         total += state[TILE_AVAIL + k]
     if total == 0:
         for k in range(N_TILE_KINDS):
-            state[TILE_AVAIL + k] = pa[P_TILE_COUNT + k]
+            state[TILE_AVAIL + k] = state[P_TILE_COUNT + k]
         for s in range(2):
             if state[DARK_PENDING + s] >= 0:
                 state[TILE_AVAIL + state[DARK_PENDING + s]] -= 1
@@ -643,38 +658,37 @@ def go_to_supply(pa, state):
 
 
 @inline
-def take_tile(pa, state, kind, chance, items):
+def take_tile(state, kind, chance, items):
     p = state[PLAYER]
     state[TILE_AVAIL + kind] -= 1
     items[p, I_TILE + kind] += 1
     if kind >= FIRST_DARK:
         state[DARK_PENDING + p] = kind
     else:
-        draw(pa, state, p, tile_cards(pa, state, p, kind), chance)
-    after_drawing(pa, state, chance, items)
+        draw(state, p, tile_cards(state, p, kind), chance)
+    after_drawing(state, chance, items)
 
 
 @inline
-def after_drawing(pa, state, chance, items):
-    if state[HAND_SIZE + state[PLAYER]] > pa[M_HAND_LIMIT]:
+def after_drawing(state, chance, items):
+    if state[HAND_SIZE + state[PLAYER]] > state[M_HAND_LIMIT]:
         state[PHASE] = DISCARD_PHASE
     else:
-        end_turn(pa, state, chance, items)
+        end_turn(state, chance, items)
 
 
 @inline
-def end_turn(pa, state, chance, items):
+def end_turn(state, chance, items):
     p = state[PLAYER]
     state[TURNS] += 1
-    if crowns(pa, state, p) >= pa[M_WIN]:
+    if crowns(state, p) >= state[M_WIN]:
         state[WINNER] = p
     elif cards_exhausted(state):
         state[WINNER] = 2  # dead position: finish() ranks by crowns
     else:
-        start_turn(pa, state, 1 - p, chance)
-        return
+        start_turn(state, 1 - p, chance)
     for i in range(N_TERR):
-        if state[OWNER + i] >= 0:
+        if state[WINNER] >= 0 and state[OWNER + i] >= 0:
             items[state[OWNER + i], I_HELD + state[TERR_CARD + i]] += 1
 
 
@@ -691,7 +705,7 @@ def cards_exhausted(state):
 
 
 @inline
-def start_turn(pa, state, seat, chance):
+def start_turn(state, seat, chance):
     state[PLAYER] = seat
     state[PHASE] = MAIN
     state[CONQUESTS] = 0
@@ -699,7 +713,7 @@ def start_turn(pa, state, seat, chance):
     state[START_DRAWN] = 0
     kind = state[DARK_PENDING + seat]
     if kind >= 0:
-        state[START_DRAWN] = draw(pa, state, seat, tile_cards(pa, state, seat, kind),
+        state[START_DRAWN] = draw(state, seat, tile_cards(state, seat, kind),
                                   chance)
         state[DARK_PENDING + seat] = -1
 
@@ -707,50 +721,48 @@ def start_turn(pa, state, seat, chance):
 # ---------------------------------------------------------------- apply
 @inline
 def apply_move(params, state, move, chance, items):
-    pa = params[0]
     p = state[PLAYER]
     if move == END_PLAYS:
-        go_to_supply(pa, state)
+        go_to_supply(state)
     elif move < ENCHANT:
         t = (move - STRENGTHEN) // N_TERR
         state[HAND + p * N_TYPES + t] -= 1
         state[HAND_SIZE + p] -= 1
-        push(pa, state, p, (move - STRENGTHEN) % N_TERR, t)
+        push(state, p, (move - STRENGTHEN) % N_TERR, t)
         items[p, I_STRENGTHEN + t] += 1
     elif move < ATTACK:
-        announce_enchant(pa, state, move - ENCHANT, items)
+        announce_enchant(state, move - ENCHANT, items)
     elif move < COUNTER_NO:
-        announce_attack(pa, state, (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR,
+        announce_attack(state, (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR,
                         items)
     elif move == COUNTER_NO:
-        enchant_succeeds(pa, state, items)
+        enchant_succeeds(state, items)
     elif move == COUNTER_YES:
-        counter_spell(pa, state, items)
+        counter_spell(state, items)
     elif move == DEFEND_NO:
-        conquer(pa, state, items)
+        conquer(state, items)
     elif move == DEFEND_YES:
-        defend(pa, state, items)
+        defend(state, items)
     elif move < SUPPLY_TILE:
-        pay_loss(pa, state, move, items)
+        pay_loss(state, move, items)
     elif move < DISCARD_CARD:
-        take_tile(pa, state, move - SUPPLY_TILE, chance, items)
+        take_tile(state, move - SUPPLY_TILE, chance, items)
     else:
         add_hand(state, p, move - DISCARD_CARD, -1)
         discard(state, move - DISCARD_CARD)
-        after_drawing(pa, state, chance, items)
+        after_drawing(state, chance, items)
 
 
 # ---------------------------------------------------------------- end and view
 @kernel
 def finish(params, state, scores, ranks):
-    pa = params[0]
     for s in range(2):
-        scores[s] = crowns(pa, state, s)
+        scores[s] = crowns(state, s)
     if state[WINNER] < 2:
         for s in range(2):
             ranks[s] = 1 if s == state[WINNER] else 2
         return REASON_CROWNS
-    draw_game = pa[M_EXHAUSTED_DRAW] == 1
+    draw_game = state[M_EXHAUSTED_DRAW] == 1
     for s in range(2):
         ranks[s] = 1 if draw_game or scores[s] >= scores[1 - s] else 2
     return REASON_EXHAUSTED

@@ -28,7 +28,13 @@ colours). Territories lie in a row of 11 slots; slot order is adjacency ("connec
    | HEIGHT [2][11]                    |  63 ..  84  cards on each side at each slot
    | DISCARD [10 types]                |  85 ..  94  the discard pile, counts by type
    +-----------------------------------+
-   | DECK [ncards]                     |  95 ..      draw pile, DECK[DECK_N-1] is the top
+   | RULES [58]                        |  95 .. 152  a copy of params[0] made by new_game:
+   |   M_* main numbers, P_CROWNS /    |             the hot kernels read the game's numbers
+   |   P_TERRAIN / P_SPECIAL by card,  |             here, never from the params tuple
+   |   P_TILE_COUNT / P_TILE_CARDS     |             (taking an array out of a tuple costs
+   |   by tile kind                    |             reference counts on every move)
+   +-----------------------------------+
+   | DECK [ncards]                     | 153 ..      draw pile, DECK[DECK_N-1] is the top
    | STACK [2][11][ncards]             |  each side's pile at each slot, bottom first;
    |                                   |  STACK[s][i][HEIGHT[s][i]-1] is the top card
    +-----------------------------------+
@@ -65,7 +71,20 @@ OWNER = TILE_AVAIL + N_TILE_KINDS
 TERR_CARD = OWNER + N_TERR
 HEIGHT = TERR_CARD + N_TERR
 DISCARD = HEIGHT + 2 * N_TERR
-DECK = DISCARD + N_TYPES
+RULES = DISCARD + N_TYPES
+
+# the rules block: absolute state offsets; params[0][k - RULES] holds the same number
+M_COLOURS, M_KNIGHTS, M_ENCH, M_NCARDS = RULES, RULES + 1, RULES + 2, RULES + 3
+M_WIN, M_HAND_LIMIT, M_MAX_CONQ, M_CASTLE_DEF = RULES + 4, RULES + 5, RULES + 6, RULES + 7
+M_CASTLE_LOSS, M_AVALON_RED, M_START_HAND = RULES + 8, RULES + 9, RULES + 10
+M_PER_SIDE, M_EXHAUSTED_DRAW = RULES + 11, RULES + 12
+P_CROWNS = RULES + 13  # per territory card id
+P_TERRAIN = P_CROWNS + N_TERR
+P_SPECIAL = P_TERRAIN + N_TERR
+P_TILE_COUNT = P_SPECIAL + N_TERR  # per supply tile kind
+P_TILE_CARDS = P_TILE_COUNT + N_TILE_KINDS
+N_PARAMS = P_TILE_CARDS + N_TILE_KINDS - RULES
+DECK = RULES + N_PARAMS
 
 MAIN, COUNTER, DEFEND, LOSS, SUPPLY, DISCARD_PHASE = 0, 1, 2, 3, 4, 5
 PHASE_NAMES = ["main", "counter", "defend", "loss", "supply", "discard"]

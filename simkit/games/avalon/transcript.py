@@ -20,6 +20,7 @@ from .state import (
     LOSS,
     LOSS_LEFT,
     MAIN,
+    N_PARAMS,
     N_TERR,
     N_TILE_KINDS,
     N_TYPES,
@@ -29,6 +30,7 @@ from .state import (
     PHASE,
     PHASE_NAMES,
     PLAYER,
+    RULES,
     SPECIAL_NAMES,
     START_DRAWN,
     SUPPLY,
@@ -41,6 +43,11 @@ from .state import (
 )
 
 
+def num(params, at: int) -> int:
+    """The game's number at state offset ``at`` of the RULES block, from params."""
+    return int(params[0][at - RULES])
+
+
 def card_name(t: int) -> str:
     kind = "enchantress" if t & 1 else "knight"
     return f"{COLOUR_NAMES[t >> 1]} {kind}"
@@ -51,9 +58,9 @@ def seat_name(s: int) -> str:
 
 
 def territory_name(params, card: int) -> str:
-    crowns = int(params[0][r.P_CROWNS + card])
-    terrain = TERRAIN_NAMES[params[0][r.P_TERRAIN + card]]
-    special = SPECIAL_NAMES[params[0][r.P_SPECIAL + card]]
+    crowns = int(num(params, r.P_CROWNS + card))
+    terrain = TERRAIN_NAMES[num(params, r.P_TERRAIN + card)]
+    special = SPECIAL_NAMES[num(params, r.P_SPECIAL + card)]
     what = r.TERRITORY_NAMES[card]
     extra = "" if special == "none" else f", {special.replace('_', ' ')}"
     land = "" if terrain == "none" else f", {terrain}"
@@ -61,7 +68,7 @@ def territory_name(params, card: int) -> str:
 
 
 def ncards(params) -> int:
-    return int(params[0][r.M_NCARDS])
+    return int(num(params, r.M_NCARDS))
 
 
 def stack(params, state, seat, slot) -> list[int]:
@@ -82,7 +89,7 @@ def hand_diff(before, after, seat) -> str:
 
 
 def crowns(params, state, seat) -> int:
-    return int(r.crowns(params[0], state, seat))
+    return int(r.crowns(state, seat))
 
 
 def describe_setup(params, n_players, state):
@@ -209,7 +216,7 @@ def check_state(params, n_players, state):
     """Conservation of the 80 cards by type, counts and tiles in range, a sane phase."""
     problems = []
     nc = ncards(params)
-    colours, knights, ench = (int(params[0][k]) for k in (r.M_COLOURS, r.M_KNIGHTS, r.M_ENCH))
+    colours, knights, ench = (num(params, k) for k in (r.M_COLOURS, r.M_KNIGHTS, r.M_ENCH))
     expected = np.zeros(N_TYPES, np.int64)
     for c in range(colours):
         expected[2 * c], expected[2 * c + 1] = knights, ench
@@ -241,6 +248,8 @@ def check_state(params, n_players, state):
     seen += disc
     if state[PHASE] == COUNTER and 0 <= state[PENDING_TYPE] < N_TYPES:
         seen[state[PENDING_TYPE]] += 1  # the announced enchantress, in the air
+    if not np.array_equal(state[RULES:RULES + N_PARAMS], params[0]):
+        problems.append("the state's RULES block differs from params")
     if not np.array_equal(seen, expected):
         problems.append(f"cards by type {seen.tolist()} != {expected.tolist()}")
     cards = sorted(state[TERR_CARD:TERR_CARD + N_TERR].tolist())
@@ -248,7 +257,7 @@ def check_state(params, n_players, state):
         problems.append(f"territory cards {cards} are not one of each")
     if not all(-1 <= o <= 1 for o in state[OWNER:OWNER + N_TERR]):
         problems.append("an owner out of range")
-    counts = params[0][r.P_TILE_COUNT:r.P_TILE_COUNT + N_TILE_KINDS]
+    counts = [num(params, r.P_TILE_COUNT + k) for k in range(N_TILE_KINDS)]
     for k in range(N_TILE_KINDS):
         lying = sum(1 for s in range(2) if state[DARK_PENDING + s] == k)
         if not (0 <= state[TILE_AVAIL + k] and state[TILE_AVAIL + k] + lying <= counts[k]):
@@ -262,14 +271,14 @@ def check_state(params, n_players, state):
         problems.append(f"phase {ph}")
     if state[WINNER] < 0:
         p = state[PLAYER]
-        if state[CONQUESTS] > params[0][r.M_MAX_CONQ]:
+        if state[CONQUESTS] > num(params, r.M_MAX_CONQ):
             problems.append("too many conquests this turn")
         pending = state[PENDING_TERR] >= 0
         if pending != (ph in (COUNTER, DEFEND)):
             problems.append("a pending announcement outside the counter/defend phases")
         if (ph == LOSS) != (state[LOSS_LEFT] > 0):
             problems.append("losses owed outside the loss phase (or none owed in it)")
-        if ph == DISCARD_PHASE and state[HAND_SIZE + p] <= params[0][r.M_HAND_LIMIT]:
+        if ph == DISCARD_PHASE and state[HAND_SIZE + p] <= num(params, r.M_HAND_LIMIT):
             problems.append("discard phase with a hand within the limit")
         if ph == MAIN and state[AVALON_USED] not in (0, 1):
             problems.append("avalon flag")

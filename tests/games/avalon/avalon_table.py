@@ -46,7 +46,6 @@ class Table:
     def __init__(self, overrides=None, seed=7):
         self.plan = plan(RunSpec.make("avalon", 2, 1, overrides=overrides))
         self.params = self.plan.compiled
-        self.pa = self.params[0]
         self.spec = get_game("avalon")
         self.chance = np.array([seed], np.uint64)
         self.state = np.empty(self.plan.state_size, np.int32)
@@ -56,14 +55,14 @@ class Table:
 
     # -- building
     def _clear(self):
-        s, nc = self.state, int(self.params[0][r.M_NCARDS])
+        s, nc = self.state, int(self.state[r.M_NCARDS])
         s[DECK + nc:] = -1
         s[HEIGHT:HEIGHT + 2 * N_TERR] = 0
         s[HAND:HAND + 2 * N_TYPES] = 0
         s[HAND_SIZE:HAND_SIZE + 2] = 0
         s[DISCARD:DISCARD + N_TYPES] = 0
-        counts = [int(self.params[0][r.M_KNIGHTS]), int(self.params[0][r.M_ENCH])]
-        deck = [t for t in range(2 * int(self.params[0][r.M_COLOURS]))
+        counts = [int(self.state[r.M_KNIGHTS]), int(self.state[r.M_ENCH])]
+        deck = [t for t in range(2 * int(self.state[r.M_COLOURS]))
                 for _ in range(counts[t & 1])]
         s[DECK:DECK + nc] = -1
         s[DECK:DECK + len(deck)] = deck
@@ -88,7 +87,7 @@ class Table:
     def pile(self, seat, slot, *types):
         """Lay ``types`` (bottom first) on ``seat``'s side of slot ``slot`` (0-based)."""
         for t in types:
-            r.push(self.pa, self.state, seat, slot, self.take(t))
+            r.push(self.state, seat, slot, self.take(t))
         return self
 
     def discard(self, *types):

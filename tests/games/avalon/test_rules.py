@@ -359,30 +359,30 @@ def _owner_of(t, seat, names):
 def test_supply_terrain_example_gives_2_light_and_4_dark():
     """Rulebook: 2 x forest, 1 x plain, 1 x hill gives 2 cards (light) and 4 (dark)."""
     t = _owner_of(Table(), P1, ["castle_forest", "forest", "plain_a", "hill_a"])
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_TERRAIN_LIGHT) == 2
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_TERRAIN_DARK) == 4
+    assert r.tile_cards(t.state, P1, S.TILE_TERRAIN_LIGHT) == 2
+    assert r.tile_cards(t.state, P1, S.TILE_TERRAIN_DARK) == 4
 
 
 def test_supply_connected_example_avalon_between_gives_3():
     """Rulebook: 4 adjacent territories with Avalon between them give 3 cards."""
     t = _owner_of(Table(), P1, [None, "plain_a", "avalon", "hill_a", "forest"])
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_CONNECTED_LIGHT) == 3
+    assert r.tile_cards(t.state, P1, S.TILE_CONNECTED_LIGHT) == 3
     t.territory(7, "hill_b", P1)
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_CONNECTED_LIGHT) == 3, "gap at 5, 6"
+    assert r.tile_cards(t.state, P1, S.TILE_CONNECTED_LIGHT) == 3, "gap at 5, 6"
 
 
 def test_a_face_down_or_enemy_territory_interrupts_the_connected_area():
     t = _owner_of(Table(), P1, ["plain_a", None, "hill_a"])
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_CONNECTED_LIGHT) == 1
+    assert r.tile_cards(t.state, P1, S.TILE_CONNECTED_LIGHT) == 1
     t.territory(1, "forest", P2)
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_CONNECTED_LIGHT) == 1
+    assert r.tile_cards(t.state, P1, S.TILE_CONNECTED_LIGHT) == 1
 
 
 def test_supply_per_territory_skips_avalon_and_swamp():
     t = _owner_of(Table(), P1, ["avalon", "swamp", "plain_a", "hill_a"])
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_PER_TERRITORY_DARK) == 2
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_FIXED_DARK) == 4
-    assert r.tile_cards(t.pa, t.state, P1, S.TILE_FIXED_LIGHT) == 2
+    assert r.tile_cards(t.state, P1, S.TILE_PER_TERRITORY_DARK) == 2
+    assert r.tile_cards(t.state, P1, S.TILE_FIXED_DARK) == 4
+    assert r.tile_cards(t.state, P1, S.TILE_FIXED_LIGHT) == 2
 
 
 def test_light_tile_draws_now_dark_tile_at_the_start_of_the_next_turn():
@@ -464,7 +464,7 @@ def test_win_at_the_end_of_the_turn_with_15_crowns():
     t = _crowns_table(["castle_hill", "castle_forest", "castle_plain", "plain_a", "plain_b"])
     t.territory(8, "hill_a").hand(P1, K("red"), E("blue"))
     t.play(attack(K("red"), 8)).play(r.LOSS_HAND + E("blue"))
-    assert r.crowns(t.pa, t.state, P1) == 15
+    assert r.crowns(t.state, P1) == 15
     assert not r.is_over(t.state), "only at the end of the turn"
     t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
     assert r.is_over(t.state) and t.state[WINNER] == P1
@@ -477,7 +477,7 @@ def test_win_at_the_end_of_the_turn_with_15_crowns():
 def test_14_crowns_do_not_win():
     t = _crowns_table(["castle_hill", "castle_forest", "castle_plain", "plain_a", "swamp",
                        "stone_circle", "avalon"])
-    assert r.crowns(t.pa, t.state, P1) == 14
+    assert r.crowns(t.state, P1) == 14
     t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
     assert not r.is_over(t.state) and t.state[TURNS] == 1
 
@@ -521,7 +521,7 @@ def test_a_dark_tile_lying_before_a_player_is_not_turned_over():
     t.state[TILE_AVAIL:TILE_AVAIL + 6] = 0
     t.set(DARK_PENDING + P2, S.TILE_FIXED_DARK)
     t.state[TILE_AVAIL + S.TILE_FIXED_LIGHT] = 0
-    r.go_to_supply(t.pa, t.state)
+    r.go_to_supply(t.state)
     assert t.state[TILE_AVAIL:TILE_AVAIL + 6].tolist() == [2, 2, 1, 1, 1, 1]
 
 
@@ -535,7 +535,7 @@ def test_only_a_knight_wards_off_an_enchantress_attacking_through_the_stone_circ
 def test_the_player_on_turn_wins_not_the_other():
     t = _owner_of(Table(), P2, ["castle_hill", "castle_forest", "castle_plain", "plain_a",
                                 "plain_b", "hill_b"])
-    assert r.crowns(t.pa, t.state, P2) == 16
+    assert r.crowns(t.state, P2) == 16
     t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
     assert t.state[WINNER] == -1, "P2's crowns count at the end of P2's turn"
     t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
