@@ -49,10 +49,6 @@ Phases (who decides in each, see ``rules.to_move``):
     SUPPLY   the player: take a supply tile
     DISCARD  the player: discard one card down to the hand limit
 
-Maintenance: numba bakes these constants into the cached machine code of ``rules.py`` and
-``strategies/avalon.py``, and its cache is keyed on each file's own timestamp only. After
-changing a number here (or in ``rules.py`` for the strategy), delete the ``__pycache__``
-numba files of both modules and the avalon drivers in ``~/.cache/simkit/drivers``.
 """
 
 N_TERR = 11
