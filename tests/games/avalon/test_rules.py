@@ -550,3 +550,16 @@ def test_exhausted_cards_can_be_scored_as_a_draw():
     scores, ranks = np.zeros(2), np.zeros(2, np.int32)
     assert r.END_REASONS[r.finish(t.params, t.state, scores, ranks)] == "cards_exhausted"
     assert ranks.tolist() == [1, 1]
+
+
+def test_check_state_catches_a_lost_card_a_bad_phase_and_changed_rules():
+    t = Table().hand(P1, K("red"))
+    assert not t.check()
+    t.state[r.HAND + K("red")] = 0  # the card vanishes (hand size still says 1)
+    assert any("hand size" in p for p in t.check())
+    assert any("cards by type" in p for p in t.check())
+    t = Table().set(PHASE, LOSS)
+    assert any("losses owed" in p for p in t.check())
+    t = Table()
+    t.state[S.M_WIN] = 99
+    assert any("RULES block" in p for p in t.check())
