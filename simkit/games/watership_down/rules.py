@@ -641,15 +641,21 @@ def legal_moves(params, state, moves):
 @kernel
 def space_moves(mask, base, moves, n):
     """Append ``base + t`` for every space ``t`` in ``mask``."""
-    for t in range(N_SPACES):
-        if (mask >> t) & 1 == 1:
+    t = 0
+    while mask != 0:
+        if mask & 1 == 1:
             moves[n] = base + t
             n += 1
+        mask >>= 1
+        t += 1
     return n
 
 
 @kernel
 def main_moves(params, state, moves, dandelion):
+    """Every (character, space) move of the side to play. ``dest_mask_fast`` written out
+    in the loop: this is the hottest function of a random game, and numba does not
+    inline kernel calls."""
     side = state[DECIDER]
     lo = 0 if side == HLESSIL else N_RABBITS
     hi = N_RABBITS if side == HLESSIL else N_CHARS
@@ -658,14 +664,38 @@ def main_moves(params, state, moves, dandelion):
         lo, hi = DANDELION, DANDELION + 1
         moves[0] = M_PASS
         n = 1
+    table = params[0]
     attacks = attack_mask(params, state, side)
     full = full_mask(params, state, side)
     gift = (state[OPT_USED] >> (2 * side + 1)) & 1 == 0
+    ens = state[ENSNARED]
+    downs = (1 << table[G_DOWN_A]) | (1 << table[G_DOWN_B])
     for c in range(lo, hi):
-        m = dest_mask_fast(params, state, c, attacks, full)
-        n = space_moves(m, c * 16, moves, n)
-        if gift:
-            n = space_moves(m & attacks, M_GIFT + c * 16, moves, n)
+        if state[STAT + c] != IN_PLAY or c == ens or (c == SNARE and ens >= 0):
+            continue
+        s = state[LOC + c]
+        nbm = O_NBM + side * 48 + s
+        cand = table[nbm + D_FWD * 16]
+        if c == WOUNDWORT:
+            cand |= (table[nbm + D_BACK * 16] | table[nbm + D_SIDE * 16]) & attacks
+        elif c == KESTREL:
+            cand |= attacks & ~(1 << s)
+        if (downs >> s) & 1 == 1:
+            cand |= attacks & downs & ~(1 << s)
+        cand &= ~full
+        if c == HAWKBIT:
+            cand &= ~attacks
+        t = 0
+        m = cand
+        while m != 0:
+            if m & 1 == 1:
+                moves[n] = c * 16 + t
+                n += 1
+                if gift and (attacks >> t) & 1 == 1:
+                    moves[n] = M_GIFT + c * 16 + t
+                    n += 1
+            m >>= 1
+            t += 1
     return n
 
 
@@ -1382,7 +1412,8 @@ def holly_targets(params, state):
 
 @kernel
 def step_postmove(params, state, items):
-    snare_check(params, state, items)
+    if state[ENSNARED] >= 0:
+        snare_check(params, state, items)
     if (state[MOVER] == DANDELION and state[DAND] == 0 and state[ATTACKING] == 0
             and dest_mask(params, state, DANDELION) != 0):
         state[DAND] = 1
@@ -1510,9 +1541,14 @@ def check_winner(params, state, ended):
 
 @kernel
 def step_endturn(params, state, items):
-    snare_check(params, state, items)
-    joins(params, state, items)
-    snare_check(params, state, items)
+    if state[ENSNARED] >= 0:
+        snare_check(params, state, items)
+    pending = False
+    for j in range(N_JOINERS):
+        pending = pending or state[JOIN_AT + j] >= 0 and state[STAT + FIRST_JOINER + j] == PENDING
+    if pending:
+        joins(params, state, items)
+        snare_check(params, state, items)
     mix(state)
     ended = state[SIDE]
     check_winner(params, state, ended)
