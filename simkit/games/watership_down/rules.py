@@ -857,6 +857,8 @@ def begin_move(params, state, c, t, items):
         state[ATTACKING] = 1
         state[BSPACE] = t
         state[ATT] = c
+        state[PIPKIN_ON] = 0              # reveals hold for the whole battle
+        state[HAZEL_ON] = 0
         place(params, state, c, t, items)
         state[STEP] = S_SELECT
         return
@@ -1090,7 +1092,7 @@ def step_fight(params, state, items):
     state[KNOWN + d] = 1
     for k in (CARD_E, CARD_H):
         state[k] = -1
-    for k in (CARDS_OPEN, ROUND, NOCARDS, PRE, PIPKIN_ON, HAZEL_ON, ELIL_FIRST, POST):
+    for k in (CARDS_OPEN, ROUND, NOCARDS, PRE, ELIL_FIRST, POST):
         state[k] = 0
     if d == BIGWIG:
         item(items, BIGWIG, A_BIGWIG)

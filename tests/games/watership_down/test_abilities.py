@@ -601,3 +601,21 @@ def test_blackavar_does_not_appear_in_efrafa():
     play(st, card(0))
     play(st, M_SPACE + ROAD)
     assert where(st, "blackavar") == SAND and where(st, "hyzenthlay") == ROAD
+
+
+def test_pipkin_revealed_once_helps_every_fight_of_the_battle():
+    for seed in range(1, 200):
+        st = position(ELIL, woundwort=NUTHANGER, pipkin=ROAD, buckthorn=ROAD, silver=ROAD,
+                      hazel=SAND)
+        ch = chance(seed)
+        play(st, mv("woundwort", ROAD), ch=ch)
+        if st[DEF] != C["buckthorn"]:
+            continue
+        play(st, M_YES, ch=ch)            # reveal Pipkin
+        play(st, card(0), ch=ch)          # Buckthorn 3 + 1 + 1 = 5
+        play(st, card(5), ch=ch)          # Woundwort 5 + 6 = 11
+        if st[DEF] == C["silver"]:
+            break
+    assert status(st, "buckthorn") == DEFEATED and st[DEF] == C["silver"]
+    assert st[PHASE] == P_CARD            # not asked again
+    assert rules.rabbit_strength(P, st, C["silver"], ROAD) == 4
