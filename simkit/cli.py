@@ -118,12 +118,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weig
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.run, root / e.name) for e in exps]
     else:
-        if players is None:
-            from simkit import registry
-
-            spec = registry.get_game(target)
-            raise SimkitError(f"--players is required; {target} is for "
-                              f"{', '.join(map(str, spec.players))} players")
+        players = _players(target, players)
         spec_run = RunSpec.make(target, players, n_games, seed, strategies, overrides,
                                 not fixed_seats, weights)
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
@@ -141,6 +136,19 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weig
 
         path = build_report(done, report_dir)
         click.echo(f"report: {path / 'index.html'}")
+
+
+def _players(game: str, players: int | None) -> int:
+    """--players, which may be left out for a game played by one number of players."""
+    if players is not None:
+        return players
+    from simkit import registry
+
+    spec = registry.get_game(game)
+    if len(spec.players) == 1:
+        return spec.players[0]
+    raise SimkitError(f"--players is required; {game} is for "
+                      f"{', '.join(map(str, spec.players))} players")
 
 
 def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
@@ -192,7 +200,7 @@ def report(runs, out, title):
 @set_option
 @click.option("--base-set", "base_overrides", multiple=True, metavar="KEY=VALUE",
               help="Change the base game too (repeatable); --set applies on top of it.")
-@click.option("--players", type=int, required=True, help="Number of players.")
+@click.option("--players", type=int, help="Number of players.")
 @click.option("--games", "n_games", type=int, default=20_000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--strategies", default="random", show_default=True)
@@ -212,6 +220,7 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
 
     if not overrides:
         raise SimkitError("whatif needs at least one --set KEY=VALUE to compare against")
+    players = _players(game, players)
     base_over = data.parse_overrides(base_overrides)
     changed_over = {**base_over, **data.parse_overrides(overrides)}
     base = RunSpec.make(game, players, n_games, seed, strategies, base_over, not fixed_seats,
@@ -308,8 +317,9 @@ def replay(game, seed, players, strategies, overrides, weights, run_dir, game_in
                               f"{recorded}, {row['turns']}: was the game changed since?")
         click.echo("(matches the recorded row)")
         return
-    if game is None or seed is None or players is None:
+    if game is None or seed is None:
         raise SimkitError("give GAME --seed S --players N, or --run DIR --game INDEX")
+    players = _players(game, players)
     r = do_replay(game, players, seed, strategies, overrides, weights)
     click.echo("\n".join(r.lines))
 

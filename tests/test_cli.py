@@ -96,6 +96,7 @@ def test_replay_from_a_run_matches_its_row(tmp_path):
     (["run", "pig", "--players", 2, "--games", 0], "positive integer"),
     (["rules", "nope"], "unknown game"),
     (["replay", "pig", "--players", 2], "give GAME --seed S"),
+    (["replay", "pig", "--seed", 3], "--players is required"),
     (["whatif", "pig", "--players", 2], "at least one --set"),
 ])
 def test_bad_input_exits_2_with_one_line_and_no_output(tmp_path, args, message):
@@ -173,3 +174,10 @@ def test_unreachable_scheduler_is_one_clear_error(tmp_path):
     assert res.exit_code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in res.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_players_may_be_left_out_for_a_one_count_game(tmp_path):
+    res = invoke("run", "avalon", "--games", 20, "--quiet", "--out", tmp_path / "a")
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "a" / "run.json").read_text())["players"] == 2
+    assert invoke("replay", "avalon", "--seed", 5).exit_code == 0
