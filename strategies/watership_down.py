@@ -444,7 +444,8 @@ def answer(params, obs, seat, moves, n_moves):
 
 @kernel
 def setup_choice(params, obs, seat, moves, n_moves, stream):
-    """The elil put their strongest forward; the hlessil spread at random."""
+    """The elil put their strong characters (and the far-reaching Kestrel) forward and keep
+    Woundwort home to guard Efrafa; the hlessil spread at random."""
     if seat == HLESSIL:
         return rand_below(stream, n_moves)
     best, arg = -1, 0
