@@ -61,6 +61,7 @@ from .helpers import (
     items_zero,
     legal,
     mv,
+    params,
     play,
     position,
     status,
@@ -274,3 +275,21 @@ def test_same_seed_same_games_whatever_the_workers():
     assert a.games.drop(columns=[c for c in a.games if "time" in c]).equals(
         b.games.drop(columns=[c for c in b.games if "time" in c]))
     assert a.items.equals(b.items)
+
+
+def test_warren_also_counts_at_the_end_of_an_elil_turn():
+    def build(p=P):
+        return position(ELIL, params=p, hazel=BEECH, fiver=HONEY, clover=HONEY,
+                        buckthorn=COWSLIP, fox=BELT)
+    st = build()
+    play(st, mv("fox", COWSLIP))
+    play(st, card(6))                     # Retreat Sideways: Cowslip's Warren -> Beech Hanger
+    play(st, card(0))
+    assert where(st, "buckthorn") == BEECH
+    assert st[WINNER] == HLESSIL and st[END] == E_WARREN
+    off = params(**{"rules.warren_check_every_turn": False})
+    st = build(off)
+    play(st, mv("fox", COWSLIP), params=off)
+    play(st, card(6), params=off)
+    play(st, card(0), params=off)
+    assert st[WINNER] < 0 and st[SIDE] == HLESSIL
