@@ -233,11 +233,17 @@ def choose_main(P, obs, seat, moves, n_moves, weights):
 
 @kernel
 def choose_assign(P, obs, seat, moves, n_moves, weights):
-    rich = richest(obs, seat, STORE)
-    if rich >= 0 and obs[PLAYERS + rich * PS + STORE] >= weights[W_RAID_MIN]:
-        i = find(moves, n_moves, ATTACK + rich)
-        if i >= 0:
-            return i
+    """Against the richest store still offered, if it holds ``raid_min``: the richest of all
+    for the first attack, the next richest for a Relentless creature's second."""
+    best = -1
+    bv = 0
+    for i in range(n_moves):
+        m = moves[i]
+        if m >= ATTACK and obs[PLAYERS + (m - ATTACK) * PS + STORE] > bv:
+            bv = obs[PLAYERS + (m - ATTACK) * PS + STORE]
+            best = i
+    if best >= 0 and bv >= weights[W_RAID_MIN]:
+        return best
     return find(moves, n_moves, STAY)
 
 
@@ -258,7 +264,7 @@ def choose_block(P, obs, seat, moves, n_moves, weights):
         j = m - BLOCK
         s = 0
         for q in range(MAX_ARMY):
-            if obs[a + ATGT + q] == seat and obs[a + ALINK + q] == j:
+            if (obs[a + ATGT + q] >> seat) & 1 and obs[a + ALINK + q] == j:
                 s += P[CARD + obs[a + ARMY + q] * N_CARD_COLS + C_STR]
         taken = 0
         for q in range(MAX_ARMY):

@@ -16,6 +16,7 @@ from . import rules
 from .state import (
     C_AMOUNT,
     C_ANY,
+    C_ATTACKS,
     C_BAND,
     C_COST,
     C_COUNT,
@@ -102,6 +103,8 @@ def card_table(values: dict) -> tuple[list[str], np.ndarray]:
                               f"{'trick' if trick else 'creature'}")
         if not trick and health < 1:
             raise SimkitError(f"{key}: a creature needs health of at least 1")
+        if trick and "relentless" in words:
+            raise SimkitError(f"{key}: only a creature can be relentless")
         if min(count, *cost, strength, health, amount) < 0:
             raise SimkitError(f"{key}: numbers must not be negative")
         table[i, C_COUNT] = count
@@ -117,6 +120,7 @@ def card_table(values: dict) -> tuple[list[str], np.ndarray]:
         table[i, C_EFFECT] = EFFECTS.index(ability)
         table[i, C_AMOUNT] = amount
         table[i, C_TARGETED] = ability in TARGETED_EFFECTS
+        table[i, C_ATTACKS] = values["relentless_attacks"] if "relentless" in words else 1
     return names, table
 
 

@@ -7,7 +7,7 @@ P = (cards int32[K, N_CARD_COLS], deck int32[D] (card kinds), day_deck int32[Y],
 
 import numpy as np
 
-from simkit.jit import kernel
+from simkit.jit import inline, kernel
 from simkit.rng import rand_below, shuffle
 
 from .state import (
@@ -25,6 +25,7 @@ from .state import (
     BURY,
     C_AMOUNT,
     C_ANY,
+    C_ATTACKS,
     C_BAND,
     C_COST,
     C_EFFECT,
@@ -321,7 +322,7 @@ def kill(P, state, p, i, items):
     to_discard(state, k)
     state[b + ARMY + i] = -1
     state[b + AFLAG + i] = 0
-    state[b + ATGT + i] = -1
+    state[b + ATGT + i] = 0
     state[b + ALINK + i] = -1
 
 
@@ -359,6 +360,7 @@ def lay_out(P, n_players, state):
         b = pb(p)
         state[b + ARMY:b + PS] = -1
         state[b + AFLAG:b + AFLAG + MAX_ARMY] = 0
+        state[b + ATGT:b + ATGT + MAX_ARMY] = 0
     state[N_PLAYERS] = n_players
     state[DAY_CARD] = -1
     state[SLOT] = -1
@@ -602,7 +604,7 @@ def resolve_fox(P, state, p, items):
             blocked = True
             items[p, state[b + ARMY + i] * 5 + EV_BLOCKED] += 1
     if blocked:
-        deal_damage(P, state, p, FOX_LINK, -1, fox_str, items)
+        deal_damage(P, state, p, FOX_LINK, 0, fox_str, items)
     else:
         m = min(fox_str, state[b + STORE])
         state[b + STORE] -= m
@@ -943,13 +945,32 @@ def next_attacker(P, state):
 
 @kernel
 def legal_assign(P, state, moves):
+    """Stay (or, for a Relentless creature already sent, go on no more attacks), or attack
+    a player it is not already sent against."""
+    s = state[SEAT]
+    sent = state[pb(s) + ATGT + state[SLOT]]
     moves[0] = STAY
     n = 1
     for t in range(state[N_PLAYERS]):
-        if t != state[SEAT]:
+        if t != s and ((sent >> t) & 1) == 0:
             moves[n] = ATTACK + t
             n += 1
     return n
+
+
+@kernel
+def more_attacks(P, state, s, i):
+    """``s``'s creature at place ``i``, already sent, may be sent against another player:
+    its card allows more attacks (C_ATTACKS) and a player it is not sent against is left."""
+    sent = state[pb(s) + ATGT + i]
+    left = P[CARD + state[pb(s) + ARMY + i] * N_CARD_COLS + C_ATTACKS]
+    free = 0
+    for t in range(state[N_PLAYERS]):
+        if (sent >> t) & 1:
+            left -= 1
+        elif t != s:
+            free += 1
+    return left > 0 and free > 0
 
 
 @kernel
@@ -977,7 +998,7 @@ def attacker_masks(P, state, d):
     every = 0
     ground = 0
     for j in range(MAX_ARMY):
-        if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
+        if (state[a + ATGT + j] >> d) & 1 and state[a + ALINK + j] == j:
             every |= 1 << j
             if P[CARD + state[a + ARMY + j] * N_CARD_COLS + C_FLY] == 0:
                 ground |= 1 << j
@@ -1019,7 +1040,7 @@ def legal_block(P, state, moves):
     n = 1
     a = pb(state[SEAT])
     for j in range(MAX_ARMY):
-        if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
+        if (state[a + ATGT + j] >> d) & 1 and state[a + ALINK + j] == j:
             if can_block(P, state, d, i, j):
                 moves[n] = BLOCK + j
                 n += 1
@@ -1307,12 +1328,17 @@ def apply_assign(P, state, move, chance, items):
     i = state[SLOT]
     k = state[b + ARMY + i]
     band = P[CARD + k * N_CARD_COLS + C_BAND] == 1
+    if move != STAY:
+        bit = 1 << (move - ATTACK)
+        for j in range(i, MAX_ARMY):
+            if j == i or (band and state[b + ARMY + j] == k and can_attack(P, state, s, j)):
+                state[b + ATGT + j] |= bit
+                state[b + ALINK + j] = i
+        if more_attacks(P, state, s, i):
+            return  # a Relentless creature is asked again (its Band with it)
     for j in range(i, MAX_ARMY):
         if j == i or (band and state[b + ARMY + j] == k and can_attack(P, state, s, j)):
             state[b + AFLAG + j] |= DECIDED
-            if move != STAY:
-                state[b + ATGT + j] = move - ATTACK
-                state[b + ALINK + j] = i
     if not next_attacker(P, state):
         for j in range(MAX_ARMY):
             state[b + AFLAG + j] &= ~DECIDED
@@ -1331,7 +1357,7 @@ def next_defender(P, state, chance, items):
         d = (s + o2) % n
         attacked = False
         for j in range(MAX_ARMY):
-            if state[a + ATGT + j] == d:
+            if (state[a + ATGT + j] >> d) & 1:
                 attacked = True
         if not attacked:
             continue
@@ -1399,15 +1425,16 @@ def strength(P, state, p, i, attacking):
 
 
 @kernel
-def deal_damage(P, state, p, link, tgt, dmg, items):
-    """``dmg`` to ``p``'s creatures with ALINK == link and ATGT == tgt, least health first;
-    damage not enough to kill the next one is lost."""
+def deal_damage(P, state, p, link, bit, dmg, items):
+    """``dmg`` to ``p``'s creatures with ALINK == link whose ATGT holds ``bit`` (an attacker's
+    unit: the defender's bit; blockers: 0), least health first; damage not enough to kill the
+    next one is lost."""
     b = pb(p)
     while True:
         best = -1
         for i in range(MAX_ARMY):
             if state[b + ARMY + i] >= 0 and state[b + ALINK + i] == link \
-                    and state[b + ATGT + i] == tgt:
+                    and (state[b + ATGT + i] & bit) == bit:
                 if best < 0 or P[CARD + (state[b + ARMY + i]) * N_CARD_COLS + C_HP] < \
                         P[CARD + (state[b + ARMY + best]) * N_CARD_COLS + C_HP]:
                     best = i
@@ -1420,14 +1447,16 @@ def deal_damage(P, state, p, link, tgt, dmg, items):
 @kernel
 def resolve_fight(P, state, d, items):
     """Every unit attacking ``d``, in army order: blocked ones trade damage, unblocked ones
-    steal (from the store, and the Badger's dig from the buried); then every attacker tires."""
+    steal (from the store, and the Badger's dig from the buried); then every attacker tires
+    (once, however many fights it goes to) and leaves this fight; a Relentless one that lives
+    stays sent against its other players, and one that died is no longer in any fight."""
     s = state[SEAT]
     a = pb(s)
     b = pb(d)
     steal = 0
     dig = 0
     for j in range(MAX_ARMY):
-        if state[a + ATGT + j] == d and state[a + ALINK + j] == j:
+        if (state[a + ATGT + j] >> d) & 1 and state[a + ALINK + j] == j:
             st, dg = fight_unit(P, state, s, d, j, items)
             steal += st
             dig += dg
@@ -1438,11 +1467,25 @@ def resolve_fight(P, state, d, items):
     state[b + BURIED] -= m
     state[a + STORE] += m
     for j in range(MAX_ARMY):
-        if state[a + ATGT + j] == d:
+        if (state[a + ATGT + j] >> d) & 1:
             state[a + AFLAG + j] |= TIRED
-            state[a + ATGT + j] = -1
-            state[a + ALINK + j] = -1
+            state[a + ATGT + j] &= ~(1 << d)
+            if state[a + ATGT + j] == 0:
+                state[a + ALINK + j] = -1
+    relead(state, a)
     clear_links(state, d)
+
+
+@inline
+def relead(state, a):
+    """A unit whose first creature died in this fight (a Relentless Band still sent
+    elsewhere) is led by its first survivor, the place its next fight's blockers name."""
+    for m in range(MAX_ARMY):
+        j = state[a + ALINK + m]
+        if j >= 0 and state[a + ARMY + j] < 0:
+            for m2 in range(m, MAX_ARMY):
+                if state[a + ALINK + m2] == j:
+                    state[a + ALINK + m2] = m
 
 
 @kernel
@@ -1453,7 +1496,7 @@ def fight_unit(P, state, s, d, j, items):
     b = pb(d)
     atk = 0
     for m in range(MAX_ARMY):
-        if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
+        if (state[a + ATGT + m] >> d) & 1 and state[a + ALINK + m] == j:
             atk += strength(P, state, s, m, True)
             items[s, state[a + ARMY + m] * 5 + EV_ATTACKED] += 1
     blk = 0
@@ -1464,8 +1507,8 @@ def fight_unit(P, state, s, d, j, items):
             blk += strength(P, state, d, m, False)
             items[d, state[b + ARMY + m] * 5 + EV_BLOCKED] += 1
     if blocked:
-        deal_damage(P, state, d, j, -1, atk, items)
-        deal_damage(P, state, s, j, d, blk, items)
+        deal_damage(P, state, d, j, 0, atk, items)
+        deal_damage(P, state, s, j, 1 << d, blk, items)
         return 0, 0
     return unblocked(P, state, s, d, j, atk)
 
@@ -1478,7 +1521,7 @@ def unblocked(P, state, s, d, j, atk):
     steal = atk
     dig = 0
     for m in range(MAX_ARMY):
-        if state[a + ATGT + m] == d and state[a + ALINK + m] == j:
+        if (state[a + ATGT + m] >> d) & 1 and state[a + ALINK + m] == j:
             c = CARD + state[a + ARMY + m] * N_CARD_COLS
             if P[c + C_EFFECT] == E_UNBLOCKED_STEAL:
                 steal += P[c + C_AMOUNT]

@@ -23,10 +23,11 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
         +0 HOME | +1..+4 RES[4] | +5 STORE | +6 BURIED | +7 HAND[32] (count per card kind)
         +39 ARMY[16]  card kind per army place (-1 empty)
         +55 AFLAG[16] bits: TIRED 1, NEW 2 (played this turn), DECIDED 4 (attack/block asked)
-        +71 ATGT[16]  attack target seat of an attacker this turn (-1)
+        +71 ATGT[16]  the seats an attacker goes against this turn, bit t for seat t (0:
+                      none; more than one bit only for a Relentless creature, 3+ players)
         +87 ALINK[16] an attacker: the army place of the first of its unit (a Band shares
-                      one); a blocker: the army place of the attacker it blocks, FOX_LINK
-                      for the Fox (-1 none)
+                      one; its first survivor, when a Relentless unit goes on); a blocker:
+                      the army place of the attacker it blocks, FOX_LINK for the Fox (-1 none)
 
 Moves (small ints), written once here:
 
@@ -112,9 +113,11 @@ PAIRS = np.array([[a, b] for a in range(4) for b in range(a, 4)], dtype=np.int32
 RESOURCE_NAMES = ["berry", "twig", "pebble", "feather"]
 
 # card table columns (params[0], int32[n_kinds, N_CARD_COLS])
+# C_ATTACKS: how many attacks (each against a different player) the creature may go on in a
+# turn: 1, or `relentless_attacks` for the word "relentless"
 (C_COUNT, C_BERRY, C_TWIG, C_PEBBLE, C_FEATHER, C_ANY, C_STR, C_HP, C_FLY, C_RANGED, C_BAND,
- C_WAITS, C_TRICK, C_EFFECT, C_AMOUNT, C_TARGETED) = range(16)
-N_CARD_COLS = 16
+ C_WAITS, C_TRICK, C_EFFECT, C_AMOUNT, C_TARGETED, C_ATTACKS) = range(17)
+N_CARD_COLS = 17
 C_COST = C_BERRY
 
 EFFECTS = ["none", "defend_strength", "unblocked_dig", "unblocked_steal", "tire_forage",
@@ -126,7 +129,7 @@ EFFECTS = ["none", "defend_strength", "unblocked_dig", "unblocked_steal", "tire_
 CREATURE_EFFECTS = {"none", "defend_strength", "unblocked_dig", "unblocked_steal",
                     "tire_forage", "tire_bury", "tire_draw", "tire_gather"}
 TARGETED_EFFECTS = {"steal_store", "dig_up", "ambush"}
-WORDS = {"flying", "ranged", "band", "waits", "trick"}
+WORDS = {"flying", "ranged", "band", "relentless", "waits", "trick"}
 
 # day card kinds (fixed: each is an effect the kernels implement)
 DAY_NAMES = ["quiet_day", "mr_buttons", "the_fox", "the_jay", "lost_hoard", "heavy_rain",

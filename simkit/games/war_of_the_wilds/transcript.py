@@ -198,10 +198,18 @@ def _what(params, n, before, move, after, ph, s):
     if ph == PH_REPLY:
         return ["accepts the offer" if move == ACCEPT else "declines the offer"]
     if ph == PH_ASSIGN:
-        k = before[base(s) + ARMY + before[SLOT]]
+        i = before[SLOT]
+        k = before[base(s) + ARMY + i]
+        sent = [P(t) for t in range(n) if (before[base(s) + ATGT + i] >> t) & 1]
         if move == STAY:
+            if sent:  # a Relentless creature already sent
+                return [f"sends {card_name(k)} on no more attacks (only against "
+                        f"{' and '.join(sent)})"] + _fights(n, before, after)
             return [f"keeps {card_name(k)} home"]
-        return [f"sends {card_name(k)} against {P(move - ATTACK)}"] + _fights(n, before, after)
+        txt = f"sends {card_name(k)} against {P(move - ATTACK)}"
+        if sent:
+            txt += f" too (Relentless: it goes against {' and '.join(sent)} as well)"
+        return [txt] + _fights(n, before, after)
     if ph in (PH_BLOCK, PH_FOX_BLOCK):
         d = int(before[DEFENDER])
         k = card_name(before[base(d) + ARMY + before[SLOT]])
@@ -266,9 +274,22 @@ def _changes(n, before, after):
 
 
 def _fights(n, before, after):
-    """What the fights resolved by this move did: deaths and acorns."""
+    """What the fights resolved by this move did: deaths and acorns, and the attacks that a
+    Relentless creature killed in its first fight does not go on."""
     ch = _changes(n, before, after)
-    return [f"fight{ch}"] if ch else []
+    if not ch:
+        return []
+    s = int(before[SEAT])
+    b = base(s)
+    for i in range(MAX_ARMY):
+        if before[b + ARMY + i] >= 0 and after[b + ARMY + i] < 0:
+            # the first of its attacks in turn order is the fight it died in
+            order = [t for t in ((s + o) % n for o in range(1, n))
+                     if (before[b + ATGT + i] >> t) & 1]
+            if len(order) > 1:
+                ch += (f"; {card_name(before[b + ARMY + i])} died and does not go on to "
+                       f"{' and '.join(P(t) for t in order[1:])}")
+    return [f"fight{ch}"]
 
 
 def _morning(params, n, after):
@@ -337,7 +358,7 @@ def check_state(params, n_players, state):
                 if tables(params)[0][k, C_TRICK]:
                     problems.append(f"{P(p)} has a trick in their army")
                 counts[k] += 1
-            elif state[b + AFLAG + i] or state[b + ATGT + i] != -1 or state[b + ALINK + i] != -1:
+            elif state[b + AFLAG + i] or state[b + ATGT + i] != 0 or state[b + ALINK + i] != -1:
                 problems.append(f"{P(p)}'s empty army place {i} has flags")
     if (counts != tables(params)[0][:, C_COUNT]).any():
         problems.append(f"cards: {counts.tolist()} != {tables(params)[0][:, C_COUNT].tolist()}")
@@ -353,7 +374,7 @@ def check_state(params, n_players, state):
     if ph not in (PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK):
         for p in range(n_players):
             b = base(p)
-            if (state[b + ATGT:b + ATGT + MAX_ARMY] != -1).any() or \
+            if (state[b + ATGT:b + ATGT + MAX_ARMY] != 0).any() or \
                     (state[b + ALINK:b + ALINK + MAX_ARMY] != -1).any():
                 problems.append(f"{P(p)} has attack or block links outside a fight")
     if ph != PH_SETUP and ph != PH_OVER:

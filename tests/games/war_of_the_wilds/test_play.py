@@ -33,8 +33,16 @@ def play_random(n, seed, overrides=None):
     return params, state, items, days_seen
 
 
+# Relentless on Bands, fliers and a third attack: units that lose their lead in one fight
+# and go on to the next
+RELENTLESS = {"cards.mouse_militia": [10, 1, 0, 0, 0, 0, 1, 1, "band relentless", "none", 0],
+              "cards.bee_swarm": [6, 1, 0, 0, 1, 0, 1, 1, "flying band relentless", "none", 0],
+              "cards.crow": [6, 0, 1, 0, 1, 1, 2, 2, "flying relentless", "none", 0],
+              "relentless_attacks": 3}
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("variant", [{}, {"first_game": True}])
+@pytest.mark.parametrize("variant", [{}, {"first_game": True}, RELENTLESS])
 def test_acorns_and_cards_conserved_through_random_games(n, variant):
     for seed in range(4):
         params, state, items, days = play_random(n, 1000 * n + seed, variant)

@@ -526,6 +526,146 @@ def test_attack_several_players_fought_in_turn_order():
     assert t.get(0, STORE) == 2 + 3  # noqa: F405
 
 
+# --- Relentless: "each creature can go on one attack, unless its card says otherwise" -------
+
+def assign_step(t, move):
+    """Play one assignment; returns its transcript line."""
+    from simkit.games.war_of_the_wilds.transcript import describe_move
+
+    before = t.state.copy()
+    t.play(move)
+    return describe_move(t.params, t.n, before, move, t.state)[0]
+
+
+def test_the_designed_deck_keeps_its_size_and_its_boar_is_relentless():
+    cards = tables(Table(2).params)[0]  # noqa: F405
+    assert cards[:, C_COUNT].sum() == 108  # noqa: F405
+    assert cards[cards[:, C_TRICK] == 0, C_COUNT].sum() == 88  # noqa: F405
+    assert cards[K["boar"], C_ATTACKS] == 2  # noqa: F405
+    assert (np.delete(cards[:, C_ATTACKS], K["boar"]) == 1).all()  # noqa: F405
+
+
+def test_relentless_creature_sent_against_two_players_fights_both():
+    t = ready(3)
+    main_phase(t)
+    t.put_creature(0, "boar")  # 4/4, relentless
+    t.set_acorns(1, stored=5)
+    t.set_acorns(2, stored=6)
+    t.play(END_PLAY)  # noqa: F405
+    assert "against P2" in assign_step(t, ATTACK + 1)  # noqa: F405
+    # asked again, the same boar: only the player it is not yet sent against
+    assert t[PHASE] == PH_ASSIGN and t[SLOT] == 0  # noqa: F405
+    assert t.legal() == [STAY, ATTACK + 2]  # noqa: F405
+    line = assign_step(t, ATTACK + 2)  # noqa: F405
+    assert "against P3 too (Relentless" in line
+    # two fights, one at a time, nobody to block: 4 from each store
+    assert t.get(1, STORE) == 1 and t.get(2, STORE) == 2  # noqa: F405
+    assert t.get(0, STORE) == 8 and t.item(0, "boar:attacked") == 2  # noqa: F405
+    assert t.get(0, AFLAG) & TIRED and t[SEAT] == 1  # noqa: F405  (tired once, turn over)
+
+
+def test_relentless_creature_may_stop_after_one_attack():
+    t = ready(3)
+    main_phase(t)
+    t.put_creature(0, "boar")
+    t.set_acorns(1, stored=5)
+    t.set_acorns(2, stored=6)
+    t.play(END_PLAY)  # noqa: F405
+    t.play(ATTACK + 1)  # noqa: F405
+    assert "on no more attacks (only against P2)" in assign_step(t, STAY)  # noqa: F405
+    assert t.get(1, STORE) == 1 and t.get(2, STORE) == 6  # noqa: F405
+    assert t.item(0, "boar:attacked") == 1
+
+
+def test_relentless_creature_killed_in_its_first_fight_misses_the_second():
+    t = ready(3)
+    main_phase(t)
+    t.put_creature(0, "boar")  # 4/4
+    t.put_creature(1, "boar")  # blocks: 4 damage each way, both die
+    t.put_creature(2, "crow")  # could block, but is never asked
+    t.set_acorns(1, stored=5)
+    t.set_acorns(2, stored=6)
+    attack(t, [1, 2])
+    assert t[DEFENDER] == 1 and t[ACTOR] == 1  # noqa: F405  (P2 fights first)
+    before = t.state.copy()
+    t.play(BLOCK + 0)  # noqa: F405
+    assert t.army(0) == [] and t.army(1) == []
+    # the dead boar does not fight P3: no block asked, nothing stolen, P2's turn
+    assert t[SEAT] == 1 and t[PHASE] == PH_ACTION  # noqa: F405
+    assert t.get(2, STORE) == 6 and t.get(0, STORE) == 0  # noqa: F405
+    assert t.item(0, "boar:attacked") == 1 and t.item(2, "crow:blocked") == 0
+    from simkit.games.war_of_the_wilds.transcript import describe_move
+
+    told = describe_move(t.params, 3, before, BLOCK + 0, t.state)  # noqa: F405
+    assert any("Boar died and does not go on to P3" in line for line in told)
+
+
+def test_relentless_band_goes_on_led_by_a_survivor():
+    relentless_mice = [10, 1, 0, 0, 0, 0, 1, 1, "band relentless", "none", 0]
+    t = ready(3, overrides={"cards.mouse_militia": relentless_mice})
+    main_phase(t)
+    for _ in range(3):
+        t.put_creature(0, "mouse_militia")  # 1/1 each, one unit of 3/3
+    t.put_creature(1, "crow")  # 2/2: kills two mice, the first one (the unit's lead) first
+    t.put_creature(2, "sparrow")  # 1/1, may block what is left
+    t.set_acorns(1, stored=5)
+    t.set_acorns(2, stored=5)
+    attack(t, [1, 2])  # one decision for the name each time
+    t.play(BLOCK + 0)  # noqa: F405
+    assert t.army(0) == ["mouse_militia"] and t.army(1) == []
+    # the survivor at place 2 leads what is left of the unit against P3
+    assert t[DEFENDER] == 2 and t.legal() == [NO_BLOCK, BLOCK + 2]  # noqa: F405
+    t.play(NO_BLOCK)  # noqa: F405
+    assert t.get(2, STORE) == 4 and t.get(0, STORE) == 1  # noqa: F405
+    assert t.item(0, "mouse_militia:attacked") == 3 + 1
+
+
+def test_ordinary_creature_is_offered_one_attack_only():
+    t = ready(3)
+    main_phase(t)
+    t.put_creature(0, "badger")  # not relentless
+    t.put_creature(0, "boar")
+    t.play(END_PLAY)  # noqa: F405
+    assert t.legal() == [STAY, ATTACK + 1, ATTACK + 2]  # noqa: F405
+    t.play(ATTACK + 1)  # noqa: F405
+    assert t[SLOT] == 1  # noqa: F405  (on to the boar: the badger is not asked again)
+
+
+def test_relentless_with_two_players_changes_nothing():
+    t = ready(2)
+    main_phase(t)
+    t.put_creature(0, "boar")
+    t.set_acorns(1, stored=6)
+    attack(t, [1])  # the one other player: no second question
+    assert t.get(1, STORE) == 2 and t[SEAT] == 1  # noqa: F405
+    assert t.item(0, "boar:attacked") == 1
+
+
+def test_relentless_attacks_is_the_number_of_players_a_creature_may_go_against():
+    t = ready(4)
+    main_phase(t)
+    t.put_creature(0, "boar")
+    attack(t, [1, 3])
+    assert t[PHASE] != PH_ASSIGN  # noqa: F405  (two attacks: the limit, P3 is not offered)
+    t = ready(4, overrides={"relentless_attacks": 3})
+    main_phase(t)
+    t.put_creature(0, "boar")
+    attack(t, [1, 3])
+    assert t.legal() == [STAY, ATTACK + 2]  # noqa: F405
+    t = ready(3, overrides={"relentless_attacks": 1})  # the word switched off
+    main_phase(t)
+    t.put_creature(0, "boar")
+    attack(t, [1])
+    assert t[PHASE] != PH_ASSIGN  # noqa: F405
+
+
+def test_only_a_creature_can_be_relentless():
+    from simkit.errors import SimkitError
+
+    with pytest.raises(SimkitError, match="relentless"):
+        Table(2, {"cards.war_cry": [2, 1, 0, 0, 0, 0, 0, 0, "trick relentless", "rally", 1]})
+
+
 # --- trading and the end of the turn --------------------------------------------------------
 
 def test_swap_two_for_one_and_market_day_one_for_one():

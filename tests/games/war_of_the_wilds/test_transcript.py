@@ -11,8 +11,9 @@ import pytest
 from simkit.replay import replay
 
 GOLDEN = Path(__file__).parent / "golden"
+# p3_seed124: a Relentless Boar sent against two players dies in its first fight
 CASES = [(2, 12345, "heuristic,random"), (3, 777, "heuristic,random,random"),
-         (4, 4242, "random")]
+         (4, 4242, "random"), (3, 124, "heuristic")]
 
 
 @pytest.mark.parametrize("players,seed,strategies", CASES)
