@@ -110,19 +110,17 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weig
         overwrite, workers, scheduler, chunk_size, report_dir, quiet):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
-    from simkit.experiments import Experiment, load_experiments
+    from simkit.experiments import load_experiments
     from simkit.runner import RunSpec
 
     if target.endswith(".toml"):
-        exps = load_experiments(Path(target))
         root = out or Path("runs") / Path(target).stem
-        jobs = [(e.run, root / e.name) for e in exps]
+        jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
     else:
         players = _players(target, players)
         spec_run = RunSpec.make(target, players, n_games, seed, strategies, overrides,
                                 not fixed_seats, weights)
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
-        exps = [Experiment(jobs[0][1].name, spec_run)]
     for _, folder in jobs:
         if folder.exists() and any(folder.iterdir()) and not overwrite:
             raise SimkitError(f"output folder {folder} exists and is not empty; choose "
