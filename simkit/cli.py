@@ -33,6 +33,23 @@ set_option = click.option("--set", "overrides", multiple=True, metavar="KEY=VALU
 weight_option = click.option("--weight", "weights", multiple=True,
                              metavar="STRATEGY.KEY=VALUE",
                              help="Change a strategy's weight (repeatable).")
+players_option = click.option("--players", type=int,
+                              help="Number of players (may be left out for a game played by "
+                                   "one number of players).")
+seed_option = click.option("--seed", type=int, default=0, show_default=True,
+                           help="Master seed: game i's seed derives from it and i.")
+strategies_option = click.option(
+    "--strategies", default="random", show_default=True,
+    help="One strategy per seat, comma-separated, or one for all seats.")
+fixed_option = click.option("--fixed-seats", is_flag=True,
+                            help="Keep strategies in the seats given (default: rotate them by "
+                                 "game, so each sits in each seat equally often).")
+overwrite_option = click.option("--overwrite", is_flag=True,
+                                help="Replace an existing output folder.")
+workers_option = click.option("--workers", type=click.IntRange(1, 512),
+                              help="Local threads (default: all cores).")
+scheduler_option = click.option("--scheduler", metavar="ADDRESS",
+                                help="Run on a Dask cluster, e.g. tcp://host:8786.")
 
 
 @click.group(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
@@ -83,24 +100,20 @@ def _show(v) -> str:
 
 @main.command()
 @click.argument("target")
-@click.option("--players", type=int, help="Number of players.")
+@players_option
 @click.option("--games", "n_games", type=int, default=10_000, show_default=True,
               help="Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
-@click.option("--strategies", default="random", show_default=True,
-              help="One strategy per seat, comma-separated, or one for all seats.")
-@click.option("--fixed-seats", is_flag=True,
-              help="Keep strategies in the seats given (default: rotate them by game).")
+@seed_option
+@strategies_option
+@fixed_option
 @set_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
               help="Output folder (default runs/GAME-Np-sSEED; for an experiment file, "
                    "runs/FILE-NAME with one folder per run).")
-@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
-@click.option("--workers", type=click.IntRange(1, 512), help="Local threads (default: all "
-              "cores).")
-@click.option("--scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. "
-              "tcp://host:8786.")
+@overwrite_option
+@workers_option
+@scheduler_option
 @click.option("--chunk-size", type=click.IntRange(1, 10_000_000),
               help="Games per work unit (does not change results).")
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
@@ -198,17 +211,18 @@ def report(runs, out, title):
 @set_option
 @click.option("--base-set", "base_overrides", multiple=True, metavar="KEY=VALUE",
               help="Change the base game too (repeatable); --set applies on top of it.")
-@click.option("--players", type=int, help="Number of players.")
-@click.option("--games", "n_games", type=int, default=20_000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--strategies", default="random", show_default=True)
-@click.option("--fixed-seats", is_flag=True)
+@players_option
+@click.option("--games", "n_games", type=int, default=20_000, show_default=True,
+              help="Games to play in each of the two runs (the same seeds).")
+@seed_option
+@strategies_option
+@fixed_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
               help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
-@click.option("--overwrite", is_flag=True)
-@click.option("--workers", type=click.IntRange(1, 512))
-@click.option("--scheduler", metavar="ADDRESS")
+@overwrite_option
+@workers_option
+@scheduler_option
 def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, fixed_seats,
            weights, out, overwrite, workers, scheduler):
     """Play GAME as it is and as changed by --set, on the same seeds, and show the
@@ -271,7 +285,7 @@ def _whatif_text(table) -> str:
 @main.command()
 @click.argument("game", required=False)
 @click.option("--seed", type=int, help="The game's own seed (the `seed` column of its row).")
-@click.option("--players", type=int)
+@players_option
 @click.option("--strategies", default="random", show_default=True,
               help="The strategy in each seat, as the row's strategy_s* columns say.")
 @set_option
