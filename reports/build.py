@@ -51,6 +51,9 @@ class Run:
     def label(self) -> str:
         m = self.meta
         text = f"{m.get('game', '?')}, {m.get('players', '?')} players"
+        strategies = list(dict.fromkeys(m.get("strategies") or []))
+        if strategies:
+            text += ", " + " vs ".join(strategies)
         over = m.get("overrides") or {}
         if over:
             text += ", " + ", ".join(f"{k}={v}" for k, v in over.items())
