@@ -54,7 +54,9 @@ from simkit.games.war_of_the_wilds.state import (
     N_PLAYERS,
     NO_BLOCK,
     OFFER_GET,
+    OFFER_GET_N,
     OFFER_GIVE,
+    OFFER_GIVE_N,
     PH_ACTION,
     PH_ASSIGN,
     PH_BLOCK,
@@ -80,6 +82,7 @@ from simkit.games.war_of_the_wilds.state import (
     SWAP,
     TAKE_DECK,
     TAKE_ROW,
+    TRADE_ACORN,
     WILD,
 )
 from simkit.jit import kernel
@@ -130,10 +133,13 @@ def choose_wotw(params, obs, seat, moves, n_moves, weights, stream):
     if ph == PH_MAIN:
         return choose_main(P, obs, seat, moves, n_moves, weights)
     if ph == PH_REPLY:
-        # an acorn for a resource card is worth it; giving acorns away is not
-        if obs[OFFER_GET] < 0 or obs[OFFER_GIVE] >= 0:
+        # acorns for resource cards, at least one acorn a card, are worth it; giving acorns
+        # away, or cards for cards, is not
+        if obs[OFFER_GIVE] != TRADE_ACORN or obs[OFFER_GET] == TRADE_ACORN \
+                or obs[OFFER_GIVE_N] < obs[OFFER_GET_N]:
             return find(moves, n_moves, DECLINE)
-        return find(moves, n_moves, ACCEPT)
+        i = find(moves, n_moves, ACCEPT)
+        return i if i >= 0 else find(moves, n_moves, DECLINE)
     if ph == PH_ASSIGN:
         return choose_assign(P, obs, seat, moves, n_moves, weights)
     if ph == PH_BLOCK or ph == PH_FOX_BLOCK:

@@ -42,6 +42,7 @@ from .state import (
     MAX_DAY_CARDS,
     MAX_HOMES,
     MAX_KINDS,
+    MAX_TRADE,
     N_CARD_COLS,
     N_DAY_KINDS,
     N_RULES,
@@ -62,6 +63,8 @@ from .state import (
     R_IT_DAY,
     R_IT_HOME,
     R_KEEP,
+    R_MAX_GET,
+    R_MAX_GIVE,
     R_N_HOMES,
     R_ND,
     R_NDAYS,
@@ -173,6 +176,9 @@ def compile_params(values: dict, n_players: int) -> tuple:
     it_home = it_aff + len(IMMEDIATE_DAYS)
     for i, d in enumerate(IMMEDIATE_DAYS):
         day_vals[d, 3] = it_aff + i
+    for key in ("trade.max_give", "trade.max_get"):
+        if not 1 <= values[key] <= MAX_TRADE:  # the move encoding's radix
+            raise SimkitError(f"{key}: between 1 and {MAX_TRADE}, not {values[key]}")
     if values["setup.keep"] > values["setup.deal"] + 4 * values["setup.resources"]:
         raise SimkitError("setup.keep is more than the cards dealt and offered")
     r = np.zeros(N_RULES, np.int32)
@@ -192,6 +198,8 @@ def compile_params(values: dict, n_players: int) -> tuple:
     r[R_FIRST_GAME] = values["first_game"]
     r[R_SWAPS_PT] = values["trade.swaps_per_turn"]
     r[R_OFFERS_PT] = values["trade.offers_per_turn"]
+    r[R_MAX_GIVE] = values["trade.max_give"]
+    r[R_MAX_GET] = values["trade.max_get"]
     r[R_ARMY_LIMIT] = values["army_limit"]
     r[R_NK] = len(names)
     r[R_ND] = len(deck)

@@ -101,17 +101,17 @@ from .state import (
     MAX_ARMY,
     MAX_KINDS,
     MAX_MOVES,
+    MAX_TRADE,
     MORNING,
     N_CARD_COLS,
     N_PLAYERS,
     NEW,
     NO_BLOCK,
-    OFFER_AR,
+    OFFER,
     OFFER_GET,
+    OFFER_GET_N,
     OFFER_GIVE,
-    OFFER_KIND,
-    OFFER_RA,
-    OFFER_RR,
+    OFFER_GIVE_N,
     OFFER_TO,
     OFFERS_USED,
     PAIRS,
@@ -146,6 +146,8 @@ from .state import (
     R_IT_DAY,
     R_IT_HOME,
     R_KEEP,
+    R_MAX_GET,
+    R_MAX_GIVE,
     R_N_HOMES,
     R_ND,
     R_NDAYS,
@@ -172,6 +174,7 @@ from .state import (
     TAKE_DECK,
     TAKE_ROW,
     TIRED,
+    TRADE_ACORN,
     TURNS,
     WILD,
 )
@@ -718,17 +721,20 @@ def legal_moves(params, state, moves):
                 give = P[DAYV + D_MARKET * 4 + 1]
             n = legal_swaps(state, s, moves, n, give)
         if state[OFFERS_USED] < P[R_OFFERS_PT]:
-            n = legal_offers(state, s, moves, n)
+            n = legal_offers(P, state, s, moves, n)
         moves[n] = END_PLAY
         return n + 1
     if ph == PH_ACTION:
         return legal_action(P, state, moves)
     if ph == PH_DRAW:
         return legal_draw(P, state, moves)
-    if ph == PH_REPLY:
-        moves[0] = ACCEPT
-        moves[1] = DECLINE
-        return 2
+    if ph == PH_REPLY:  # accept only what the player offered the trade can pay
+        if state[pb(state[OFFER_TO]) + RES + state[OFFER_GET]] >= state[OFFER_GET_N]:
+            moves[0] = ACCEPT
+            moves[1] = DECLINE
+            return 2
+        moves[0] = DECLINE
+        return 1
     if ph == PH_ASSIGN:
         return legal_assign(P, state, moves)
     if ph == PH_BLOCK or ph == PH_FOX_BLOCK:
@@ -892,28 +898,32 @@ def legal_swaps(state, s, moves, n, give):
 
 
 @kernel
-def legal_offers(state, s, moves, n):
-    """The trade offers: 1 for 1 of resources and stored acorns, to any other player."""
+def legal_offers(P, state, s, moves, n):
+    """The trade offers to any other player: 1 to ``trade.max_give`` of one trade kind of
+    mine for 1 to ``trade.max_get`` of another kind of theirs (kind 4, a stored acorn, is
+    held at RES + 4, the store), each side at most what its player holds. Only what is
+    offered is written: the loop runs at every decision of the play step."""
     me = pb(s)
+    mg = P[R_MAX_GIVE]
+    mw = P[R_MAX_GET]
     for t in range(state[N_PLAYERS]):
         if t == s:
             continue
         other = pb(t)
-        for a in range(4):
-            if state[me + RES + a] == 0:
+        for a in range(TRADE_ACORN + 1):
+            hx = min(state[me + RES + a], mg)
+            if hx <= 0:
                 continue
-            for g in range(4):
-                if g != a and state[other + RES + g] > 0:
-                    moves[n] = OFFER_RR + 16 * t + 4 * a + g
-                    n += 1
-            if state[other + STORE] > 0:
-                moves[n] = OFFER_RA + 4 * t + a
-                n += 1
-        if state[me + STORE] > 0:
-            for g in range(4):
-                if state[other + RES + g] > 0:
-                    moves[n] = OFFER_AR + 4 * t + g
-                    n += 1
+            for b in range(TRADE_ACORN + 1):
+                hy = min(state[other + RES + b], mw)
+                if b == a or hy <= 0:
+                    continue
+                c = OFFER + (t * 5 + a) * MAX_TRADE * 5 * MAX_TRADE + b * MAX_TRADE
+                for _ in range(hx):
+                    for y in range(hy):
+                        moves[n] = c + y
+                        n += 1
+                    c += 5 * MAX_TRADE
     return n
 
 
@@ -1074,7 +1084,7 @@ def apply_move(params, state, move, chance, items):
         s = state[SEAT]
         if move == END_PLAY:
             begin_attacks(P, state, chance, items)
-        elif move >= OFFER_RR:
+        elif move >= OFFER:
             make_offer(state, move)
         elif move >= SWAP:
             do_swap(P, state, s, move - SWAP)
@@ -1262,50 +1272,40 @@ def do_swap(P, state, s, code):
 
 @kernel
 def make_offer(state, move):
+    c = move - OFFER
     state[OFFERS_USED] += 1
-    if move >= OFFER_AR:
-        state[OFFER_KIND] = 2
-        state[OFFER_TO] = (move - OFFER_AR) // 4
-        state[OFFER_GIVE] = -1
-        state[OFFER_GET] = (move - OFFER_AR) % 4
-    elif move >= OFFER_RA:
-        state[OFFER_KIND] = 1
-        state[OFFER_TO] = (move - OFFER_RA) // 4
-        state[OFFER_GIVE] = (move - OFFER_RA) % 4
-        state[OFFER_GET] = -1
-    else:
-        c = move - OFFER_RR
-        state[OFFER_KIND] = 0
-        state[OFFER_TO] = c // 16
-        state[OFFER_GIVE] = (c // 4) % 4
-        state[OFFER_GET] = c % 4
+    state[OFFER_GET_N] = c % MAX_TRADE + 1
+    c //= MAX_TRADE
+    state[OFFER_GET] = c % 5
+    c //= 5
+    state[OFFER_GIVE_N] = c % MAX_TRADE + 1
+    c //= MAX_TRADE
+    state[OFFER_GIVE] = c % 5
+    state[OFFER_TO] = c // 5
     state[PHASE] = PH_REPLY
     state[ACTOR] = state[OFFER_TO]
 
 
 @kernel
 def apply_reply(P, state, move):
+    """Accepted, the offered items change hands (a resource card or a stored acorn, each
+    kind at RES + kind); either way the turn's player goes on playing."""
     if move == ACCEPT:
-        me = pb(state[SEAT])
-        other = pb(state[OFFER_TO])
-        g = state[OFFER_GIVE]
-        w = state[OFFER_GET]
-        if g >= 0:
-            state[me + RES + g] -= 1
-            state[other + RES + g] += 1
-        else:
-            state[me + STORE] -= 1
-            state[other + STORE] += 1
-        if w >= 0:
-            state[other + RES + w] -= 1
-            state[me + RES + w] += 1
-        else:
-            state[other + STORE] -= 1
-            state[me + STORE] += 1
+        me = pb(state[SEAT]) + RES
+        other = pb(state[OFFER_TO]) + RES
+        a = state[OFFER_GIVE]
+        x = state[OFFER_GIVE_N]
+        b = state[OFFER_GET]
+        y = state[OFFER_GET_N]
+        state[me + a] -= x
+        state[other + a] += x
+        state[other + b] -= y
+        state[me + b] += y
     state[OFFER_TO] = -1
-    state[OFFER_KIND] = 0
     state[OFFER_GIVE] = 0
+    state[OFFER_GIVE_N] = 0
     state[OFFER_GET] = 0
+    state[OFFER_GET_N] = 0
     state[PHASE] = PH_MAIN
     state[ACTOR] = state[SEAT]
 

@@ -8,8 +8,8 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
     +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
     |N_PLAY |PHASE|SEAT  |ACTOR  |DAY  |DAY_CARD  |TURNS  |WILD  |DECK_N  |DISC_N|SUB|...
     +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
-      11 SLOT  12 DEFENDER  13 SWAPS_USED  14 OFFERS_USED  15 RALLY  16..19 OFFER (to, kind,
-      give, get)  20 FOX_MASK  21 SETUP_SEAT
+      11 SLOT  12 DEFENDER  13 SWAPS_USED  14 OFFERS_USED  15 RALLY  16..19 OFFER (to, give
+      kind, give count, get kind)  20 FOX_MASK  21 SETUP_SEAT  22 OFFER_GET_N (get count)
     ROW      [24 .. 29)    card kind per row place (-1 empty)
     DAY_ORDER[29 .. 61)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
     PILE     [61 .. 65)    resource cards left in each pile (berry, twig, pebble, feather)
@@ -21,6 +21,7 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
     PLAYERS  [333 .. 333 + 4*PS)   one block per seat:
 
         +0 HOME | +1..+4 RES[4] | +5 STORE | +6 BURIED | +7 HAND[32] (count per card kind)
+                  (STORE follows RES: trade kind 4, a stored acorn, is RES + 4)
         +39 ARMY[16]  card kind per army place (-1 empty)
         +55 AFLAG[16] bits: TIRED 1, NEW 2 (played this turn), DECIDED 4 (attack/block asked)
         +71 ATGT[16]  the seats an attacker goes against this turn, bit t for seat t (0:
@@ -45,9 +46,10 @@ Moves (small ints), written once here:
     PLAY+4k+t     play card kind k (t: the player a trick picks)       84 .. 211
     ABILITY+i     use the ability of the creature at army place i      212 .. 227
     SWAP+4*pair+c give resource pair (PAIRS), take 1 of kind c         228 .. 267
-    OFFER_RR+16t+4a+b  offer player t: my a for their b                268 .. 331
-    OFFER_RA+4t+a      offer player t: my resource a for 1 stored acorn 332 .. 347
-    OFFER_AR+4t+b      offer player t: 1 stored acorn for their b      348 .. 363
+    OFFER+(((5t+a)*5+x-1)*5+b)*5+y-1   offer player t: x of my kind a for y of   268 .. 2767
+                  their kind b; a trade kind is a resource 0..3 or 4, a stored acorn
+                  (TRADE_ACORN); a != b; x <= trade.max_give, y <= trade.max_get (both at
+                  most MAX_TRADE = 5, the radix)
 """
 
 import numpy as np
@@ -63,7 +65,7 @@ FOX_LINK = MAX_ARMY
 # globals
 N_PLAYERS, PHASE, SEAT, ACTOR, DAY, DAY_CARD, TURNS, WILD, DECK_N, DISCARD_N = range(10)
 SUB, SLOT, DEFENDER, SWAPS_USED, OFFERS_USED, RALLY = range(10, 16)
-OFFER_TO, OFFER_KIND, OFFER_GIVE, OFFER_GET, FOX_MASK, SETUP_SEAT = range(16, 22)
+OFFER_TO, OFFER_GIVE, OFFER_GIVE_N, OFFER_GET, FOX_MASK, SETUP_SEAT, OFFER_GET_N = range(16, 23)
 ROW = 24
 DAY_ORDER = ROW + MAX_ROW
 PILE = DAY_ORDER + MAX_DAY_CARDS
@@ -102,10 +104,11 @@ RETURN_RES = 80
 PLAY = 84
 ABILITY = 212
 SWAP = 228
-OFFER_RR = 268
-OFFER_RA = 332
-OFFER_AR = 348
-MAX_MOVES = 364
+OFFER = 268
+MAX_TRADE = 5  # the most items on one side of an offer (trade.max_give/max_get's bound)
+TRADE_ACORN = 4  # trade kinds: the four resources, then a stored acorn
+assert STORE == RES + TRADE_ACORN  # so a player's holding of trade kind c is at RES + c
+MAX_MOVES = OFFER + MAXP * (5 * MAX_TRADE) ** 2
 
 # the resource pairs a swap gives (first kind gives ceil(n/2) cards, second floor(n/2))
 PAIRS = np.array([[a, b] for a in range(4) for b in range(a, 4)], dtype=np.int32)
@@ -147,8 +150,8 @@ IMMEDIATE_DAYS = [D_BUTTONS, D_FOX, D_JAY, D_LOST_HOARD, D_HARVEST, D_PEDLAR, D_
 (R_DAYS, R_HAND_LIMIT, R_SWAP_GIVE, R_GATHER, R_DRAW, R_FORAGE, R_BURY, R_ROW, R_DEAL,
  R_SETUP_RES, R_KEEP, R_ACORNS_PP, R_RES_PER_KIND, R_FIRST_GAME, R_SWAPS_PT, R_OFFERS_PT,
  R_ARMY_LIMIT, R_NK, R_ND, R_NDAYS, R_FIRST_A, R_FIRST_B, R_IT_DAY, R_IT_AFF, R_IT_HOME,
- R_N_HOMES) = range(26)
-N_RULES = 26
+ R_N_HOMES, R_MAX_GIVE, R_MAX_GET) = range(28)
+N_RULES = 28
 
 # item events per card kind (columns k*5 + event)
 EV_DRAWN, EV_PLAYED, EV_ATTACKED, EV_BLOCKED, EV_DIED = range(5)

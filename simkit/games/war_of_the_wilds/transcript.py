@@ -36,12 +36,15 @@ from .state import (
     HOME,
     MAX_ARMY,
     MAX_CARDS,
+    MAX_TRADE,
     MORNING,
     N_PLAYERS,
     NO_BLOCK,
-    OFFER_AR,
-    OFFER_RA,
-    OFFER_RR,
+    OFFER,
+    OFFER_GET,
+    OFFER_GET_N,
+    OFFER_GIVE,
+    OFFER_GIVE_N,
     OFFER_TO,
     PAIRS,
     PH_ACTION,
@@ -225,6 +228,23 @@ def _what(params, n, before, move, after, ph, s):
     return [f"move {move}"]
 
 
+def decode_offer(move):
+    """An offer move -> (to player, give kind, give count, get kind, get count)."""
+    c = move - OFFER
+    c, y = divmod(c, MAX_TRADE)
+    c, b = divmod(c, 5)
+    c, x = divmod(c, MAX_TRADE)
+    t, a = divmod(c, 5)
+    return t, a, x + 1, b, y + 1
+
+
+def trade_items(kind, count):
+    """``count`` of trade kind ``kind``: "2 berry", "1 stored acorn", "3 stored acorns"."""
+    if kind < 4:
+        return f"{count} {RESOURCE_NAMES[kind]}"
+    return f"{count} stored acorn" + ("s" if count > 1 else "")
+
+
 def _busy(before, after, s):
     got = after[base(s) + STORE] - before[base(s) + STORE]
     return f" and takes {got} acorn from the wild (Busy Day)" if got > 0 else ""
@@ -234,16 +254,9 @@ def _main(params, n, before, move, after, s):
     b = base(s)
     if move == END_PLAY:
         return ["ends playing cards"] + _fights(n, before, after)
-    if move >= OFFER_AR:
-        t, g = divmod(move - OFFER_AR, 4)
-        return [f"offers {P(t)} 1 stored acorn for 1 {RESOURCE_NAMES[g]}"]
-    if move >= OFFER_RA:
-        t, g = divmod(move - OFFER_RA, 4)
-        return [f"offers {P(t)} 1 {RESOURCE_NAMES[g]} for 1 stored acorn"]
-    if move >= OFFER_RR:
-        c = move - OFFER_RR
-        return [f"offers {P(c // 16)} 1 {RESOURCE_NAMES[(c // 4) % 4]} for 1 "
-                f"{RESOURCE_NAMES[c % 4]}"]
+    if move >= OFFER:
+        t, a, x, b, y = decode_offer(move)
+        return [f"offers {P(t)} {trade_items(a, x)} for {trade_items(b, y)}"]
     if move >= SWAP:
         q, c = divmod(move - SWAP, 4)
         gave = [f"{before[b + RES + r] - after[b + RES + r] + (r == c)} {RESOURCE_NAMES[r]}"
@@ -369,8 +382,18 @@ def check_state(params, n_players, state):
         problems.append(f"actor {state[ACTOR]} / seat {state[SEAT]} out of range")
     if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_ASSIGN, PH_DISCARD) and state[ACTOR] != state[SEAT]:
         problems.append(f"{PHASE_NAMES[ph]}: the actor is not the seat whose turn it is")
-    if ph == PH_REPLY and state[ACTOR] != state[OFFER_TO]:
-        problems.append("reply: the actor is not the player offered the trade")
+    if ph == PH_REPLY:
+        if state[ACTOR] != state[OFFER_TO]:
+            problems.append("reply: the actor is not the player offered the trade")
+        if not (0 <= state[OFFER_GIVE] <= 4 and 0 <= state[OFFER_GET] <= 4
+                and state[OFFER_GIVE] != state[OFFER_GET]
+                and 1 <= state[OFFER_GIVE_N] <= MAX_TRADE
+                and 1 <= state[OFFER_GET_N] <= MAX_TRADE):
+            problems.append("reply: the offer's terms are out of range")
+        elif state[base(int(state[SEAT])) + RES + state[OFFER_GIVE]] < state[OFFER_GIVE_N]:
+            problems.append("reply: the offerer cannot pay what they offered")
+    elif state[OFFER_TO] != -1:
+        problems.append("an offer is left standing outside a reply")
     if ph not in (PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK):
         for p in range(n_players):
             b = base(p)

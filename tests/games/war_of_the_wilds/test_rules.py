@@ -679,7 +679,7 @@ def test_swap_two_for_one_and_market_day_one_for_one():
     main_phase(t)
     t.give_res(0, berry=1)
     qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
-    assert all(m < SWAP or m >= OFFER_RR or (m - SWAP) // 4 in (qb, 4) for m in t.legal())  # noqa: F405
+    assert all(m < SWAP or m >= OFFER or (m - SWAP) // 4 in (qb, 4) for m in t.legal())  # noqa: F405
     t.play(SWAP + 4 * qb + 2)  # noqa: F405
     assert [t.get(0, RES + r) for r in range(4)] == [0, 0, 1, 0]  # noqa: F405
 
@@ -691,7 +691,27 @@ def test_swaps_per_turn_are_capped():
     qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
     for _ in range(3):
         t.play(SWAP + 4 * qb + 1)  # noqa: F405
-    assert not [m for m in t.legal() if SWAP <= m < OFFER_RR]  # noqa: F405
+    assert not [m for m in t.legal() if SWAP <= m < OFFER]  # noqa: F405
+
+
+BERRY, TWIG, PEBBLE, FEATHER, ACORN = range(5)  # trade kinds; ACORN: a stored acorn
+
+
+def offer(to, give, x, get, y):
+    """The move: offer player ``to`` ``x`` of trade kind ``give`` for ``y`` of ``get``."""
+    return OFFER + (((to * 5 + give) * 5 + x - 1) * 5 + get) * 5 + y - 1  # noqa: F405
+
+
+def offers(t):
+    """The legal offers, decoded: {(to, give, x, get, y)}."""
+    from simkit.games.war_of_the_wilds.transcript import decode_offer
+
+    return {decode_offer(m) for m in t.legal() if m >= OFFER}  # noqa: F405
+
+
+def holdings(t, p):
+    """``p``'s berry, twig, pebble, feather and stored acorns."""
+    return [t.get(p, RES + c) for c in range(5)]  # noqa: F405
 
 
 def test_trade_offer_accepted_and_declined():
@@ -700,25 +720,150 @@ def test_trade_offer_accepted_and_declined():
     t.give_res(0, berry=1)
     t.give_res(1, feather=1)
     t.set_acorns(0, stored=2)
-    t.play(OFFER_RR + 16 * 1 + 4 * 0 + 3)  # noqa: F405  my berry for P2's feather
+    t.play(offer(1, BERRY, 1, FEATHER, 1))  # my berry for P2's feather
     assert t[ACTOR] == 1 and t.legal() == [ACCEPT, DECLINE]  # noqa: F405
     t.play(ACCEPT)  # noqa: F405
     assert t.get(0, RES + 3) == 1 and t.get(1, RES + 0) == 1 and t[ACTOR] == 0  # noqa: F405
-    assert not [m for m in t.legal() if m >= OFFER_RR]  # noqa: F405  (one offer a turn)
+    assert not offers(t)  # one offer a turn
     t = ready()
     main_phase(t)
     t.give_res(1, pebble=1)
     t.set_acorns(0, stored=2)
-    t.play(OFFER_AR + 4 * 1 + 2)  # noqa: F405  an acorn for P2's pebble
+    t.play(offer(1, ACORN, 1, PEBBLE, 1))  # an acorn for P2's pebble
     t.play(DECLINE)  # noqa: F405
     assert t.get(0, STORE) == 2 and t.get(1, RES + 2) == 1  # noqa: F405
     t = ready()
     main_phase(t)
     t.give_res(0, twig=1)
     t.set_acorns(1, stored=1)
-    t.play(OFFER_RA + 4 * 1 + 1)  # noqa: F405  my twig for an acorn
+    t.play(offer(1, TWIG, 1, ACORN, 1))  # my twig for an acorn
     t.play(ACCEPT)  # noqa: F405
     assert t.get(0, STORE) == 1 and t.get(1, RES + 1) == 1  # noqa: F405
+
+
+def test_two_for_one_resource_trade_accepted():
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=3, pebble=1)
+    t.give_res(1, feather=2)
+    t.play(offer(1, BERRY, 2, FEATHER, 1))
+    assert t[PHASE] == PH_REPLY and t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    t.play(ACCEPT)  # noqa: F405
+    assert holdings(t, 0) == [1, 0, 1, 1, 0] and holdings(t, 1) == [2, 0, 0, 1, 0]
+    assert t[PHASE] == PH_MAIN and t[ACTOR] == 0  # noqa: F405
+
+
+def test_resources_for_several_stored_acorns_and_the_reverse():
+    t = ready()
+    main_phase(t)
+    t.give_res(0, twig=2)
+    t.set_acorns(1, stored=4)
+    t.play(offer(1, TWIG, 1, ACORN, 3))  # one twig for three stored acorns
+    t.play(ACCEPT)  # noqa: F405
+    assert holdings(t, 0) == [0, 1, 0, 0, 3] and holdings(t, 1) == [0, 1, 0, 0, 1]
+    t = ready(seat=1)
+    main_phase(t)
+    t.set_acorns(1, stored=3, buried=5)
+    t.give_res(0, pebble=2)
+    t.play(offer(0, ACORN, 3, PEBBLE, 2))  # three stored acorns (never buried) for 2 pebbles
+    t.play(ACCEPT)  # noqa: F405
+    assert holdings(t, 1) == [0, 0, 2, 0, 0] and t.get(1, BURIED) == 5  # noqa: F405
+    assert holdings(t, 0) == [0, 0, 0, 0, 3]
+
+
+def test_offerer_cannot_offer_what_they_do_not_hold():
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=2)  # no other resource, no stored acorn (buried ones do not trade)
+    t.set_acorns(0, stored=0, buried=4)
+    t.give_res(1, feather=5)
+    t.set_acorns(1, stored=2)
+    # 1 or 2 berries (all P1 has), for 1 to 3 feathers (max_get) or 1 to 2 acorns
+    assert offers(t) == {(1, BERRY, x, b, y) for x in (1, 2)
+                         for b, most in ((FEATHER, 3), (ACORN, 2)) for y in range(1, most + 1)}
+    assert offer(1, BERRY, 3, FEATHER, 1) not in t.legal()
+    assert offer(1, ACORN, 1, FEATHER, 1) not in t.legal()
+
+
+def test_receiver_cannot_accept_what_they_cannot_pay():
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=1)
+    t.give_res(1, feather=3)
+    t.play(offer(1, BERRY, 1, FEATHER, 3))
+    assert t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    t.give_res(1, feather=2)  # hand-built: P2 now holds less than is asked
+    assert t.legal() == [DECLINE]  # noqa: F405
+    t.play(DECLINE)  # noqa: F405
+    assert holdings(t, 0) == [1, 0, 0, 0, 0] and holdings(t, 1) == [0, 0, 0, 2, 0]
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=1)
+    t.set_acorns(1, stored=1)
+    t.play(offer(1, BERRY, 1, ACORN, 1))
+    t.set_acorns(1, stored=0)  # the acorn is gone (buried, stolen): only a decline
+    assert t.legal() == [DECLINE]  # noqa: F405
+
+
+def test_offers_per_turn_are_capped():
+    t = ready(overrides={"trade.offers_per_turn": 2})
+    main_phase(t)
+    t.give_res(0, berry=3)
+    t.give_res(1, twig=3)
+    t.play(offer(1, BERRY, 1, TWIG, 2))
+    t.play(DECLINE)  # noqa: F405
+    assert offers(t)  # a second offer
+    t.play(offer(1, BERRY, 2, TWIG, 1))
+    t.play(ACCEPT)  # noqa: F405
+    assert holdings(t, 0) == [1, 1, 0, 0, 0] and not offers(t)  # the cap of 2 reached
+    t = ready(overrides={"trade.offers_per_turn": 0})
+    main_phase(t)
+    t.give_res(0, berry=3)
+    t.give_res(1, twig=3)
+    assert not offers(t)
+
+
+def test_max_give_and_max_get_of_one_give_the_one_for_one_menu():
+    def menu(overrides):
+        t = ready(n=3, overrides=overrides)
+        main_phase(t)
+        t.give_res(0, berry=3, twig=1)
+        t.set_acorns(0, stored=2)
+        t.give_res(1, feather=2)
+        t.give_res(2, berry=1)
+        t.set_acorns(2, stored=3)
+        return offers(t)
+
+    one = {"trade.max_give": 1, "trade.max_get": 1}
+    assert menu(one) == {(1, a, 1, FEATHER, 1) for a in (BERRY, TWIG, ACORN)} | {
+        (2, a, 1, b, 1) for a in (BERRY, TWIG, ACORN) for b in (BERRY, ACORN) if a != b}
+    full = menu({})
+    assert menu(one) < full and (1, BERRY, 3, FEATHER, 2) in full
+    assert (2, ACORN, 2, BERRY, 1) in full and max(x for _, _, x, _, _ in full) == 3
+    assert menu({"trade.max_give": 2, "trade.max_get": 1}) == {
+        o for o in full if o[2] <= 2 and o[4] == 1}
+
+
+def test_trade_data_values_are_bounded():
+    from simkit.errors import SimkitError
+
+    with pytest.raises(SimkitError):
+        Table(2, {"trade.max_give": 6})
+
+
+def test_offers_are_told_with_their_terms():
+    from simkit.games.war_of_the_wilds.transcript import describe_move
+
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=2)
+    t.set_acorns(1, stored=3)
+    before = t.state.copy()
+    t.play(offer(1, BERRY, 2, ACORN, 1))
+    assert describe_move(t.params, t.n, before, offer(1, BERRY, 2, ACORN, 1), t.state) == [
+        "offers P2 2 berry for 1 stored acorn"]
+    assert describe_move(t.params, t.n, before, offer(1, BERRY, 1, ACORN, 3), t.state) == [
+        "offers P2 1 berry for 3 stored acorns"]
 
 
 def test_discard_down_to_seven_resources_do_not_count():
