@@ -5,7 +5,7 @@ games. ``reports.analysis`` computes the tables, ``reports.figures`` draws them 
 ``reports.build`` writes a self-contained report folder.
 """
 
-from reports.analysis import (
+from simkit.reports.analysis import (
     compare_runs,
     endings,
     first_player_advantage,
@@ -33,7 +33,7 @@ __all__ = [
 def __getattr__(name):
     # build pulls in matplotlib; import it only when asked for
     if name in ("build_report", "build_whatif_report"):
-        from reports import build
+        from simkit.reports import build
 
         return getattr(build, name)
     raise AttributeError(name)

@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
+from simkit.reports import analysis as A
+from simkit.reports import figures as F
 
-from reports import analysis as A
-from reports import figures as F
 from simkit.errors import SimkitError
 
 REQUIRED_COLUMNS = ("game", "players", "rank_s0", "turns")

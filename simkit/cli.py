@@ -143,7 +143,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weig
         _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet)
         done.append(folder)
     if report_dir is not None:
-        from reports.build import build_report
+        from simkit.reports.build import build_report
 
         path = build_report(done, report_dir)
         click.echo(f"report: {path / 'index.html'}")
@@ -180,8 +180,8 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
         click.echo("interrupted before any game was written; nothing kept", err=True)
         sys.exit(130)
     if not quiet:
-        from reports.analysis import summary_text
-        from reports.build import load_run
+        from simkit.reports.analysis import summary_text
+        from simkit.reports.build import load_run
 
         meta = res.meta
         click.echo(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
@@ -197,7 +197,7 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
 def report(runs, out, title):
     """Build a balance report (HTML with figures, and Markdown) from one or more run
     folders."""
-    from reports.build import build_report
+    from simkit.reports.build import build_report
 
     for r in runs:
         if not (Path(r) / "run.json").is_file():
@@ -245,8 +245,8 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
                           "--out or pass --overwrite")
     for spec_run, name in ((base, "base"), (changed, "changed")):
         _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet=True)
-    from reports.analysis import compare_runs
-    from reports.build import build_whatif_report, load_run
+    from simkit.reports.analysis import compare_runs
+    from simkit.reports.build import build_whatif_report, load_run
 
     b, c = load_run(out / "base"), load_run(out / "changed")
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path)

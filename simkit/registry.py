@@ -68,9 +68,10 @@ def _load() -> None:
                 register_game(ep.load())
             except Exception as exc:  # noqa: BLE001 - one broken plugin must not stop the rest
                 _broken[ep.name] = f"{type(exc).__name__}: {exc}"
-    import strategies
+    import simkit.strategies as strategies
 
-    loaders = [(f"strategies.{m.name}", lambda n=f"strategies.{m.name}": importlib.import_module(n))
+    loaders = [(f"simkit.strategies.{m.name}",
+                lambda n=f"simkit.strategies.{m.name}": importlib.import_module(n))
                for m in pkgutil.iter_modules(strategies.__path__)]
     loaders += [(ep.value, ep.load) for ep in entry_points(group="simkit.strategies")]
     for name, load in loaders:

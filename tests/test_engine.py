@@ -164,7 +164,7 @@ def test_failed_run_leaves_no_folder(tmp_path, monkeypatch):
 
 
 def test_a_broken_strategy_module_is_reported_not_fatal(tmp_path, monkeypatch):
-    import strategies
+    import simkit.strategies as strategies
 
     (tmp_path / "broken_one.py").write_text("def oops(:\n")
     monkeypatch.setattr(strategies, "__path__", [*strategies.__path__, str(tmp_path)])
@@ -172,7 +172,7 @@ def test_a_broken_strategy_module_is_reported_not_fatal(tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "_broken_strategies", {})
     with pytest.warns(UserWarning, match="broken_one failed to load"):
         assert "random" in registry.strategies_for("pig")
-    with pytest.raises(SimkitError, match="strategies.broken_one"):
+    with pytest.raises(SimkitError, match="simkit.strategies.broken_one"):
         registry.resolve_strategies("pig", "nonexistent", 2)
 
 

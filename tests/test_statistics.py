@@ -7,8 +7,8 @@ move wins unless the die shows a 1, so with a d-sided die seat 1 wins with proba
 
 import numpy as np
 from scipy.stats import binomtest
+from simkit.reports.analysis import first_player_advantage, seat_win_rates
 
-from reports.analysis import first_player_advantage, seat_win_rates
 from simkit import simulate
 
 

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from simkit.reports import analysis as A
 from statsmodels.stats.proportion import confint_proportions_2indep
 
-from reports import analysis as A
 from simkit.errors import SimkitError
 
 from .conftest import item_fixture, make_games, random_games

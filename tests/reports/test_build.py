@@ -9,9 +9,9 @@ import shutil
 import warnings
 
 import pytest
+from simkit.reports import build as B
+from simkit.reports import figures as F
 
-from reports import build as B
-from reports import figures as F
 from simkit.errors import SimkitError
 
 PNG = b"\x89PNG\r\n\x1a\n"

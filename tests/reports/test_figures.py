@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
-
-from reports import analysis as A
-from reports import figures as F
+from simkit.reports import analysis as A
+from simkit.reports import figures as F
 
 from .conftest import item_fixture, make_games, random_games
 
