@@ -30,6 +30,7 @@ from statsmodels.stats.proportion import (
 )
 
 from simkit.errors import SimkitError
+from simkit.results import read_items_batches, seat_column
 
 ALPHA = 0.05
 Z95 = float(stats.norm.ppf(1 - ALPHA / 2))
@@ -59,16 +60,16 @@ def _players_groups(games: pd.DataFrame) -> Iterator[tuple[int, pd.DataFrame]]:
 
 def _seat_count(games: pd.DataFrame) -> int:
     n = 0
-    while f"rank_s{n}" in games.columns:
+    while seat_column("rank", n + 1) in games.columns:
         n += 1
     if n == 0:
-        raise SimkitError("the games table has no rank_s0 column; is it a simkit games table?")
+        raise SimkitError("the games table has no rank_s1 column; is it a simkit games table?")
     return n
 
 
 def _won(games: pd.DataFrame, players: int) -> np.ndarray:
     """bool[G, P]: seat s won game g (rank 1; ties and team mates share rank 1)."""
-    return np.stack([games[f"rank_s{s}"].to_numpy(dtype=np.int16) == 1
+    return np.stack([games[seat_column("rank", s + 1)].to_numpy(dtype=np.int16) == 1
                      for s in range(players)], axis=1)
 
 
@@ -76,7 +77,7 @@ def _teams(games: pd.DataFrame, players: int) -> np.ndarray:
     """int[G, P]: the team of each seat (the seat itself when the game has no teams)."""
     cols = []
     for s in range(players):
-        col = f"team_s{s}"
+        col = seat_column("team", s + 1)
         if col in games.columns:
             cols.append(games[col].to_numpy(dtype=np.int16))
         else:
@@ -146,7 +147,7 @@ def _strategy_codes(games: pd.DataFrame, players: int,
             names.append(str(n))
     codes = np.full((len(games), players), -1, dtype=np.int32)
     for s in range(players):
-        col = f"strategy_s{s}"
+        col = seat_column("strategy", s + 1)
         if col not in games.columns:
             continue
         ser = games[col]
@@ -188,7 +189,7 @@ def seat_win_rates(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFram
         lo, hi = wilson(wins, np.full(p, n))
         fair = float(won.mean()) if n else np.nan
         for s in range(p):
-            rows.append({"players": p, "seat": s, "games": n, "wins": int(wins[s]),
+            rows.append({"players": p, "seat": s + 1, "games": n, "wins": int(wins[s]),
                          "win_rate": wins[s] / n if n else np.nan,
                          "ci_low": lo[s], "ci_high": hi[s], "fair_share": fair})
     return pd.DataFrame(rows, columns=["players", "seat", "games", "wins", "win_rate",
@@ -214,7 +215,7 @@ def strategy_win_rates(games: pd.DataFrame, meta: dict | None = None) -> pd.Data
         seat_wins = np.bincount(flat[ok & won], minlength=k * p).reshape(k, p)
         for i, name in enumerate(names):
             entries = [("all", seat_games[i].sum(), seat_wins[i].sum())]
-            entries += [(s, seat_games[i, s], seat_wins[i, s]) for s in range(p)
+            entries += [(s + 1, seat_games[i, s], seat_wins[i, s]) for s in range(p)
                         if seat_games[i, s] > 0]
             for seat, n, w in entries:
                 lo, hi = wilson(w, n)
@@ -233,32 +234,32 @@ def _fpa_per_game(won: np.ndarray) -> np.ndarray:
 
 
 def first_player_advantage(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
-    """First-player advantage per player count: seat 0's win rate minus the fair share.
+    """First-player advantage per player count: seat 1's win rate minus the fair share.
 
-    Columns: players, games, seat0_win_rate, fair_share, advantage, se, ci_low, ci_high,
+    Columns: players, games, seat1_win_rate, fair_share, advantage, se, ci_low, ci_high,
     p_value.
 
     Why this way: the fair share is not simply 1/P. Ties give several seats rank 1, a team
     win gives every seat of the team rank 1 (Rabbit Hunt's 4-player game), and timeouts give
-    nobody a win, so the seats' win rates need not add up to 1. Comparing seat 0 with the
+    nobody a win, so the seats' win rates need not add up to 1. Comparing seat 1 with the
     mean win rate of all seats *in the same games* is right in all these cases: for each game
-    d_i = won_seat0 - mean_s won_s, which is 0 in expectation when seats are equal, and the
+    d_i = won_seat1 - mean_s won_s, which is 0 in expectation when seats are equal, and the
     advantage is the mean of d_i. Because d_i is one number per game, its standard error is
     sd(d)/sqrt(n) with the within-game dependence of the seats (exactly one of two seats wins)
-    built in, which a test comparing seat 0 with 1/P as independent binomials would get wrong.
+    built in, which a test comparing seat 1 with 1/P as independent binomials would get wrong.
     The interval is a t interval and the p-value is ``scipy.stats.ttest_1samp(d, 0)``.
-    With seats rotating strategies (the default), every strategy sits in seat 0 equally
+    With seats rotating strategies (the default), every strategy sits in seat 1 equally
     often, so the advantage is the seat's and not a strategy's."""
     rows = []
     for p, g in _players_groups(games):
         won = _won(g, p)
         r = mean_ci(_fpa_per_game(won))
         rows.append({"players": p, "games": len(g),
-                     "seat0_win_rate": float(won[:, 0].mean()) if len(g) else np.nan,
+                     "seat1_win_rate": float(won[:, 0].mean()) if len(g) else np.nan,
                      "fair_share": float(won.mean()) if len(g) else np.nan,
                      "advantage": r["mean"], "se": r["se"], "ci_low": r["ci_low"],
                      "ci_high": r["ci_high"], "p_value": r["p_value"]})
-    return pd.DataFrame(rows, columns=["players", "games", "seat0_win_rate", "fair_share",
+    return pd.DataFrame(rows, columns=["players", "games", "seat1_win_rate", "fair_share",
                                        "advantage", "se", "ci_low", "ci_high", "p_value"])
 
 
@@ -371,9 +372,9 @@ class _SeatLookup:
             self.values = won[order_]
 
     def __call__(self, game: np.ndarray, seat: np.ndarray) -> np.ndarray:
-        """int16[n]: -1 unknown, else won + 2 * group."""
+        """int16[n]: -1 unknown, else won + 2 * group; ``seat`` counts from 1."""
         game = game.astype(np.int64, copy=False)
-        seat = seat.astype(np.int64, copy=False)
+        seat = seat.astype(np.int64) - 1
         bad = (seat < 0) | (seat >= self.players) | (game < 0)
         seat = np.where(bad, 0, seat)
         out = np.full(len(game), -1, dtype=np.int16)
@@ -387,15 +388,6 @@ class _SeatLookup:
         found = ~bad & (self.sorted_ids[pos] == game)
         out[found] = self.values[pos[found], seat[found]]
         return out
-
-
-def _item_batches(items, columns: list[str], batch_rows: int) -> Iterator[pa.RecordBatch]:
-    if isinstance(items, pd.DataFrame):
-        table = pa.Table.from_pandas(items[["game", "seat", *columns]], preserve_index=False)
-        yield from table.to_batches(max_chunksize=batch_rows)
-    else:
-        yield from pq.ParquetFile(items).iter_batches(batch_size=batch_rows,
-                                                      columns=["game", "seat", *columns])
 
 
 def _item_columns(items, meta: dict | None) -> list[str]:
@@ -441,7 +433,7 @@ def item_counts(items, games: pd.DataFrame, meta: dict | None = None,
     occ_n = np.zeros((k, g), dtype=np.int64)
     occ_w = np.zeros((k, g), dtype=np.int64)
     count_sum = np.zeros((k, g), dtype=np.int64)
-    for batch in _item_batches(items, cols, batch_rows):
+    for batch in read_items_batches(items, cols, batch_rows):
         value = lookup(batch.column(0).to_numpy(zero_copy_only=False),
                        batch.column(1).to_numpy(zero_copy_only=False))
         keep = value >= 0
@@ -690,7 +682,7 @@ def _aligned_windows(base_items, changed_items, columns: list[str], players: int
                      ) -> Iterator[tuple[pa.Table, pa.Table]]:
     """Equal-length windows of whole games from two items tables read side by side (both
     are written in game order, a row per seat), without holding either in memory."""
-    its = [iter(_item_batches(x, columns, batch_rows)) for x in (base_items, changed_items)]
+    its = [iter(read_items_batches(x, columns, batch_rows)) for x in (base_items, changed_items)]
     bufs: list[pa.Table | None] = [None, None]
     done = [False, False]
     step = max(players, batch_rows // players * players)
@@ -857,7 +849,7 @@ def summary_text(games: pd.DataFrame, meta: dict | None = None) -> str:
         lines.append(f"{p} players")
         lines.append(f"  {'win rate':<28}{'games':>11}{'wins':>11}{'rate':>8}  {'95% CI':<16}")
         for r in seats[seats.players == p].itertuples():
-            lines.append(f"  {'seat ' + str(r.seat + 1):<28}{r.games:>11,}{r.wins:>11,}"
+            lines.append(f"  {'seat ' + str(r.seat):<28}{r.games:>11,}{r.wins:>11,}"
                          f"{_pct(r.win_rate):>8}  {_ci(r.ci_low, r.ci_high)}")
         sp = strat[(strat.players == p) & (strat.seat == "all")]
         for r in sp.itertuples():

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
 import os
 import shutil
@@ -24,13 +23,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 from simkit.reports import analysis as A
 from simkit.reports import figures as F
 
 from simkit.errors import SimkitError
+from simkit.results import read_games, read_meta
 
-REQUIRED_COLUMNS = ("game", "players", "rank_s0", "turns")
+REQUIRED_COLUMNS = ("game", "players", "rank_s1", "turns")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -61,35 +60,13 @@ class Run:
 
 
 def load_run(folder: Path) -> Run:
-    """Read a run folder; ``SimkitError`` when it is not one. An incomplete run (stopped by
-    Ctrl-C) is read with a warning, which the report shows.
-
-    The games table is read without its ``score_s*`` columns (no report uses them), with
-    Arrow's buffers released as pandas takes them over, so a 10-million-game table costs
-    about its pandas size and not twice that."""
+    """Read a run folder (of any schema version; see ``simkit.results``); ``SimkitError``
+    when it is not one. An incomplete run (stopped by Ctrl-C) is read with a warning, which
+    the report shows. The games table is read without its ``score_s*`` columns (no report
+    uses them) to keep a 10-million-game table small."""
     folder = Path(folder)
-    if not folder.is_dir():
-        raise SimkitError(f"{folder} is not a simkit run folder (no such directory)")
-    meta_path = folder / "run.json"
-    if not meta_path.is_file():
-        raise SimkitError(f"{folder} is not a simkit run folder (no run.json)")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SimkitError(f"{meta_path} is malformed: {exc}") from exc
-    if not isinstance(meta, dict):
-        raise SimkitError(f"{meta_path} is malformed: not a JSON object")
-    games_path = folder / "games.parquet"
-    if not games_path.is_file():
-        raise SimkitError(f"{games_path} is missing")
-    try:
-        names = pq.ParquetFile(games_path).schema_arrow.names
-        table = pq.read_table(games_path,
-                              columns=[c for c in names if not c.startswith("score_s")])
-        games = table.to_pandas(self_destruct=True, split_blocks=True)
-        del table
-    except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
-        raise SimkitError(f"{folder} holds an unreadable run: {exc}") from exc
+    meta = read_meta(folder)
+    games = read_games(folder, meta, columns=lambda c: not c.startswith("score_s"))
     missing = [c for c in REQUIRED_COLUMNS if c not in games.columns]
     if missing:
         raise SimkitError(f"{folder / 'games.parquet'} is not a simkit games table "
@@ -148,14 +125,9 @@ def interval(lo, hi, fmt: Callable = pct) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
-def seat_label(seat) -> str:
-    """Seats are numbered from 1 for people (seat 1 moves first); tables keep 0-based."""
-    return str(seat) if str(seat) == "all" else str(int(seat) + 1)
-
-
 def seat_table(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
-        "players": t["players"].astype(str), "seat": [seat_label(s) for s in t["seat"]],
+        "players": t["players"].astype(str), "seat": t["seat"].astype(str),
         "games": [f"{n:,}" for n in t["games"]], "wins": [f"{n:,}" for n in t["wins"]],
         "win rate": [pct(x) for x in t["win_rate"]],
         "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)],
@@ -165,7 +137,7 @@ def seat_table(t: pd.DataFrame) -> pd.DataFrame:
 def strategy_table(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "players": t["players"].astype(str), "strategy": t["strategy"].astype(str),
-        "seat": [seat_label(s) for s in t["seat"]],
+        "seat": t["seat"].astype(str),
         "seat-games": [f"{n:,}" for n in t["seat_games"]],
         "wins": [f"{n:,}" for n in t["wins"]], "win rate": [pct(x) for x in t["win_rate"]],
         "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)]})
@@ -174,7 +146,7 @@ def strategy_table(t: pd.DataFrame) -> pd.DataFrame:
 def fpa_table(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "players": t["players"].astype(str), "games": [f"{n:,}" for n in t["games"]],
-        "seat 1 win rate": [pct(x) for x in t["seat0_win_rate"]],
+        "seat 1 win rate": [pct(x) for x in t["seat1_win_rate"]],
         "fair share": [pct(x) for x in t["fair_share"]],
         "advantage": [points(x) for x in t["advantage"]],
         "95% CI": [interval(a, b, points) for a, b in zip(t["ci_low"], t["ci_high"],
@@ -520,7 +492,7 @@ def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> N
         no_winner = ends[(ends["kind"] == "outcome") & (ends["name"] == "no winner")]
         for f in t["fpa"].itertuples():
             rows.append({"run": f"{i}. {run.label}", "players": f.players, "games": f.games,
-                         "seat0": f.seat0_win_rate, "fair": f.fair_share,
+                         "seat1": f.seat1_win_rate, "fair": f.fair_share,
                          "advantage": f.advantage, "ci_low": f.ci_low, "ci_high": f.ci_high,
                          "p_value": f.p_value,
                          "turns": float(turns["mean"].iloc[0]) if len(turns) else np.nan,
@@ -529,7 +501,7 @@ def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> N
     c = pd.DataFrame(rows)
     shown = pd.DataFrame({
         "run": c["run"], "players": c["players"].astype(str),
-        "games": [f"{n:,}" for n in c["games"]], "seat 1 win rate": [pct(x) for x in c["seat0"]],
+        "games": [f"{n:,}" for n in c["games"]], "seat 1 win rate": [pct(x) for x in c["seat1"]],
         "fair share": [pct(x) for x in c["fair"]],
         "first-player advantage": [points(x) for x in c["advantage"]],
         "95% CI": [interval(a, b, points) for a, b in zip(c["ci_low"], c["ci_high"],

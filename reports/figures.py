@@ -115,7 +115,7 @@ def seat_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> Figu
                 top = hi if np.isfinite(hi) else r
                 ax.annotate(f"{r:.1%}", (xi, top), xytext=(0, 3), textcoords="offset points",
                             ha="center", va="bottom", fontsize=8)
-            ax.set_xticks(x, [f"seat {s + 1}" for s in x])
+            ax.set_xticks(x, [f"seat {s}" for s in x])
             ax.set_xlabel("seat (1 moves first)")
             ax.set_title(f"{p} players, {_games_label(t['games'].iloc[0])}", fontsize=10,
                          fontweight="normal")
@@ -156,7 +156,7 @@ def strategy_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> 
                 xs = [ps.loc[name, "win_rate"] for name in overall["strategy"]
                       if name in ps.index]
                 ax.scatter(xs, yy, marker=markers[k % len(markers)], s=22, color=SECOND,
-                           zorder=3, label=f"in seat {s + 1}")
+                           zorder=3, label=f"in seat {s}")
             fair = float(t["fair_share"].iloc[0]) if len(t) else np.nan
             ax.axvline(fair, color=FAIR, ls="--", lw=1, label=f"fair share {fair:.1%}")
             ax.set_yticks(y, overall["strategy"])

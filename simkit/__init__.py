@@ -13,3 +13,11 @@ def simulate(game: str, players: int, games: int, seed: int = 0, strategies="ran
 
     run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
     return run_games(run, workers=workers, scheduler=scheduler)
+
+
+def read_run(folder):
+    """Read a run folder written by ``simkit run`` (of this or an older layout) and return
+    a ``RunResult`` like ``simulate``'s: ``.games``, ``.items`` and ``.meta``."""
+    from simkit.results import read_run as _read_run
+
+    return _read_run(folder)

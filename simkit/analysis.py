@@ -1,5 +1,5 @@
 """The analysis functions, in their public home: statistics on the tables that
-``simkit.simulate`` returns and that a run folder holds (``simkit.load_run``).
+``simkit.simulate`` returns and that a run folder holds (``simkit.read_run``).
 
     >>> import simkit
     >>> from simkit import analysis

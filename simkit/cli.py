@@ -287,7 +287,8 @@ def _whatif_text(table) -> str:
 @click.option("--seed", type=int, help="The game's own seed (the `seed` column of its row).")
 @players_option
 @click.option("--strategies", default="random", show_default=True,
-              help="The strategy in each seat, as the row's strategy_s* columns say.")
+              help="The strategy in each seat, as the row's strategy_s1, strategy_s2, ... "
+                   "columns say.")
 @set_option
 @weight_option
 @click.option("--run", "run_dir", type=click.Path(path_type=Path),
@@ -302,27 +303,24 @@ def replay(game, seed, players, strategies, overrides, weights, run_dir, game_in
     from simkit.runner import RunSpec, plan
 
     if run_dir is not None:
-        import pyarrow.parquet as pq
-
-        from simkit.results import read_run
+        from simkit.results import read_game_row, read_meta, seat_column
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
-        meta = read_run(run_dir, items=False).meta
-        rows = pq.read_table(run_dir / "games.parquet",
-                             filters=[("game", "=", game_index)]).to_pandas()
+        meta = read_meta(run_dir)
+        rows = read_game_row(run_dir, game_index)
         if rows.empty:
             raise SimkitError(f"{run_dir} has no game {game_index} "
                               f"(it has {meta['games_completed']:,})")
         row = rows.iloc[0]
         n = int(meta["players"])
-        names = [str(row[f"strategy_s{s}"]) for s in range(n)]
+        names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
         spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
                                 [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
                                  for k, v in w.items()])
         r = replay_game(plan(spec_run), int(row["seed"]), names)
         click.echo("\n".join(r.lines))
-        recorded = [int(row[f"rank_s{s}"]) for s in range(n)]
+        recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
         if r.end_reason != row["end_reason"] or r.ranks != recorded or r.turns != row["turns"]:
             raise SimkitError(f"replay ended {r.end_reason} with ranks {r.ranks} after "
                               f"{r.turns} turns, but the row says {row['end_reason']}, "

@@ -1,14 +1,26 @@
 """Result tables and run folders.
 
-A run folder holds:
-    games.parquet  a row per game: game, seed, players, strategy_s*, team_s*, rank_s*, score_s*,
-                   winner (seat, or -1 unless exactly one seat won), winning_team (or -1),
-                   turns, decisions, end_reason
-    items.parquet  a row per game and seat: game, seat, then one uint16 count per item event
-                   column of the game (``item:event``), wide because a 10-million-game run
-                   then stays small (runs of zeros compress to almost nothing)
-    run.json       the game and its version, every data value with its source, strategies,
-                   seeds, backend, package versions, elapsed time, and ``complete``
+Seats are numbered 1 to P in every table (seat 1 moves first); kernels count from 0, and
+the conversion happens here, once, where the tables are built. A run folder holds:
+
+    games.parquet  a row per game: game, seed, players, then per seat s = 1..P
+                   strategy_s<s>, team_s<s> (teams numbered from 1), rank_s<s> (1 = won; tied
+                   seats share a rank; 0 for everyone in a game nobody won), score_s<s>; then
+                   winner (the seat that won alone, 0 when no seat or several seats won),
+                   winning_team (the team whose seats alone hold rank 1, else 0), turns,
+                   decisions, end_reason
+    items.parquet  a row per game and seat: game, seat (1..P), then one uint16 count per item
+                   event column of the game (``item:event``), wide because a 10-million-game
+                   run then stays small (runs of zeros compress to almost nothing)
+    run.json       ``schema_version``, the game and its version, every data value with its
+                   source, strategies, seeds, backend, package versions, elapsed time, and
+                   ``complete``
+
+``SCHEMA_VERSION`` numbers this layout. Version 1 (before December 2026, no
+``schema_version`` in run.json) numbered seats and teams from 0 (``rank_s0``, winner -1 for
+none, items seat 0); the readers here (``read_run``, ``read_games``, ``read_items_batches``)
+upgrade it as they read, telling the layouts apart by content (a ``rank_s0`` column, an items
+seat 0), so a table passed in by hand is read right too.
 The folder is written under a temporary name and renamed when done, so a killed run leaves
 no half-written folder; an interrupted run (Ctrl-C) keeps the games it finished, with
 ``complete: false``.
@@ -18,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +38,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from simkit.errors import SimkitError
+
+SCHEMA_VERSION = 2
+"""The layout of run folders written by this simkit (see the module docstring)."""
+_OLD_SEAT_COLUMN = re.compile(r"^(strategy|team|rank|score)_s(\d+)$")
 
 
 @dataclass
@@ -45,7 +63,13 @@ class Chunk:
     items: np.ndarray  # int32[G, P, n_items]
 
 
+def seat_column(kind: str, seat: int) -> str:
+    """The column of ``kind`` (strategy, team, rank, score) for ``seat``, counted from 1."""
+    return f"{kind}_s{seat}"
+
+
 def games_table(chunk: Chunk, strategy_names, teams, end_reasons) -> pa.Table:
+    """The games table of a chunk; ``teams`` are the kernels' 0-based team of each seat."""
     g, p = chunk.ranks.shape
     cols: dict[str, pa.Array] = {
         "game": pa.array(np.arange(chunk.start, chunk.start + g, dtype=np.int64)),
@@ -54,21 +78,21 @@ def games_table(chunk: Chunk, strategy_names, teams, end_reasons) -> pa.Table:
     }
     names = pa.array(list(strategy_names), type=pa.string())
     for s in range(p):
-        cols[f"strategy_s{s}"] = pa.DictionaryArray.from_arrays(
+        cols[seat_column("strategy", s + 1)] = pa.DictionaryArray.from_arrays(
             pa.array(chunk.codes[:, s], type=pa.int32()), names)
     for s in range(p):
-        cols[f"team_s{s}"] = pa.array(np.full(g, teams[s], dtype=np.int8))
+        cols[seat_column("team", s + 1)] = pa.array(np.full(g, teams[s] + 1, dtype=np.int8))
     for s in range(p):
-        cols[f"rank_s{s}"] = pa.array(chunk.ranks[:, s].astype(np.int8))
+        cols[seat_column("rank", s + 1)] = pa.array(chunk.ranks[:, s].astype(np.int8))
     for s in range(p):
-        cols[f"score_s{s}"] = pa.array(chunk.scores[:, s])
+        cols[seat_column("score", s + 1)] = pa.array(chunk.scores[:, s])
     won = chunk.ranks == 1
     n_won = won.sum(axis=1)
-    cols["winner"] = pa.array(np.where(n_won == 1, won.argmax(axis=1), -1).astype(np.int8))
+    cols["winner"] = pa.array(np.where(n_won == 1, won.argmax(axis=1) + 1, 0).astype(np.int8))
     team_arr = np.asarray(teams)
     first_team = team_arr[won.argmax(axis=1)]
     one_team = (n_won > 0) & np.all(~won | (team_arr[None, :] == first_team[:, None]), axis=1)
-    cols["winning_team"] = pa.array(np.where(one_team, first_team, -1).astype(np.int8))
+    cols["winning_team"] = pa.array(np.where(one_team, first_team + 1, 0).astype(np.int8))
     cols["turns"] = pa.array(chunk.turns)
     cols["decisions"] = pa.array(chunk.decisions)
     cols["end_reason"] = pa.DictionaryArray.from_arrays(
@@ -81,7 +105,7 @@ def items_table(chunk: Chunk, item_columns) -> pa.Table:
     flat = np.minimum(chunk.items.reshape(g * p, k), 65535).astype(np.uint16)
     cols = {
         "game": pa.array(np.repeat(np.arange(chunk.start, chunk.start + g, dtype=np.int64), p)),
-        "seat": pa.array(np.tile(np.arange(p, dtype=np.int8), g)),
+        "seat": pa.array(np.tile(np.arange(1, p + 1, dtype=np.int8), g)),
     }
     for j, name in enumerate(item_columns):
         cols[name] = pa.array(flat[:, j])
@@ -144,21 +168,139 @@ class RunResult:
     meta: dict
 
 
-def read_run(folder: Path, items: bool = True) -> RunResult:
+def read_meta(folder: Path) -> dict:
+    """run.json of a run folder as a dict, with ``schema_version`` filled in (1 for folders
+    written before it was recorded); ``SimkitError`` when ``folder`` is not a run folder or
+    was written by a newer simkit."""
     folder = Path(folder)
+    if not folder.is_dir():
+        raise SimkitError(f"{folder} is not a simkit run folder (no such directory)")
     meta_path = folder / "run.json"
     if not meta_path.is_file():
         raise SimkitError(f"{folder} is not a simkit run folder (no run.json)")
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SimkitError(f"{meta_path} is malformed: {exc}") from exc
-    games = _read_parquet(folder / "games.parquet")
-    items_df = _read_parquet(folder / "items.parquet") if items else None
-    return RunResult(games, items_df, meta)
+    if not isinstance(meta, dict):
+        raise SimkitError(f"{meta_path} is malformed: not a JSON object")
+    version = meta.setdefault("schema_version", 1)
+    if not isinstance(version, int) or version < 1:
+        raise SimkitError(f"{meta_path} is malformed: schema_version {version!r}")
+    if version > SCHEMA_VERSION:
+        raise SimkitError(f"{folder} was written by a newer simkit (run folder schema "
+                          f"{version}; this simkit reads schemas 1 to {SCHEMA_VERSION}): "
+                          "upgrade simkit to read it")
+    return meta
 
 
-def _read_parquet(path: Path) -> pd.DataFrame:
+def upgrade_games(games: pd.DataFrame) -> pd.DataFrame:
+    """A games table in today's layout (seats and teams from 1), whatever layout it has."""
+    if "rank_s0" not in games.columns:
+        return games
+    rename = {}
+    for col in games.columns:
+        m = _OLD_SEAT_COLUMN.match(str(col))
+        if m:
+            rename[col] = seat_column(m.group(1), int(m.group(2)) + 1)
+    games = games.rename(columns=rename)
+    for col in games.columns:
+        if str(col).startswith("team_s"):
+            games[col] = (games[col] + 1).astype(np.int8)
+    for col in ("winner", "winning_team"):
+        if col in games.columns:
+            games[col] = (games[col] + 1).astype(np.int8)  # -1 (none) becomes 0
+    return games
+
+
+def read_games(folder: Path, meta: dict, columns=None) -> pd.DataFrame:
+    """games.parquet of a run folder in today's layout. ``columns``: a predicate on today's
+    column names that chooses what to read (all columns by default). Arrow's buffers are
+    released as pandas takes them over, so a 10-million-game table costs about its pandas
+    size and not twice that."""
+    path = Path(folder) / "games.parquet"
     if not path.is_file():
         raise SimkitError(f"{path} is missing")
-    return pq.read_table(path).to_pandas()
+    try:
+        names = pq.ParquetFile(path).schema_arrow.names
+        if columns is not None:
+            probe = upgrade_games(pd.DataFrame(columns=names))
+            names = [old for old, new in zip(names, probe.columns, strict=True)
+                     if columns(new)]
+        table = pq.read_table(path, columns=names)
+        games = table.to_pandas(self_destruct=True, split_blocks=True)
+        del table
+    except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
+        raise SimkitError(f"{folder} holds an unreadable run: {exc}") from exc
+    return upgrade_games(games)
+
+
+def read_game_row(folder: Path, game: int) -> pd.DataFrame:
+    """The row of game number ``game`` of a run folder (empty when it has no such game)."""
+    path = Path(folder) / "games.parquet"
+    if not path.is_file():
+        raise SimkitError(f"{path} is missing")
+    try:
+        rows = pq.read_table(path, filters=[("game", "=", game)]).to_pandas()
+    except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
+        raise SimkitError(f"{folder} holds an unreadable run: {exc}") from exc
+    return upgrade_games(rows)
+
+
+def upgrade_items(items: pd.DataFrame) -> pd.DataFrame:
+    """An items table in today's layout (seats from 1), whatever layout it has."""
+    if len(items) == 0 or items["seat"].min() > 0:
+        return items
+    return items.assign(seat=(items["seat"] + 1).astype(np.int8))
+
+
+def _items_from_zero(path: Path) -> bool:
+    """Whether an items.parquet counts seats from 0 (schema 1): its smallest seat, from the
+    row groups' statistics (read in full only where a writer left none)."""
+    meta = pq.ParquetFile(path).metadata
+    j = meta.schema.names.index("seat")
+    lows = []
+    for i in range(meta.num_row_groups):
+        stats = meta.row_group(i).column(j).statistics
+        if stats is None or not stats.has_min_max:
+            seats = pq.read_table(path, columns=["seat"]).column(0)
+            return len(seats) > 0 and pc.min(seats).as_py() == 0
+        lows.append(stats.min)
+    return bool(lows) and min(lows) == 0
+
+
+def read_items_batches(items, columns: list[str], batch_rows: int):
+    """Record batches (game, seat, *columns) of an items table: a path of an items.parquet,
+    streamed ``batch_rows`` rows at a time, or a DataFrame; seats counted from 1 whatever
+    schema the file was written with."""
+    if isinstance(items, pd.DataFrame):
+        items = upgrade_items(items[["game", "seat", *columns]])
+        table = pa.Table.from_pandas(items, preserve_index=False)
+        yield from table.to_batches(max_chunksize=batch_rows)
+        return
+    shift = _items_from_zero(items)
+    for batch in pq.ParquetFile(items).iter_batches(batch_size=batch_rows,
+                                                   columns=["game", "seat", *columns]):
+        if shift:
+            seat = pc.add(batch.column(1), pa.scalar(1, batch.column(1).type))
+            batch = pa.RecordBatch.from_arrays([batch.column(0), seat, *batch.columns[2:]],
+                                               names=batch.schema.names)
+        yield batch
+
+
+def read_run(folder: Path, items: bool = True) -> RunResult:
+    """A run folder's tables in today's layout (older layouts are upgraded as they are read)
+    and its run.json."""
+    meta = read_meta(folder)
+    games = read_games(folder, meta)
+    items_df = None
+    if items:
+        path = Path(folder) / "items.parquet"
+        if not path.is_file():
+            raise SimkitError(f"{path} is missing")
+        try:
+            items_df = pq.read_table(path).to_pandas()
+        except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
+            raise SimkitError(f"{path} is unreadable: {exc}") from exc
+        items_df = upgrade_items(items_df)
+    return RunResult(games, items_df, meta)

@@ -30,7 +30,14 @@ import pyarrow as pa
 from simkit import data, registry
 from simkit.driver import Driver, load_driver
 from simkit.errors import SimkitError
-from simkit.results import Chunk, RunResult, RunWriter, games_table, items_table
+from simkit.results import (
+    SCHEMA_VERSION,
+    Chunk,
+    RunResult,
+    RunWriter,
+    games_table,
+    items_table,
+)
 from simkit.rng import game_seeds
 
 DEFAULT_CHUNK = 25_000
@@ -329,6 +336,7 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
              complete: bool) -> dict:
     spec = registry.get_game(p.run.game)
     return {
+        "schema_version": SCHEMA_VERSION,
         "game": spec.name,
         "game_version": spec.version,
         "players": p.run.players,
@@ -341,7 +349,7 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "strategy_weights": {n: dict(zip(p.driver.weight_names[p.driver.code(n)],
                                          p.weights[p.driver.code(n)].tolist(), strict=False))
                              for n in sorted(set(p.run.strategies))},
-        "teams": spec.teams(p.run.players),
+        "teams": [t + 1 for t in spec.teams(p.run.players)],
         "end_reasons": list(spec.end_reasons),
         "item_columns": list(spec.item_columns),
         "params": {k: {"value": q.value, "default": q.default, "source": q.source,

@@ -95,18 +95,18 @@ def test_same_seed_same_tables_whatever_workers_and_chunks():
 def test_replay_reproduces_a_recorded_row():
     res = simulate("pig", 2, 50, seed=3, strategies="hold-at,random")
     row = res.games.iloc[37]
-    names = [str(row["strategy_s0"]), str(row["strategy_s1"])]
+    names = [str(row["strategy_s1"]), str(row["strategy_s2"])]
     r = replay("pig", 2, int(row["seed"]), names)
     assert r.end_reason == row["end_reason"]
     assert r.turns == row["turns"] and len(r.moves) == row["decisions"]
-    assert r.ranks == [int(row["rank_s0"]), int(row["rank_s1"])]
+    assert r.ranks == [int(row["rank_s1"]), int(row["rank_s2"])]
 
 
 def test_turn_cap_ends_as_timeout():
     res = simulate("pig", 2, 50, seed=1, strategies="hold-at", overrides={"max_turns": 2})
     g = res.games
     assert (g["end_reason"] == "timeout").all()
-    assert (g[["rank_s0", "rank_s1"]] == 0).all().all()
+    assert (g[["rank_s1", "rank_s2"]] == 0).all().all()
     assert (g["turns"] == 2).all()
 
 

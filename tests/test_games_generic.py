@@ -70,7 +70,7 @@ def test_batch_rows_are_sound(game, players):
     g = res.games
     assert len(g) == 200 and g["game"].tolist() == list(range(200))
     assert (g["end_reason"] != "timeout").mean() > 0.95
-    ranks = g[[f"rank_s{s}" for s in range(players)]].to_numpy()
+    ranks = g[[f"rank_s{s}" for s in range(1, players + 1)]].to_numpy()
     finished = g["end_reason"] != "timeout"
     assert (ranks[finished.to_numpy()] >= 1).all()
     assert len(res.items) == 200 * players

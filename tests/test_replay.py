@@ -15,9 +15,9 @@ def test_replayed_rows_end_as_recorded(game, players):
     seats = ",".join(names[s % len(names)] for s in range(players))
     res = simulate(game, players, 12, seed=8, strategies=seats, workers=1)
     for _, row in res.games.iloc[[0, 5, 11]].iterrows():
-        strategies = [str(row[f"strategy_s{s}"]) for s in range(players)]
+        strategies = [str(row[f"strategy_s{s}"]) for s in range(1, players + 1)]
         r = replay(game, players, int(row["seed"]), strategies)
         assert r.end_reason == row["end_reason"]
         assert r.turns == row["turns"] and len(r.moves) == row["decisions"]
-        assert r.ranks == [int(row[f"rank_s{s}"]) for s in range(players)]
+        assert r.ranks == [int(row[f"rank_s{s}"]) for s in range(1, players + 1)]
         assert len(r.lines) > len(r.moves)  # a line per decision, plus the setup and end

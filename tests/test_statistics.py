@@ -16,10 +16,11 @@ def test_first_player_wins_pig_to_one_point_six_times_in_seven():
     res = simulate("pig", 2, 6000, seed=21, strategies="hold-at",
                    overrides={"target": 1}, weights=["hold-at.threshold=1"])
     g = res.games
-    wins = int((g["rank_s0"] == 1).sum())
+    wins = int((g["rank_s1"] == 1).sum())
     assert binomtest(wins, len(g), 6 / 7).pvalue > 1e-3
-    seat0 = seat_win_rates(g, res.meta).iloc[0]
-    assert seat0["ci_low"] < 6 / 7 < seat0["ci_high"]
+    seat1 = seat_win_rates(g, res.meta).iloc[0]
+    assert seat1["seat"] == 1
+    assert seat1["ci_low"] < 6 / 7 < seat1["ci_high"]
     fpa = first_player_advantage(g, res.meta).iloc[0]
     assert fpa["ci_low"] < 6 / 7 - 1 / 2 < fpa["ci_high"]  # fair share is exactly 1/2
     assert fpa["p_value"] < 1e-12
@@ -28,6 +29,6 @@ def test_first_player_wins_pig_to_one_point_six_times_in_seven():
 def test_a_ten_sided_die_changes_the_exact_value():
     res = simulate("pig", 2, 6000, seed=22, strategies="hold-at",
                    overrides={"target": 1, "die_faces": 10}, weights=["hold-at.threshold=1"])
-    wins = int((res.games["rank_s0"] == 1).sum())
+    wins = int((res.games["rank_s1"] == 1).sum())
     assert binomtest(wins, 6000, 10 / 11).pvalue > 1e-3
     assert np.isclose(res.games["turns"].mean(), 1 / (1 - 0.1), atol=0.05)

@@ -14,7 +14,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def make_games(ranks, strategies=None, teams=None, turns=None, end_reason=None,
                names=("a", "b", "c", "d")) -> pd.DataFrame:
-    """A games table shaped like games.parquet from an int[G, P] array of ranks."""
+    """A games table shaped like games.parquet from an int[G, P] array of ranks (column s of
+    the arrays is seat s + 1; ``teams`` counts from 0, as the kernels do)."""
     ranks = np.asarray(ranks, dtype=np.int8)
     g, p = ranks.shape
     df = {"game": np.arange(g, dtype=np.int64), "seed": np.arange(g, dtype=np.uint64) + 1000,
@@ -25,17 +26,17 @@ def make_games(ranks, strategies=None, teams=None, turns=None, end_reason=None,
         strategies = np.asarray(names[:p])[idx]
     strategies = np.asarray(strategies)
     for s in range(p):
-        df[f"strategy_s{s}"] = pd.Categorical(strategies[:, s], categories=list(names))
+        df[f"strategy_s{s + 1}"] = pd.Categorical(strategies[:, s], categories=list(names))
     for s in range(p):
-        df[f"team_s{s}"] = np.full(g, s if teams is None else teams[s], dtype=np.int8)
+        df[f"team_s{s + 1}"] = np.full(g, 1 + (s if teams is None else teams[s]), dtype=np.int8)
     for s in range(p):
-        df[f"rank_s{s}"] = ranks[:, s]
+        df[f"rank_s{s + 1}"] = ranks[:, s]
     for s in range(p):
-        df[f"score_s{s}"] = (ranks[:, s] == 1).astype(float)
+        df[f"score_s{s + 1}"] = (ranks[:, s] == 1).astype(float)
     won = ranks == 1
     n_won = won.sum(axis=1)
-    df["winner"] = np.where(n_won == 1, won.argmax(axis=1), -1).astype(np.int8)
-    df["winning_team"] = np.full(g, -1, dtype=np.int8)
+    df["winner"] = np.where(n_won == 1, won.argmax(axis=1) + 1, 0).astype(np.int8)
+    df["winning_team"] = np.zeros(g, dtype=np.int8)
     df["turns"] = np.asarray(turns if turns is not None else np.full(g, 10), dtype=np.int32)
     df["decisions"] = (df["turns"] * 2).astype(np.int32)
     if end_reason is None:
@@ -55,7 +56,7 @@ def item_fixture(n_games=1000):
     l_idx = np.cumsum(~won) - 1
     occ = np.where(won, (w_idx % 10) < 7, (l_idx % 10) < 3)
     items = pd.DataFrame({
-        "game": np.repeat(games.game.to_numpy(), 2), "seat": np.tile([0, 1], n_games),
+        "game": np.repeat(games.game.to_numpy(), 2), "seat": np.tile([1, 2], n_games),
         "x:made": np.where(occ, 2, 0).astype(np.uint16),
         "never:made": np.zeros(len(k), dtype=np.uint16),
     })

@@ -25,7 +25,7 @@ def wilson_by_hand(x, n):
     return centre - half, centre + half
 
 
-def ranks_seat0_wins(g, p):
+def ranks_seat1_wins(g, p):
     r = np.full((g, p), 2)
     r[:, 0] = 1
     return r
@@ -50,7 +50,7 @@ def test_wilson_known_values(x, n, lo, hi):
 def test_seat_win_rates_counts_and_wilson():
     ranks = np.array([[1, 2]] * 7 + [[2, 1]] * 3)
     t = A.seat_win_rates(make_games(ranks), {})
-    assert list(t.seat) == [0, 1]
+    assert list(t.seat) == [1, 2]
     assert list(t.wins) == [7, 3]
     assert list(t.games) == [10, 10]
     assert t.win_rate.tolist() == [0.7, 0.3]
@@ -62,11 +62,11 @@ def test_seat_win_rates_counts_and_wilson():
 
 
 @pytest.mark.parametrize("p", [2, 3, 4])
-def test_fpa_seat0_always_wins(p):
-    t = A.first_player_advantage(make_games(ranks_seat0_wins(600, p)), {})
+def test_fpa_seat1_always_wins(p):
+    t = A.first_player_advantage(make_games(ranks_seat1_wins(600, p)), {})
     row = t.iloc[0]
     assert row.players == p
-    assert row.seat0_win_rate == 1.0
+    assert row.seat1_win_rate == 1.0
     assert row.fair_share == pytest.approx(1 / p)
     assert row.advantage == pytest.approx(1 - 1 / p)
     assert row.ci_low == pytest.approx(1 - 1 / p)
@@ -97,12 +97,12 @@ def test_fpa_fair_random_games_not_significant_and_matches_ttest():
 
 
 def test_fpa_with_ties_and_timeouts_uses_fair_share_of_same_games():
-    # 100 ties (both rank 1), 100 seat-0 wins, 100 timeouts (all rank 0), 100 seat-1 wins
+    # 100 ties (both rank 1), 100 seat-1 wins, 100 timeouts (all rank 0), 100 seat-2 wins
     ranks = np.array([[1, 1]] * 100 + [[1, 2]] * 100 + [[0, 0]] * 100 + [[2, 1]] * 100)
     row = A.first_player_advantage(make_games(ranks), {}).iloc[0]
-    assert row.seat0_win_rate == pytest.approx(0.5)
+    assert row.seat1_win_rate == pytest.approx(0.5)
     assert row.fair_share == pytest.approx((100 + 50 + 0 + 50) / 400)
-    # d: tie 0, seat-0 win +0.5, timeout 0, seat-1 win -0.5
+    # d: tie 0, seat-1 win +0.5, timeout 0, seat-2 win -0.5
     assert row.advantage == pytest.approx(0.0)
     ends = A.endings(make_games(ranks), {"end_reasons": ["timeout", "target_reached"]})
     out = ends[ends.kind == "outcome"].set_index("name")["count"]
@@ -112,14 +112,14 @@ def test_fpa_with_ties_and_timeouts_uses_fair_share_of_same_games():
 
 
 def test_teams_win_together_no_tie():
-    # Rabbit Hunt's 4 players on teams 0,1,0,1; team 0 (seats 0 and 2) wins 3 games in 4
+    # Rabbit Hunt's 4 players on teams 1,2,1,2; team 1 (seats 1 and 3) wins 3 games in 4
     team0 = [1, 2, 1, 2]
     team1 = [2, 1, 2, 1]
     ranks = np.array([team0, team0, team0, team1] * 100)
     games = make_games(ranks, teams=[0, 1, 0, 1])
     row = A.first_player_advantage(games, {}).iloc[0]
     assert row.fair_share == pytest.approx(0.5)
-    assert row.seat0_win_rate == pytest.approx(0.75)
+    assert row.seat1_win_rate == pytest.approx(0.75)
     assert row.advantage == pytest.approx(0.25)
     ends = A.endings(games, {})
     out = ends[ends.kind == "outcome"].set_index("name")["count"]
@@ -135,16 +135,16 @@ def test_teams_win_together_no_tie():
 
 
 def test_strategy_win_rates_over_seats_and_per_seat():
-    # rotation: even games a in seat 0, odd games b in seat 0; seat 0 always wins
-    games = make_games(ranks_seat0_wins(1000, 2))
+    # rotation: even games a in seat 1, odd games b in seat 1; seat 1 always wins
+    games = make_games(ranks_seat1_wins(1000, 2))
     t = A.strategy_win_rates(games, {"strategies": ["a", "b"]})
     allseats = t[t.seat == "all"].set_index("strategy")
     assert allseats.loc["a", "seat_games"] == 1000
     assert allseats.loc["a", "win_rate"] == pytest.approx(0.5)
     per = t[t.seat != "all"].set_index(["strategy", "seat"])
-    assert per.loc[("a", 0), "win_rate"] == 1.0
-    assert per.loc[("a", 1), "win_rate"] == 0.0
-    assert per.loc[("b", 0), "seat_games"] == 500
+    assert per.loc[("a", 1), "win_rate"] == 1.0
+    assert per.loc[("a", 2), "win_rate"] == 0.0
+    assert per.loc[("b", 1), "seat_games"] == 500
     # strategies that never sat are left out
     assert set(t.strategy) == {"a", "b"}
 
@@ -158,7 +158,7 @@ def test_strategy_in_two_seats_counts_each_seat():
 
 
 def test_game_length_quantiles():
-    games = make_games(ranks_seat0_wins(101, 2), turns=np.arange(101))
+    games = make_games(ranks_seat1_wins(101, 2), turns=np.arange(101))
     t = A.game_length(games, {}).set_index("measure")
     assert t.loc["turns", "mean"] == 50
     assert t.loc["turns", "median"] == 50
@@ -168,7 +168,7 @@ def test_game_length_quantiles():
 
 
 def test_several_player_counts_in_one_table():
-    g2 = make_games(ranks_seat0_wins(200, 2))
+    g2 = make_games(ranks_seat1_wins(200, 2))
     g3 = make_games(np.array([[2, 1, 2]] * 300))
     t = A.first_player_advantage(pd.concat([g2, g3], ignore_index=True), {})
     assert t.players.tolist() == [2, 3]
@@ -225,10 +225,10 @@ def test_compare_identical_runs_zero_width():
 def test_compare_known_shift_recovered_with_pairing():
     base, winner = random_games()
     changed = base.copy()
-    # flip 400 of seat 1's wins to seat 0; every game 3 turns longer
+    # flip 400 of seat 2's wins to seat 1; every game 3 turns longer
     flip = np.flatnonzero(winner == 1)[:400]
-    changed.loc[flip, "rank_s0"] = 1
-    changed.loc[flip, "rank_s1"] = 2
+    changed.loc[flip, "rank_s1"] = 1
+    changed.loc[flip, "rank_s2"] = 2
     changed["turns"] = changed["turns"] + 3
     # pairing is by game index, not row order
     changed = changed.sample(frac=1, random_state=1)
@@ -247,7 +247,7 @@ def test_compare_known_shift_recovered_with_pairing():
     assert (turns.ci_low, turns.ci_high) == pytest.approx((3.0, 3.0))
     fpa = t.loc[("first-player advantage", "seat 1 - fair share")]
     assert fpa.difference == pytest.approx(0.1)  # fair share stays 0.5 in every game
-    # strategies rotate: a gains in its seat-0 games, loses in its seat-1 games
+    # strategies rotate: a gains in its seat-1 games, loses in its seat-2 games
     a = t.loc[("win rate", "strategy a")]
     b = t.loc[("win rate", "strategy b")]
     assert a.difference + b.difference == pytest.approx(0.0)
@@ -258,8 +258,8 @@ def test_compare_strategy_swap_ratio_pairing():
     base, _ = random_games(1000)
     changed = base.copy()
     for s in range(2):
-        col = changed[f"strategy_s{s}"].astype(str).replace("b", "c")
-        changed[f"strategy_s{s}"] = pd.Categorical(col, categories=["a", "c"])
+        col = changed[f"strategy_s{s + 1}"].astype(str).replace("b", "c")
+        changed[f"strategy_s{s + 1}"] = pd.Categorical(col, categories=["a", "c"])
     t = A.compare_runs(base, changed, {}, {}).set_index(["measure", "group"])
     assert t.loc[("win rate", "strategy a"), "difference"] == 0
     assert math.isnan(t.loc[("win rate", "strategy b"), "changed"])
@@ -309,8 +309,8 @@ def test_summary_text_fits_100_columns_and_says_the_numbers():
 def test_compare_item_occurrence_is_paired():
     games, items = item_fixture()
     changed = items.copy()
-    # the event now also occurs for seat 0 in 100 games where it did not before
-    newly = np.flatnonzero((items["seat"] == 0) & (items["x:made"] == 0))[:100]
+    # the event now also occurs for seat 1 in 100 games where it did not before
+    newly = np.flatnonzero((items["seat"] == 1) & (items["x:made"] == 0))[:100]
     changed.loc[newly, "x:made"] = 1
     t = A.compare_runs(games, games, {}, {}, items, changed)
     occ = t[t.measure == "item occurrence"].set_index("group")
@@ -353,11 +353,11 @@ def test_item_value_by_strategy_splits_the_seat_games():
     games, winner = random_games(3000, p=3)
     won = np.arange(3)[None, :] == winner[:, None]
     # strategy a meets the item mostly when winning, b and c at random
-    strat = np.stack([games[f"strategy_s{s}"].astype(str).to_numpy() for s in range(3)], 1)
+    strat = np.stack([games[f"strategy_s{s + 1}"].astype(str).to_numpy() for s in range(3)], 1)
     p_occ = np.where(strat == "a", np.where(won, 0.8, 0.2), 0.5)
     occurs = rng.random(won.shape) < p_occ
     items = pd.DataFrame({"game": np.repeat(games.game.to_numpy(), 3),
-                          "seat": np.tile(np.arange(3), 3000),
+                          "seat": np.tile(np.arange(1, 4), 3000),
                           "x:seen": occurs.ravel().astype(np.uint16)})
     t = A.item_value(items, games, {"strategies": ["a", "b", "c"]}, by_strategy=True)
     assert t.strategy.tolist() == ["a", "b", "c"]

@@ -77,7 +77,7 @@ def test_item_figure_greys_thin_items_and_notes_dropped_ones():
 
 
 def test_whatif_figure_keeps_the_clearest_item_rows():
-    base = {"measure": "win rate", "group": "seat 0", "base": 0.5, "changed": 0.52,
+    base = {"measure": "win rate", "group": "seat 1", "base": 0.5, "changed": 0.52,
             "difference": 0.02, "ci_low": 0.01, "ci_high": 0.03, "p_value": 0.001, "n": 100,
             "method": "paired by game"}
     rows = [base, {**base, "measure": "mean turns", "group": "per game", "difference": 2.0,

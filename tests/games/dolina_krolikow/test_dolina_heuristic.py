@@ -9,7 +9,7 @@ def heuristic_win_rate(players, games):
     names = ",".join(["heuristic"] + ["random"] * (players - 1))
     g = simulate("dolina-krolikow", players, games, seed=11, strategies=names, workers=1).games
     won = sum(((g[f"strategy_s{s}"] == "heuristic") & (g[f"rank_s{s}"] == 1)).to_numpy()
-              for s in range(players))
+              for s in range(1, players + 1))
     return float(np.mean(won))
 
 

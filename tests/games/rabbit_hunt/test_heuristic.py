@@ -13,7 +13,7 @@ def heuristic_win_rate(players, games, seed):
     g = simulate("rabbit-hunt", players, games, seed=seed,
                  strategies=["heuristic"] + ["random"] * (players - 1), workers=2).games
     won = np.zeros(len(g), bool)
-    for s in range(players):
+    for s in range(1, players + 1):
         won |= (g[f"strategy_s{s}"] == "heuristic").to_numpy() & (g[f"rank_s{s}"] == 1).to_numpy()
     return won.mean()
 

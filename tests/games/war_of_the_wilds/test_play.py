@@ -60,7 +60,7 @@ def win_rate(n, games, seed=11):
     g = simkit.simulate("war-of-the-wilds", n, games, seed=seed, strategies=strategies,
                         workers=1).games
     wins = sum(((g[f"strategy_s{s}"] == "heuristic") & (g[f"rank_s{s}"] == 1)).sum()
-               for s in range(n))
+               for s in range(1, n + 1))
     return wins / len(g)
 
 
