@@ -26,6 +26,7 @@ import pandas as pd
 from simkit.reports import analysis as A
 from simkit.reports import figures as F
 
+from simkit import folders
 from simkit.errors import SimkitError
 from simkit.results import read_games, read_meta
 
@@ -330,16 +331,9 @@ overflow-x:auto}
 @contextmanager
 def _atomic_folder(out: Path) -> Iterator[Path]:
     """A fresh temporary folder next to ``out``, renamed to ``out`` when the block succeeds
-    and removed when it fails. Refuses to replace anything that is not a report."""
+    and removed when it fails. Replaces only an empty folder or a report simkit wrote."""
     out = Path(out)
-    if out.exists():
-        if not out.is_dir():
-            raise SimkitError(f"{out} exists and is not a folder")
-        if (out / "run.json").exists():
-            raise SimkitError(f"{out} is a run folder; choose another output folder")
-        if any(out.iterdir()) and not (out / "index.html").exists():
-            raise SimkitError(f"{out} exists and is not a report folder; choose another "
-                              "output folder")
+    folders.check_output(out, "report", overwrite=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.building-{os.getpid()}"
     if tmp.exists():
@@ -347,16 +341,11 @@ def _atomic_folder(out: Path) -> Iterator[Path]:
     tmp.mkdir()
     try:
         yield tmp
+        folders.mark(tmp, "report")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    if out.exists():
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
-        os.replace(out, old)
-        os.replace(tmp, out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(tmp, out)
+    folders.replace(tmp, out)
 
 
 # ---------------------------------------------------------------------------------------------

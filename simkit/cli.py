@@ -134,10 +134,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weig
         spec_run = RunSpec.make(target, players, n_games, seed, strategies, overrides,
                                 not fixed_seats, weights)
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
+    from simkit.folders import check_output
+
     for _, folder in jobs:
-        if folder.exists() and any(folder.iterdir()) and not overwrite:
-            raise SimkitError(f"output folder {folder} exists and is not empty; choose "
-                              "another --out or pass --overwrite")
+        check_output(folder, "run", overwrite)
+    if report_dir is not None:
+        check_output(report_dir, "report", overwrite=True, option="--report")
     done = []
     for spec_run, folder in jobs:
         _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet)
@@ -239,12 +241,13 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
                         weights)
     changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
                            not fixed_seats, weights)
+    from simkit import folders
+
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
-    if out.exists() and any(out.iterdir()) and not overwrite:
-        raise SimkitError(f"output folder {out} exists and is not empty; choose another "
-                          "--out or pass --overwrite")
+    folders.check_output(out, "whatif", overwrite)
     for spec_run, name in ((base, "base"), (changed, "changed")):
         _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet=True)
+    folders.mark(out, "whatif")
     from simkit.reports.analysis import compare_runs
     from simkit.reports.build import build_whatif_report, load_run
 

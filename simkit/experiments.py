@@ -1,7 +1,7 @@
 """Experiment files: one or more runs described in TOML, for ``simkit run FILE.toml``.
 
     [[run]]
-    name = "rh-2p-heuristic"        # the run's folder under --out
+    name = "rh-2p-heuristic"        # the run's folder under --out: a plain name
     game = "rabbit-hunt"
     players = 2
     games = 100_000
@@ -17,6 +17,7 @@ Every run is checked before any is played, so a bad file writes nothing.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from pathlib import Path
 from simkit.errors import SimkitError
 from simkit.runner import RunSpec
 
+RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights"}
 REQUIRED = ("game", "players", "games")
 
@@ -55,7 +57,11 @@ def load_experiments(path: Path) -> list[Experiment]:
         missing = [k for k in REQUIRED if k not in r]
         if missing:
             raise SimkitError(f"{where}: missing {', '.join(missing)}")
-        name = str(r.get("name") or f"{r['game']}-{r['players']}p-s{r.get('seed', 0)}")
+        name = r["name"] if "name" in r else f"{r['game']}-{r['players']}p-s{r.get('seed', 0)}"
+        if not isinstance(name, str) or not RUN_NAME.fullmatch(name):
+            raise SimkitError(f"{where}: name {name!r} is not a plain name (letters, digits, "
+                              "'.', '-' and '_', starting with a letter or digit, at most "
+                              "100 characters): it names the run's folder under --out")
         if name in names:
             raise SimkitError(f"{where}: two runs are named {name!r}")
         names.add(name)

@@ -41,6 +41,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from simkit import folders
 from simkit.errors import SimkitError
 
 SCHEMA_VERSION = 2
@@ -117,9 +118,7 @@ class RunWriter:
 
     def __init__(self, out: Path, overwrite: bool = False):
         self.out = Path(out)
-        if self.out.exists() and not overwrite and any(self.out.iterdir()):
-            raise SimkitError(f"output folder {self.out} exists and is not empty; "
-                              "choose another --out or pass --overwrite")
+        folders.check_output(self.out, "run", overwrite)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self.tmp = self.out.parent / f".{self.out.name}.partial-{os.getpid()}"
         if self.tmp.exists():
@@ -145,11 +144,8 @@ class RunWriter:
                 w.close()
         (self.tmp / "run.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
-        if self.out.exists():
-            old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
-            os.replace(self.out, old)
-            shutil.rmtree(old)
-        os.replace(self.tmp, self.out)
+        folders.mark(self.tmp, "run")
+        folders.replace(self.tmp, self.out)
         return self.out
 
     def abort(self) -> None:

@@ -122,10 +122,11 @@ def test_malformed_experiment_file(tmp_path):
 def test_existing_output_is_not_overwritten(tmp_path):
     (tmp_path / "r").mkdir()
     (tmp_path / "r" / "keep.txt").write_text("mine")
-    res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "10",
-                                    "--out", str(tmp_path / "r")])
-    assert res.exit_code == 2 and "--overwrite" in res.output
-    assert (tmp_path / "r" / "keep.txt").read_text() == "mine"
+    for extra in ([], ["--overwrite"]):
+        res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "10",
+                                        "--out", str(tmp_path / "r"), *extra])
+        assert res.exit_code == 2 and "not written by simkit" in res.output
+        assert (tmp_path / "r" / "keep.txt").read_text() == "mine"
 
 
 def test_installed_command_runs_a_real_game(tmp_path):

@@ -148,7 +148,7 @@ def test_refuses_to_overwrite_a_run_or_other_folder(pig_runs, tmp_path):
     other = tmp_path / "precious"
     other.mkdir()
     (other / "notes.txt").write_text("keep me")
-    with pytest.raises(SimkitError, match="not a report folder"):
+    with pytest.raises(SimkitError, match="not written by simkit"):
         B.build_report([pig_runs["base"]], other)
     assert (other / "notes.txt").read_text() == "keep me"
 
