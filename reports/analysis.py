@@ -67,10 +67,36 @@ def _seat_count(games: pd.DataFrame) -> int:
     return n
 
 
-def _won(games: pd.DataFrame, players: int) -> np.ndarray:
-    """bool[G, P]: seat s won game g (rank 1; ties and team mates share rank 1)."""
+def _first(games: pd.DataFrame, players: int) -> np.ndarray:
+    """bool[G, P]: seat s has rank 1 in game g (tied seats and team mates share rank 1)."""
     return np.stack([games[seat_column("rank", s + 1)].to_numpy(dtype=np.int16) == 1
                      for s in range(players)], axis=1)
+
+
+def _results(games: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(won, tied, share) of each seat in each game, each [G, P].
+
+    won: the seat won outright: it has rank 1 and every rank-1 seat is on its team (a
+    team's shared win counts for each of its seats). tied: it has rank 1 with seats of
+    other teams. share: its score share, 1 for a win, 1/k for a tie among k teams, 0
+    otherwise (the chess convention), so a game's shares add up to the number of seats on
+    the winning side, and to 0 in a game nobody won."""
+    first = _first(games, players)
+    teams = _teams(games, players)
+    # teams with a rank-1 seat, per game: count distinct team ids among rank-1 seats
+    ids = np.where(first, teams, -1)
+    ids.sort(axis=1)
+    distinct = ((ids[:, 1:] != ids[:, :-1]) & (ids[:, 1:] >= 0)).sum(axis=1) + \
+        (ids[:, 0] >= 0)
+    won = first & (distinct == 1)[:, None]
+    tied = first & (distinct > 1)[:, None]
+    share = won.astype(float) + np.where(tied, 1.0 / np.maximum(distinct, 1)[:, None], 0.0)
+    return won, tied, share
+
+
+def _won(games: pd.DataFrame, players: int) -> np.ndarray:
+    """bool[G, P]: seat s won game g outright (see ``_results``)."""
+    return _results(games, players)[0]
 
 
 def _teams(games: pd.DataFrame, players: int) -> np.ndarray:
@@ -172,95 +198,197 @@ def _meta_strategies(meta: dict | None) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# win rates
+# outcomes: wins, ties, losses and score share
 
 
-def seat_win_rates(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
-    """Win rate per seat.
+def seat_names(meta: dict | None, players: int) -> list[str]:
+    """How a report names each seat: "seat 1", or "seat 1 (elil)" in a game that names its
+    seats (run.json's ``seat_names``)."""
+    names = (meta or {}).get("seat_names") or []
+    return [f"seat {s + 1}" + (f" ({names[s]})" if s < len(names) and names[s] else "")
+            for s in range(players)]
 
-    Columns: players, seat, games, wins (rank 1), win_rate, ci_low, ci_high (95% Wilson),
-    fair_share (the mean win rate over all seats in the same games: 1/P without ties or
-    teams, lower when games time out, higher with ties or team wins)."""
+
+def _rate_cols(prefix: str, count, n) -> dict:
+    lo, hi = wilson(count, n)
+    rate = np.divide(count, n, out=np.full(np.shape(count), np.nan, dtype=float),
+                     where=np.asarray(n) > 0)
+    return {f"{prefix}_rate": rate, f"{prefix}_low": lo, f"{prefix}_high": hi}
+
+
+OUTCOME_COLUMNS = ["wins", "ties", "losses", "win_rate", "win_low", "win_high", "tie_rate",
+                   "tie_low", "tie_high", "loss_rate", "loss_low", "loss_high", "score_share",
+                   "share_low", "share_high"]
+
+
+def _outcome_row(n: int, won: np.ndarray, tied: np.ndarray, share: np.ndarray) -> dict:
+    """Counts, rates with 95% Wilson intervals and the mean score share with its t
+    interval, over ``n`` seat-games given as flat arrays."""
+    w, t = int(won.sum()), int(tied.sum())
+    row = {"wins": w, "ties": t, "losses": n - w - t}
+    for prefix, c in (("win", w), ("tie", t), ("loss", n - w - t)):
+        row.update({k: float(v) for k, v in _rate_cols(prefix, c, n).items()})
+    m = mean_ci(share)
+    row.update(score_share=m["mean"], share_low=m["ci_low"], share_high=m["ci_high"])
+    return row
+
+
+def seat_outcomes(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """Wins, ties and losses of each seat, with the score share and the seat's advantage.
+
+    A seat *wins* a game outright when it has rank 1 and no seat of another team does (the
+    seats of a winning team all win); it *ties* when it shares rank 1 with another team; it
+    *loses* otherwise, including games nobody won (a timeout). Its *score share* counts a
+    win as 1 and a tie among k teams as 1/k. Its *advantage* is its score share minus the
+    mean score share of all seats in the same games (so games nobody wins leave it
+    unchanged), as a mean of per-game differences with a t interval and p-value.
+
+    Columns: players, seat (1..P), name, games, wins, ties, losses, win_rate, win_low,
+    win_high, tie_rate, tie_low, tie_high, loss_rate, loss_low, loss_high (95% Wilson),
+    score_share, share_low, share_high, advantage, adv_low, adv_high, adv_p."""
     rows = []
     for p, g in _players_groups(games):
-        won = _won(g, p)
-        n = len(g)
-        wins = won.sum(axis=0)
-        lo, hi = wilson(wins, np.full(p, n))
-        fair = float(won.mean()) if n else np.nan
+        won, tied, share = _results(g, p)
+        names = seat_names(meta, p)
+        fair = share.mean(axis=1)
         for s in range(p):
-            rows.append({"players": p, "seat": s + 1, "games": n, "wins": int(wins[s]),
-                         "win_rate": wins[s] / n if n else np.nan,
-                         "ci_low": lo[s], "ci_high": hi[s], "fair_share": fair})
-    return pd.DataFrame(rows, columns=["players", "seat", "games", "wins", "win_rate",
-                                       "ci_low", "ci_high", "fair_share"])
+            adv = mean_ci(share[:, s] - fair)
+            rows.append({"players": p, "seat": s + 1, "name": names[s], "games": len(g),
+                         **_outcome_row(len(g), won[:, s], tied[:, s], share[:, s]),
+                         "advantage": adv["mean"], "adv_low": adv["ci_low"],
+                         "adv_high": adv["ci_high"], "adv_p": adv["p_value"]})
+    return pd.DataFrame(rows, columns=["players", "seat", "name", "games", *OUTCOME_COLUMNS,
+                                       "advantage", "adv_low", "adv_high", "adv_p"])
 
 
-def strategy_win_rates(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
-    """Win rate per strategy over every seat it sat in, then per strategy and seat.
+def team_outcomes(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """Wins, ties and losses of each team, for games whose teams have several seats (empty
+    otherwise). A team wins when its seats alone hold rank 1.
 
-    Columns: players, strategy, seat ("all" for the strategy over all seats, else the seat
-    number), seat_games (a game with the strategy in two seats counts twice), wins,
-    win_rate, ci_low, ci_high (95% Wilson), fair_share (as in ``seat_win_rates``)."""
+    Columns: players, team, seats ("1+3"), games, then as ``seat_outcomes`` (the score
+    share is the team's: 1 for a win, 1/k for a tie among k teams)."""
     rows = []
     for p, g in _players_groups(games):
-        won = _won(g, p)
+        teams = _teams(g, p)
+        ids = sorted({int(x) for x in np.unique(teams)})
+        if len(ids) == p:
+            continue
+        won, tied, share = _results(g, p)
+        for t in ids:
+            seats = [s for s in range(p) if (teams[:, s] == t).all()]
+            if not seats:
+                continue
+            s0 = seats[0]
+            rows.append({"players": p, "team": t, "seats": "+".join(str(s + 1) for s in seats),
+                         "games": len(g),
+                         **_outcome_row(len(g), won[:, s0], tied[:, s0], share[:, s0])})
+    return pd.DataFrame(rows, columns=["players", "team", "seats", "games", *OUTCOME_COLUMNS])
+
+
+def strategy_outcomes(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """Wins, ties, losses and score share of each strategy over every seat it sat in, then
+    per strategy and seat. A strategy in two seats of a game counts twice (seat-games).
+
+    Columns: players, strategy, seat ("all", or the seat 1..P), seat_games, then as
+    ``seat_outcomes`` without the advantage; fair_share (the mean score share of all seats:
+    1/P without teams, 1/2 in two-team games, less when games end without a winner)."""
+    rows = []
+    for p, g in _players_groups(games):
+        won, tied, share = _results(g, p)
         names, codes = _strategy_codes(g, p, _meta_strategies(meta))
-        fair = float(won.mean()) if len(g) else np.nan
-        k = len(names)
-        # per strategy x seat counts, by bincount on (code, seat)
-        flat = codes * p + np.arange(p)[None, :]
-        ok = codes >= 0
-        seat_games = np.bincount(flat[ok], minlength=k * p).reshape(k, p)
-        seat_wins = np.bincount(flat[ok & won], minlength=k * p).reshape(k, p)
+        fair = float(share.mean()) if len(g) else np.nan
         for i, name in enumerate(names):
-            entries = [("all", seat_games[i].sum(), seat_wins[i].sum())]
-            entries += [(s + 1, seat_games[i, s], seat_wins[i, s]) for s in range(p)
-                        if seat_games[i, s] > 0]
-            for seat, n, w in entries:
-                lo, hi = wilson(w, n)
+            mine = codes == i
+            entries = [("all", mine)]
+            entries += [(s + 1, mine & (np.arange(p) == s)[None, :]) for s in range(p)
+                        if mine[:, s].any()]
+            for seat, mask in entries:
                 rows.append({"players": p, "strategy": name, "seat": seat,
-                             "seat_games": int(n), "wins": int(w),
-                             "win_rate": w / n if n else np.nan, "ci_low": float(lo),
-                             "ci_high": float(hi), "fair_share": fair})
-    df = pd.DataFrame(rows, columns=["players", "strategy", "seat", "seat_games", "wins",
-                                     "win_rate", "ci_low", "ci_high", "fair_share"])
+                             "seat_games": int(mask.sum()),
+                             **_outcome_row(int(mask.sum()), won[mask], tied[mask],
+                                            share[mask]),
+                             "fair_share": fair})
+    df = pd.DataFrame(rows, columns=["players", "strategy", "seat", "seat_games",
+                                     *OUTCOME_COLUMNS, "fair_share"])
     df["seat"] = df["seat"].astype(object)
     return df
 
 
-def _fpa_per_game(won: np.ndarray) -> np.ndarray:
-    return won[:, 0].astype(float) - won.mean(axis=1)
+def _fpa_per_game(share: np.ndarray) -> np.ndarray:
+    return share[:, 0] - share.mean(axis=1)
 
 
 def first_player_advantage(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
-    """First-player advantage per player count: seat 1's win rate minus the fair share.
+    """First-player advantage per player count: seat 1's score share minus the mean score
+    share of all seats in the same games.
 
-    Columns: players, games, seat1_win_rate, fair_share, advantage, se, ci_low, ci_high,
-    p_value.
+    Columns: players, games, seat1_win_rate (outright), seat1_score_share, fair_share (the
+    mean score share of all seats), advantage, se, ci_low, ci_high, p_value; and, at 2
+    players (NaN otherwise), first_minus_second (seat 1's outright win rate minus seat 2's),
+    fms_low, fms_high, fms_p.
 
-    Why this way: the fair share is not simply 1/P. Ties give several seats rank 1, a team
-    win gives every seat of the team rank 1 (Rabbit Hunt's 4-player game), and timeouts give
-    nobody a win, so the seats' win rates need not add up to 1. Comparing seat 1 with the
-    mean win rate of all seats *in the same games* is right in all these cases: for each game
-    d_i = won_seat1 - mean_s won_s, which is 0 in expectation when seats are equal, and the
-    advantage is the mean of d_i. Because d_i is one number per game, its standard error is
-    sd(d)/sqrt(n) with the within-game dependence of the seats (exactly one of two seats wins)
-    built in, which a test comparing seat 1 with 1/P as independent binomials would get wrong.
-    The interval is a t interval and the p-value is ``scipy.stats.ttest_1samp(d, 0)``.
-    With seats rotating strategies (the default), every strategy sits in seat 1 equally
-    often, so the advantage is the seat's and not a strategy's."""
+    Why this way: for each game d_i = share_seat1 - mean_s share_s, which is 0 in
+    expectation when seats are equal, whatever the game's ties, teams (a team win gives
+    every seat of the team a share of 1) and games nobody wins (every share 0, so d_i = 0:
+    such games do not bias it). The advantage is the mean of d_i, with the t interval and
+    ``scipy.stats.ttest_1samp(d, 0)``; because d_i is one number per game the seats'
+    within-game dependence is built into its standard error. At 2 players d_i is half of
+    (share_1 - share_2), so the advantage is half of "first wins minus second wins" when
+    there are no ties; both are given. With seats rotating strategies (the default) every
+    strategy sits in seat 1 equally often, so the advantage is the seat's, not a
+    strategy's."""
     rows = []
     for p, g in _players_groups(games):
-        won = _won(g, p)
-        r = mean_ci(_fpa_per_game(won))
-        rows.append({"players": p, "games": len(g),
-                     "seat1_win_rate": float(won[:, 0].mean()) if len(g) else np.nan,
-                     "fair_share": float(won.mean()) if len(g) else np.nan,
-                     "advantage": r["mean"], "se": r["se"], "ci_low": r["ci_low"],
-                     "ci_high": r["ci_high"], "p_value": r["p_value"]})
-    return pd.DataFrame(rows, columns=["players", "games", "seat1_win_rate", "fair_share",
-                                       "advantage", "se", "ci_low", "ci_high", "p_value"])
+        won, _, share = _results(g, p)
+        r = mean_ci(_fpa_per_game(share))
+        row = {"players": p, "games": len(g),
+               "seat1_win_rate": float(won[:, 0].mean()) if len(g) else np.nan,
+               "seat1_score_share": float(share[:, 0].mean()) if len(g) else np.nan,
+               "fair_share": float(share.mean()) if len(g) else np.nan,
+               "advantage": r["mean"], "se": r["se"], "ci_low": r["ci_low"],
+               "ci_high": r["ci_high"], "p_value": r["p_value"],
+               "first_minus_second": np.nan, "fms_low": np.nan, "fms_high": np.nan,
+               "fms_p": np.nan}
+        if p == 2:
+            f = mean_ci(won[:, 0].astype(float) - won[:, 1])
+            row.update(first_minus_second=f["mean"], fms_low=f["ci_low"],
+                       fms_high=f["ci_high"], fms_p=f["p_value"])
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["players", "games", "seat1_win_rate",
+                                       "seat1_score_share", "fair_share", "advantage", "se",
+                                       "ci_low", "ci_high", "p_value", "first_minus_second",
+                                       "fms_low", "fms_high", "fms_p"])
+
+
+def scores(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
+    """Each seat's mean score (the game's own points, crowns, acorns...) and its winning
+    margin: over the games it won outright, its score minus the best score of a seat of
+    another team. Empty when the table has no score columns.
+
+    Columns: players, seat, name, games, mean_score, score_low, score_high (t interval),
+    wins, mean_margin, margin_low, margin_high."""
+    rows = []
+    for p, g in _players_groups(games):
+        cols = [seat_column("score", s + 1) for s in range(p)]
+        if not all(c in g.columns for c in cols):
+            continue
+        sc = g[cols].to_numpy(dtype=float)
+        won, _, _ = _results(g, p)
+        teams = _teams(g, p)
+        names = seat_names(meta, p)
+        for s in range(p):
+            m = mean_ci(sc[:, s])
+            others = np.where(teams != teams[:, [s]], sc, -np.inf).max(axis=1)
+            mine = won[:, s] & np.isfinite(others)
+            mg = mean_ci((sc[:, s] - others)[mine])
+            rows.append({"players": p, "seat": s + 1, "name": names[s], "games": len(g),
+                         "mean_score": m["mean"], "score_low": m["ci_low"],
+                         "score_high": m["ci_high"], "wins": int(mine.sum()),
+                         "mean_margin": mg["mean"], "margin_low": mg["ci_low"],
+                         "margin_high": mg["ci_high"]})
+    return pd.DataFrame(rows, columns=["players", "seat", "name", "games", "mean_score",
+                                       "score_low", "score_high", "wins", "mean_margin",
+                                       "margin_low", "margin_high"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -298,7 +426,7 @@ def endings(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
             rows.append({"players": p, "kind": "end reason", "name": r, "count": c,
                          "share": c / n if n else np.nan, "ci_low": float(lo),
                          "ci_high": float(hi)})
-        oc = np.bincount(_outcomes(_won(g, p), _teams(g, p)), minlength=len(OUTCOMES))
+        oc = np.bincount(_outcomes(_first(g, p), _teams(g, p)), minlength=len(OUTCOMES))
         for i, name in enumerate(OUTCOMES):
             lo, hi = wilson(oc[i], n)
             rows.append({"players": p, "kind": "outcome", "name": name, "count": int(oc[i]),
@@ -480,6 +608,16 @@ def item_value_from_counts(counts: pd.DataFrame, by_strategy: bool = False,
     return pd.DataFrame(rows, columns=["strategy", *columns] if by_strategy else columns)
 
 
+def item_kind(column: str, meta: dict | None) -> str:
+    """"choice" for an item event that is a player's own choice (played, taken, bought,
+    kept), "outcome" for one that happens to the player (caught, lost, drawn), as the game
+    declares in run.json's ``choice_events``; "unclassified" when the game declares none."""
+    declared = (meta or {}).get("choice_events")
+    if declared is None:
+        return "unclassified"
+    return "choice" if column.partition(":")[2] in set(declared) else "outcome"
+
+
 def item_value(items, games: pd.DataFrame, meta: dict | None = None,
                min_occurrences: int = MIN_OCCURRENCES, by_strategy: bool = False,
                batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
@@ -624,7 +762,7 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     p = pb[0]
     b, c = _pair(base_games, changed_games)
     n = len(b)
-    wb, wc = _won(b, p), _won(c, p)
+    (wb, _, sb), (wc, _, sc) = _results(b, p), _results(c, p)
     paired = "paired by game"
     rows = []
     for s in range(p):
@@ -649,8 +787,8 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
         if math.isnan(rb) or math.isnan(rc):
             row.update(ci_low=np.nan, ci_high=np.nan, p_value=np.nan)
         rows.append(row)
-    fb, fc = _fpa_per_game(wb), _fpa_per_game(wc)
-    rows.append(_paired_row("first-player advantage", "seat 1 - fair share",
+    fb, fc = _fpa_per_game(sb), _fpa_per_game(sc)
+    rows.append(_paired_row("first-player advantage", "seat 1 share - mean share",
                             float(fb.mean()), float(fc.mean()), fc - fb, paired))
     for measure in ("turns", "decisions"):
         if measure in b.columns and measure in c.columns:
@@ -658,12 +796,13 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
             xc = c[measure].to_numpy(dtype=float)
             rows.append(_paired_row(f"mean {measure}", "per game", float(xb.mean()),
                                     float(xc.mean()), xc - xb, paired))
-    nb = (~wb.any(axis=1)).astype(float)
-    nc = (~wc.any(axis=1)).astype(float)
+    fb, fc = _first(b, p), _first(c, p)
+    nb = (~fb.any(axis=1)).astype(float)
+    nc = (~fc.any(axis=1)).astype(float)
     rows.append(_paired_row("share of games", "no winner", float(nb.mean()),
                             float(nc.mean()), nc - nb, paired))
-    ob = _outcomes(wb, _teams(b, p)) == 2
-    oc = _outcomes(wc, _teams(c, p)) == 2
+    ob = _outcomes(fb, _teams(b, p)) == 2
+    oc = _outcomes(fc, _teams(c, p)) == 2
     rows.append(_paired_row("share of games", "tie", float(ob.mean()), float(oc.mean()),
                             oc.astype(float) - ob, paired))
     if base_items is not None and changed_items is not None:
@@ -799,103 +938,3 @@ def _item_rows(vb: pd.DataFrame, vc: pd.DataFrame) -> list[dict]:
                      "difference": diff, "ci_low": lo, "ci_high": hi, "p_value": p, "n": n,
                      "method": "independent (not paired)"})
     return rows
-
-
-# ---------------------------------------------------------------------------------------------
-# the CLI's end-of-run summary
-
-
-def _pct(x: float) -> str:
-    return "   n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:6.1%}"
-
-
-def _ci(lo: float, hi: float) -> str:
-    if math.isnan(lo) or math.isnan(hi):
-        return "[   n/a,    n/a]"
-    return f"[{lo:6.1%}, {hi:6.1%}]"
-
-
-def _p(p: float) -> str:
-    if p is None or math.isnan(p):
-        return "n/a"
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
-
-
-def summary_text(games: pd.DataFrame, meta: dict | None = None) -> str:
-    """The short fixed-width table printed at the end of a run (at most 100 columns): win
-    rate per seat and per strategy with 95% intervals, first-player advantage, game length
-    and how games ended."""
-    meta = meta or {}
-    lines: list[str] = []
-    head = f"{meta.get('game', 'game')}"
-    if meta.get("game_version") is not None:
-        head += f" (version {meta['game_version']})"
-    n = len(games)
-    head += f": {n:,} games"
-    if meta and not meta.get("complete", True):
-        asked = meta.get("games")
-        head += f" of {asked:,}" if isinstance(asked, int) else ""
-        head += " (INCOMPLETE RUN)"
-    if "master_seed" in meta:
-        head += f", seed {meta['master_seed']}"
-    lines.append(head[:100])
-    seats = seat_win_rates(games, meta)
-    strat = strategy_win_rates(games, meta)
-    fpa = first_player_advantage(games, meta)
-    length = game_length(games, meta)
-    ends = endings(games, meta)
-    for p, _ in _players_groups(games):
-        lines.append("")
-        lines.append(f"{p} players")
-        lines.append(f"  {'win rate':<28}{'games':>11}{'wins':>11}{'rate':>8}  {'95% CI':<16}")
-        for r in seats[seats.players == p].itertuples():
-            lines.append(f"  {'seat ' + str(r.seat):<28}{r.games:>11,}{r.wins:>11,}"
-                         f"{_pct(r.win_rate):>8}  {_ci(r.ci_low, r.ci_high)}")
-        sp = strat[(strat.players == p) & (strat.seat == "all")]
-        for r in sp.itertuples():
-            label = f"strategy {r.strategy}"
-            if len(label) > 27:
-                label = label[:26] + "~"
-            lines.append(f"  {label:<28}{r.seat_games:>11,}{r.wins:>11,}"
-                         f"{_pct(r.win_rate):>8}  {_ci(r.ci_low, r.ci_high)}")
-        if len(seats[seats.players == p]):
-            fair = seats[seats.players == p].fair_share.iloc[0]
-            lines.append(f"  {'fair share (mean over seats)':<50}{_pct(fair):>8}")
-        f = fpa[fpa.players == p].iloc[0]
-        sign = "+" if f.advantage >= 0 else ""
-        adv = "n/a" if math.isnan(f.advantage) else \
-            f"{sign}{f.advantage * 100:.2f} percentage points"
-        ci = "" if math.isnan(f.ci_low) else \
-            f" (95% CI {f.ci_low * 100:+.2f} to {f.ci_high * 100:+.2f}, p {_p(f.p_value)})"
-        lines.append(f"  first-player advantage: {adv}{ci}")
-        lt = length[(length.players == p) & (length.measure == "turns")]
-        ld = length[(length.players == p) & (length.measure == "decisions")]
-        if len(lt):
-            t = lt.iloc[0]
-            sd = "n/a" if math.isnan(t["sd"]) else f"{t['sd']:.1f}"
-            text = (f"  turns: mean {t['mean']:.1f}, sd {sd}, median {t['median']:g},"
-                    f" 95th percentile {t['p95']:g}, max {t['max']:g}")
-            if len(ld):
-                text += f"; decisions: mean {ld.iloc[0]['mean']:.1f}"
-            lines.append(text[:100])
-        e = ends[ends.players == p]
-        parts = [f"{r.name} {r.count:,} ({r.share:.1%})"
-                 for r in e[e.kind == "end reason"].itertuples()]
-        lines += _wrap("  end reasons: ", parts)
-        parts = [f"{r.name} {r.count:,} ({r.share:.1%})"
-                 for r in e[e.kind == "outcome"].itertuples()]
-        lines += _wrap("  outcomes: ", parts)
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _wrap(prefix: str, parts: list[str], width: int = 100) -> list[str]:
-    lines = []
-    cur = prefix
-    for i, part in enumerate(parts):
-        piece = part + (", " if i < len(parts) - 1 else "")
-        if len(cur) + len(piece.rstrip()) > width and cur.strip():
-            lines.append(cur.rstrip())
-            cur = " " * len(prefix)
-        cur += piece
-    lines.append(cur.rstrip()[:width])
-    return lines

@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 from simkit.reports import analysis as A
 from simkit.reports import figures as F
+from simkit.reports import summary as S
+from simkit.reports import verdict as V
 
 from simkit import folders
 from simkit.errors import SimkitError
@@ -63,11 +65,10 @@ class Run:
 def load_run(folder: Path) -> Run:
     """Read a run folder (of any schema version; see ``simkit.results``); ``SimkitError``
     when it is not one. An incomplete run (stopped by Ctrl-C) is read with a warning, which
-    the report shows. The games table is read without its ``score_s*`` columns (no report
-    uses them) to keep a 10-million-game table small."""
+    the report shows."""
     folder = Path(folder)
     meta = read_meta(folder)
-    games = read_games(folder, meta, columns=lambda c: not c.startswith("score_s"))
+    games = read_games(folder, meta)
     missing = [c for c in REQUIRED_COLUMNS if c not in games.columns]
     if missing:
         raise SimkitError(f"{folder / 'games.parquet'} is not a simkit games table "
@@ -126,33 +127,68 @@ def interval(lo, hi, fmt: Callable = pct) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
+def _ci_col(t: pd.DataFrame, lo: str, hi: str, fmt: Callable = pct) -> list[str]:
+    return [interval(a, b, fmt) for a, b in zip(t[lo], t[hi], strict=True)]
+
+
 def seat_table(t: pd.DataFrame) -> pd.DataFrame:
+    """``analysis.seat_outcomes`` for people."""
     return pd.DataFrame({
-        "players": t["players"].astype(str), "seat": t["seat"].astype(str),
-        "games": [f"{n:,}" for n in t["games"]], "wins": [f"{n:,}" for n in t["wins"]],
-        "win rate": [pct(x) for x in t["win_rate"]],
-        "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)],
-        "fair share": [pct(x) for x in t["fair_share"]]})
+        "players": t["players"].astype(str), "seat": t["name"].astype(str),
+        "games": [f"{n:,}" for n in t["games"]],
+        "wins": [pct(x) for x in t["win_rate"]], "95% CI": _ci_col(t, "win_low", "win_high"),
+        "ties": [pct(x) for x in t["tie_rate"]], "losses": [pct(x) for x in t["loss_rate"]],
+        "score share": [pct(x) for x in t["score_share"]],
+        "advantage": [points(x) for x in t["advantage"]],
+        "advantage 95% CI": _ci_col(t, "adv_low", "adv_high", points)})
+
+
+def team_table(t: pd.DataFrame) -> pd.DataFrame:
+    """``analysis.team_outcomes`` for people."""
+    return pd.DataFrame({
+        "players": t["players"].astype(str),
+        "team": [f"team {a} (seats {b})" for a, b in zip(t["team"], t["seats"], strict=True)],
+        "games": [f"{n:,}" for n in t["games"]],
+        "wins": [pct(x) for x in t["win_rate"]], "95% CI": _ci_col(t, "win_low", "win_high"),
+        "ties": [pct(x) for x in t["tie_rate"]], "losses": [pct(x) for x in t["loss_rate"]],
+        "score share": [pct(x) for x in t["score_share"]]})
 
 
 def strategy_table(t: pd.DataFrame) -> pd.DataFrame:
+    """``analysis.strategy_outcomes`` for people."""
     return pd.DataFrame({
         "players": t["players"].astype(str), "strategy": t["strategy"].astype(str),
         "seat": t["seat"].astype(str),
         "seat-games": [f"{n:,}" for n in t["seat_games"]],
-        "wins": [f"{n:,}" for n in t["wins"]], "win rate": [pct(x) for x in t["win_rate"]],
-        "95% CI": [interval(a, b) for a, b in zip(t["ci_low"], t["ci_high"], strict=True)]})
+        "wins": [pct(x) for x in t["win_rate"]], "95% CI": _ci_col(t, "win_low", "win_high"),
+        "ties": [pct(x) for x in t["tie_rate"]], "losses": [pct(x) for x in t["loss_rate"]],
+        "score share": [pct(x) for x in t["score_share"]],
+        "share 95% CI": _ci_col(t, "share_low", "share_high")})
 
 
 def fpa_table(t: pd.DataFrame) -> pd.DataFrame:
+    """``analysis.first_player_advantage`` for people."""
     return pd.DataFrame({
         "players": t["players"].astype(str), "games": [f"{n:,}" for n in t["games"]],
-        "seat 1 win rate": [pct(x) for x in t["seat1_win_rate"]],
-        "fair share": [pct(x) for x in t["fair_share"]],
-        "advantage": [points(x) for x in t["advantage"]],
-        "95% CI": [interval(a, b, points) for a, b in zip(t["ci_low"], t["ci_high"],
-                                                           strict=True)],
-        "p-value": [pvalue(p) for p in t["p_value"]]})
+        "seat 1 wins": [pct(x) for x in t["seat1_win_rate"]],
+        "seat 1 score share": [pct(x) for x in t["seat1_score_share"]],
+        "mean share of all seats": [pct(x) for x in t["fair_share"]],
+        "first-player advantage": [points(x) for x in t["advantage"]],
+        "95% CI": _ci_col(t, "ci_low", "ci_high", points),
+        "p-value": [pvalue(p) for p in t["p_value"]],
+        "first wins - second wins": [points(x) for x in t["first_minus_second"]],
+        "95% CI ": _ci_col(t, "fms_low", "fms_high", points)})
+
+
+def scores_table(t: pd.DataFrame) -> pd.DataFrame:
+    """``analysis.scores`` for people."""
+    return pd.DataFrame({
+        "players": t["players"].astype(str), "seat": t["name"].astype(str),
+        "mean score": [num(x) for x in t["mean_score"]],
+        "95% CI": _ci_col(t, "score_low", "score_high", num),
+        "games won": [f"{n:,}" for n in t["wins"]],
+        "mean winning margin": [num(x) for x in t["mean_margin"]],
+        "margin 95% CI": _ci_col(t, "margin_low", "margin_high", num)})
 
 
 def endings_table(t: pd.DataFrame) -> pd.DataFrame:
@@ -222,7 +258,8 @@ def to_html(t: pd.DataFrame, highlight: Sequence[bool] | None = None) -> str:
         cls = ' class="hl"' if mark else ""
         cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
         body.append(f"<tr{cls}>{cells}</tr>")
-    return f'<table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return (f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def to_markdown(t: pd.DataFrame) -> str:
@@ -272,6 +309,21 @@ class Document:
         self.html.append(to_html(t, highlight))
         self.md.append(to_markdown(t) + "\n")
 
+    def verdicts(self, sentences: Sequence[str]) -> None:
+        items = "".join(f"<li>{html.escape(x)}</li>" for x in sentences)
+        self.html.append(f'<div class="verdict"><p><strong>Verdict</strong></p><ul>{items}'
+                         "</ul></div>")
+        self.md.append("**Verdict**\n\n" + "\n".join(f"- {x}" for x in sentences) + "\n")
+
+    def open_fold(self, summary: str, anchor: str | None = None) -> None:
+        ident = f' id="{html.escape(anchor)}"' if anchor else ""
+        self.html.append(f"<details{ident}><summary>{html.escape(summary)}</summary>")
+        self.md.append(f"<details><summary>{summary}</summary>\n")
+
+    def close_fold(self) -> None:
+        self.html.append("</details>")
+        self.md.append("</details>\n")
+
     def details(self, summary: str, t: pd.DataFrame) -> None:
         self.html.append(f"<details><summary>{html.escape(summary)}</summary>{to_html(t)}"
                          "</details>")
@@ -304,24 +356,41 @@ class Document:
 
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
-margin:2em auto;padding:0 1em;color:#1a202c;line-height:1.45}
-h1{font-size:1.6em;border-bottom:2px solid #2b6cb0;padding-bottom:.2em}
-h2{font-size:1.3em;margin-top:2em;border-bottom:1px solid #cbd5e0}
-h3{font-size:1.1em;margin-top:1.5em}
-table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em}
-th,td{border:1px solid #e2e8f0;padding:.25em .6em;text-align:right}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1000px;
+margin:1.5em auto;padding:0 1em;color:#1a202c;line-height:1.45}
+h1{font-size:1.5em;border-bottom:2px solid #2b6cb0;padding-bottom:.2em}
+h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #cbd5e0}
+h3{font-size:1.05em;margin-top:1.4em}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.4em 0 1em;font-size:.85em}
+th,td{border:1px solid #e2e8f0;padding:.2em .5em;text-align:right}
+td{white-space:nowrap}
 th{background:#edf2f7}
 td:first-child,th:first-child{text-align:left}
 tr.hl td{background:#fefcbf}
-figure{margin:1em 0}
-img{max-width:100%}
+figure{margin:.8em 0}
+img{max-width:100%;height:auto}
+.verdict{background:#ebf8ff;border-left:4px solid #2b6cb0;padding:.3em 1em;margin:1em 0}
+.verdict ul{margin:.2em 0 .6em;padding-left:1.2em}
 .warn{background:#fed7d7;border-left:4px solid #c53030;padding:.5em .8em}
 .meta,.cap{color:#4a5568;font-size:.9em}
-details{margin:.5em 0 1em}
-pre{background:#f7fafc;border:1px solid #e2e8f0;padding:.6em .8em;font-size:.85em;
+details{margin:.5em 0 1em;border:1px solid #e2e8f0;border-radius:4px;padding:.2em .8em}
+summary{cursor:pointer;font-weight:600;padding:.3em 0}
+pre{background:#f7fafc;border:1px solid #e2e8f0;padding:.6em .8em;font-size:.8em;
 overflow-x:auto}
 """
+
+DEFINITIONS = (
+    "How to read this report. A seat wins a game outright when it has rank 1 and no seat of "
+    "another team does (the seats of a winning team all win); it ties when it shares rank 1 "
+    "with another team, and loses otherwise (games nobody won, such as timeouts, are losses "
+    "for every seat). Its score share counts a win as 1 and a tie among k teams as 1/k. A "
+    "seat's advantage is its score share minus the mean score share of all seats in the same "
+    "games; first-player advantage is seat 1's. At 2 players the report also gives first "
+    "wins minus second wins. Card (item) value is the win rate of the seat-games in which the "
+    "event happened minus those in which it did not, for each strategy apart: an "
+    "association, not a cause. Every interval is 95% (Wilson for rates, t for means of "
+    "per-game values). docs/statistics.md has the full definitions.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -414,61 +483,105 @@ def _short(v, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _run_section(doc: Document, run: Run, prefix: str, heading: str | None) -> dict:
-    """The tables and figures of one run; returns its tables for comparisons."""
+def _item_ranking(values: pd.DataFrame, top: int = 5) -> pd.DataFrame:
+    """The strongest and weakest items with enough games, strongest first."""
+    ok = values[values["enough"]].sort_values("difference", ascending=False)
+    if len(ok) <= 2 * top:
+        return ok
+    return pd.concat([ok.head(top), ok.tail(top)])
+
+
+def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
+    if run.items_path is None:
+        return
+    g, m = run.games, run.meta
+    doc.heading("Card value", 3)
+    several = t["strategies"]["strategy"].nunique() > 1
+    counts = A.item_counts(run.items_path, g, m, by_strategy=several)
+    values = A.item_value_from_counts(counts, by_strategy=several)
+    if not len(values):
+        doc.para("This game records no item events.", cls="meta")
+        return
+    kinds = values["item"].map(lambda c: A.item_kind(c, m))
+    choices, outcomes = values[kinds != "outcome"], values[kinds == "outcome"]
+    if (kinds == "unclassified").all():
+        doc.para("This game does not say which of its item events are a player's choices, "
+                 "so every event is ranked as a choice.", cls="meta")
+    doc.para("Win rate of the seat-games in which the player made the choice at least once "
+             "minus those in which it did not (95% Newcomb interval)"
+             + (", for each strategy apart: a strong player and a weak one play the same "
+                "card for different reasons" if several else "") + ".", cls="cap")
+    groups = list(choices.groupby("strategy", sort=False)) if several else [(None, choices)]
+    for strategy, part in groups:
+        who = f" ({strategy})" if strategy is not None else ""
+        rank = _item_ranking(part)
+        thin = int((~part["enough"]).sum())
+        cap = (f"Strongest and weakest choices{who}, of {int(part['enough'].sum())} with enough "
+               f"seat-games" + (f"; {thin} with too few to judge are left out" if thin else ""))
+        if len(rank):
+            doc.table(item_table(rank), caption=cap, highlight=_clear(rank))
+            doc.figure(F.item_value_figure(rank, f"Card value{who}: {run.label}", max_items=24),
+                       f"{prefix}item_value{'_' + str(strategy) if strategy else ''}.png",
+                       f"card value{who}")
+        else:
+            doc.para(f"No choice{who} has enough seat-games with and without it to judge.",
+                     cls="meta")
+    doc.details(f"All {len(choices)} choice rows, with the ones with too few games",
+                item_table(choices))
+    if len(outcomes):
+        doc.details(f"Outcome events ({len(outcomes)} rows: things that happened to the "
+                    "player, shown apart from its choices)", item_table(outcomes))
+
+
+def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
+                 fair: float = V.DEFAULT_FAIR) -> dict:
+    """The verdict, key figures and folded details of one run; returns its tables."""
     g, m = run.games, run.meta
     if heading:
         doc.heading(heading, 2, anchor=prefix.rstrip("_") or "run")
     for note in run.warnings:
         doc.para(note, cls="warn")
-    doc.pre(A.summary_text(g, m))
-    _settings(doc, run)
-    seats = A.seat_win_rates(g, m)
-    strategies = A.strategy_win_rates(g, m)
-    fpa = A.first_player_advantage(g, m)
-    ends = A.endings(g, m)
-    length = A.game_length(g, m)
-    doc.heading("Win rates", 3)
-    doc.table(seat_table(seats), caption="Win rate by seat (rank 1 = won; 95% Wilson "
-                                         "intervals; fair share = mean win rate of all seats)")
-    doc.figure(F.seat_win_rates_figure(seats, f"Win rate by seat: {run.label}"),
-               f"{prefix}seat_win_rates.png", "win rate by seat")
-    doc.table(strategy_table(strategies),
-              caption="Win rate by strategy, over all seats and per seat")
-    doc.figure(F.strategy_win_rates_figure(strategies, f"Win rate by strategy: {run.label}"),
-               f"{prefix}strategy_win_rates.png", "win rate by strategy")
+    t = S.tables(g, m, run.items_path, fair)
+    doc.verdicts([v.text for v in t["verdicts"]])
+    doc.heading("Outcome by seat", 3)
+    doc.table(seat_table(t["seats"]), caption="Outright wins (95% Wilson interval), ties, "
+              "losses and score share by seat; advantage = score share minus the mean share "
+              "of all seats in the same games")
+    if len(t["teams"]):
+        doc.table(team_table(t["teams"]), caption="Outcome by team")
+    doc.figure(F.seat_outcomes_figure(t["seats"], f"Outcome by seat: {run.label}",
+                                      t["teams"] if len(t["teams"]) else None),
+               f"{prefix}seat_outcomes.png", "outcome by seat")
     doc.heading("First-player advantage", 3)
-    doc.table(fpa_table(fpa), caption="Seat 0's win rate minus the fair share, from the "
-                                      "per-game difference (t interval, one-sample t test)")
+    doc.table(fpa_table(t["fpa"]), caption="Seat 1's score share minus the mean score share "
+              "of all seats in the same games (t interval of the per-game difference, "
+              "one-sample t test); at 2 players also seat 1's outright wins minus seat 2's")
+    several = t["strategies"]["strategy"].nunique() > 1
+    if several:
+        doc.heading("Outcome by strategy", 3)
+        overall = t["strategies"][t["strategies"]["seat"].astype(str) == "all"]
+        doc.table(strategy_table(overall), caption="Over every seat the strategy sat in")
+        doc.figure(F.strategy_outcomes_figure(t["strategies"],
+                                              f"Score share by strategy: {run.label}"),
+                   f"{prefix}strategy_outcomes.png", "score share by strategy")
+        doc.details("Outcome by strategy and seat", strategy_table(t["strategies"]))
+    if len(t["scores"]):
+        doc.heading("Scores", 3)
+        doc.table(scores_table(t["scores"]), caption="The game's own score by seat, and how "
+                  "far ahead of the best other team a seat was when it won")
+    _items_section(doc, run, prefix, t)
     doc.heading("Game length and endings", 3)
-    doc.table(length_table(length), caption="Turns and decisions per game")
+    doc.table(length_table(t["length"]), caption="Turns and decisions per game")
     doc.figure(F.game_length_figure(g, "turns", f"Game length in turns: {run.label}"),
                f"{prefix}game_length.png", "game length histogram")
-    doc.table(endings_table(ends), caption="How games ended: end reasons and outcomes "
-                                           "(tie: rank-1 seats on more than one team)")
-    doc.figure(F.endings_figure(ends), f"{prefix}endings.png", "end reasons")
-    items = None
-    if run.items_path is not None:
-        several = strategies["strategy"].nunique() > 1
-        counts = A.item_counts(run.items_path, g, m, by_strategy=several)
-        items = A.item_value_from_counts(counts)
-        doc.heading("Item value", 3)
-        if len(items):
-            doc.table(item_table(items), caption=(
-                "Per seat-game: win rate when the item event occurred at least once vs never "
-                "(95% Newcomb interval of the difference); an association, not a cause"))
-            doc.figure(F.item_value_figure(items, f"Item value: {run.label}"),
-                       f"{prefix}item_value.png", "item value")
-            if several:
-                split = A.item_value_from_counts(counts, by_strategy=True)
-                split = split[split["enough"]]
-                doc.details(f"Item value by strategy ({len(split)} strategy-item pairs "
-                            "with enough seat-games both with and without the event)",
-                            item_table(split))
-        else:
-            doc.para("This game records no item events.", cls="meta")
-    return {"seats": seats, "strategies": strategies, "fpa": fpa, "endings": ends,
-            "length": length, "items": items}
+    doc.table(endings_table(t["endings"]), caption="How games ended: end reasons and outcomes "
+              "(tie: rank 1 shared by more than one team; no winner: no seat has rank 1)")
+    doc.figure(F.endings_figure(t["endings"]), f"{prefix}endings.png", "end reasons")
+    doc.open_fold("Run settings, parameters and the run's text summary")
+    _settings(doc, run)
+    doc.pre(S.summary_text(g, m, run.items_path, fair))
+    doc.close_fold()
+    return t
 
 
 def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> None:
@@ -478,56 +591,53 @@ def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> N
         length = t["length"]
         turns = length[length["measure"] == "turns"]
         ends = t["endings"]
-        no_winner = ends[(ends["kind"] == "outcome") & (ends["name"] == "no winner")]
+        outcome = ends[ends["kind"] == "outcome"].set_index("name")["share"]
         for f in t["fpa"].itertuples():
             rows.append({"run": f"{i}. {run.label}", "players": f.players, "games": f.games,
-                         "seat1": f.seat1_win_rate, "fair": f.fair_share,
                          "advantage": f.advantage, "ci_low": f.ci_low, "ci_high": f.ci_high,
                          "p_value": f.p_value,
                          "turns": float(turns["mean"].iloc[0]) if len(turns) else np.nan,
-                         "no_winner": float(no_winner["share"].sum()) if len(no_winner)
-                         else np.nan})
+                         "tie": float(outcome.get("tie", np.nan)),
+                         "no_winner": float(outcome.get("no winner", np.nan))})
     c = pd.DataFrame(rows)
     shown = pd.DataFrame({
         "run": c["run"], "players": c["players"].astype(str),
-        "games": [f"{n:,}" for n in c["games"]], "seat 1 win rate": [pct(x) for x in c["seat1"]],
-        "fair share": [pct(x) for x in c["fair"]],
+        "games": [f"{n:,}" for n in c["games"]],
         "first-player advantage": [points(x) for x in c["advantage"]],
         "95% CI": [interval(a, b, points) for a, b in zip(c["ci_low"], c["ci_high"],
                                                            strict=True)],
         "p-value": [pvalue(p) for p in c["p_value"]],
         "mean turns": [num(x) for x in c["turns"]],
-        "no winner": [pct(x) for x in c["no_winner"]]})
-    doc.table(shown, caption="First-player advantage, game length and games without a "
-                             "winner, side by side")
+        "ties": [pct(x) for x in c["tie"]], "no winner": [pct(x) for x in c["no_winner"]]})
+    doc.table(shown, caption="First-player advantage (seat 1's score share minus the mean "
+                             "share), game length, ties and games without a winner")
     fig_t = pd.DataFrame({"label": [f"{r.split('. ', 1)[0]}. {p} players"
                                     for r, p in zip(c["run"], c["players"], strict=True)],
                           "advantage": c["advantage"], "ci_low": c["ci_low"],
                           "ci_high": c["ci_high"]})
     doc.figure(F.fpa_comparison_figure(fig_t), "comparison_first_player_advantage.png",
                "first-player advantage by run")
-    # strategies that appear in several runs, side by side
-    rates = {}
-    for i, (run, t) in enumerate(zip(runs, tables, strict=True), start=1):
+    # every strategy of every run, "-" where a run did not have it
+    cols = [f"{i}. {run.label}" for i, run in enumerate(runs, start=1)]
+    rates: dict[str, dict[str, str]] = {}
+    for col, t in zip(cols, tables, strict=True):
         s = t["strategies"]
-        s = s[s["seat"].astype(str) == "all"]
-        for r in s.itertuples():
-            rates.setdefault(r.strategy, {})[f"{i}. {run.label}"] = (
-                f"{pct(r.win_rate)} {interval(r.ci_low, r.ci_high)}")
-    shared = {k: v for k, v in rates.items() if len(v) > 1}
-    if shared:
-        cols = [f"{i}. {run.label}" for i, run in enumerate(runs, start=1)]
-        table = pd.DataFrame([{"strategy": k, **{c: v.get(c, "-") for c in cols}}
-                              for k, v in shared.items()], columns=["strategy", *cols])
-        doc.table(table, caption="Win rate by strategy in each run (95% Wilson interval); "
-                                 "the fair share differs with the player count")
+        for r in s[s["seat"].astype(str) == "all"].itertuples():
+            rates.setdefault(r.strategy, {})[col] = (
+                f"{pct(r.win_rate)} {interval(r.win_low, r.win_high)}; share "
+                f"{pct(r.score_share)} of fair {pct(r.fair_share)}")
+    table = pd.DataFrame([{"strategy": k, **{c: v.get(c, "-") for c in cols}}
+                          for k, v in rates.items()], columns=["strategy", *cols])
+    doc.table(table, caption="Each strategy's outright wins (95% Wilson interval) and score "
+                             "share in each run; the fair share differs with the player count")
 
 
 # ---------------------------------------------------------------------------------------------
 # public API
 
 
-def build_report(run_dirs: list[Path], out: Path, title: str | None = None) -> Path:
+def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
+                 fair: float = V.DEFAULT_FAIR) -> Path:
     """Write a report of one or more run folders to ``out`` and return ``out``.
 
     ``out/index.html`` is self-contained (figures embedded, inline CSS); ``out/summary.md``
@@ -557,16 +667,25 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None) -> P
     with _atomic_folder(out) as tmp:
         doc = Document(tmp)
         if len(runs) == 1:
-            _run_section(doc, runs[0], "", None)
+            _run_section(doc, runs[0], "", None, fair)
+            doc.para(DEFINITIONS, cls="meta")
         else:
             doc.table(pd.DataFrame(
                 [(f"{i}. {run.label}", f"{len(run.games):,}", str(run.folder))
                  for i, run in enumerate(runs, start=1)], columns=["run", "games", "folder"]),
                 caption="Runs in this report")
             body = Document(tmp)
-            tables = [_run_section(body, run, f"run{i}_", f"Run {i}: {run.label}")
-                      for i, run in enumerate(runs, start=1)]
+            tables = []
+            for i, run in enumerate(runs, start=1):
+                body.open_fold(f"Run {i}: {run.label} (every table and figure)",
+                               anchor=f"run{i}")
+                tables.append(_run_section(body, run, f"run{i}_", None, fair))
+                body.close_fold()
+            doc.verdicts([f"Run {i}: {v.text}" for i, t in enumerate(tables, start=1)
+                          for v in t["verdicts"]])
             _comparison_section(doc, runs, tables)
+            doc.para(DEFINITIONS, cls="meta")
+            doc.heading("The runs", 2, anchor="runs")
             doc.html += body.html
             doc.md += body.md
         doc.write(title)
@@ -574,7 +693,7 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None) -> P
 
 
 def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
-                        title: str | None = None) -> Path:
+                        title: str | None = None, fair: float = V.DEFAULT_FAIR) -> Path:
     """Write a what-if report to ``out``: the paired differences table and figure first
     (changed minus base, over the games both runs played from the same seeds), then the
     parameters that differ, then each run's own section. Raises ``SimkitError`` when the
@@ -614,6 +733,7 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc = Document(tmp)
         for note in notes + base.warnings + changed.warnings:
             doc.para(note, cls="warn")
+        doc.verdicts([v.text for v in V.whatif_verdicts(table, fair)])
         doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
                  f"changed minus base over {paired:,} games paired by game index.")
         doc.heading("Differences", 2, anchor="differences")
@@ -643,8 +763,12 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         if other:
             doc.table(pd.DataFrame(other, columns=["setting", "base", "changed"]),
                       caption="Run settings that differ")
-        _run_section(doc, base, "base_", f"Base run: {base.label}")
-        _run_section(doc, changed, "changed_", f"Changed run: {changed.label}")
+        for run, name in ((base, "base"), (changed, "changed")):
+            doc.open_fold(f"{name.capitalize()} run: {run.label} (every table and figure)",
+                          anchor=name)
+            _run_section(doc, run, f"{name}_", None, fair)
+            doc.close_fold()
+        doc.para(DEFINITIONS, cls="meta")
         doc.write(title)
     return out
 

@@ -95,56 +95,69 @@ def _games_label(n: int) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def seat_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """Win rate by seat (``analysis.seat_win_rates``) with 95% Wilson interval bars and the
-    fair-share line; a panel per player count."""
+def seat_outcomes_figure(table: pd.DataFrame, title: str | None = None,
+                         teams: pd.DataFrame | None = None) -> Figure:
+    """Wins, ties and losses of each seat (``analysis.seat_outcomes``) as stacked bars, the
+    95% Wilson interval of the win rate as an error bar; a row per seat (and per team, from
+    ``analysis.team_outcomes``), a panel per player count."""
     groups = list(table.groupby("players", sort=True))
     if not groups:
-        return _empty(title or "Win rate by seat")
+        return _empty(title or "Outcome by seat")
+    rows = {p: [(r.name, r) for r in t.itertuples()] for p, t in groups}
+    if teams is not None:
+        for r in teams.itertuples():
+            rows.setdefault(r.players, []).append((f"team {r.team} (seats {r.seats})", r))
     with _style():
-        fig = _figure(max(4.5, 2.2 + 1.0 * len(table)), 3.6)
-        axes = fig.subplots(1, len(groups), squeeze=False, sharey=True)[0]
-        for ax, (p, t) in zip(axes, groups, strict=True):
-            x = t["seat"].to_numpy()
-            ax.bar(x, t["win_rate"], color=ACCENT, width=0.6, alpha=0.85)
-            ax.errorbar(x, t["win_rate"], yerr=_err(t["win_rate"], t["ci_low"], t["ci_high"]),
-                        fmt="none", ecolor="black", capsize=4, lw=1.2)
-            fair = float(t["fair_share"].iloc[0])
-            ax.axhline(fair, color=FAIR, ls="--", lw=1, label=f"fair share {fair:.1%}")
-            for xi, r, hi in zip(x, t["win_rate"], t["ci_high"], strict=True):
-                top = hi if np.isfinite(hi) else r
-                ax.annotate(f"{r:.1%}", (xi, top), xytext=(0, 3), textcoords="offset points",
-                            ha="center", va="bottom", fontsize=8)
-            ax.set_xticks(x, [f"seat {s}" for s in x])
-            ax.set_xlabel("seat (1 moves first)")
-            ax.set_title(f"{p} players, {_games_label(t['games'].iloc[0])}", fontsize=10,
-                         fontweight="normal")
-            ax.legend(loc="lower right")
-            ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-        axes[0].set_ylabel("win rate (95% Wilson interval)")
-        top = _absmax(table["ci_high"], default=1.0)
-        axes[0].set_ylim(0, min(1.05, max(0.1, top * 1.18)))
-        fig.suptitle(title or "Win rate by seat", fontweight="bold")
+        n_rows = sum(len(v) for v in rows.values())
+        fig = _figure(7.2, 1.2 + 0.42 * n_rows + 0.5 * len(rows))
+        axes = fig.subplots(len(rows), 1, squeeze=False)[:, 0]
+        for ax, (p, entries) in zip(axes, sorted(rows.items()), strict=True):
+            y = np.arange(len(entries))[::-1]
+            win = np.array([r.win_rate for _, r in entries])
+            tie = np.array([r.tie_rate for _, r in entries])
+            loss = np.array([r.loss_rate for _, r in entries])
+            ax.barh(y, win, color=ACCENT, height=0.6, label="win")
+            ax.barh(y, tie, left=win, color=MUTED, height=0.6, label="tie")
+            ax.barh(y, loss, left=win + tie, color="#edf2f7", height=0.6, label="loss",
+                    edgecolor="#cbd5e0")
+            ax.errorbar(win, y, xerr=_err(win, [r.win_low for _, r in entries],
+                                          [r.win_high for _, r in entries]),
+                        fmt="none", ecolor="black", capsize=3, lw=1)
+            for yi, w, t_ in zip(y, win, tie, strict=True):
+                ax.annotate(f"{w:.1%}" + (f" + tie {t_:.1%}" if t_ > 0.0005 else ""),
+                            (0.01, yi), xytext=(2, 0), textcoords="offset points",
+                            va="center", fontsize=8, color="white" if w > 0.2 else "black")
+            ax.set_yticks(y, [name for name, _ in entries])
+            ax.set_xlim(0, 1)
+            ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+            games = entries[0][1].games
+            ax.set_title(f"{p} players, {_games_label(games)}", fontsize=10,
+                         fontweight="normal", loc="left")
+            ax.legend(loc="lower right", ncols=3, fontsize=8)
+        axes[-1].set_xlabel("share of games: outright win (95% Wilson interval), tie, loss")
+        fig.suptitle(title or "Outcome by seat", fontweight="bold")
     return fig
 
 
-def strategy_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """Win rate by strategy over all seats (bars, 95% Wilson intervals) with its win rate in
-    each seat as points (``analysis.strategy_win_rates``); a panel per player count."""
+def strategy_outcomes_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """Score share of each strategy over all its seats (bars, 95% interval) and in each
+    seat (points), against the fair share (``analysis.strategy_outcomes``); a panel per
+    player count."""
     groups = list(table.groupby("players", sort=True))
     if not groups:
-        return _empty(title or "Win rate by strategy")
-    n_strat = max((t["strategy"].nunique() for _, t in groups), default=1)
+        return _empty(title or "Score share by strategy")
     with _style():
-        fig = _figure(6.5, 1.3 + 0.55 * n_strat * len(groups))
+        n_strategies = sum(t["strategy"].nunique() for _, t in groups)
+        fig = _figure(7.2, 1.2 + 0.5 * n_strategies + 0.6 * len(groups))
         axes = fig.subplots(len(groups), 1, squeeze=False)[:, 0]
         for ax, (p, t) in zip(axes, groups, strict=True):
             overall = t[t["seat"].astype(str) == "all"].reset_index(drop=True)
             y = np.arange(len(overall))[::-1]
-            ax.barh(y, overall["win_rate"], color=ACCENT, height=0.55, alpha=0.85,
+            ax.barh(y, overall["score_share"], color=ACCENT, height=0.55, alpha=0.85,
                     label="all seats")
-            ax.errorbar(overall["win_rate"], y,
-                        xerr=_err(overall["win_rate"], overall["ci_low"], overall["ci_high"]),
+            ax.errorbar(overall["score_share"], y,
+                        xerr=_err(overall["score_share"], overall["share_low"],
+                                  overall["share_high"]),
                         fmt="none", ecolor="black", capsize=3, lw=1.2)
             per = t[t["seat"].astype(str) != "all"]
             seats = sorted({int(s) for s in per["seat"]})
@@ -153,7 +166,7 @@ def strategy_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> 
                 ps = per[per["seat"].astype(int) == s].set_index("strategy")
                 yy = [yi for yi, name in zip(y, overall["strategy"], strict=True)
                       if name in ps.index]
-                xs = [ps.loc[name, "win_rate"] for name in overall["strategy"]
+                xs = [ps.loc[name, "score_share"] for name in overall["strategy"]
                       if name in ps.index]
                 ax.scatter(xs, yy, marker=markers[k % len(markers)], s=22, color=SECOND,
                            zorder=3, label=f"in seat {s}")
@@ -161,11 +174,11 @@ def strategy_win_rates_figure(table: pd.DataFrame, title: str | None = None) -> 
             ax.axvline(fair, color=FAIR, ls="--", lw=1, label=f"fair share {fair:.1%}")
             ax.set_yticks(y, overall["strategy"])
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-            ax.set_xlim(0, min(1.0, max(0.1, _absmax(t["ci_high"], t["win_rate"]) * 1.1 + 0.02)))
+            ax.set_xlim(0, 1)
             ax.set_title(f"{p} players", fontsize=10, fontweight="normal", loc="left")
-            ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
-        axes[-1].set_xlabel("win rate (95% Wilson interval for all seats)")
-        fig.suptitle(title or "Win rate by strategy", fontweight="bold")
+            ax.legend(loc="lower right", fontsize=8, ncols=2)
+        axes[-1].set_xlabel("score share: win 1, tie among k 1/k (95% interval)")
+        fig.suptitle(title or "Score share by strategy", fontweight="bold")
     return fig
 
 
@@ -393,7 +406,7 @@ def fpa_comparison_figure(table: pd.DataFrame, title: str | None = None) -> Figu
         ax.axhline(0, color=FAIR, lw=1)
         ax.set_xticks(x, table["label"], rotation=0 if len(table) < 5 else 30)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
-        ax.set_ylabel("seat 1 win rate - fair share (95% CI)")
+        ax.set_ylabel("seat 1 score share - mean share (95% CI)")
         lim = _absmax(table["ci_low"], table["ci_high"], table["advantage"])
         if lim > 0:
             ax.set_ylim(-lim * 1.2, lim * 1.2)

@@ -5,14 +5,20 @@ __version__ = "0.1.0"
 
 def simulate(game: str, players: int, games: int, seed: int = 0, strategies="random",
              overrides=None, rotate: bool = True, workers: int | None = None, scheduler=None,
-             weights=None):
+             weights=None, progress: bool | None = None):
     """Play ``games`` seeded games and return a ``RunResult`` (``.games``, ``.items`` as
     pandas DataFrames, ``.meta`` as run.json's dict). Arguments as ``simkit run``:
-    ``strategies`` is one name or one per seat, ``overrides`` a dict or ``["key=value"]``."""
+    ``strategies`` is one name or one per seat, ``overrides`` a dict or ``["key=value"]``.
+    ``progress``: a progress bar (a notebook widget in Jupyter) and a note while kernels
+    compile; by default shown in a notebook or when stderr is a terminal."""
+    import sys
+
     from simkit.runner import RunSpec, run_games
 
+    if progress is None:
+        progress = "ipykernel" in sys.modules or sys.stderr.isatty()
     run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
-    return run_games(run, workers=workers, scheduler=scheduler)
+    return run_games(run, workers=workers, scheduler=scheduler, progress=progress)
 
 
 def read_run(folder):

@@ -4,12 +4,16 @@
     >>> import simkit
     >>> from simkit import analysis
     >>> res = simkit.simulate("rabbit-hunt", 2, 2_000, seed=1, strategies="heuristic,random")
-    >>> analysis.seat_win_rates(res.games, res.meta)          # doctest: +SKIP
+    >>> analysis.seat_outcomes(res.games, res.meta)           # wins, ties, losses by seat
+    >>> analysis.first_player_advantage(res.games, res.meta)
+    >>> analysis.item_value(res.items, res.games, res.meta, by_strategy=True)
+    >>> print(analysis.summary_text(res.games, res.meta, res.items))
 
 Every function takes a games table (a row per game; seats are numbered 1 to P in its
 columns: ``rank_s1``, ``strategy_s1``, ...) and the run's ``meta`` (run.json as a dict, or
-None), and returns a DataFrame. The definitions are in ``docs/statistics.md``; the
-implementation lives in ``simkit.reports.analysis``, the first stage of the report pipeline.
+None), and returns a DataFrame; every interval is 95%. The definitions (outright win, tie,
+score share, first-player advantage, item value) are in ``docs/statistics.md``; the
+implementation lives in ``simkit.reports``, the first stage of the report pipeline.
 """
 
 from simkit.reports.analysis import (
@@ -18,22 +22,45 @@ from simkit.reports.analysis import (
     first_player_advantage,
     game_length,
     item_counts,
+    item_kind,
     item_value,
-    seat_win_rates,
-    strategy_win_rates,
-    summary_text,
+    mean_ci,
+    scores,
+    seat_outcomes,
+    strategy_outcomes,
+    team_outcomes,
     wilson,
+)
+from simkit.reports.summary import summary_dict, summary_text
+from simkit.reports.verdict import (
+    DEFAULT_FAIR,
+    Verdict,
+    item_verdicts,
+    seat_verdict,
+    strategy_verdict,
+    whatif_verdicts,
 )
 
 __all__ = [
+    "DEFAULT_FAIR",
+    "Verdict",
     "compare_runs",
     "endings",
     "first_player_advantage",
     "game_length",
     "item_counts",
+    "item_kind",
     "item_value",
-    "seat_win_rates",
-    "strategy_win_rates",
+    "item_verdicts",
+    "mean_ci",
+    "scores",
+    "seat_outcomes",
+    "seat_verdict",
+    "strategy_outcomes",
+    "strategy_verdict",
+    "summary_dict",
     "summary_text",
+    "team_outcomes",
     "wilson",
+    "whatif_verdicts",
 ]

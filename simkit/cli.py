@@ -3,6 +3,8 @@ problem and the valid choices, exit status 2, and no output folder."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -50,6 +52,23 @@ workers_option = click.option("--workers", type=click.IntRange(1, 512),
                               help="Local threads (default: all cores).")
 scheduler_option = click.option("--scheduler", metavar="ADDRESS",
                                 help="Run on a Dask cluster, e.g. tcp://host:8786.")
+quiet_option = click.option("--quiet", is_flag=True,
+                            help="No progress bars and no messages; without --json, no "
+                                 "summary either.")
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print the summary as JSON on stdout, and nothing else there "
+                                "(progress and messages go to stderr).")
+fair_option = click.option("--fair", type=click.FloatRange(0, 50, min_open=True), default=1.0,
+                           show_default=True, metavar="POINTS",
+                           help="A seat advantage (score share minus the mean share, in "
+                                "percentage points) within +-POINTS at 95% confidence counts "
+                                "as balanced in the verdicts.")
+
+
+def _emit_json(data) -> None:
+    import json
+
+    click.echo(json.dumps(data, indent=2, default=str, allow_nan=False))
 
 
 @click.group(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
@@ -118,9 +137,11 @@ def _show(v) -> str:
               help="Games per work unit (does not change results).")
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
               help="Also build an HTML report of the run(s) into this folder.")
-@click.option("--quiet", is_flag=True, help="No progress bar, no summary.")
+@quiet_option
+@json_option
+@fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weights, out,
-        overwrite, workers, scheduler, chunk_size, report_dir, quiet):
+        overwrite, workers, scheduler, chunk_size, report_dir, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.experiments import load_experiments
@@ -140,15 +161,23 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weig
         check_output(folder, "run", overwrite)
     if report_dir is not None:
         check_output(report_dir, "report", overwrite=True, option="--report")
-    done = []
+    done, summaries = [], []
     for spec_run, folder in jobs:
-        _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet)
+        res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet)
         done.append(folder)
+        if as_json or not quiet:
+            summaries.append(_summarise(folder, res.meta, quiet, as_json, fair / 100))
+    path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
 
-        path = build_report(done, report_dir)
-        click.echo(f"report: {path / 'index.html'}")
+        path = build_report(done, report_dir, fair=fair / 100) / "index.html"
+        _say(f"report: {path}", quiet, as_json)
+    if as_json:
+        out_json = summaries[0] if len(jobs) == 1 and not target.endswith(".toml") else \
+            {"experiment": target, "runs": summaries}
+        out_json["report"] = str(path) if path else None
+        _emit_json(out_json)
 
 
 def _players(game: str, players: int | None) -> int:
@@ -162,6 +191,27 @@ def _players(game: str, players: int | None) -> int:
         return spec.players[0]
     raise SimkitError(f"--players is required; {game} is for "
                       f"{', '.join(map(str, spec.players))} players")
+
+
+def _say(text: str, quiet: bool, as_json: bool) -> None:
+    """A message for people: stdout normally, stderr when stdout carries JSON."""
+    if not quiet:
+        click.echo(text, err=as_json)
+
+
+def _summarise(folder: Path, meta: dict, quiet: bool, as_json: bool, fair: float):
+    """Print a finished run's summary (text) or return it (for --json)."""
+    from simkit.reports.build import load_run
+    from simkit.reports.summary import summary_dict, summary_text
+
+    run = load_run(folder)
+    _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
+         f"({meta['games_per_second']:,.0f} games/s, {meta['backend']})", quiet, as_json)
+    if as_json:
+        return {"folder": str(folder), **summary_dict(run.games, run.meta, run.items_path,
+                                                      fair)}
+    click.echo(summary_text(run.games, run.meta, run.items_path, fair))
+    return None
 
 
 def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
@@ -181,14 +231,7 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
     except KeyboardInterrupt:
         click.echo("interrupted before any game was written; nothing kept", err=True)
         sys.exit(130)
-    if not quiet:
-        from simkit.reports.analysis import summary_text
-        from simkit.reports.build import load_run
-
-        meta = res.meta
-        click.echo(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
-                   f"({meta['games_per_second']:,.0f} games/s, {meta['backend']})")
-        click.echo(summary_text(load_run(folder).games, meta))
+    return res
 
 
 @main.command()
@@ -196,7 +239,10 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Report folder: index.html, summary.md and the figures.")
 @click.option("--title", help="Report title.")
-def report(runs, out, title):
+@quiet_option
+@json_option
+@fair_option
+def report(runs, out, title, quiet, as_json, fair):
     """Build a balance report (HTML with figures, and Markdown) from one or more run
     folders."""
     from simkit.reports.build import build_report
@@ -204,8 +250,16 @@ def report(runs, out, title):
     for r in runs:
         if not (Path(r) / "run.json").is_file():
             raise SimkitError(f"{r} is not a run folder (no run.json)")
-    path = build_report(list(runs), out, title=title)
-    click.echo(f"report: {path / 'index.html'}")
+    path = build_report(list(runs), out, title=title, fair=fair / 100) / "index.html"
+    _say(f"report: {path}", quiet, as_json)
+    if as_json:
+        from simkit.reports.build import load_run
+        from simkit.reports.summary import summary_dict
+
+        loaded = [load_run(Path(r)) for r in runs]
+        _emit_json({"report": str(path), "runs": [
+            {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
+            for r in loaded]})
 
 
 @main.command()
@@ -225,8 +279,11 @@ def report(runs, out, title):
 @overwrite_option
 @workers_option
 @scheduler_option
+@quiet_option
+@json_option
+@fair_option
 def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, fixed_seats,
-           weights, out, overwrite, workers, scheduler):
+           weights, out, overwrite, workers, scheduler, quiet, as_json, fair):
     """Play GAME as it is and as changed by --set, on the same seeds, and show the
     differences with 95% intervals that use the pairing; writes both runs and a report."""
     from simkit import data
@@ -245,19 +302,38 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
     folders.check_output(out, "whatif", overwrite)
+    out.mkdir(parents=True, exist_ok=True)
+    folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     for spec_run, name in ((base, "base"), (changed, "changed")):
-        _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet=True)
-    folders.mark(out, "whatif")
+        _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
     from simkit.reports.analysis import compare_runs
     from simkit.reports.build import build_whatif_report, load_run
+    from simkit.reports.verdict import whatif_verdicts
 
     b, c = load_run(out / "base"), load_run(out / "changed")
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path)
-    changes = ", ".join(f"{k}={v}" for k, v in data.parse_overrides(overrides).items())
-    click.echo(f"{game}: {changes} vs as it is; {n_games:,} paired games, seed {seed}")
+    changes = data.parse_overrides(overrides)
+    verdicts = whatif_verdicts(table, fair / 100)
+    path = build_whatif_report(out / "base", out / "changed", out / "report",
+                               fair=fair / 100) / "index.html"
+    if as_json:
+        from simkit.reports.summary import records
+
+        _emit_json({"game": game, "players": players, "changes": changes,
+                    "base_changes": base_over, "games": n_games, "master_seed": seed,
+                    "verdicts": [v.as_dict() for v in verdicts],
+                    "differences": records(table), "folder": str(out),
+                    "report": str(path)})
+        return
+    if quiet:
+        return
+    text = ", ".join(f"{k}={v}" for k, v in changes.items())
+    click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
+    click.echo("Verdict")
+    for v in verdicts:
+        click.echo(f"  {v.text}")
     click.echo(_whatif_text(table))
-    path = build_whatif_report(out / "base", out / "changed", out / "report")
-    click.echo(f"report: {path / 'index.html'}")
+    click.echo(f"report: {path}")
 
 
 def _level(x: float, share: bool) -> str:
@@ -283,6 +359,38 @@ def _whatif_text(table) -> str:
     if n_items:
         lines.append(f"({n_items} item rows: see the report)")
     return "\n".join(lines)
+
+
+@main.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["csv"]), default="csv", show_default=True,
+              help="The file format.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Folder for the files (default: RUN-csv beside the run).")
+@overwrite_option
+@quiet_option
+def export(run_dir, fmt, out, overwrite, quiet):
+    """Write a run's tables as spreadsheet files: games.csv (a row per game), items.csv (a
+    row per game and seat) and run.json, seats numbered from 1."""
+    from simkit import folders
+    from simkit.results import read_run
+
+    res = read_run(run_dir)
+    out = out or run_dir.parent / f"{run_dir.name}-{fmt}"
+    folders.check_output(out, "export", overwrite)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
+    tmp.mkdir()
+    try:
+        res.games.to_csv(tmp / "games.csv", index=False)
+        res.items.to_csv(tmp / "items.csv", index=False)
+        shutil.copy(Path(run_dir) / "run.json", tmp / "run.json")
+        folders.mark(tmp, "export")
+        folders.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _say(f"exported {len(res.games):,} games to {out}", quiet, False)
 
 
 @main.command()

@@ -1,6 +1,6 @@
 """The folders simkit writes, and the one rule for replacing one.
 
-Every folder simkit writes (a run, a report, a what-if) carries a small marker file,
+Every folder simkit writes (a run, a report, a what-if, an export) carries a small marker file,
 ``.simkit``, that says what kind it is. ``--overwrite`` (and a report rebuilt in place)
 replaces only an empty folder or a folder of the same kind that simkit wrote, never
 anything else: not the current folder or one above it, not a folder of the user's files,
@@ -22,7 +22,7 @@ from pathlib import Path
 from simkit.errors import SimkitError
 
 MARKER = ".simkit"
-KINDS = ("run", "report", "whatif")
+KINDS = ("run", "report", "whatif", "export")
 
 
 def mark(folder: Path, kind: str) -> None:

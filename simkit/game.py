@@ -42,6 +42,17 @@ hot loop):
         The conservation laws and invariants of a state (cards, tokens, acorns...): a list
         of violations, empty when the state is sound. Run after every move in the tests.
 
+Optional fields of ``GameSpec`` that reports use:
+
+    seat_names(n_players) -> list[str]
+        The name of each seat's side or role in an asymmetric game (Watership Down's
+        "elil" and "hlessil"); reports then say "seat 1 (elil)".
+    choice_events
+        The item events (the part after ``:`` of an item column) that are a player's own
+        choices (played, taken, bought, kept); every other event is an outcome (caught,
+        lost, drawn). Card value ranks the choices and shows the outcomes apart; a game
+        that declares none has all its events ranked as choices, with a note.
+
 Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
 effective values into a tuple of numpy arrays (``params``) that the kernels read.
 """
@@ -74,6 +85,8 @@ class GameSpec:
     item_columns: Sequence[str]
     end_reasons: Sequence[str]
     teams: Callable[[int], list[int]] = field(default=lambda n: list(range(n)))
+    seat_names: Callable[[int], list[str]] | None = None
+    choice_events: frozenset[str] | None = None
     describe_setup: Callable | None = None
     describe_move: Callable | None = None
     check_state: Callable | None = None
@@ -85,6 +98,12 @@ class GameSpec:
         for col in self.item_columns:
             if col.count(":") != 1:
                 raise ValueError(f"{self.name}: item column {col!r} must be 'item:event'")
+        if self.choice_events is not None:
+            events = {c.partition(":")[2] for c in self.item_columns}
+            unknown = set(self.choice_events) - events
+            if unknown:
+                raise ValueError(f"{self.name}: choice_events {sorted(unknown)} are not "
+                                 f"events of its item columns ({sorted(events)})")
 
     @property
     def data_path(self) -> Path:

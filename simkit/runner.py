@@ -12,10 +12,12 @@ import math
 import os
 import platform
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -247,6 +249,24 @@ def _versions() -> dict[str, str]:
     return out
 
 
+@contextmanager
+def _compile_notice(game: str, show: bool, after: float = 1.0):
+    """Say on stderr that kernels are being compiled when loading them takes longer than
+    ``after`` seconds (a first run, or the first after a source change)."""
+    timer = None
+    if show:
+        timer = threading.Timer(after, lambda: print(
+            f"compiling {game}'s kernels (first run after installing or changing simkit; "
+            "15-30 s, cached for later runs)...", file=sys.stderr, flush=True))
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
               overwrite: bool = False) -> RunResult:
@@ -262,7 +282,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     if chunk_size is None:
         chunk_size = max(1, min(DEFAULT_CHUNK, math.ceil(run.games / (4 * workers))))
     bounds = [(s, min(chunk_size, run.games - s)) for s in range(0, run.games, chunk_size)]
-    play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
+    with _compile_notice(run.game, progress):
+        play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
     backend = _Backend(p, workers, scheduler)
     try:
         writer = RunWriter(out, overwrite) if out is not None else None
@@ -272,10 +293,10 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     started = time.perf_counter()
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm.auto import tqdm
 
         bar = tqdm(total=run.games, unit=" games", unit_scale=True, desc=run.game,
-                   dynamic_ncols=True, mininterval=0.5)
+                   dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
     done = 0
@@ -350,6 +371,9 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
                                          p.weights[p.driver.code(n)].tolist(), strict=False))
                              for n in sorted(set(p.run.strategies))},
         "teams": [t + 1 for t in spec.teams(p.run.players)],
+        "seat_names": list(spec.seat_names(p.run.players)) if spec.seat_names else None,
+        "choice_events": sorted(spec.choice_events) if spec.choice_events is not None
+        else None,
         "end_reasons": list(spec.end_reasons),
         "item_columns": list(spec.item_columns),
         "params": {k: {"value": q.value, "default": q.default, "source": q.source,

@@ -182,3 +182,87 @@ def test_players_may_be_left_out_for_a_one_count_game(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads((tmp_path / "a" / "run.json").read_text())["players"] == 2
     assert invoke("replay", "avalon", "--seed", 5).exit_code == 0
+
+
+class _Done:
+    def __init__(self, res):
+        self.returncode, self.stdout, self.stderr = res.exit_code, res.stdout, res.stderr
+
+
+def _run_cli(*args):
+    """The command with its stdout and stderr apart (in this process, where Pig is
+    registered)."""
+    return _Done(CliRunner().invoke(main, [str(a) for a in args]))
+
+
+def test_json_puts_the_summary_alone_on_stdout(tmp_path):
+    proc = _run_cli("run", "pig", "--players", 2, "--games", 400, "--strategies",
+                    "hold-at,random", "--out", tmp_path / "r", "--json", "--workers", 1)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)  # nothing but JSON on stdout
+    assert data["game"] == "pig" and data["games"] == 400 and data["folder"].endswith("r")
+    assert [s["seat"] for s in data["seats"]] == [1, 2]
+    seat = data["seats"][0]
+    assert {"win_rate", "win_low", "win_high", "tie_rate", "loss_rate", "score_share",
+            "advantage", "adv_low", "adv_high"} <= set(seat)
+    fpa = data["first_player_advantage"][0]
+    assert fpa["ci_low"] <= fpa["advantage"] <= fpa["ci_high"]
+    kinds = {v["topic"] for v in data["verdicts"]}
+    assert {"seats", "strategies"} <= kinds
+    assert all(v["text"] for v in data["verdicts"])
+    assert "games in" in proc.stderr  # the messages went to stderr
+
+
+def test_quiet_prints_nothing(tmp_path):
+    proc = _run_cli("run", "pig", "--players", 2, "--games", 100, "--out", tmp_path / "r",
+                    "--quiet", "--workers", 1)
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+    proc = _run_cli("report", tmp_path / "r", "--out", tmp_path / "rep", "--quiet")
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+    assert (tmp_path / "rep" / "index.html").is_file()
+
+
+def test_whatif_json_and_verdicts(tmp_path):
+    proc = _run_cli("whatif", "pig", "--players", 2, "--games", 400, "--set", "target=60",
+                    "--out", tmp_path / "w", "--json", "--workers", 1)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["changes"] == {"target": 60}
+    assert any(v["topic"] == "whatif" for v in data["verdicts"])
+    measures = {d["measure"] for d in data["differences"]}
+    assert {"win rate", "first-player advantage", "mean turns"} <= measures
+    assert "pig" in proc.stderr  # progress and messages on stderr
+    text = _run_cli("whatif", "pig", "--players", 2, "--games", 400, "--set", "target=60",
+                    "--out", tmp_path / "w", "--overwrite", "--workers", 1)
+    assert text.returncode == 0
+    assert text.stdout.splitlines()[1] == "Verdict"
+
+
+def test_report_json_lists_each_run(tmp_path):
+    assert _run_cli("run", "pig", "--players", 2, "--games", 200, "--out", tmp_path / "a",
+                    "--quiet").returncode == 0
+    proc = _run_cli("report", tmp_path / "a", "--out", tmp_path / "rep", "--json",
+                    "--fair", 5)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["report"].endswith("index.html") and len(data["runs"]) == 1
+    assert data["runs"][0]["fair_threshold"] == 0.05
+
+
+def test_export_writes_csv_with_seats_from_one(tmp_path):
+    assert _run_cli("run", "pig", "--players", 3, "--games", 50, "--out", tmp_path / "r",
+                    "--quiet").returncode == 0
+    proc = _run_cli("export", tmp_path / "r", "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "r-csv"
+    games = pd.read_csv(out / "games.csv")
+    items = pd.read_csv(out / "items.csv")
+    assert len(games) == 50 and {"rank_s1", "rank_s3", "strategy_s2"} <= set(games.columns)
+    assert sorted(items["seat"].unique()) == [1, 2, 3] and len(items) == 150
+    assert json.loads((out / "run.json").read_text())["games"] == 50
+    again = _run_cli("export", tmp_path / "r")
+    assert again.returncode == 2 and "--overwrite" in again.stderr
+    bad = _run_cli("export", tmp_path / "r", "--format", "xls")
+    assert bad.returncode == 2 and "csv" in bad.stderr
+    missing = _run_cli("export", tmp_path / "nothing")
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1

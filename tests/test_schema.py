@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from simkit.reports.analysis import compare_runs, seat_win_rates
+from simkit.reports.analysis import compare_runs, seat_outcomes
 from simkit.reports.build import build_report, build_whatif_report, load_run
 
 import simkit
@@ -66,9 +66,9 @@ def test_team_and_winner_columns_count_from_one():
 
 def test_reports_and_comparisons_read_old_runs(tmp_path):
     old = OLD["avalon"]
-    assert seat_win_rates(load_run(old).games)["seat"].tolist() == [1, 2]
+    assert seat_outcomes(load_run(old).games)["seat"].tolist() == [1, 2]
     build_report([old], tmp_path / "report")
-    assert "Win rate by seat" in (tmp_path / "report" / "index.html").read_text()
+    assert "Outcome by seat" in (tmp_path / "report" / "index.html").read_text()
     new = tmp_path / "new"
     meta = json.loads((old / "run.json").read_text())["run_spec"]
     run_games(RunSpec.make("avalon", 2, meta["games"], meta["seed"], "random"), out=new,

@@ -7,7 +7,7 @@ move wins unless the die shows a 1, so with a d-sided die seat 1 wins with proba
 
 import numpy as np
 from scipy.stats import binomtest
-from simkit.reports.analysis import first_player_advantage, seat_win_rates
+from simkit.reports.analysis import first_player_advantage, seat_outcomes
 
 from simkit import simulate
 
@@ -18,11 +18,12 @@ def test_first_player_wins_pig_to_one_point_six_times_in_seven():
     g = res.games
     wins = int((g["rank_s1"] == 1).sum())
     assert binomtest(wins, len(g), 6 / 7).pvalue > 1e-3
-    seat1 = seat_win_rates(g, res.meta).iloc[0]
+    seat1 = seat_outcomes(g, res.meta).iloc[0]
     assert seat1["seat"] == 1
-    assert seat1["ci_low"] < 6 / 7 < seat1["ci_high"]
+    assert seat1["win_low"] < 6 / 7 < seat1["win_high"]
     fpa = first_player_advantage(g, res.meta).iloc[0]
-    assert fpa["ci_low"] < 6 / 7 - 1 / 2 < fpa["ci_high"]  # fair share is exactly 1/2
+    assert fpa["ci_low"] < 6 / 7 - 1 / 2 < fpa["ci_high"]  # the mean share is exactly 1/2
+    assert fpa["fms_low"] < 6 / 7 - 1 / 7 < fpa["fms_high"]
     assert fpa["p_value"] < 1e-12
 
 

@@ -22,6 +22,7 @@ GAME = GameSpec(
     players=(2, 3, 4),
     compile=compile_params,
     item_columns=rules.ITEM_COLUMNS,
+    choice_events=frozenset({"made"}),  # rolls and holds; a bust happens to you
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 from simkit.reports import analysis as A
+from simkit.reports.summary import summary_text
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from simkit.errors import SimkitError
@@ -47,15 +48,31 @@ def test_wilson_known_values(x, n, lo, hi):
     assert (got_lo, got_hi) == pytest.approx(wilson_by_hand(x, n), abs=1e-12)
 
 
-def test_seat_win_rates_counts_and_wilson():
+def test_seat_outcomes_counts_and_wilson():
     ranks = np.array([[1, 2]] * 7 + [[2, 1]] * 3)
-    t = A.seat_win_rates(make_games(ranks), {})
-    assert list(t.seat) == [1, 2]
-    assert list(t.wins) == [7, 3]
+    t = A.seat_outcomes(make_games(ranks), {})
+    assert list(t.seat) == [1, 2] and list(t.name) == ["seat 1", "seat 2"]
+    assert list(t.wins) == [7, 3] and list(t.ties) == [0, 0] and list(t.losses) == [3, 7]
     assert list(t.games) == [10, 10]
     assert t.win_rate.tolist() == [0.7, 0.3]
-    assert (t.ci_low[0], t.ci_high[0]) == pytest.approx(wilson_by_hand(7, 10))
-    assert t.fair_share.tolist() == [0.5, 0.5]
+    assert (t.win_low[0], t.win_high[0]) == pytest.approx(wilson_by_hand(7, 10))
+    assert t.score_share.tolist() == [0.7, 0.3]
+    assert t.advantage.tolist() == pytest.approx([0.2, -0.2])
+
+
+def test_seat_outcomes_name_the_sides_of_an_asymmetric_game():
+    t = A.seat_outcomes(make_games(np.array([[1, 2], [2, 1]])), {"seat_names": ["elil",
+                                                                                "hlessil"]})
+    assert list(t.name) == ["seat 1 (elil)", "seat 2 (hlessil)"]
+
+
+def test_ties_are_not_wins():
+    ranks = np.array([[1, 1]] * 6 + [[1, 2]] * 3 + [[2, 1]] * 1)
+    t = A.seat_outcomes(make_games(ranks), {}).set_index("seat")
+    assert t.loc[1, "wins"] == 3 and t.loc[1, "ties"] == 6 and t.loc[1, "losses"] == 1
+    assert t.loc[2, "wins"] == 1 and t.loc[2, "ties"] == 6
+    assert t.loc[1, "win_rate"] + t.loc[2, "win_rate"] + t.loc[1, "tie_rate"] == 1.0
+    assert t.loc[1, "score_share"] == pytest.approx(0.3 + 0.6 / 2)
 
 
 # --- first-player advantage -----------------------------------------------------------------
@@ -100,10 +117,12 @@ def test_fpa_with_ties_and_timeouts_uses_fair_share_of_same_games():
     # 100 ties (both rank 1), 100 seat-1 wins, 100 timeouts (all rank 0), 100 seat-2 wins
     ranks = np.array([[1, 1]] * 100 + [[1, 2]] * 100 + [[0, 0]] * 100 + [[2, 1]] * 100)
     row = A.first_player_advantage(make_games(ranks), {}).iloc[0]
-    assert row.seat1_win_rate == pytest.approx(0.5)
-    assert row.fair_share == pytest.approx((100 + 50 + 0 + 50) / 400)
+    assert row.seat1_win_rate == pytest.approx(0.25)  # outright: ties are not wins
+    assert row.seat1_score_share == pytest.approx((50 + 100) / 400)
+    assert row.fair_share == pytest.approx((100 + 100 + 0 + 100) / 2 / 400)
     # d: tie 0, seat-1 win +0.5, timeout 0, seat-2 win -0.5
     assert row.advantage == pytest.approx(0.0)
+    assert row.first_minus_second == pytest.approx(0.0)
     ends = A.endings(make_games(ranks), {"end_reasons": ["timeout", "target_reached"]})
     out = ends[ends.kind == "outcome"].set_index("name")["count"]
     assert out.to_dict() == {"one winner": 200, "team win": 0, "tie": 100, "no winner": 100}
@@ -124,8 +143,12 @@ def test_teams_win_together_no_tie():
     ends = A.endings(games, {})
     out = ends[ends.kind == "outcome"].set_index("name")["count"]
     assert out["team win"] == 400 and out["tie"] == 0
-    seats = A.seat_win_rates(games, {})
+    seats = A.seat_outcomes(games, {})
     assert seats.win_rate.tolist() == pytest.approx([0.75, 0.25, 0.75, 0.25])
+    assert seats.tie_rate.tolist() == [0, 0, 0, 0]
+    teams = A.team_outcomes(games, {})
+    assert teams.seats.tolist() == ["1+3", "2+4"]
+    assert teams.win_rate.tolist() == pytest.approx([0.75, 0.25])
     # the same rank pattern without teams is a tie
     ends = A.endings(make_games(ranks), {})
     assert ends.set_index("name").loc["tie", "count"] == 400
@@ -134,10 +157,10 @@ def test_teams_win_together_no_tie():
 # --- strategy win rates, endings, length -----------------------------------------------------
 
 
-def test_strategy_win_rates_over_seats_and_per_seat():
+def test_strategy_outcomes_over_seats_and_per_seat():
     # rotation: even games a in seat 1, odd games b in seat 1; seat 1 always wins
     games = make_games(ranks_seat1_wins(1000, 2))
-    t = A.strategy_win_rates(games, {"strategies": ["a", "b"]})
+    t = A.strategy_outcomes(games, {"strategies": ["a", "b"]})
     allseats = t[t.seat == "all"].set_index("strategy")
     assert allseats.loc["a", "seat_games"] == 1000
     assert allseats.loc["a", "win_rate"] == pytest.approx(0.5)
@@ -152,7 +175,7 @@ def test_strategy_win_rates_over_seats_and_per_seat():
 def test_strategy_in_two_seats_counts_each_seat():
     strategies = np.array([["a", "a", "b"]] * 30)
     ranks = np.array([[1, 2, 2], [2, 2, 1], [2, 1, 2]] * 10)
-    t = A.strategy_win_rates(make_games(ranks, strategies=strategies), {})
+    t = A.strategy_outcomes(make_games(ranks, strategies=strategies), {})
     a = t[(t.strategy == "a") & (t.seat == "all")].iloc[0]
     assert (a.seat_games, a.wins) == (60, 20)
 
@@ -245,7 +268,7 @@ def test_compare_known_shift_recovered_with_pairing():
     turns = t.loc[("mean turns", "per game")]
     assert turns.difference == pytest.approx(3.0)
     assert (turns.ci_low, turns.ci_high) == pytest.approx((3.0, 3.0))
-    fpa = t.loc[("first-player advantage", "seat 1 - fair share")]
+    fpa = t.loc[("first-player advantage", "seat 1 share - mean share")]
     assert fpa.difference == pytest.approx(0.1)  # fair share stays 0.5 in every game
     # strategies rotate: a gains in its seat-1 games, loses in its seat-2 games
     a = t.loc[("win rate", "strategy a")]
@@ -298,8 +321,9 @@ def test_summary_text_fits_100_columns_and_says_the_numbers():
                        names=("a-strategy-with-a-very-long-name-indeed", "b", "c", "d"))
     meta = {"game": "pig", "game_version": "1", "master_seed": 5, "complete": False,
             "games": 1000, "end_reasons": ["timeout", "target_reached"]}
-    text = A.summary_text(games, meta)
+    text = summary_text(games, meta)
     assert max(len(line) for line in text.splitlines()) <= 100
+    assert text.splitlines()[2] == "Verdict"
     assert "INCOMPLETE" in text
     assert "seat 1" in text and "strategy b" in text
     assert "first-player advantage" in text

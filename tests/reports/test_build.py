@@ -35,8 +35,8 @@ def test_single_run_report(pig_runs, tmp_path):
     assert all(img.startswith(PNG) for img in images)
     assert "<style>" in page and "<link" not in page  # self-contained
     pngs = sorted(p.name for p in out.glob("*.png"))
-    assert {"seat_win_rates.png", "strategy_win_rates.png", "game_length.png",
-            "endings.png", "item_value.png"} <= set(pngs)
+    assert {"seat_outcomes.png", "strategy_outcomes.png", "game_length.png",
+            "endings.png", "item_value_hold-at.png", "item_value_random.png"} <= set(pngs)
     md = (out / "summary.md").read_text(encoding="utf-8")
     for name in pngs:
         assert f"]({name})" in md
@@ -47,9 +47,12 @@ def test_single_run_report(pig_runs, tmp_path):
         assert "master seed" in text and "hold-at, random" in text
         assert "elapsed" in text
         assert "Classic Pig plays to 100" in text  # the why of a parameter
-        assert "Win rate by seat" in text and "First-player advantage" in text
-        assert "bust:suffered" in text
-        assert "Item value by strategy" in text  # hold-at and random apart
+        assert "Outcome by seat" in text and "First-player advantage" in text
+        assert text.index("Verdict") < text.index("Outcome by seat")  # the verdict first
+        assert "Strongest and weakest choices (hold-at)" in text  # strategies apart
+        assert "Strongest and weakest choices (random)" in text
+        assert "bust:suffered" in text.split("Outcome events")[1]  # outcomes apart
+        assert "<details" in text  # long tables folded
     assert leftovers(tmp_path, "report") == []
 
 
@@ -67,19 +70,25 @@ def test_several_runs_compare_player_counts(pig_runs, tmp_path):
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "<title>Pig at 2, 3 and 4 players</title>" in page
     md = (out / "summary.md").read_text(encoding="utf-8")
-    comparison = md.split("## Comparison of the runs")[1].split("## Run 1")[0]
+    comparison = md.split("## Comparison of the runs")[1].split("## The runs")[0]
     rows = [line for line in comparison.splitlines() if line.startswith("| ") and "pig" in line]
     assert [r.split(" | ")[1] for r in rows[:3]] == ["2", "3", "4"]
     assert (out / "comparison_first_player_advantage.png").is_file()
     for i in (1, 2, 3):
-        assert (out / f"run{i}_seat_win_rates.png").is_file()
-        assert f"## Run {i}:" in md
+        assert (out / f"run{i}_seat_outcomes.png").is_file()
+        assert f"<summary>Run {i}: pig" in md
+    # every strategy of every run is compared, even one that is in a single run
+    strategies = comparison.split("Each strategy's outright wins")[1]
+    assert "| hold-at |" in strategies and "| random |" in strategies
+    assert md.index("**Verdict**") < md.index("## Comparison of the runs")
 
 
 def test_whatif_report_leads_with_differences(pig_runs, tmp_path):
     out = B.build_whatif_report(pig_runs["base"], pig_runs["changed"], tmp_path / "w")
     md = (out / "summary.md").read_text(encoding="utf-8")
-    assert md.index("## Differences") < md.index("## Base run") < md.index("## Changed run")
+    assert md.index("**Verdict**") < md.index("## Differences")
+    assert "First-player advantage" in md.split("**Verdict**")[1].split("##")[0]
+    assert md.index("## Differences") < md.index("Base run:") < md.index("Changed run:")
     assert "| target | 30 | 40 |" in md
     assert "target 30 -> 40" in md.splitlines()[0]
     assert (out / "whatif_differences.png").read_bytes().startswith(PNG)

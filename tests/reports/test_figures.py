@@ -6,6 +6,7 @@ import io
 
 import numpy as np
 import pandas as pd
+import pytest
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from simkit.reports import analysis as A
@@ -32,8 +33,8 @@ def test_every_figure_draws_with_labels():
     g2, items = item_fixture()
     base, changed = random_games(500), random_games(500, seed=4)
     figs = {
-        "seat": F.seat_win_rates_figure(A.seat_win_rates(games)),
-        "strategy": F.strategy_win_rates_figure(A.strategy_win_rates(games)),
+        "seat": F.seat_outcomes_figure(A.seat_outcomes(games)),
+        "strategy": F.strategy_outcomes_figure(A.strategy_outcomes(games)),
         "length": F.game_length_figure(games),
         "endings": F.endings_figure(A.endings(games)),
         "items": F.item_value_figure(A.item_value(items, g2)),
@@ -42,7 +43,7 @@ def test_every_figure_draws_with_labels():
             "label": ["2 players", "3 players"], "advantage": [0.04, 0.0],
             "ci_low": [0.03, -0.01], "ci_high": [0.05, 0.01]})),
     }
-    expected = {"seat": "Win rate by seat", "strategy": "Win rate by strategy",
+    expected = {"seat": "Outcome by seat", "strategy": "Score share by strategy",
                 "length": "turns per game", "endings": "How games ended",
                 "items": "Item value", "whatif": "changed run minus base run",
                 "fpa": "First-player advantage"}
@@ -53,12 +54,12 @@ def test_every_figure_draws_with_labels():
         assert renders(fig).startswith(b"\x89PNG")
 
 
-def test_seat_figure_draws_fair_share_line():
-    games = make_games(np.array([[1, 2, 2]] * 30 + [[0, 0, 0]] * 30))
-    fig = F.seat_win_rates_figure(A.seat_win_rates(games))
-    fair = [ln for ln in fig.axes[0].get_lines() if "fair share" in str(ln.get_label())]
-    assert len(fair) == 1
-    assert fair[0].get_ydata()[0] == np.float64(30 / 60 / 3)
+def test_seat_figure_stacks_wins_ties_and_losses():
+    games = make_games(np.array([[1, 2, 2]] * 30 + [[1, 1, 2]] * 10 + [[0, 0, 0]] * 20))
+    fig = F.seat_outcomes_figure(A.seat_outcomes(games))
+    bars = fig.axes[0].patches
+    seat1 = [b.get_width() for b in bars if abs(b.get_y() + b.get_height() / 2 - 2) < 1e-9]
+    assert seat1 == pytest.approx([30 / 60, 10 / 60, 20 / 60])  # win, tie, loss
 
 
 def test_item_figure_greys_thin_items_and_notes_dropped_ones():
@@ -98,8 +99,8 @@ def test_whatif_figure_keeps_the_clearest_item_rows():
 
 def test_figures_of_empty_tables_say_so_instead_of_failing():
     empty = make_games(np.zeros((0, 2)))
-    for fig in (F.seat_win_rates_figure(A.seat_win_rates(empty)),
-                F.strategy_win_rates_figure(A.strategy_win_rates(empty)),
+    for fig in (F.seat_outcomes_figure(A.seat_outcomes(empty)),
+                F.strategy_outcomes_figure(A.strategy_outcomes(empty)),
                 F.endings_figure(A.endings(empty)), F.game_length_figure(empty)):
         assert "no games" in fig.axes[0].texts[0].get_text()
         renders(fig)

@@ -84,6 +84,8 @@ GAME = GameSpec(
     players=(2,),
     compile=compile_params,
     item_columns=rules.ITEM_COLUMNS,
+    choice_events=frozenset({"attack", "defend", "enchant", "counter_spell", "strengthen",
+                             "taken", "used"}),
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,

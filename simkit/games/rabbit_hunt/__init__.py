@@ -16,6 +16,7 @@ GAME = GameSpec(
     players=(2, 3, 4),
     compile=compile_params,
     item_columns=ITEM_COLUMNS,
+    choice_events=frozenset({"placed"}),
     end_reasons=END_REASONS,
     teams=teams,
     describe_setup=describe_setup,

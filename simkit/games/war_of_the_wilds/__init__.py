@@ -240,6 +240,7 @@ GAME = GameSpec(
     players=(2, 3, 4),
     compile=compile_params,
     item_columns=ITEM_COLUMNS,
+    choice_events=frozenset({"played", "attacked", "blocked"}),
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,

@@ -1,0 +1,183 @@
+"""A run's summary, as text (the end of ``simkit run``) and as a dict (``--json``): verdicts
+first, then outcomes by seat, team and strategy, first-player advantage, scores, length and
+endings. Built from the analysis tables; it never plays a game."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from simkit.reports import analysis as A
+from simkit.reports import verdict as V
+
+
+def _items(items, games: pd.DataFrame, meta: dict) -> pd.DataFrame | None:
+    """Item value of the run's choices, by strategy when it has several, or None."""
+    if items is None:
+        return None
+    several = len(set(meta.get("strategies") or [])) > 1
+    values = A.item_value(items, games, meta, by_strategy=several)
+    if not len(values):
+        return values
+    kinds = values["item"].map(lambda c: A.item_kind(c, meta))
+    return values[kinds != "outcome"]
+
+
+def tables(games: pd.DataFrame, meta: dict | None, items=None,
+           fair: float = V.DEFAULT_FAIR) -> dict:
+    """Every table and verdict of a run summary (DataFrames and ``Verdict``s)."""
+    meta = meta or {}
+    t = {"seats": A.seat_outcomes(games, meta), "teams": A.team_outcomes(games, meta),
+         "strategies": A.strategy_outcomes(games, meta),
+         "fpa": A.first_player_advantage(games, meta), "scores": A.scores(games, meta),
+         "length": A.game_length(games, meta), "endings": A.endings(games, meta),
+         "items": _items(items, games, meta)}
+    verdicts = []
+    for p in sorted(int(x) for x in t["fpa"]["players"]):
+        verdicts.append(V.seat_verdict(t["seats"], t["endings"], p, fair))
+        sv = V.strategy_verdict(t["strategies"], p)
+        if sv is not None:
+            verdicts.append(sv)
+    if t["items"] is not None and len(t["items"]):
+        verdicts += V.item_verdicts(t["items"], meta.get("players"))
+    t["verdicts"] = verdicts
+    return t
+
+
+def records(df: pd.DataFrame | None) -> list[dict]:
+    if df is None:
+        return []
+    return V.clean(df.to_dict("records"))
+
+
+def summary_dict(games: pd.DataFrame, meta: dict | None, items=None,
+                 fair: float = V.DEFAULT_FAIR) -> dict:
+    """The summary as plain JSON-ready data: verdicts, outcomes by seat (and team and
+    strategy), first-player advantage, scores, length, endings and item values, each with
+    its 95% interval."""
+    meta = meta or {}
+    t = tables(games, meta, items, fair)
+    return {
+        "game": meta.get("game"), "game_version": meta.get("game_version"),
+        "players": meta.get("players"), "games": len(games),
+        "complete": meta.get("complete", True), "master_seed": meta.get("master_seed"),
+        "strategies": meta.get("strategies"), "fair_threshold": fair,
+        "verdicts": [v.as_dict() for v in t["verdicts"]],
+        "seats": records(t["seats"]), "teams": records(t["teams"]),
+        "strategy_outcomes": records(t["strategies"]),
+        "first_player_advantage": records(t["fpa"]), "scores": records(t["scores"]),
+        "length": records(t["length"]), "endings": records(t["endings"]),
+        "items": records(t["items"]),
+    }
+
+
+def _pct(x) -> str:
+    return "   n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:6.1%}"
+
+
+def _ci(lo, hi) -> str:
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return "[  n/a,   n/a]"
+    return f"[{100 * lo:5.1f}, {100 * hi:5.1f}]"
+
+
+def _p(p) -> str:
+    if p is None or math.isnan(p):
+        return "n/a"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def _wrap(prefix: str, parts: list[str], width: int = 100) -> list[str]:
+    lines, cur = [], prefix
+    for i, part in enumerate(parts):
+        piece = part + (", " if i < len(parts) - 1 else "")
+        if len(cur) + len(piece.rstrip()) > width and cur.strip():
+            lines.append(cur.rstrip())
+            cur = " " * len(prefix)
+        cur += piece
+    lines.append(cur.rstrip())
+    return lines
+
+
+def _text(text: str, indent: str = "  ", width: int = 100) -> list[str]:
+    words, lines, cur = text.split(), [], indent
+    for w in words:
+        if len(cur) + len(w) + 1 > width and cur.strip():
+            lines.append(cur.rstrip())
+            cur = indent + "  "
+        cur += w + " "
+    lines.append(cur.rstrip())
+    return lines
+
+
+def _outcome_line(label: str, n: int, r) -> str:
+    label = label if len(label) <= 26 else label[:25] + "~"
+    return (f"  {label:<26}{n:>10,} {_pct(r.win_rate)} {_ci(r.win_low, r.win_high)}"
+            f" {_pct(r.tie_rate)} {_pct(r.loss_rate)} {_pct(r.score_share)}")
+
+
+def summary_text(games: pd.DataFrame, meta: dict | None = None, items=None,
+                 fair: float = V.DEFAULT_FAIR) -> str:
+    """The fixed-width summary printed at the end of a run (at most 100 columns)."""
+    meta = meta or {}
+    t = tables(games, meta, items, fair)
+    head = f"{meta.get('game', 'game')}"
+    if meta.get("game_version") is not None:
+        head += f" (version {meta['game_version']})"
+    head += f": {len(games):,} games"
+    if not meta.get("complete", True):
+        asked = meta.get("games")
+        head += f" of {asked:,}" if isinstance(asked, int) else ""
+        head += " (INCOMPLETE RUN)"
+    if "master_seed" in meta:
+        head += f", seed {meta['master_seed']}"
+    lines = [head[:100], "", "Verdict"]
+    for v in t["verdicts"]:
+        lines += _text(v.text)
+    for p in sorted(int(x) for x in t["fpa"]["players"]):
+        lines += ["", f"{p} players   (win: outright; tie: rank 1 shared with another team; "
+                      "share: win 1, tie 1/k)"]
+        lines.append(f"  {'':<26}{'games':>10} {'win':>6} {'95% CI':<14} {'tie':>6} "
+                     f"{'loss':>6} {'share':>6}")
+        for r in t["seats"][t["seats"]["players"] == p].itertuples():
+            lines.append(_outcome_line(r.name, r.games, r))
+        for r in t["teams"][t["teams"]["players"] == p].itertuples():
+            lines.append(_outcome_line(f"team {r.team} (seats {r.seats})", r.games, r))
+        st = t["strategies"]
+        for r in st[(st["players"] == p) & (st["seat"].astype(str) == "all")].itertuples():
+            lines.append(_outcome_line(f"strategy {r.strategy}", r.seat_games, r))
+        f = t["fpa"][t["fpa"]["players"] == p].iloc[0]
+        if not math.isnan(f.advantage):
+            text = (f"first-player advantage (seat 1's score share minus the mean share of all "
+                    f"seats): {100 * f.advantage:+.2f} points")
+            if not math.isnan(f.ci_low):
+                text += f" [{100 * f.ci_low:+.2f}, {100 * f.ci_high:+.2f}], p {_p(f.p_value)}"
+            if p == 2 and not math.isnan(f.first_minus_second):
+                text += (f"; first wins minus second wins {100 * f.first_minus_second:+.2f} "
+                         f"points [{100 * f.fms_low:+.2f}, {100 * f.fms_high:+.2f}]")
+            lines += _text(text)
+        sc = t["scores"][t["scores"]["players"] == p]
+        if len(sc):
+            parts = []
+            for r in sc.itertuples():
+                part = f"{r.name} mean {r.mean_score:.2f}"
+                if r.wins and not math.isnan(r.mean_margin):
+                    part += f" (winning margin {r.mean_margin:.2f})"
+                parts.append(part)
+            lines += _wrap("  scores: ", parts)
+        lt = t["length"][(t["length"]["players"] == p) & (t["length"]["measure"] == "turns")]
+        ld = t["length"][(t["length"]["players"] == p) & (t["length"]["measure"] == "decisions")]
+        if len(lt):
+            r = lt.iloc[0]
+            sd = "n/a" if math.isnan(r["sd"]) else f"{r['sd']:.1f}"
+            text = (f"  turns: mean {r['mean']:.1f}, sd {sd}, median {r['median']:g},"
+                    f" 95th percentile {r['p95']:g}, max {r['max']:g}")
+            if len(ld):
+                text += f"; decisions: mean {ld.iloc[0]['mean']:.1f}"
+            lines.append(text[:100])
+        e = t["endings"][t["endings"]["players"] == p]
+        lines += _wrap("  end reasons: ", [f"{r.name} {r.count:,} ({r.share:.1%})"
+                                           for r in e[e.kind == "end reason"].itertuples()])
+        lines += _wrap("  outcomes: ", [f"{r.name} {r.count:,} ({r.share:.1%})"
+                                        for r in e[e.kind == "outcome"].itertuples()])
+    return "\n".join(line.rstrip() for line in lines)

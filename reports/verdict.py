@@ -1,0 +1,243 @@
+"""Verdicts: the few plain sentences a report and a run summary open with, each backed by
+the intervals of ``simkit.reports.analysis``.
+
+A verdict never claims more than its interval allows. Seats are *balanced* when every
+seat's advantage (its score share minus the mean share of all seats in the same games) has
+its 95% interval inside +-``fair`` (default 1 point); a seat is *ahead* when its interval
+lies above 0 and not inside that band; otherwise there are *not enough games to tell*, and
+the verdict says roughly how many more games would tell (the interval narrows with the
+square root of the number of games).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pandas as pd
+
+DEFAULT_FAIR = 0.01
+"""The half-width of "fair": seat advantages within +-1 point of score share are balanced."""
+
+
+@dataclass
+class Verdict:
+    topic: str  # "seats", "strategies", "items", "whatif"
+    kind: str  # e.g. "balanced", "ahead", "unclear", "stronger", "none"
+    text: str
+    players: int | None = None
+    figures: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return clean(asdict(self))
+
+
+def clean(x):
+    """JSON-ready: NaN becomes None, numpy scalars become Python numbers."""
+    if isinstance(x, dict):
+        return {k: clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [clean(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    return x
+
+
+def pct(x: float, digits: int = 1) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def pts(x: float, digits: int = 1) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{100 * x:+.{digits}f}"
+
+
+def _ci(lo: float, hi: float, fmt=pct) -> str:
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def more_games(n: int, half_width: float, target: float) -> int:
+    """About how many more games bring an interval of ``half_width`` over ``n`` games down to
+    ``target`` (rounded up to two significant figures)."""
+    if not (half_width > 0 and target > 0) or n <= 0:
+        return 0
+    extra = n * ((half_width / target) ** 2 - 1)
+    if extra <= 0:
+        return 0
+    digits = max(0, int(math.floor(math.log10(extra))) - 1)
+    return int(math.ceil(extra / 10 ** digits) * 10 ** digits)
+
+
+def seat_verdict(seats: pd.DataFrame, endings: pd.DataFrame, players: int,
+                 fair: float = DEFAULT_FAIR) -> Verdict:
+    """One sentence on the seats of one player count, from ``seat_outcomes`` and
+    ``endings``."""
+    t = seats[seats["players"] == players].reset_index(drop=True)
+    n = int(t["games"].iloc[0])
+    e = endings[(endings["players"] == players) & (endings["kind"] == "outcome")]
+    tie_share = float(e.loc[e["name"] == "tie", "share"].sum())
+    figures = {"threshold": fair, "games": n, "ties": tie_share,
+               "seats": [{"seat": int(r.seat), "win_rate": r.win_rate, "advantage": r.advantage,
+                          "ci_low": r.adv_low, "ci_high": r.adv_high} for r in t.itertuples()]}
+    if n < 2 or t["adv_low"].isna().any():
+        return Verdict("seats", "unclear", f"{players} players: too few games to say anything "
+                       "about the seats.", players, figures)
+    lead = t.loc[t["advantage"].idxmax()]
+    wins = ", ".join(f"{r.name} {pct(r.win_rate)}" for r in t.itertuples())
+    inside = ((t["adv_low"] >= -fair) & (t["adv_high"] <= fair)).all()
+    if inside:
+        edge = ""
+        if lead["adv_low"] > 0:
+            edge = (f"; {lead['name']} has a small edge of {pts(lead['advantage'], 2)} points "
+                    f"{_ci(lead['adv_low'], lead['adv_high'], pts)}")
+        return Verdict("seats", "balanced",
+                       f"{players} players: no seat advantage larger than ±{100 * fair:.1f} "
+                       f"point at 95% confidence (wins: {wins}; ties {pct(tie_share)}){edge}.",
+                       players, figures)
+    if lead["adv_low"] > 0:
+        text = (f"{players} players: {lead['name']} is ahead by {pts(lead['advantage'])} points "
+                f"of score share {_ci(lead['adv_low'], lead['adv_high'], pts)}: it wins "
+                f"{pct(lead['win_rate'])} {_ci(lead['win_low'], lead['win_high'])}")
+        others = [f"{r.name} {pct(r.win_rate)}" for r in t.itertuples() if r.seat != lead["seat"]]
+        text += ", " + ", ".join(others) + f", ties {pct(tie_share)}."
+        behind = t[(t["adv_high"] < 0)]
+        if players > 2 and len(behind):
+            text = text[:-1] + "; behind: " + ", ".join(
+                f"{r.name} {pts(r.advantage)}" for r in behind.itertuples()) + "."
+        figures["leader"] = int(lead["seat"])
+        return Verdict("seats", "ahead", text, players, figures)
+    half = float(((t["adv_high"] - t["adv_low"]) / 2).max())
+    worst = float(t["advantage"].abs().max())
+    target = max(abs(fair - worst), fair / 4)
+    more = more_games(n, half, target)
+    figures["more_games"] = more
+    return Verdict("seats", "unclear",
+                   f"{players} players: not enough games to tell whether a seat is ahead by "
+                   f"more than ±{100 * fair:.1f} point (largest seat advantage "
+                   f"{pts(float(lead['advantage']))} {_ci(lead['adv_low'], lead['adv_high'], pts)}"
+                   f"): run about {more:,} more games.", players, figures)
+
+
+def strategy_verdict(strategies: pd.DataFrame, players: int) -> Verdict | None:
+    """Which strategy is stronger, from ``strategy_outcomes``; None with one strategy."""
+    t = strategies[(strategies["players"] == players) & (strategies["seat"].astype(str) == "all")]
+    if len(t) < 2:
+        return None
+    t = t.sort_values("score_share", ascending=False).reset_index(drop=True)
+    best, rest = t.iloc[0], t.iloc[1:]
+    figures = {"strategies": [{"strategy": r.strategy, "score_share": r.score_share,
+                               "ci_low": r.share_low, "ci_high": r.share_high,
+                               "win_rate": r.win_rate} for r in t.itertuples()],
+               "fair_share": float(best["fair_share"])}
+    others = ", ".join(f"{r.strategy} {pct(r.score_share)}" for r in rest.itertuples())
+    if best["share_low"] > rest["share_high"].max():
+        return Verdict("strategies", "stronger",
+                       f"{players} players: {best['strategy']} is the strongest strategy: "
+                       f"score share {pct(best['score_share'])} "
+                       f"{_ci(best['share_low'], best['share_high'])} against {others} (fair "
+                       f"share {pct(best['fair_share'])}); it wins {pct(best['win_rate'])} of "
+                       "its seat-games.", players, figures)
+    return Verdict("strategies", "unclear",
+                   f"{players} players: no strategy is clearly stronger at 95% confidence "
+                   f"({best['strategy']} {pct(best['score_share'])} "
+                   f"{_ci(best['share_low'], best['share_high'])}, {others}).", players, figures)
+
+
+def item_verdicts(values: pd.DataFrame, players: int | None = None,
+                  label: str = "card") -> list[Verdict]:
+    """The strongest and weakest items among those with enough games, from
+    ``item_value`` (choices only; by strategy when it has a strategy column): an item is
+    named only when its interval excludes 0."""
+    out = []
+    groups = values.groupby("strategy", sort=False) if "strategy" in values.columns \
+        else [(None, values)]
+    for strategy, t in groups:
+        who = f" for {strategy}" if strategy not in (None, "all") else ""
+        ok = t[t["enough"]]
+        thin = int((~t["enough"]).sum())
+        figures = {"strategy": strategy, "items_judged": len(ok), "too_few_games": thin}
+        if not len(ok):
+            out.append(Verdict("items", "none", f"No {label} has enough games to judge its "
+                               f"value{who}.", players, figures))
+            continue
+        strong = ok[ok["ci_low"] > 0].sort_values("difference", ascending=False)
+        weak = ok[ok["ci_high"] < 0].sort_values("difference")
+        parts = []
+        if len(strong):
+            r = strong.iloc[0]
+            parts.append(f"strongest {label}{who}: {r['item']}, {pts(r['difference'])} points "
+                         f"of win rate {_ci(r['ci_low'], r['ci_high'], pts)}")
+            figures["strongest"] = {"item": r["item"], "difference": r["difference"],
+                                    "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+        if len(weak):
+            r = weak.iloc[0]
+            parts.append(f"weakest{who}: {r['item']}, {pts(r['difference'])} "
+                         f"{_ci(r['ci_low'], r['ci_high'], pts)}")
+            figures["weakest"] = {"item": r["item"], "difference": r["difference"],
+                                  "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+        if not parts:
+            text = (f"No {label}'s value{who} differs from zero at 95% confidence "
+                    f"({len(ok)} judged).")
+            kind = "none"
+        else:
+            text = "; ".join(parts)
+            text = text[0].upper() + text[1:] + (
+                f" ({len(ok)} judged, {thin} with too few games)." if thin else
+                f" ({len(ok)} judged).")
+            kind = "ranked"
+        out.append(Verdict("items", kind, text, players, figures))
+    return out
+
+
+def whatif_verdicts(table: pd.DataFrame, fair: float = DEFAULT_FAIR) -> list[Verdict]:
+    """What a what-if change did, from ``compare_runs``: first-player advantage, then the
+    win rates that moved (interval excluding 0), then game length."""
+    out = []
+    f = table[table["measure"] == "first-player advantage"]
+    if len(f):
+        r = f.iloc[0]
+        fig = {"base": r["base"], "changed": r["changed"], "difference": r["difference"],
+               "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+        span = f"from {pts(r['base'])} to {pts(r['changed'])} points"
+        if r["ci_low"] > 0 or r["ci_high"] < 0:
+            out.append(Verdict("whatif", "changed",
+                               f"First-player advantage moves by {pts(r['difference'], 2)} "
+                               f"points {_ci(r['ci_low'], r['ci_high'], pts)} ({span}).",
+                               None, fig))
+        elif r["ci_low"] >= -fair and r["ci_high"] <= fair:
+            out.append(Verdict("whatif", "same",
+                               f"First-player advantage does not move by more than "
+                               f"±{100 * fair:.1f} point ({pts(r['difference'], 2)} "
+                               f"{_ci(r['ci_low'], r['ci_high'], pts)}).", None, fig))
+        else:
+            half = (r["ci_high"] - r["ci_low"]) / 2
+            more = more_games(int(r["n"]), half, max(fair, abs(r["difference"])) / 2)
+            fig["more_games"] = more
+            out.append(Verdict("whatif", "unclear",
+                               f"Not enough games to tell how first-player advantage moves "
+                               f"({pts(r['difference'], 2)} "
+                               f"{_ci(r['ci_low'], r['ci_high'], pts)}): run about {more:,} "
+                               "more paired games.", None, fig))
+    w = table[(table["measure"] == "win rate") & ((table["ci_low"] > 0) |
+                                                   (table["ci_high"] < 0))]
+    if len(w):
+        w = w.reindex(w["difference"].abs().sort_values(ascending=False).index).head(4)
+        out.append(Verdict("whatif", "changed", "Win rates that move: " + "; ".join(
+            f"{r.group} {pct(r.base)} -> {pct(r.changed)} ({pts(r.difference)} "
+            f"{_ci(r.ci_low, r.ci_high, pts)})" for r in w.itertuples()) + ".", None,
+            {"rows": w[["group", "base", "changed", "difference", "ci_low",
+                        "ci_high"]].to_dict("records")}))
+    else:
+        out.append(Verdict("whatif", "same", "No seat's or strategy's win rate moves "
+                           "detectably (every 95% interval includes 0).", None, {}))
+    t = table[table["measure"] == "mean turns"]
+    if len(t) and (t.iloc[0]["ci_low"] > 0 or t.iloc[0]["ci_high"] < 0):
+        r = t.iloc[0]
+        out.append(Verdict("whatif", "changed",
+                           f"Games get {'longer' if r['difference'] > 0 else 'shorter'}: "
+                           f"{r['base']:.1f} -> {r['changed']:.1f} turns "
+                           f"({r['difference']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]).",
+                           None, {"difference": r["difference"]}))
+    return out
