@@ -8,6 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
+sys.path.insert(0, str(ROOT / "tests"))  # shared checks: determinize_checks
 
 from pig_game import GAME as PIG  # noqa: E402
 

@@ -101,3 +101,8 @@ def finish(params, state, scores, ranks):
 @kernel
 def observe(params, state, seat, obs):
     obs[:] = state  # nothing is hidden in Pig
+
+
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    state[:] = obs  # nothing is hidden in Pig: the one state consistent with obs

@@ -1,0 +1,290 @@
+"""Search strategies, written once for every game: the template of the search part of a
+generated driver.
+
+Like ``driver_template`` this file is never imported as it is. ``simkit.driver`` appends it
+to a game's generated driver, whose header binds ``game`` (the game's rules module, which
+must have a ``determinize`` kernel) and ``rollout_choose`` (a dispatch over the game's
+non-search strategies). Numba caches a function only when what it calls is a module-level
+global, so search is rendered per game rather than handed the kernels as arguments.
+
+Two strategies, both single-observer and honest: every iteration starts from a
+*determinisation*, a full state drawn at random from those consistent with what the
+deciding seat observes (``game.determinize``), so a search never sees a card its seat has
+not seen. Both draw only from the deciding seat's stream (determinisations, the chance of
+simulated moves, rollouts), never from the game's chance stream.
+
+- ``mc_search``: flat Monte Carlo. The playouts are spread over the legal moves in turn;
+  each applies its move to a fresh determinisation and plays out with the rollout policy;
+  the move with the best mean reward for the deciding seat is chosen.
+- ``ismcts_search``: information-set MCTS (Cowling, Powley and Whitehouse 2012, SO-ISMCTS).
+  One tree of decisions (every seat's, from the deciding seat's information set); each
+  iteration determinises, walks the tree choosing among the children whose move is legal
+  in this determinisation by UCB1 with availability counts, expands one untried legal
+  move, plays out, and backs up one reward per seat, so it serves 2 to 4 players and
+  teams. Progressive widening caps a node's children at ``widen_k * visits^widen_alpha``
+  where more than ``widen_above`` moves are legal.
+
+Rewards are score shares, as the reports count them: 1 for every seat of the winning
+team, 1/k for each seat of k teams tied at rank 1, 0 otherwise (and for everyone at the
+turn cap). A playout cut off after ``rollout_depth`` decisions (0: never) scores 1/P for
+every seat.
+
+The workspace (tree arrays and scratch buffers) is allocated once per thread by the driver
+and reused across decisions and games: a decision allocates nothing.
+
+Weights (``weights`` row of the seat), in this order:
+    0 iterations (playouts per decision)   1 exploration (UCB1's c)
+    2 rollout (the dispatch code of the rollout policy)   3 rollout_depth
+    4 widen_k   5 widen_alpha   6 widen_above
+"""
+# --- bindings: replaced in a generated driver ---
+import math
+
+from simkit.jit import kernel
+from simkit.rng import rand_below
+
+game = None
+
+
+def rollout_choose(code, params, obs, seat, moves, n_moves, weights, stream):  # pragma: no cover
+    raise NotImplementedError
+
+
+# --- end of bindings ---
+
+W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WIDEN_ABOVE = (
+    0, 1, 2, 3, 4, 5, 6)
+# tree_i columns: the move into the node, its parent, first child, next sibling, visits,
+# availability, and the seat that chose the move (whose reward UCB1 maximises)
+T_MOVE, T_PARENT, T_CHILD, T_SIBLING, T_VISITS, T_AVAIL, T_SEAT = 0, 1, 2, 3, 4, 5, 6
+TREE_COLUMNS = 7
+# stats: iterations, summed depth of the leaves reached, deepest leaf, playout decisions
+S_ITERATIONS, S_DEPTH, S_MAX_DEPTH, S_PLAYOUT = 0, 1, 2, 3
+
+
+@kernel
+def score_shares(n_players, teams, ranks, out):
+    """``out[s]``: 1 for each seat of a team that alone holds rank 1, 1/k for each rank-1
+    seat when k teams share it, 0 otherwise."""
+    k = 0
+    for s in range(n_players):
+        if ranks[s] == 1:
+            first = True
+            for t in range(s):
+                if ranks[t] == 1 and teams[t] == teams[s]:
+                    first = False
+            if first:
+                k += 1
+    for s in range(n_players):
+        out[s] = 1.0 / k if (k > 0 and ranks[s] == 1) else 0.0
+
+
+@kernel
+def playout(params, n_players, max_turns, teams, state, obs, moves, items, scores, ranks,
+            rollout, rollout_weights, depth, stream, reward, stats):
+    """Play ``state`` out with the rollout policy (dispatch code ``rollout``) and write each
+    seat's reward in ``reward``; a playout longer than ``depth`` decisions (0: no limit)
+    scores 1/P for every seat."""
+    n_done = 0
+    while not game.is_over(state):
+        if game.turn_number(state) >= max_turns:
+            reward[:n_players] = 0.0
+            stats[S_PLAYOUT] += n_done
+            return
+        if depth > 0 and n_done >= depth:
+            reward[:n_players] = 1.0 / n_players
+            stats[S_PLAYOUT] += n_done
+            return
+        n = game.legal_moves(params, state, moves)
+        k = 0
+        if n > 1:
+            if rollout == 0:
+                k = rand_below(stream, n)
+            else:
+                seat = game.to_move(state)
+                game.observe(params, state, seat, obs)
+                k = rollout_choose(rollout, params, obs, seat, moves, n, rollout_weights,
+                                   stream)
+        game.apply_move(params, state, moves[k], stream, items)
+        n_done += 1
+    game.finish(params, state, scores, ranks)
+    score_shares(n_players, teams, ranks, reward)
+    stats[S_PLAYOUT] += n_done
+
+
+@kernel
+def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
+              teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
+              ranks, reward, stats):
+    """Flat Monte Carlo: ``weights[0]`` playouts shared out over the legal moves in turn;
+    the index (into ``moves``) of the move with the best mean reward for ``seat``. Uses the
+    first ``n_moves`` rows of ``tree_f`` for its sums."""
+    budget = max(1, int(weights[W_ITERATIONS]))
+    items[:, :] = 0  # a scratch counter: never read, kept from overflowing
+    rollout = int(weights[W_ROLLOUT])
+    depth = int(weights[W_DEPTH])
+    for j in range(n_moves):
+        tree_f[j, 0] = 0.0
+        tree_f[j, 1] = 0.0
+    for it in range(budget):
+        j = it % n_moves
+        game.determinize(params, obs, seat, state, stream, obs2)
+        game.apply_move(params, state, moves[j], stream, items)
+        playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
+                ranks, rollout, rollout_weights, depth, stream, reward, stats)
+        tree_f[j, 0] += reward[seat]
+        tree_f[j, 1] += 1.0
+        stats[S_ITERATIONS] += 1
+        stats[S_DEPTH] += 1
+        stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], 1.0)
+    best = 0
+    best_mean = -1.0
+    for j in range(n_moves):
+        if tree_f[j, 1] > 0:
+            mean = tree_f[j, 0] / tree_f[j, 1]
+            if mean > best_mean:
+                best_mean = mean
+                best = j
+    return best
+
+
+@kernel
+def _new_node(tree_i, tree_f, n_nodes, parent, move, seat, n_players):
+    node = n_nodes
+    tree_i[node, T_MOVE] = move
+    tree_i[node, T_PARENT] = parent
+    tree_i[node, T_CHILD] = -1
+    tree_i[node, T_SIBLING] = -1
+    tree_i[node, T_VISITS] = 0
+    tree_i[node, T_AVAIL] = 0
+    tree_i[node, T_SEAT] = seat
+    for s in range(n_players):
+        tree_f[node, s] = 0.0
+    if parent >= 0:
+        tree_i[node, T_SIBLING] = tree_i[parent, T_CHILD]
+        tree_i[parent, T_CHILD] = node
+    return node
+
+
+@kernel
+def _is_legal(move, moves, n):
+    for k in range(n):
+        if moves[k] == move:
+            return True
+    return False
+
+
+@kernel
+def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
+                  teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
+                  ranks, reward, stats):
+    """SO-ISMCTS with ``weights[0]`` iterations (at most ``len(tree_i) - 1``); the index
+    (into ``moves``) of the root child visited most."""
+    budget = min(max(1, int(weights[W_ITERATIONS])), tree_i.shape[0] - 1)
+    items[:, :] = 0  # a scratch counter: never read, kept from overflowing
+    c = weights[W_EXPLORATION]
+    rollout = int(weights[W_ROLLOUT])
+    depth = int(weights[W_DEPTH])
+    widen_k = weights[W_WIDEN_K]
+    widen_alpha = weights[W_WIDEN_ALPHA]
+    widen_above = int(weights[W_WIDEN_ABOVE])
+    n_nodes = 1
+    _new_node(tree_i, tree_f, 0, -1, -1, -1, n_players)
+    for _ in range(budget):
+        game.determinize(params, obs, seat, state, stream, obs2)
+        node = 0
+        level = 0
+        expanded = False
+        while not expanded and not game.is_over(state) and game.turn_number(state) < max_turns:
+            n = game.legal_moves(params, state, moves2)
+            mover = game.to_move(state)
+            # availability, children already tried among the legal moves, the best by UCB1
+            n_children = 0
+            child = tree_i[node, T_CHILD]
+            while child >= 0:
+                if _is_legal(tree_i[child, T_MOVE], moves2, n):
+                    tree_i[child, T_AVAIL] += 1
+                    n_children += 1
+                child = tree_i[child, T_SIBLING]
+            room = n_children < n
+            if room and n > widen_above:
+                cap = widen_k * (tree_i[node, T_VISITS] + 1) ** widen_alpha
+                room = n_children < max(1.0, cap)
+            if room and n_nodes < tree_i.shape[0]:
+                # expand one untried legal move, chosen at random
+                untried = n - n_children
+                pick = rand_below(stream, untried)
+                chosen = -1
+                for k in range(n):
+                    tried = False
+                    child = tree_i[node, T_CHILD]
+                    while child >= 0:
+                        if tree_i[child, T_MOVE] == moves2[k]:
+                            tried = True
+                            break
+                        child = tree_i[child, T_SIBLING]
+                    if not tried:
+                        if pick == 0:
+                            chosen = moves2[k]
+                            break
+                        pick -= 1
+                node = _new_node(tree_i, tree_f, n_nodes, node, chosen, mover, n_players)
+                tree_i[node, T_AVAIL] = 1
+                n_nodes += 1
+                game.apply_move(params, state, chosen, stream, items)
+                expanded = True
+            else:
+                best = -1
+                best_value = -1e300
+                child = tree_i[node, T_CHILD]
+                while child >= 0:
+                    if _is_legal(tree_i[child, T_MOVE], moves2, n):
+                        v = tree_i[child, T_VISITS]
+                        if v == 0:
+                            value = 1e300
+                        else:
+                            value = (tree_f[child, mover] / v
+                                     + c * math.sqrt(math.log(tree_i[child, T_AVAIL]) / v))
+                        if value > best_value:
+                            best_value = value
+                            best = child
+                    child = tree_i[child, T_SIBLING]
+                if best < 0:
+                    break
+                node = best
+                game.apply_move(params, state, tree_i[node, T_MOVE], stream, items)
+            level += 1
+        if game.is_over(state) or game.turn_number(state) >= max_turns:
+            if game.is_over(state):
+                game.finish(params, state, scores, ranks)
+                score_shares(n_players, teams, ranks, reward)
+            else:
+                reward[:n_players] = 0.0
+        else:
+            playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
+                    ranks, rollout, rollout_weights, depth, stream, reward, stats)
+        stats[S_ITERATIONS] += 1
+        stats[S_DEPTH] += level
+        stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], float(level))
+        while node >= 0:
+            tree_i[node, T_VISITS] += 1
+            for s in range(n_players):
+                tree_f[node, s] += reward[s]
+            node = tree_i[node, T_PARENT]
+    # the root move visited most (ties: the better mean), as an index into ``moves``
+    best_k = 0
+    best_visits = -1
+    best_mean = -1.0
+    for k in range(n_moves):
+        child = tree_i[0, T_CHILD]
+        while child >= 0:
+            if tree_i[child, T_MOVE] == moves[k]:
+                v = tree_i[child, T_VISITS]
+                mean = tree_f[child, seat] / v if v > 0 else -1.0
+                if v > best_visits or (v == best_visits and mean > best_mean):
+                    best_visits = v
+                    best_mean = mean
+                    best_k = k
+                break
+            child = tree_i[child, T_SIBLING]
+    return best_k
