@@ -30,7 +30,7 @@ from simkit.reports import verdict as V
 
 from simkit import folders
 from simkit.errors import SimkitError
-from simkit.results import read_games, read_meta
+from simkit.results import check_items, read_games, read_meta
 
 REQUIRED_COLUMNS = ("game", "players", "rank_s1", "turns")
 
@@ -87,6 +87,8 @@ def load_run(folder: Path) -> Run:
     if not items.is_file():
         notes.append("no items.parquet: item value is not shown")
         items = None
+    else:
+        check_items(items)
     return Run(folder, games, meta, items, notes)
 
 

@@ -20,13 +20,46 @@ def fail(message: str) -> None:
 
 
 class Command(click.Group):
-    """Turns every SimkitError into one line on stderr and exit status 2."""
+    """Turns every SimkitError into one line on stderr and exit status 2, an interrupt into
+    one line and exit status 130, and any other error (a bug) into one line that says where
+    its traceback was written (``--debug`` shows it instead), exit status 1."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except SimkitError as exc:
             fail(str(exc))
+        except KeyboardInterrupt:
+            click.echo("interrupted: stopped at once; no run folder was kept", err=True)
+            sys.exit(130)
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug: log it, say one line
+            if ctx.params.get("debug") or os.environ.get("SIMKIT_DEBUG"):
+                raise
+            log = _log_traceback()
+            click.echo(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug "
+                       f"in simkit. The traceback is in {log} (run with --debug to see it)",
+                       err=True)
+            sys.exit(1)
+
+
+def _log_traceback() -> str:
+    import tempfile
+    import traceback
+    from datetime import datetime
+
+    root = Path(os.environ.get("SIMKIT_CACHE_DIR") or Path.home() / ".cache" / "simkit")
+    text = traceback.format_exc()
+    for folder in (root / "logs", Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"simkit-error-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}.log"
+            path.write_text(" ".join(sys.argv) + "\n\n" + text, encoding="utf-8")
+            return str(path)
+        except OSError:
+            continue
+    return "(nowhere: no folder could be written)"
 
 
 set_option = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
@@ -73,7 +106,8 @@ def _emit_json(data) -> None:
 
 @click.group(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="simkit")
-def main():
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error.")
+def main(debug):
     """Monte Carlo balance analysis for tabletop games: seeded self-play, win rates with
     intervals, first-player advantage, game length, card value, what-if comparisons."""
 
@@ -98,9 +132,11 @@ def rules(game, overrides):
     """Show the effective data of GAME: each value, its default, its source and whether an
     override changed it."""
     from simkit import data, registry
+    from simkit.runner import check_params
 
     spec = registry.get_game(game)
     params = data.apply_overrides(spec.data, data.parse_overrides(overrides))
+    check_params(spec, params)
     click.echo(f"{spec.name} v{spec.version} (data: {spec.data_path})")
     width = max(len(k) for k in params)
     click.echo(f"{'key':{width}}  {'value':>14}  {'default':>14}  {'source':8}  why")
@@ -229,7 +265,7 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
                    f"finished in {folder} (run.json says complete: false)", err=True)
         sys.exit(130)
     except KeyboardInterrupt:
-        click.echo("interrupted before any game was written; nothing kept", err=True)
+        click.echo("interrupted: stopped at once; no run folder was kept", err=True)
         sys.exit(130)
     return res
 
@@ -419,6 +455,10 @@ def replay(game, seed, players, strategies, overrides, weights, run_dir, game_in
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         meta = read_meta(run_dir)
+        done = int(meta.get("games_completed", 0))
+        if not 0 <= game_index < max(done, 1):
+            raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
+                              f"{run_dir}, not {game_index:,}")
         rows = read_game_row(run_dir, game_index)
         if rows.empty:
             raise SimkitError(f"{run_dir} has no game {game_index} "

@@ -28,6 +28,19 @@ from simkit.runner import RunSpec
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights"}
 REQUIRED = ("game", "players", "games")
+TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
+         ("games", (int,), "an integer"), ("seed", (int,), "an integer"),
+         ("strategies", (str, list), "a name, a comma-separated list or a list of names"),
+         ("rotate", (bool,), "true or false"), ("set", (dict,), "a table of KEY = VALUE"),
+         ("weights", (list,), 'a list of "STRATEGY.KEY=NUMBER"')]
+
+
+def _is(value, kinds) -> bool:
+    if isinstance(value, bool) and bool not in kinds:
+        return False  # true is not a number of players
+    if isinstance(value, list) and list in kinds:
+        return all(isinstance(x, str) for x in value)
+    return isinstance(value, kinds)
 
 
 @dataclass
@@ -38,18 +51,27 @@ class Experiment:
 
 def load_experiments(path: Path) -> list[Experiment]:
     path = Path(path)
+    if path.is_dir():
+        raise SimkitError(f"experiment file {path} is a folder, not a .toml file")
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise SimkitError(f"experiment file {path} does not exist") from exc
+    except UnicodeDecodeError as exc:
+        raise SimkitError(f"experiment file {path} is not a text file (TOML)") from exc
+    except OSError as exc:
+        raise SimkitError(f"cannot read experiment file {path}: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SimkitError(f"malformed experiment file {path}: {exc}") from exc
     runs = doc.get("run")
-    if not isinstance(runs, list) or not runs:
+    if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
         raise SimkitError(f"{path}: expected one or more [[run]] tables")
     out, names = [], set()
     for i, r in enumerate(runs, 1):
         where = f"{path}: run {i}"
+        for key, kinds, what in TYPES:
+            if key in r and not _is(r[key], kinds):
+                raise SimkitError(f"{where}: {key} must be {what}, not {r[key]!r}")
         extra = set(r) - KEYS
         if extra:
             raise SimkitError(f"{where}: unknown key(s) {', '.join(sorted(extra))}; "

@@ -81,8 +81,9 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
 def replay(game: str, players: int, seed: int, strategies="random", overrides=None,
            weights=None) -> Replay:
     """Replay a single game by its recorded seed (strategies per seat as in its row)."""
-    from simkit.runner import RunSpec
+    from simkit.runner import RunSpec, check_seed
 
+    check_seed(seed)
     run = RunSpec.make(game, players, 1, 0, strategies, overrides, rotate=False,
                        weights=weights)
     return replay_game(plan(run), seed)

@@ -265,6 +265,19 @@ def _items_from_zero(path: Path) -> bool:
     return bool(lows) and min(lows) == 0
 
 
+def check_items(path: Path) -> None:
+    """``SimkitError`` unless ``path`` is a readable items table (a Parquet file whose
+    footer and schema say it has ``game`` and ``seat`` columns)."""
+    try:
+        names = pq.ParquetFile(path).schema_arrow.names
+    except Exception as exc:  # noqa: BLE001 - a damaged file is the user's problem
+        raise SimkitError(f"{path} is unreadable ({exc}); the run's items are damaged: "
+                          "play the run again") from exc
+    missing = [c for c in ("game", "seat") if c not in names]
+    if missing:
+        raise SimkitError(f"{path} is not a simkit items table (no {', '.join(missing)})")
+
+
 def read_items_batches(items, columns: list[str], batch_rows: int):
     """Record batches (game, seat, *columns) of an items table: a path of an items.parquet,
     streamed ``batch_rows`` rows at a time, or a DataFrame; seats counted from 1 whatever

@@ -45,6 +45,34 @@ from simkit.rng import game_seeds
 DEFAULT_CHUNK = 25_000
 
 
+MAX_GAMES = 10**10
+"""The most games one run plays (about a day of play on two cores even for the fastest
+game); more is almost certainly a typo."""
+MAX_SEED = 2**64 - 1
+
+
+def check_seed(seed) -> int:
+    """A master or game seed: an integer in 0 .. 2**64 - 1 (every seed is a uint64)."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise SimkitError(f"a seed must be an integer from 0 to 2**64 - 1 ({MAX_SEED}), "
+                          f"not {seed!r}")
+    return seed
+
+
+def parse_weight(item) -> tuple[str, str, float]:
+    """``"STRATEGY.KEY=NUMBER"`` -> (strategy, key, value), or one line naming the problem."""
+    if not isinstance(item, str) or "=" not in item or "." not in item.partition("=")[0]:
+        raise SimkitError(f"a weight is STRATEGY.KEY=NUMBER (e.g. heuristic.cost=1.5), not "
+                          f"{item!r}")
+    key, _, text = item.partition("=")
+    sname, _, wname = key.partition(".")
+    value = data.parse_value(text.strip())
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value \
+            or abs(value) == float("inf"):
+        raise SimkitError(f"weight {key.strip()} must be a finite number, not {text.strip()!r}")
+    return sname.strip(), wname.strip(), float(value)
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """Everything that decides a run's games: a picklable recipe, sent as is to workers."""
@@ -66,18 +94,16 @@ class RunSpec:
         if players not in spec.players:
             raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
                               f"not {players}")
-        if not isinstance(games, int) or games < 1:
-            raise SimkitError(f"the number of games must be a positive integer, not {games!r}")
-        if not isinstance(seed, int) or seed < 0:
-            raise SimkitError(f"the seed must be a non-negative integer, not {seed!r}")
+        if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
+            raise SimkitError(f"the number of games must be an integer from 1 to {MAX_GAMES:,}, "
+                              f"not {games!r}")
+        check_seed(seed)
+        if not isinstance(rotate, bool):
+            raise SimkitError(f"rotate must be true or false, not {rotate!r}")
         names = registry.resolve_strategies(game, strategies, players)
         over = data.parse_overrides(overrides)
         data.apply_overrides(spec.data, over)
-        w = []
-        for item in weights or ():
-            key, _, text = item.partition("=")
-            sname, _, wname = key.partition(".")
-            w.append((sname.strip(), wname.strip(), float(data.parse_value(text))))
+        w = [parse_weight(item) for item in weights or ()]
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                               for k, v in over.items()))  # hashable: plans are cached
         run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w))
@@ -101,12 +127,31 @@ class Plan:
     item_columns: list[str] = field(default_factory=list)
 
 
+def compile_checked(spec, vals: dict, players: int) -> tuple:
+    """The game's parameter arrays; a value the game's ``compile`` refuses (a cross-value
+    constraint, an unknown name) becomes one line naming it."""
+    try:
+        return spec.compile(vals, players)
+    except SimkitError:
+        raise
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise SimkitError(f"{spec.name}: these data values do not make a game at {players} "
+                          f"players: {exc}") from exc
+
+
+def check_params(spec, params: dict) -> None:
+    """The check ``run`` makes, for ``rules``: the values compile at every player count."""
+    vals = data.values(params)
+    for n in spec.players:
+        compile_checked(spec, vals, n)
+
+
 @cache
 def plan(run: RunSpec) -> Plan:
     spec = registry.get_game(run.game)
     params = data.apply_overrides(spec.data, dict(run.overrides))
     vals = data.values(params)
-    compiled = spec.compile(vals, run.players)
+    compiled = compile_checked(spec, vals, run.players)
     driver = load_driver(run.game)
     wover: dict[str, dict[str, float]] = {}
     for sname, wname, v in run.weights:

@@ -93,7 +93,17 @@ def test_replay_from_a_run_matches_its_row(tmp_path):
     (["run", "pig", "--players", 2, "--set", "target=0"], "out of range"),
     (["run", "pig", "--players", 2, "--set", "target"], "KEY=VALUE"),
     (["run", "pig"], "--players is required"),
-    (["run", "pig", "--players", 2, "--games", 0], "positive integer"),
+    (["run", "pig", "--players", 2, "--games", 0], "an integer from 1 to"),
+    (["run", "pig", "--players", 2, "--games", 10**12], "an integer from 1 to"),
+    (["run", "pig", "--players", 2, "--seed", 2**64], "from 0 to 2**64 - 1"),
+    (["run", "pig", "--players", 2, "--seed", -1], "from 0 to 2**64 - 1"),
+    (["run", "pig", "--players", 2, "--weight", "hold-at.threshold=abc"], "finite number"),
+    (["run", "pig", "--players", 2, "--weight", "hold-at.threshold=inf"], "finite number"),
+    (["run", "pig", "--players", 2, "--weight", "hold-at"], "STRATEGY.KEY=NUMBER"),
+    (["run", "pig", "--players", 2, "--weight", "hold-at.nope=1", "--strategies", "hold-at"],
+     "no weight 'nope'"),
+    (["replay", "pig", "--players", 2, "--seed", -1], "from 0 to 2**64 - 1"),
+    (["rules", "pig", "--set", "target=0"], "out of range"),
     (["rules", "nope"], "unknown game"),
     (["replay", "pig", "--players", 2], "give GAME --seed S"),
     (["replay", "pig", "--seed", 3], "--players is required"),
@@ -266,3 +276,68 @@ def test_export_writes_csv_with_seats_from_one(tmp_path):
     assert bad.returncode == 2 and "csv" in bad.stderr
     missing = _run_cli("export", tmp_path / "nothing")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+
+
+def test_experiment_values_are_type_checked(tmp_path):
+    cases = {
+        'rotate = "no"': "rotate must be true or false",
+        'strategies = 5': "strategies must be",
+        'players = true': "players must be an integer",
+        'weights = "hold-at.threshold=3"': "weights must be a list",
+        'seed = 1.5': "seed must be an integer",
+    }
+    for line, message in cases.items():
+        exp = tmp_path / "e.toml"
+        base = {"game": '"pig"', "players": "2", "games": "5"}
+        base.pop(line.split(" =")[0], None)
+        body = "".join(f"{k} = {v}\n" for k, v in base.items())
+        exp.write_text(f"[[run]]\n{body}{line}\n")
+        res = CliRunner().invoke(main, ["run", str(exp), "--out", str(tmp_path / "o")])
+        assert res.exit_code == 2 and message in res.output, (line, res.output)
+    (tmp_path / "list.toml").write_text("run = [1, 2]\n")
+    (tmp_path / "bin.toml").write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe")
+    (tmp_path / "dir.toml").mkdir()
+    for name, message in (("list", "[[run]] tables"), ("bin", "not a text file"),
+                          ("dir", "is a folder")):
+        res = CliRunner().invoke(main, ["run", str(tmp_path / f"{name}.toml")])
+        assert res.exit_code == 2 and message in res.output, (name, res.output)
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_damaged_items_table_is_one_line(tmp_path, root):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(root / "tests" / "fixtures" / "run-v1-avalon", run)
+    data = (run / "items.parquet").read_bytes()
+    (run / "items.parquet").write_bytes(data[: len(data) // 3])
+    res = CliRunner().invoke(main, ["report", str(run), "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "items.parquet is unreadable" in res.output
+    assert res.output.count("\n") == 1 and not (tmp_path / "r").exists()
+
+
+def test_an_internal_error_is_one_line_and_a_log(tmp_path, monkeypatch):
+    from simkit import registry
+
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(registry, "games", lambda: 1 / 0)
+    res = CliRunner().invoke(main, ["games"])
+    assert res.exit_code == 1
+    line = res.output.strip()
+    assert line.count("\n") == 0 and "internal error (ZeroDivisionError" in line
+    log = next((tmp_path / "cache" / "logs").glob("simkit-error-*.log"))
+    assert "Traceback" in log.read_text() and "ZeroDivisionError" in log.read_text()
+    res = CliRunner().invoke(main, ["--debug", "games"])
+    assert isinstance(res.exception, ZeroDivisionError)
+
+
+def test_an_interrupt_at_start_up_is_one_line_and_130(monkeypatch):
+    from simkit import registry
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(registry, "games", interrupted)
+    res = CliRunner().invoke(main, ["games"])
+    assert res.exit_code == 130 and res.output.strip() == (
+        "interrupted: stopped at once; no run folder was kept")
