@@ -27,6 +27,8 @@ from .state import (
     CARD_H,
     CARDS_OPEN,
     CAT,
+    CATCHES,
+    CAUGHT,
     CHAR_KEYS,
     CLOVER,
     CNT,
@@ -511,7 +513,7 @@ def max_moves(params, n_players):
 def new_game(params, n_players, state, chance):
     state[:] = 0
     for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H, RET_CHAR, QUESTION, ENSNARED,
-              WINNER, END):
+              WINNER, END, CAUGHT):
         state[k] = -1
     for j in range(N_JOINERS):
         state[JOIN_AT + j] = -1
@@ -1120,6 +1122,8 @@ def snare_meets(params, state, r, b, items):
     else:
         item(items, SNARE, A_ENSNARE)
         state[ENSNARED] = r
+        state[CAUGHT] = r
+        state[CATCHES] += 1
         state[KNOWN + r] = 1
         state[KNOWN + SNARE] = 1
 

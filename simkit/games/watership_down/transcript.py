@@ -8,6 +8,8 @@ from .state import (
     CAMPION,
     CARD_E,
     CARD_H,
+    CATCHES,
+    CAUGHT,
     CHAR_NAMES,
     CNT,
     DECIDER,
@@ -113,34 +115,43 @@ def _who(state, c, viewer_side):
     return name
 
 
-def _changes(params, before, after, told=-1):
+def _changes(params, before, after, told=-1, dest=-1):
     """Everything a decision changed: characters moved, defeated, joined; the Snare.
-    ``told`` is a character whose move the headline already gave."""
+    ``told`` is a character whose move the headline already gave, ``dest`` the space that
+    move went to: a mover defeated in the same decision fell there, not where it came from."""
     lines, joined = [], []
     ef = int(params[0][0])
+    caught = int(after[CAUGHT]) if after[CATCHES] > before[CATCHES] else -1
+    snare_falls = None              # told after the catch when the Snare falls at once
     for c in range(N_CHARS):
         b0, b1 = int(before[LOC + c]), int(after[LOC + c])
         s0, s1 = int(before[STAT + c]), int(after[STAT + c])
         who = CHAR_NAMES[c]
         if s0 == IN_PLAY and s1 == DEFEATED:
-            lines.append(f"{who} is defeated on {_space(params, b0)}")
+            line = f"{who} is defeated on {_space(params, dest if c == told else b0)}"
+            if c == SNARE and caught >= 0:
+                snare_falls = line
+            else:
+                lines.append(line)
         elif s0 == PENDING and s1 == LOST:
             joined.append(f"{who} should join, but Sandleford holds elil: lost")
         elif s0 == PENDING and s1 == IN_PLAY and before[PHASE] != P_SETUP:
             joined.append(f"{who} joins the hlessil on {_space(params, b1)}")
-        elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY and not (c == told and b0 ==
-                                                                    before[LOC + c]):
+        elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY and c != told:
             how = ""
             if b1 == ef and c >= N_RABBITS:
                 how = " (sent home)"
             lines.append(f"{_who(before, c, -1)}: {_space(params, b0)} -> "
                          f"{_space(params, b1)}{how}")
     e0, e1 = int(before[ENSNARED]), int(after[ENSNARED])
-    if e1 >= 0 and e0 != e1:
-        lines.append(f"the Snare catches {CHAR_NAMES[e1]}: both lie face up, "
-                     f"{CHAR_NAMES[e1]} is paralysed")
-    if e0 >= 0 and e1 < 0 and after[STAT + e0] == IN_PLAY:
-        lines.append(f"{CHAR_NAMES[e0]} is free of the Snare")
+    if caught >= 0:
+        lines.append(f"the Snare catches {CHAR_NAMES[caught]}: both lie face up, "
+                     f"{CHAR_NAMES[caught]} is paralysed")
+    if snare_falls is not None:
+        lines.append(snare_falls)
+    held = caught if caught >= 0 else e0
+    if held >= 0 and e1 < 0 and after[STAT + held] == IN_PLAY:
+        lines.append(f"{CHAR_NAMES[held]} is free of the Snare")
     if (before[STAT + SNARE] == IN_PLAY and after[STAT + SNARE] == IN_PLAY
             and before[KNOWN + SNARE] == 1 and after[KNOWN + SNARE] == 0 and e1 < 0):
         lines.append("the Snare is concealed again")
@@ -264,12 +275,12 @@ def describe_move(params, n_players, before, move, after):
         head = f"Flaming Stick: {CHAR_NAMES[c]} retreats to {_space(params, t)}"
     else:
         head = f"move {move}"
-    told = -1
+    told, dest = -1, -1
     if ph in (P_MOVE, P_DAND) and move != M_PASS:
-        told = (move - (M_GIFT if move >= M_GIFT else 0)) // 16
-        if after[LOC + told] != (move % 16):
+        told, dest = divmod(move - (M_GIFT if move >= M_GIFT else 0), 16)
+        if after[STAT + told] == IN_PLAY and after[LOC + told] != dest:
             told = -1                     # it went on (escape, retreat): say so below
-    return [head] + extra + _changes(params, before, after, told)
+    return [head] + extra + _changes(params, before, after, told, dest)
 
 
 def check_state(params, n_players, state):
