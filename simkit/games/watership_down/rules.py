@@ -934,10 +934,13 @@ def holly_look(params, state, t, chance, items):
 
 @kernel
 def apply_card(params, state, move, items):
+    """A battle card chosen. It stays in the hand (as far as anyone can tell, it is one of
+    the hand's cards lying face down) until both are chosen; then both are revealed and
+    leave the hands. Removing it at once would show the opponent which card it was."""
     side = state[DECIDER]
     k = -1 if move == M_NOCARD else move - M_CARD
     if k >= 0:
-        play_card(params, state, side, k, items)
+        items[side, card_col(side, k, EV_PLAYED)] += 1
     if side == HLESSIL:
         state[CARD_H] = k
     else:
@@ -945,15 +948,19 @@ def apply_card(params, state, move, items):
     state[ROUND] |= 2 if side == HLESSIL else 4     # bit 1/2: this side has chosen
     if state[ROUND] & 6 == 6:
         state[CARDS_OPEN] = 1
+        play_card(params, state, HLESSIL, state[CARD_H])
+        play_card(params, state, ELIL, state[CARD_E])
         state[STEP] = S_BLACKBERRY
     else:
         state[STEP] = S_CARDS
 
 
 @kernel
-def play_card(params, state, side, k, items):
+def play_card(params, state, side, k):
+    """A revealed card leaves the hand; the last one played brings the whole hand back."""
+    if k < 0:
+        return
     state[HAND + side * N_CARDS + k] = 0
-    items[side, card_col(side, k, EV_PLAYED)] += 1
     if params[0][G_REFILL] == 1:
         left = 0
         for x in range(9):

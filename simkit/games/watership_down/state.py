@@ -15,7 +15,8 @@ first), seat 1 the hlessil player (side HLESSIL = 1); a side's number is its sea
     STAT[23]   PENDING 0 / IN_PLAY 1 / DEFEATED 2 / LOST 3      (71 .. 93)
     KNOWN[23]  1 when the opponent knows which token it is      (94 .. 116)
     LOCK[23]   1 for an elil Holly looked at: cannot be mixed   (117 .. 139)
-    HAND[2][11] 1 when the card is in the side's hand           (140 .. 161)
+    HAND[2][11] 1 when the card is in the side's hand; a card chosen face
+               down stays until both cards are revealed           (140 .. 161)
     CNT[2][16] tokens of each side on each space (public)       (162 .. 193)
 
 Characters 0..13 are the rabbits (hlessil), 14..22 the elil. -1 means empty or none.
