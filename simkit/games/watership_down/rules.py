@@ -356,8 +356,7 @@ def defeat(params, state, c, items):
         state[ENSNARED] = -1
         state[SNARE_FREED] = 1
     if c == SNARE and state[ENSNARED] >= 0:
-        state[KNOWN + state[ENSNARED]] = 0   # concealed again, rejoins the hlessil army
-        state[ENSNARED] = -1
+        state[ENSNARED] = -1      # face down again; mixed with the others at the turn's end
 
 
 @kernel
@@ -1399,15 +1398,13 @@ def apply_flame(params, state, r, t, items):
 
 @kernel
 def step_battle_end(params, state, chance, items):
-    """A Snare whose rabbit fell meets one of those left, or hides again."""
+    """A Snare whose rabbit fell meets one of those left, or is laid face down again."""
     b = state[BSPACE]
     if alive_at(state, SNARE, b) and state[ENSNARED] < 0 and state[ATT] != SNARE:
         m = pool_mask(state, HLESSIL, b, -1)
         if m != 0 and state[SNARE_FREED] == 1:
             snare_meets(params, state, pick(chance, m), b, items)
-        elif m == 0:
-            state[KNOWN + SNARE] = 0
-    state[SNARE_FREED] = 0
+    state[SNARE_FREED] = 0        # face down again: unknown once mixed with other elil
     state[STEP] = S_ARRIVED
 
 

@@ -63,6 +63,7 @@ from .state import (
     QUESTION_NAMES,
     SIDE,
     SNARE,
+    SNARE_FREED,
     STAT,
     TURN,
     WINNER,
@@ -152,8 +153,9 @@ def _changes(params, before, after, told=-1, dest=-1):
     held = caught if caught >= 0 else e0
     if held >= 0 and e1 < 0 and after[STAT + held] == IN_PLAY:
         lines.append(f"{CHAR_NAMES[held]} is free of the Snare")
-    if (before[STAT + SNARE] == IN_PLAY and after[STAT + SNARE] == IN_PLAY
-            and before[KNOWN + SNARE] == 1 and after[KNOWN + SNARE] == 0 and e1 < 0):
+    face_up = e0 >= 0 or before[SNARE_FREED] == 1 or caught >= 0
+    if (face_up and before[STAT + SNARE] == IN_PLAY and after[STAT + SNARE] == IN_PLAY
+            and e1 < 0 and after[SNARE_FREED] == 0):
         lines.append("the Snare is concealed again")
     a, d = int(after[ATT]), int(after[DEF])
     if a >= 0 and d >= 0 and (d != before[DEF] or a != before[ATT]) \

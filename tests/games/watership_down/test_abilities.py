@@ -513,7 +513,19 @@ def test_rabbit_caught_while_attacking_fights_on_with_useless_cards():
     play(st, card(4), ch=ch)              # a 5 that has no effect
     play(st, card(0), ch=ch)              # 3 against 2 + 1: both fall
     assert status(st, "buckthorn") == DEFEATED and status(st, "rats") == DEFEATED
-    assert st[KNOWN + C["snare"]] == 0    # no rabbit left: concealed again
+    assert st[ENSNARED] == -1             # no rabbit left: face down again, and free
+    assert st[KNOWN + C["snare"]] == 1    # but alone on its space: still known
+
+
+def test_snare_face_down_again_is_mixed_with_the_elil_on_its_space():
+    st = snared(hazel=SAND, woundwort=HONEY)
+    st[SIDE] = st[DECIDER] = ELIL
+    play(st, mv("woundwort", ROAD))       # the ensnared Buckthorn is the only one there
+    play(st, card(0))
+    play(st, card(0))                     # 3 + 1 against 5 + 1
+    assert status(st, "buckthorn") == DEFEATED and st[ENSNARED] == -1
+    assert where(st, "snare") == ROAD and where(st, "woundwort") == ROAD
+    assert st[KNOWN + C["snare"]] == 0 and st[KNOWN + C["woundwort"]] == 0
 
 
 def test_elil_may_choose_the_ensnared_rabbit():

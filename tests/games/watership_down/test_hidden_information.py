@@ -17,17 +17,23 @@ Three checks on every decision of random games:
 """
 
 import numpy as np
+import pytest
 
 from simkit.game import HIDDEN
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
+    CARD_E,
     CARD_H,
+    CARDS_OPEN,
     CNT,
     DECIDER,
+    DEF,
+    DOWN_SEEN,
     ELIL,
     ELIL_FIRST,
     HAND,
     HLESSIL,
+    HOLLY_LOOK,
     IN_PLAY,
     KNOWN,
     LOC,
@@ -165,3 +171,100 @@ def test_revealed_cards_leave_the_hand_and_show():
         o = observe(P, st, seat)
         assert o[HAND + HLESSIL * N_CARDS + 4] == 0 and o[HAND + ELIL * N_CARDS + 0] == 0
         assert sum(o[HAND + HLESSIL * N_CARDS + k] for k in range(9)) == 8
+
+
+# ---- random states ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def checked():
+    """Counts of the non-trivial cases the random-state tests met (none may be zero)."""
+    return {}
+
+
+def test_unseen_parts_can_change_without_changing_the_view(checked):
+    rng = np.random.default_rng(11)
+    n_relabels = n_cards = 0
+    for st, _, _ in random_games(P, N_GAMES, 21):
+        if rules.is_over(st):
+            continue
+        for seat in (ELIL, HLESSIL):
+            base = observe(P, st, seat)
+            other = relabel_unknown(st, 1 - seat, rng)
+            n_relabels += not np.array_equal(other, st)
+            assert np.array_equal(observe(P, other, seat), base)
+            other = st.copy()
+            other[DOWN_SEEN] = rng.integers(1 << 20)
+            if seat == ELIL:
+                other[HOLLY_LOOK] = 1 - st[HOLLY_LOOK]
+            assert np.array_equal(observe(P, other, seat), base)
+        if st[PHASE] == P_CARD and st[DECIDER] == ELIL and st[ELIL_FIRST] == 0 \
+                and st[CARDS_OPEN] == 0 and st[CARD_H] >= 0:
+            base = observe(P, st, ELIL)
+            for k in range(9):
+                if st[HAND + HLESSIL * N_CARDS + k] == 1:
+                    other = st.copy()
+                    other[CARD_H] = k
+                    n_cards += k != st[CARD_H]
+                    assert np.array_equal(observe(P, other, ELIL), base)
+    assert n_relabels > 1000 and n_cards > 50, (n_relabels, n_cards)
+
+
+def test_secret_choices_look_alike_to_the_opponent():
+    counts = {P_SETUP: 0, P_CARD: 0, P_MOVE: 0}
+    for st, chance, _ in random_games(P, N_GAMES, 22):
+        if rules.is_over(st):
+            continue
+        viewer = 1 - int(st[DECIDER])
+        for group in indistinguishable_choices(P, st):
+            views = [v for v in (run_until(P, st, chance, m, viewer) for m in group)
+                     if v is not None]
+            for v in views[1:]:
+                assert np.array_equal(v, views[0]), (int(st[PHASE]), group)
+            counts[P_MOVE if st[PHASE] == P_DAND else int(st[PHASE])] += len(views) > 1
+    assert all(n > 20 for n in counts.values()), counts
+
+
+def test_what_was_shown_stays_shown_as_long_as_the_table_shows_it():
+    """A revealed card stays out of its hand until the hand comes back; a revealed token
+    stays known until it shares its space with another token of its side (a shuffle);
+    both battlers of a fight and both revealed cards are seen."""
+    prev = {ELIL: None, HLESSIL: None}
+    revealed = {ELIL: set(), HLESSIL: set()}
+    n_kept = n_battles = 0
+    for st, _, move in random_games(P, N_GAMES, 23):
+        for seat in (ELIL, HLESSIL):
+            o = observe(P, st, seat)
+            for side in (ELIL, HLESSIL):
+                shown = [int(o[HAND + side * N_CARDS + k]) for k in range(9)]
+                assert shown == [0 if k in revealed[side] else 1 for k in range(9)]
+            if st[CARDS_OPEN] == 1:
+                assert o[CARD_H] == st[CARD_H] and o[CARD_E] == st[CARD_E]
+            a, d, b = int(st[rules.ATT]), int(st[DEF]), int(st[rules.BSPACE])
+            if (move >= 0 and a >= 0 and d >= 0 and b >= 0
+                    and rules.alive_at(st, a, b) and rules.alive_at(st, d, b)):
+                assert o[LOC + a] == st[LOC + a] and o[LOC + d] == st[LOC + d]
+                n_battles += 1
+            before = prev[seat]
+            for c in side_chars(1 - seat):
+                if before is None or before[LOC + c] < 0 or st[STAT + c] != IN_PLAY:
+                    continue
+                if o[LOC + c] == HIDDEN:
+                    mates = [x for x in side_chars(1 - seat) if x != c
+                             and st[STAT + x] == IN_PLAY and st[LOC + x] == st[LOC + c]]
+                    assert mates, f"{c} was seen and is hidden again, alone on its space"
+                else:
+                    n_kept += 1
+            prev[seat] = None if move < 0 else o
+        if move < 0:
+            revealed = {ELIL: set(), HLESSIL: set()}
+            continue
+        seat = int(st[DECIDER])
+        if st[PHASE] == P_CARD and st[ROUND] & (4 if seat == HLESSIL else 2) != 0:
+            cards = {seat: move - M_CARD, 1 - seat: int(st[CARD_E if seat == HLESSIL
+                                                            else CARD_H])}
+            for side, k in cards.items():
+                if 0 <= k < 9:
+                    revealed[side].add(k)
+                    if len(revealed[side]) == 9:      # the last card: the hand comes back
+                        revealed[side] = set()
+    assert n_kept > 1000 and n_battles > 200, (n_kept, n_battles)

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from simkit.games.watership_down.state import DECIDER, SIDE
 from simkit.games.watership_down.transcript import describe_move
 from simkit.replay import replay
 
-from .helpers import NUTHANGER, ROAD, SAND, P, mv, play, position
+from .helpers import HONEY, NUTHANGER, ROAD, SAND, P, card, mv, play, position
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -52,3 +53,15 @@ def test_a_mover_defeated_in_its_own_move_falls_where_it_attacked():
     play(st, mv("rats", ROAD))            # Silver defeats the Rats at once
     lines = describe_move(P, 2, before, mv("rats", ROAD), st.copy())
     assert "Rats is defeated on The Road" in lines
+
+
+def test_snare_laid_face_down_again_is_told():
+    st = position(0, snare=NUTHANGER, buckthorn=ROAD, hazel=SAND, woundwort=HONEY)
+    play(st, mv("snare", ROAD))
+    st[SIDE] = st[DECIDER] = 0
+    for m in (mv("woundwort", ROAD), card(0)):
+        play(st, m)
+    before = st.copy()
+    play(st, card(0))                     # the ensnared Buckthorn falls, no rabbit is left
+    lines = describe_move(P, 2, before, card(0), st.copy())
+    assert lines[-2:] == ["Buckthorn is defeated on The Road", "the Snare is concealed again"]
