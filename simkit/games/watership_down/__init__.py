@@ -91,6 +91,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
         int(values["cards.refill_when_empty"]), int(values["rules.warren_check_every_turn"]),
         int(sum(1 << i for i in range(N_SPACES) if sp[i, 1])),
         int(values["cards.optional"]), values["cards.gift_bonus"],
+        int(values["abilities.blackberry_snare_on_his_space"]),
     ], np.int32)
     ch = np.zeros((N_CHARS, 4), np.int32)
     for c, key in enumerate(CHAR_KEYS):

@@ -18,6 +18,7 @@ from . import state as _state
 from .state import (
     ATT,
     ATTACKING,
+    BB_ONTO_SNARE,
     BIGWIG,
     BLACKAVAR,
     BLACKBERRY,
@@ -166,7 +167,8 @@ END_REASONS = list(_state.END_REASONS)
 # params[0] (G) indices
 (G_EFRAFA, G_SANDLEFORD, G_DOWN_A, G_DOWN_B, G_DOWN_BONUS, G_STRAW_DOWN, G_DOG_WOOD,
  G_FOX_WOOD, G_PIPKIN, G_FIVER_HAZEL, G_SNARE_GROUP, G_WOOD_CAP, G_WARREN, G_ELIL_WIN,
- G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS, G_OPTIONAL, G_GIFT_BONUS) = range(20)
+ G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS, G_OPTIONAL, G_GIFT_BONUS,
+ G_BB_SNARE_ANY) = range(21)
 JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
 
 # ---- items: "item:event" columns, and their indices -------------------------------------
@@ -342,6 +344,8 @@ def place(params, state, c, s, items):
         unlock_at(state, s)
     else:
         note_arrival(params, state, c, s, items)
+        if c == BLACKBERRY and state[ENSNARED] >= 0 and state[LOC + SNARE] == s:
+            state[BB_ONTO_SNARE] = 1
 
 
 @kernel
@@ -1441,11 +1445,15 @@ def step_postmove(params, state, items):
 
 @kernel
 def snare_check(params, state, items):
-    """A busy Snare falls to Blackberry on its space or to a group of strength 6+."""
+    """A busy Snare falls to Blackberry when he has moved onto its space (or, with
+    ``abilities.blackberry_snare_on_his_space``, whenever he is there) or to a group of
+    strength 6+."""
     if state[ENSNARED] < 0 or state[STAT + SNARE] != IN_PLAY:
         return
     s = state[LOC + SNARE]
-    if alive_at(state, BLACKBERRY, s):
+    onto = state[BB_ONTO_SNARE] == 1 or params[0][G_BB_SNARE_ANY] == 1
+    state[BB_ONTO_SNARE] = 0
+    if onto and alive_at(state, BLACKBERRY, s):
         item(items, BLACKBERRY, A_BB_SNARE)
         defeat_by_rabbit(params, state, SNARE, s, items)
         return
@@ -1569,7 +1577,8 @@ def step_endturn(params, state, items):
     state[TURN] += 1
     for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H, GIFT):
         state[k] = -1
-    for k in (DAND, HOLLY_LOOK, ATTACKING, CARDS_OPEN, ROUND, PIPKIN_ON, HAZEL_ON, NOCARDS):
+    for k in (DAND, HOLLY_LOOK, ATTACKING, CARDS_OPEN, ROUND, PIPKIN_ON, HAZEL_ON, NOCARDS,
+              BB_ONTO_SNARE):
         state[k] = 0
     if not has_move(params, state, side):
         win(state, ended, E_NO_MOVE)

@@ -9,7 +9,7 @@ first), seat 1 the hlessil player (side HLESSIL = 1); a side's number is its sea
     | DEF CARD_E CARD_H CARDS_OPEN ROUND PIPKIN_ON HAZEL_ON NOCARDS PRE       |
     | RET_CHAR RET_DIRS RESUME FLAME_USED QUESTION DAND HOLLY ENSNARED        |
     | SNARE_FREED ATTACKING ELIL_FIRST DOWN_SEEN  JOIN_AT[5] OPT_USED GIFT    |
-    | POST CAUGHT CATCHES (spare)                                            |
+    | POST CAUGHT CATCHES BB_ONTO_SNARE (spare)                              |
     +------------------------------------------------------------------------+
     LOC[23]    space of each character, -1 off the board        (48 .. 70)
     STAT[23]   PENDING 0 / IN_PLAY 1 / DEFEATED 2 / LOST 3      (71 .. 93)
@@ -64,6 +64,7 @@ GIFT = 39             # the character fighting with Gift to the Thousand this tu
 POST = 40             # next post-reveal question: 0 Blackberry, 1 and 2 El-ahrairah
 CAUGHT = 41           # the rabbit the Snare caught most recently, -1 none (public)
 CATCHES = 42          # how many times the Snare has caught a rabbit (for the transcript)
+BB_ONTO_SNARE = 43    # 1 when Blackberry has just moved onto the busy Snare's space
 HEADER = 48
 LOC = HEADER
 STAT = LOC + N_CHARS

@@ -6,6 +6,7 @@ from simkit.game import HIDDEN
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
     CARD_E,
+    CAUGHT,
     DECIDER,
     DEF,
     DEFEATED,
@@ -215,6 +216,43 @@ def test_blackberry_frees_an_ensnared_rabbit_by_moving_onto_it():
     st[ENSNARED] = C["fiver"]
     play(st, mv("blackberry", NUTHANGER))
     assert status(st, "snare") == DEFEATED and st[ENSNARED] == -1
+
+
+def snare_catches_beside_blackberry(p):
+    """The Snare attacks a stack of Blackberry and Fiver and catches Fiver (chance picks)."""
+    for seed in range(1, 100):
+        st = position(ELIL, params=p, snare=NUTHANGER, blackberry=ROAD, fiver=ROAD,
+                      hazel=SAND)
+        play(st, mv("snare", ROAD), params=p, ch=chance(seed))
+        if st[CAUGHT] == C["fiver"]:
+            return st
+    raise AssertionError("the Snare never caught Fiver")
+
+
+def test_blackberry_standing_by_does_not_defeat_the_snare():
+    # "whether he encounters it directly or moves onto a space with an ensnared rabbit":
+    # the Snare caught Fiver beside him; he neither met it nor moved onto its space.
+    st = snare_catches_beside_blackberry(P)
+    assert status(st, "snare") == IN_PLAY and where(st, "blackberry") == ROAD
+    assert st[SIDE] == HLESSIL
+    play(st, mv("hazel", NEWTOWN))        # a turn passes: still held
+    assert status(st, "snare") == IN_PLAY and st[ENSNARED] == C["fiver"]
+
+
+def test_blackberry_moving_with_hazel_onto_the_ensnared_rabbit_defeats_the_snare():
+    st = position(HLESSIL, hazel=NEWTOWN, blackberry=NEWTOWN, snare=ROAD, fiver=ROAD,
+                  woundwort=EFRAFA)
+    st[ENSNARED] = C["fiver"]
+    play(st, mv("hazel", ROAD))
+    play(st, M_CHAR + C["blackberry"])
+    assert status(st, "snare") == DEFEATED and st[ENSNARED] == -1
+
+
+def test_blackberry_on_the_snares_space_switch_defeats_it():
+    p = params(**{"abilities.blackberry_snare_on_his_space": True})
+    st = snare_catches_beside_blackberry(p)
+    assert status(st, "snare") == DEFEATED and st[ENSNARED] == -1
+    assert status(st, "fiver") == IN_PLAY and where(st, "fiver") == ROAD
 
 
 def test_blackberry_has_no_replay_when_the_cat_plays_no_cards():
