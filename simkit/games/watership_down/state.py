@@ -115,8 +115,11 @@ MAX_MOVES = 200
 #   460  CARDS[2][11][2]  kind, value of each side's cards
 #   504  JOIN[5][3]       trigger kind, trigger spaces (bitmask), appear space (-1: there)
 #   519  SETUP[2][5]      the five non-home spaces of each side, in placement order
-O_NB, O_NBM, O_SP, O_CH, O_CARDS, O_JOIN, O_SETUP, PARAMS_SIZE = (32, 224, 320, 368, 460, 504,
-                                                                  519, 529)
+#   529  NAMES[16][32]    space names as code points, 0-padded (for the transcript only)
+NAME_LEN = 32
+O_NB, O_NBM, O_SP, O_CH, O_CARDS, O_JOIN, O_SETUP, O_NAMES = (32, 224, 320, 368, 460, 504, 519,
+                                                              529)
+PARAMS_SIZE = O_NAMES + N_SPACES * NAME_LEN
 
 # end reasons
 END_REASONS = ["timeout", "warren", "does_defeated", "eleven_defeated", "warren_impossible",

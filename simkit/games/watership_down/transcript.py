@@ -45,7 +45,9 @@ from .state import (
     N_CHARS,
     N_RABBITS,
     N_SPACES,
+    NAME_LEN,
     O_CARDS,
+    O_NAMES,
     O_SP,
     P_CARD,
     P_DAND,
@@ -74,14 +76,14 @@ H_CARD_NAMES = ["1", "2", "3", "4", "5", "Retreat Backward", "Retreat Sideways",
                 "Retreat Forward", "Kehaar"]
 E_CARD_NAMES = ["1", "2", "3", "4", "5", "6", "Retreat Backwards", "Tracker",
                 "Flaming Stick"]
-SPACE_NAMES = ["Sandleford", "The Enborne", "Newtown Copse", "Ecchinswell Copse",
-               "Heather Wood", "The Road", "Cowslip's Warren", "The Beech Hanger",
-               "The Honeycomb", "Nuthanger Farm", "Caesar's Belt", "Hawthorn Wood",
-               "Test Woods", "Near Hind Copse", "The River Test", "Efrafa"]
+def space_names(params):
+    """The board's space names, decoded from the params table (``state.NAMES``)."""
+    codes = params[0][O_NAMES:O_NAMES + N_SPACES * NAME_LEN].reshape(N_SPACES, NAME_LEN)
+    return ["".join(chr(int(x)) for x in row if x) for row in codes]
 
 
 def _space(params, s):
-    return SPACE_NAMES[s] if 0 <= s < N_SPACES else "off the board"
+    return space_names(params)[s] if 0 <= s < N_SPACES else "off the board"
 
 
 def _card(side, k):
@@ -100,11 +102,17 @@ def _where(state):
 
 
 def describe_setup(params, n_players, state):
-    return ["P1 plays the elil (Woundwort, Campion, Vervain, Cat, Dog, Fox, Rats, Kestrel, "
-            "the Snare) from Efrafa; P2 the hlessil (Hazel's nine) from Sandleford; the elil "
+    t = params[0]
+    ef, sand, da, db = (_space(params, int(t[k])) for k in range(4))
+    return [f"P1 plays the elil (Woundwort, Campion, Vervain, Cat, Dog, Fox, Rats, Kestrel, "
+            f"the Snare) from {ef}; P2 the hlessil (Hazel's nine) from {sand}; the elil "
             "move first",
-            "Watership Down is the Beech Hanger and the Honeycomb; the hlessil win with four "
+            f"Watership Down is {_the(da)} and {_the(db)}; the hlessil win with four "
             "rabbits there, one a doe"]
+
+
+def _the(name):
+    return "the " + name[4:] if name.startswith("The ") else name
 
 
 def _who(state, c, viewer_side):
@@ -305,9 +313,9 @@ def check_state(params, n_players, state):
                     and state[LOC + c] == s)
             if sp[s, 1] == 1 and n > cap:
                 problems.append(f"{n} {SIDE_NAMES[side]} characters in wooded "
-                                f"{SPACE_NAMES[s]}")
+                                f"{_space(params, s)}")
             if state[CNT + side * N_SPACES + s] != n:
-                problems.append(f"token count of {SIDE_NAMES[side]} on {SPACE_NAMES[s]} "
+                problems.append(f"token count of {SIDE_NAMES[side]} on {_space(params, s)} "
                                 f"is {state[CNT + side * N_SPACES + s]}, not {n}")
         h = sum(1 for c in range(N_RABBITS) if state[STAT + c] == IN_PLAY
                 and state[LOC + c] == s)
@@ -315,7 +323,7 @@ def check_state(params, n_players, state):
                 and state[LOC + c] == s)
         busy_snare = state[ENSNARED] >= 0 and state[LOC + SNARE] == s
         if h and e and not busy_snare and state[BSPACE] != s and state[WINNER] < 0:
-            problems.append(f"rabbits and elil share {SPACE_NAMES[s]} outside a battle")
+            problems.append(f"rabbits and elil share {_space(params, s)} outside a battle")
         if s == int(g[0]) and h and state[BSPACE] != s and state[WINNER] < 0 \
                 and state[PHASE] not in (P_ESCAPE, P_GROUP, P_FLAME):
             problems.append("a rabbit stays in Efrafa")

@@ -56,9 +56,10 @@ from simkit.games.watership_down.state import (
 )
 from simkit.rng import game_seeds, seed_streams
 
-from .helpers import EFRAFA, NUTHANGER, ROAD, P, card, mv, play, position
+from .helpers import EFRAFA, NUTHANGER, ROAD, SPEC, P, card, mv, params, play, position
 
 N_GAMES = 100
+LAYOUTS = list(SPEC.data["board.layout"].choices)
 
 
 def observe(params, st, seat):
@@ -175,13 +176,14 @@ def test_revealed_cards_leave_the_hand_and_show():
 
 # ---- random states ----------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def checked():
-    """Counts of the non-trivial cases the random-state tests met (none may be zero)."""
-    return {}
+@pytest.fixture(params=LAYOUTS)
+def board(request):
+    """The params of each board layout: the random-state tests play on all of them."""
+    return params(**{"board.layout": request.param})
 
 
-def test_unseen_parts_can_change_without_changing_the_view(checked):
+def test_unseen_parts_can_change_without_changing_the_view(board):
+    P = board
     rng = np.random.default_rng(11)
     n_relabels = n_cards = 0
     for st, _, _ in random_games(P, N_GAMES, 21):
@@ -209,7 +211,8 @@ def test_unseen_parts_can_change_without_changing_the_view(checked):
     assert n_relabels > 1000 and n_cards > 50, (n_relabels, n_cards)
 
 
-def test_secret_choices_look_alike_to_the_opponent():
+def test_secret_choices_look_alike_to_the_opponent(board):
+    P = board
     counts = {P_SETUP: 0, P_CARD: 0, P_MOVE: 0}
     for st, chance, _ in random_games(P, N_GAMES, 22):
         if rules.is_over(st):
@@ -224,10 +227,11 @@ def test_secret_choices_look_alike_to_the_opponent():
     assert all(n > 20 for n in counts.values()), counts
 
 
-def test_what_was_shown_stays_shown_as_long_as_the_table_shows_it():
+def test_what_was_shown_stays_shown_as_long_as_the_table_shows_it(board):
     """A revealed card stays out of its hand until the hand comes back; a revealed token
     stays known until it shares its space with another token of its side (a shuffle);
     both battlers of a fight and both revealed cards are seen."""
+    P = board
     prev = {ELIL: None, HLESSIL: None}
     revealed = {ELIL: set(), HLESSIL: set()}
     n_kept = n_battles = 0
