@@ -34,8 +34,6 @@ from .state import (
 )
 from .transcript import check_state, describe_move, describe_setup
 
-JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
-
 
 def _space(names, name, key):
     if name not in names:
@@ -151,16 +149,18 @@ def compile_params(values: dict, n_players: int) -> tuple:
         key = CHAR_KEYS[9 + j]
         trig, appear = values[f"joining.{key}.trigger"], values[f"joining.{key}.appears"]
         if trig == "escape":
-            join[j, :2] = (JOIN_ESCAPE, 0)
+            join[j, :2] = (rules.JOIN_ESCAPE, 0)
         elif trig == "defeat_elil":
-            join[j, :2] = (JOIN_DEFEAT, 0)
+            join[j, :2] = (rules.JOIN_DEFEAT, 0)
+        elif trig == "defeat_elil_attacking":
+            join[j, :2] = (rules.JOIN_DEFEAT_ATTACKING, 0)
         elif trig == "enter:down":
-            join[j, :2] = (JOIN_ENTER, (1 << down[0]) | (1 << down[1]))
+            join[j, :2] = (rules.JOIN_ENTER, (1 << down[0]) | (1 << down[1]))
         elif trig.startswith("enter:"):
-            join[j, :2] = (JOIN_ENTER, 1 << _space(names, trig[6:], f"joining.{key}.trigger"))
+            join[j, :2] = (rules.JOIN_ENTER, 1 << _space(names, trig[6:], f"joining.{key}.trigger"))
         else:
             raise SimkitError(f"joining.{key}.trigger: {trig!r} is not enter:<space>, "
-                              "enter:down, escape or defeat_elil")
+                              "enter:down, escape, defeat_elil or defeat_elil_attacking")
         join[j, 2] = -1 if appear == "trigger" else _space(names, appear,
                                                            f"joining.{key}.appears")
     setup = np.zeros((2, 5), np.int32)

@@ -169,7 +169,7 @@ END_REASONS = list(_state.END_REASONS)
  G_FOX_WOOD, G_PIPKIN, G_FIVER_HAZEL, G_SNARE_GROUP, G_WOOD_CAP, G_WARREN, G_ELIL_WIN,
  G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS, G_OPTIONAL, G_GIFT_BONUS,
  G_BB_SNARE_ANY, G_MIDDLE_ROW) = range(22)
-JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
+JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT, JOIN_DEFEAT_ATTACKING = 0, 1, 2, 3
 
 # ---- items: "item:event" columns, and their indices -------------------------------------
 _H_CARDS = ["1", "2", "3", "4", "5", "retreat_backward", "retreat_sideways",
@@ -365,9 +365,12 @@ def defeat(params, state, c, items):
 
 @kernel
 def defeat_by_rabbit(params, state, e, s, items):
+    """The rabbits defeat ``e`` on ``s``: the defeat join triggers (``defeat_elil`` in any
+    battle, ``defeat_elil_attacking`` only on the hlessil's own turn)."""
     defeat(params, state, e, items)
     for j in range(N_JOINERS):
-        if params[0][O_JOIN + j * 3] == JOIN_DEFEAT:
+        kind = params[0][O_JOIN + j * 3]
+        if kind == JOIN_DEFEAT or (kind == JOIN_DEFEAT_ATTACKING and state[SIDE] == HLESSIL):
             trigger(params, state, j, s)
 
 

@@ -644,6 +644,27 @@ def test_blackavar_joins_when_a_rabbit_defeats_an_elil():
     assert where(st, "blackavar") == NUTHANGER and where(st, "clover") == NUTHANGER
 
 
+def test_blackavar_does_not_join_when_a_rabbit_only_survives_an_attack():
+    # 'gains new rabbits by entering spaces or defeating enemies': by default the rabbits
+    # must defeat an elil on their own turn; joining.blackavar.trigger = defeat_elil also
+    # counts an elil that attacks and loses.
+    for trigger, joins in (("defeat_elil_attacking", False), ("defeat_elil", True)):
+        p = params(**{"joining.blackavar.trigger": trigger})
+        st = position(ELIL, params=p, kestrel=EFRAFA, buckthorn=ROAD, hazel=SAND)
+        play(st, mv("kestrel", ROAD), params=p)
+        play(st, card(0), params=p)
+        play(st, card(0), params=p)       # Buckthorn 3 + 1 against the Kestrel's 1 + 1
+        assert status(st, "kestrel") == DEFEATED and st[SIDE] == HLESSIL
+        assert (status(st, "blackavar") == IN_PLAY) == joins, trigger
+
+
+def test_blackavar_joins_when_the_rabbits_defeat_the_snare_on_their_turn():
+    st = position(HLESSIL, bigwig=NEWTOWN, snare=ROAD, buckthorn=ROAD, woundwort=EFRAFA)
+    st[ENSNARED] = C["buckthorn"]
+    play(st, mv("bigwig", ROAD))          # a group of 4 + 3: the Snare falls
+    assert status(st, "snare") == DEFEATED and where(st, "blackavar") == ROAD
+
+
 def test_blackavar_does_not_appear_in_efrafa():
     st = position(HLESSIL, buckthorn=RIVER, rats=EFRAFA, woundwort=BEECH)
     play(st, mv("buckthorn", EFRAFA))
