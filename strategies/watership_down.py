@@ -158,8 +158,11 @@ def threat(params, obs, t):
 
 @kernel
 def progress(params, s):
+    """How far a rabbit on ``s`` has come: rows up to the middle (the Down's row), a
+    little less beyond it."""
     row = params[0][O_SP + s * 3]
-    return row if row <= 3 else 3 - 0.25 * (row - 3)
+    mid = params[0][rules.G_MIDDLE_ROW]
+    return row if row <= mid else mid - 0.25 * (row - mid)
 
 
 @kernel

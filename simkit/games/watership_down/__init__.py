@@ -13,6 +13,7 @@ from .state import (
     D_BACK,
     D_FWD,
     D_SIDE,
+    DIR_NAMES,
     ELIL,
     HLESSIL,
     KIND_NAMES,
@@ -20,9 +21,11 @@ from .state import (
     N_JOINERS,
     N_RABBITS,
     N_SPACES,
+    NAME_LEN,
     O_CARDS,
     O_CH,
     O_JOIN,
+    O_NAMES,
     O_NB,
     O_NBM,
     O_SETUP,
@@ -31,8 +34,6 @@ from .state import (
 )
 from .transcript import check_state, describe_move, describe_setup
 
-JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
-
 
 def _space(names, name, key):
     if name not in names:
@@ -40,42 +41,75 @@ def _space(names, name, key):
     return names.index(name)
 
 
-def board_tables(values):
-    """Neighbour table int32[2 sides, 3 directions, 16, 2] and space facts int32[16, 3]
-    (row, wooded, Watership Down) from the board's rows and columns."""
-    names, rows, cols = values["board.spaces"], values["board.rows"], values["board.columns"]
-    if not len(names) == len(rows) == len(cols) == N_SPACES:
-        raise SimkitError("board.spaces, board.rows and board.columns must list 16 spaces")
+def _pair(names, text, sep, key):
+    parts = [t.strip() for t in text.split(sep)]
+    if len(parts) != 2:
+        raise SimkitError(f"{key}: {text!r} must read 'A {sep} B' with two space names")
+    return tuple(_space(names, t, key) for t in parts)
+
+
+def board_layout(values):
+    """The chosen layout's names, rows and neighbours: (names, rows, nb, sp, layout) with
+    nb int32[2 sides, 3 directions, 16, 2] (-1 none; lower space numbers first) and sp
+    int32[16, 3] (row, wooded, Watership Down)."""
+    layout = values["board.layout"]
+    key = f"board.{layout}"
+    if f"{key}.spaces" not in values:
+        raise SimkitError(f"board.layout: no layout {layout!r} in data.toml")
+    names, rows = values[f"{key}.spaces"], values[f"{key}.rows"]
+    if len(names) != N_SPACES or len(set(names)) != N_SPACES or len(rows) != N_SPACES:
+        raise SimkitError(f"{key}.spaces and {key}.rows: the kernels take {N_SPACES} distinct "
+                          "spaces ('The board consists of sixteen spaces')")
+    ahead = {HLESSIL: [set() for _ in names], ELIL: [set() for _ in names]}
+    side_of = [set() for _ in names]
+    for text in values[f"{key}.forward"]:
+        a, b = _pair(names, text, ">", f"{key}.forward")
+        if rows[b] <= rows[a]:
+            raise SimkitError(f"{key}.forward: {text!r} must lead to a higher row")
+        ahead[HLESSIL][a].add(b)
+        ahead[ELIL][b].add(a)
+    for text in values[f"{key}.sideways"]:
+        a, b = _pair(names, text, "-", f"{key}.sideways")
+        if rows[a] != rows[b]:
+            raise SimkitError(f"{key}.sideways: {text!r} must join two spaces of one row")
+        side_of[a].add(b)
+        side_of[b].add(a)
     nb = np.full((2, 3, N_SPACES, 2), -1, np.int32)
-    for side in (ELIL, HLESSIL):
-        ahead = 1 if side == HLESSIL else -1
+    for side in (HLESSIL, ELIL):          # errors in the hlessil's terms, as data.toml
         for a in range(N_SPACES):
-            for b in range(N_SPACES):
-                dr, dx = rows[b] - rows[a], abs(cols[b] - cols[a])
-                d = (D_FWD if dr == ahead and dx == 1 else D_BACK if dr == -ahead and dx == 1
-                     else D_SIDE if dr == 0 and dx == 2 else -1)
-                if d < 0:
-                    continue
-                k = 0 if nb[side, d, a, 0] < 0 else 1
-                if k == 1 and nb[side, d, a, 1] >= 0:
-                    raise SimkitError(f"board: {names[a]} has more than two {d} neighbours")
-                nb[side, d, a, k] = b
+            for d, there in ((D_FWD, ahead[side][a]), (D_BACK, ahead[1 - side][a]),
+                             (D_SIDE, side_of[a])):
+                if len(there) > 2:
+                    raise SimkitError(f"{key}: {names[a]} has more than two "
+                                      f"{DIR_NAMES[d]} neighbours (the kernels take two)")
+                nb[side, d, a, :len(there)] = sorted(there)
     sp = np.zeros((N_SPACES, 3), np.int32)
     sp[:, 0] = rows
-    for w in values["board.wooded"]:
-        sp[_space(names, w, "board.wooded"), 1] = 1
+    for w in values[f"{key}.wooded"]:
+        sp[_space(names, w, f"{key}.wooded"), 1] = 1
     for w in values["board.watership_down"]:
         sp[_space(names, w, "board.watership_down"), 2] = 1
-    return nb, sp
+    return names, rows, nb, sp, layout
+
+
+def encode_names(names):
+    """Space names as code points, NAME_LEN a space, for the transcript (kernels never
+    read them)."""
+    out = np.zeros((N_SPACES, NAME_LEN), np.int32)
+    for i, name in enumerate(names):
+        if len(name) > NAME_LEN:
+            raise SimkitError(f"board: space name {name!r} is longer than {NAME_LEN}")
+        out[i, :len(name)] = [ord(ch) for ch in name]
+    return out
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
     """Effective data values -> (table,): one flat int32 table laid out in ``state.py``."""
-    names = values["board.spaces"]
-    nb, sp = board_tables(values)
+    names, rows, nb, sp, layout = board_layout(values)
     down = [i for i in range(N_SPACES) if sp[i, 2]]
-    if len(down) != 2:
-        raise SimkitError("board.watership_down must name exactly two spaces")
+    if len(down) != 2 or rows[down[0]] != rows[down[1]]:
+        raise SimkitError("board.watership_down must name two spaces of one row (the middle)")
+    middle = rows[down[0]]
     sandleford = _space(names, values["board.hlessil_home"], "board.hlessil_home")
     efrafa = _space(names, values["board.elil_home"], "board.elil_home")
     if values["board.home_count"] != 4:
@@ -91,6 +125,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
         int(values["cards.refill_when_empty"]), int(values["rules.warren_check_every_turn"]),
         int(sum(1 << i for i in range(N_SPACES) if sp[i, 1])),
         int(values["cards.optional"]), values["cards.gift_bonus"],
+        int(values["abilities.blackberry_snare_on_his_space"]), middle,
     ], np.int32)
     ch = np.zeros((N_CHARS, 4), np.int32)
     for c, key in enumerate(CHAR_KEYS):
@@ -114,25 +149,27 @@ def compile_params(values: dict, n_players: int) -> tuple:
         key = CHAR_KEYS[9 + j]
         trig, appear = values[f"joining.{key}.trigger"], values[f"joining.{key}.appears"]
         if trig == "escape":
-            join[j, :2] = (JOIN_ESCAPE, 0)
+            join[j, :2] = (rules.JOIN_ESCAPE, 0)
         elif trig == "defeat_elil":
-            join[j, :2] = (JOIN_DEFEAT, 0)
+            join[j, :2] = (rules.JOIN_DEFEAT, 0)
+        elif trig == "defeat_elil_attacking":
+            join[j, :2] = (rules.JOIN_DEFEAT_ATTACKING, 0)
         elif trig == "enter:down":
-            join[j, :2] = (JOIN_ENTER, (1 << down[0]) | (1 << down[1]))
+            join[j, :2] = (rules.JOIN_ENTER, (1 << down[0]) | (1 << down[1]))
         elif trig.startswith("enter:"):
-            join[j, :2] = (JOIN_ENTER, 1 << _space(names, trig[6:], f"joining.{key}.trigger"))
+            join[j, :2] = (rules.JOIN_ENTER, 1 << _space(names, trig[6:], f"joining.{key}.trigger"))
         else:
             raise SimkitError(f"joining.{key}.trigger: {trig!r} is not enter:<space>, "
-                              "enter:down, escape or defeat_elil")
+                              "enter:down, escape, defeat_elil or defeat_elil_attacking")
         join[j, 2] = -1 if appear == "trigger" else _space(names, appear,
                                                            f"joining.{key}.appears")
     setup = np.zeros((2, 5), np.int32)
-    for side, home in ((HLESSIL, sandleford), (ELIL, efrafa)):
-        rows = sp[:, 0]
-        own = [i for i in range(N_SPACES)
-               if (rows[i] < 3 if rows[home] < 3 else rows[i] > 3) and i != home]
-        if len(own) != 5:
-            raise SimkitError("board: each side must have six spaces (home and five more)")
+    for side, home, below in ((HLESSIL, sandleford, True), (ELIL, efrafa, False)):
+        own = [i for i in range(N_SPACES) if (rows[i] < middle) == below
+               and rows[i] != middle and i != home]
+        if (rows[home] < middle) != below or rows[home] == middle or len(own) != 5:
+            raise SimkitError(f"board.{layout}: each side of the middle row must have six "
+                              "spaces, its home and five more (the setup)")
         setup[side] = own
     nbmask = np.zeros((2, 3, N_SPACES), np.int32)
     for k in range(2):
@@ -141,7 +178,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     table = np.zeros(PARAMS_SIZE, np.int32)
     table[:len(g)] = g
     for off, arr in ((O_NB, nb), (O_NBM, nbmask), (O_SP, sp), (O_CH, ch), (O_CARDS, cards),
-                     (O_JOIN, join), (O_SETUP, setup)):
+                     (O_JOIN, join), (O_SETUP, setup), (O_NAMES, encode_names(names))):
         table[off:off + arr.size] = arr.ravel()
     return (table,)
 

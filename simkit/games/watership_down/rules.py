@@ -18,6 +18,7 @@ from . import state as _state
 from .state import (
     ATT,
     ATTACKING,
+    BB_ONTO_SNARE,
     BIGWIG,
     BLACKAVAR,
     BLACKBERRY,
@@ -27,6 +28,8 @@ from .state import (
     CARD_H,
     CARDS_OPEN,
     CAT,
+    CATCHES,
+    CAUGHT,
     CHAR_KEYS,
     CLOVER,
     CNT,
@@ -164,8 +167,9 @@ END_REASONS = list(_state.END_REASONS)
 # params[0] (G) indices
 (G_EFRAFA, G_SANDLEFORD, G_DOWN_A, G_DOWN_B, G_DOWN_BONUS, G_STRAW_DOWN, G_DOG_WOOD,
  G_FOX_WOOD, G_PIPKIN, G_FIVER_HAZEL, G_SNARE_GROUP, G_WOOD_CAP, G_WARREN, G_ELIL_WIN,
- G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS, G_OPTIONAL, G_GIFT_BONUS) = range(20)
-JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT = 0, 1, 2
+ G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS, G_OPTIONAL, G_GIFT_BONUS,
+ G_BB_SNARE_ANY, G_MIDDLE_ROW) = range(22)
+JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT, JOIN_DEFEAT_ATTACKING = 0, 1, 2, 3
 
 # ---- items: "item:event" columns, and their indices -------------------------------------
 _H_CARDS = ["1", "2", "3", "4", "5", "retreat_backward", "retreat_sideways",
@@ -340,6 +344,8 @@ def place(params, state, c, s, items):
         unlock_at(state, s)
     else:
         note_arrival(params, state, c, s, items)
+        if c == BLACKBERRY and state[ENSNARED] >= 0 and state[LOC + SNARE] == s:
+            state[BB_ONTO_SNARE] = 1
 
 
 @kernel
@@ -354,15 +360,17 @@ def defeat(params, state, c, items):
         state[ENSNARED] = -1
         state[SNARE_FREED] = 1
     if c == SNARE and state[ENSNARED] >= 0:
-        state[KNOWN + state[ENSNARED]] = 0   # concealed again, rejoins the hlessil army
-        state[ENSNARED] = -1
+        state[ENSNARED] = -1      # face down again; mixed with the others at the turn's end
 
 
 @kernel
 def defeat_by_rabbit(params, state, e, s, items):
+    """The rabbits defeat ``e`` on ``s``: the defeat join triggers (``defeat_elil`` in any
+    battle, ``defeat_elil_attacking`` only on the hlessil's own turn)."""
     defeat(params, state, e, items)
     for j in range(N_JOINERS):
-        if params[0][O_JOIN + j * 3] == JOIN_DEFEAT:
+        kind = params[0][O_JOIN + j * 3]
+        if kind == JOIN_DEFEAT or (kind == JOIN_DEFEAT_ATTACKING and state[SIDE] == HLESSIL):
             trigger(params, state, j, s)
 
 
@@ -511,7 +519,7 @@ def max_moves(params, n_players):
 def new_game(params, n_players, state, chance):
     state[:] = 0
     for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H, RET_CHAR, QUESTION, ENSNARED,
-              WINNER, END):
+              WINNER, END, CAUGHT):
         state[k] = -1
     for j in range(N_JOINERS):
         state[JOIN_AT + j] = -1
@@ -932,10 +940,13 @@ def holly_look(params, state, t, chance, items):
 
 @kernel
 def apply_card(params, state, move, items):
+    """A battle card chosen. It stays in the hand (as far as anyone can tell, it is one of
+    the hand's cards lying face down) until both are chosen; then both are revealed and
+    leave the hands. Removing it at once would show the opponent which card it was."""
     side = state[DECIDER]
     k = -1 if move == M_NOCARD else move - M_CARD
     if k >= 0:
-        play_card(params, state, side, k, items)
+        items[side, card_col(side, k, EV_PLAYED)] += 1
     if side == HLESSIL:
         state[CARD_H] = k
     else:
@@ -943,15 +954,19 @@ def apply_card(params, state, move, items):
     state[ROUND] |= 2 if side == HLESSIL else 4     # bit 1/2: this side has chosen
     if state[ROUND] & 6 == 6:
         state[CARDS_OPEN] = 1
+        play_card(params, state, HLESSIL, state[CARD_H])
+        play_card(params, state, ELIL, state[CARD_E])
         state[STEP] = S_BLACKBERRY
     else:
         state[STEP] = S_CARDS
 
 
 @kernel
-def play_card(params, state, side, k, items):
+def play_card(params, state, side, k):
+    """A revealed card leaves the hand; the last one played brings the whole hand back."""
+    if k < 0:
+        return
     state[HAND + side * N_CARDS + k] = 0
-    items[side, card_col(side, k, EV_PLAYED)] += 1
     if params[0][G_REFILL] == 1:
         left = 0
         for x in range(9):
@@ -1120,6 +1135,8 @@ def snare_meets(params, state, r, b, items):
     else:
         item(items, SNARE, A_ENSNARE)
         state[ENSNARED] = r
+        state[CAUGHT] = r
+        state[CATCHES] += 1
         state[KNOWN + r] = 1
         state[KNOWN + SNARE] = 1
 
@@ -1388,15 +1405,13 @@ def apply_flame(params, state, r, t, items):
 
 @kernel
 def step_battle_end(params, state, chance, items):
-    """A Snare whose rabbit fell meets one of those left, or hides again."""
+    """A Snare whose rabbit fell meets one of those left, or is laid face down again."""
     b = state[BSPACE]
     if alive_at(state, SNARE, b) and state[ENSNARED] < 0 and state[ATT] != SNARE:
         m = pool_mask(state, HLESSIL, b, -1)
         if m != 0 and state[SNARE_FREED] == 1:
             snare_meets(params, state, pick(chance, m), b, items)
-        elif m == 0:
-            state[KNOWN + SNARE] = 0
-    state[SNARE_FREED] = 0
+    state[SNARE_FREED] = 0        # face down again: unknown once mixed with other elil
     state[STEP] = S_ARRIVED
 
 
@@ -1433,11 +1448,15 @@ def step_postmove(params, state, items):
 
 @kernel
 def snare_check(params, state, items):
-    """A busy Snare falls to Blackberry on its space or to a group of strength 6+."""
+    """A busy Snare falls to Blackberry when he has moved onto its space (or, with
+    ``abilities.blackberry_snare_on_his_space``, whenever he is there) or to a group of
+    strength 6+."""
     if state[ENSNARED] < 0 or state[STAT + SNARE] != IN_PLAY:
         return
     s = state[LOC + SNARE]
-    if alive_at(state, BLACKBERRY, s):
+    onto = state[BB_ONTO_SNARE] == 1 or params[0][G_BB_SNARE_ANY] == 1
+    state[BB_ONTO_SNARE] = 0
+    if onto and alive_at(state, BLACKBERRY, s):
         item(items, BLACKBERRY, A_BB_SNARE)
         defeat_by_rabbit(params, state, SNARE, s, items)
         return
@@ -1561,7 +1580,8 @@ def step_endturn(params, state, items):
     state[TURN] += 1
     for k in (MOVER, ORIGIN, BSPACE, ATT, DEF, CARD_E, CARD_H, GIFT):
         state[k] = -1
-    for k in (DAND, HOLLY_LOOK, ATTACKING, CARDS_OPEN, ROUND, PIPKIN_ON, HAZEL_ON, NOCARDS):
+    for k in (DAND, HOLLY_LOOK, ATTACKING, CARDS_OPEN, ROUND, PIPKIN_ON, HAZEL_ON, NOCARDS,
+              BB_ONTO_SNARE):
         state[k] = 0
     if not has_move(params, state, side):
         win(state, ended, E_NO_MOVE)

@@ -9,13 +9,14 @@ first), seat 1 the hlessil player (side HLESSIL = 1); a side's number is its sea
     | DEF CARD_E CARD_H CARDS_OPEN ROUND PIPKIN_ON HAZEL_ON NOCARDS PRE       |
     | RET_CHAR RET_DIRS RESUME FLAME_USED QUESTION DAND HOLLY ENSNARED        |
     | SNARE_FREED ATTACKING ELIL_FIRST DOWN_SEEN  JOIN_AT[5] OPT_USED GIFT    |
-    | POST (spare)                                                           |
+    | POST CAUGHT CATCHES BB_ONTO_SNARE (spare)                              |
     +------------------------------------------------------------------------+
     LOC[23]    space of each character, -1 off the board        (48 .. 70)
     STAT[23]   PENDING 0 / IN_PLAY 1 / DEFEATED 2 / LOST 3      (71 .. 93)
     KNOWN[23]  1 when the opponent knows which token it is      (94 .. 116)
     LOCK[23]   1 for an elil Holly looked at: cannot be mixed   (117 .. 139)
-    HAND[2][11] 1 when the card is in the side's hand           (140 .. 161)
+    HAND[2][11] 1 when the card is in the side's hand; a card chosen face
+               down stays until both cards are revealed           (140 .. 161)
     CNT[2][16] tokens of each side on each space (public)       (162 .. 193)
 
 Characters 0..13 are the rabbits (hlessil), 14..22 the elil. -1 means empty or none.
@@ -61,6 +62,9 @@ JOIN_AT = 33          # 5 entries: where a triggered joiner will appear, -1 none
 OPT_USED = 38         # optional cards used: bit 2*side (El-ahrairah), 2*side+1 (Gift)
 GIFT = 39             # the character fighting with Gift to the Thousand this turn, -1
 POST = 40             # next post-reveal question: 0 Blackberry, 1 and 2 El-ahrairah
+CAUGHT = 41           # the rabbit the Snare caught most recently, -1 none (public)
+CATCHES = 42          # how many times the Snare has caught a rabbit (for the transcript)
+BB_ONTO_SNARE = 43    # 1 when Blackberry has just moved onto the busy Snare's space
 HEADER = 48
 LOC = HEADER
 STAT = LOC + N_CHARS
@@ -111,8 +115,11 @@ MAX_MOVES = 200
 #   460  CARDS[2][11][2]  kind, value of each side's cards
 #   504  JOIN[5][3]       trigger kind, trigger spaces (bitmask), appear space (-1: there)
 #   519  SETUP[2][5]      the five non-home spaces of each side, in placement order
-O_NB, O_NBM, O_SP, O_CH, O_CARDS, O_JOIN, O_SETUP, PARAMS_SIZE = (32, 224, 320, 368, 460, 504,
-                                                                  519, 529)
+#   529  NAMES[16][32]    space names as code points, 0-padded (for the transcript only)
+NAME_LEN = 32
+O_NB, O_NBM, O_SP, O_CH, O_CARDS, O_JOIN, O_SETUP, O_NAMES = (32, 224, 320, 368, 460, 504, 519,
+                                                              529)
+PARAMS_SIZE = O_NAMES + N_SPACES * NAME_LEN
 
 # end reasons
 END_REASONS = ["timeout", "warren", "does_defeated", "eleven_defeated", "warren_impossible",

@@ -8,6 +8,8 @@ from .state import (
     CAMPION,
     CARD_E,
     CARD_H,
+    CATCHES,
+    CAUGHT,
     CHAR_NAMES,
     CNT,
     DECIDER,
@@ -43,7 +45,9 @@ from .state import (
     N_CHARS,
     N_RABBITS,
     N_SPACES,
+    NAME_LEN,
     O_CARDS,
+    O_NAMES,
     O_SP,
     P_CARD,
     P_DAND,
@@ -61,6 +65,7 @@ from .state import (
     QUESTION_NAMES,
     SIDE,
     SNARE,
+    SNARE_FREED,
     STAT,
     TURN,
     WINNER,
@@ -71,14 +76,14 @@ H_CARD_NAMES = ["1", "2", "3", "4", "5", "Retreat Backward", "Retreat Sideways",
                 "Retreat Forward", "Kehaar"]
 E_CARD_NAMES = ["1", "2", "3", "4", "5", "6", "Retreat Backwards", "Tracker",
                 "Flaming Stick"]
-SPACE_NAMES = ["Sandleford", "The Enborne", "Newtown Copse", "Ecchinswell Copse",
-               "Heather Wood", "The Road", "Cowslip's Warren", "The Beech Hanger",
-               "The Honeycomb", "Nuthanger Farm", "Caesar's Belt", "Hawthorn Wood",
-               "Test Woods", "Near Hind Copse", "The River Test", "Efrafa"]
+def space_names(params):
+    """The board's space names, decoded from the params table (``state.NAMES``)."""
+    codes = params[0][O_NAMES:O_NAMES + N_SPACES * NAME_LEN].reshape(N_SPACES, NAME_LEN)
+    return ["".join(chr(int(x)) for x in row if x) for row in codes]
 
 
 def _space(params, s):
-    return SPACE_NAMES[s] if 0 <= s < N_SPACES else "off the board"
+    return space_names(params)[s] if 0 <= s < N_SPACES else "off the board"
 
 
 def _card(side, k):
@@ -97,11 +102,17 @@ def _where(state):
 
 
 def describe_setup(params, n_players, state):
-    return ["P1 plays the elil (Woundwort, Campion, Vervain, Cat, Dog, Fox, Rats, Kestrel, "
-            "the Snare) from Efrafa; P2 the hlessil (Hazel's nine) from Sandleford; the elil "
+    t = params[0]
+    ef, sand, da, db = (_space(params, int(t[k])) for k in range(4))
+    return [f"P1 plays the elil (Woundwort, Campion, Vervain, Cat, Dog, Fox, Rats, Kestrel, "
+            f"the Snare) from {ef}; P2 the hlessil (Hazel's nine) from {sand}; the elil "
             "move first",
-            "Watership Down is the Beech Hanger and the Honeycomb; the hlessil win with four "
+            f"Watership Down is {_the(da)} and {_the(db)}; the hlessil win with four "
             "rabbits there, one a doe"]
+
+
+def _the(name):
+    return "the " + name[4:] if name.startswith("The ") else name
 
 
 def _who(state, c, viewer_side):
@@ -113,36 +124,46 @@ def _who(state, c, viewer_side):
     return name
 
 
-def _changes(params, before, after, told=-1):
+def _changes(params, before, after, told=-1, dest=-1):
     """Everything a decision changed: characters moved, defeated, joined; the Snare.
-    ``told`` is a character whose move the headline already gave."""
+    ``told`` is a character whose move the headline already gave, ``dest`` the space that
+    move went to: a mover defeated in the same decision fell there, not where it came from."""
     lines, joined = [], []
     ef = int(params[0][0])
+    caught = int(after[CAUGHT]) if after[CATCHES] > before[CATCHES] else -1
+    snare_falls = None              # told after the catch when the Snare falls at once
     for c in range(N_CHARS):
         b0, b1 = int(before[LOC + c]), int(after[LOC + c])
         s0, s1 = int(before[STAT + c]), int(after[STAT + c])
         who = CHAR_NAMES[c]
         if s0 == IN_PLAY and s1 == DEFEATED:
-            lines.append(f"{who} is defeated on {_space(params, b0)}")
+            line = f"{who} is defeated on {_space(params, dest if c == told else b0)}"
+            if c == SNARE and caught >= 0:
+                snare_falls = line
+            else:
+                lines.append(line)
         elif s0 == PENDING and s1 == LOST:
             joined.append(f"{who} should join, but Sandleford holds elil: lost")
         elif s0 == PENDING and s1 == IN_PLAY and before[PHASE] != P_SETUP:
             joined.append(f"{who} joins the hlessil on {_space(params, b1)}")
-        elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY and not (c == told and b0 ==
-                                                                    before[LOC + c]):
+        elif s1 == IN_PLAY and b0 != b1 and s0 == IN_PLAY and c != told:
             how = ""
             if b1 == ef and c >= N_RABBITS:
                 how = " (sent home)"
             lines.append(f"{_who(before, c, -1)}: {_space(params, b0)} -> "
                          f"{_space(params, b1)}{how}")
     e0, e1 = int(before[ENSNARED]), int(after[ENSNARED])
-    if e1 >= 0 and e0 != e1:
-        lines.append(f"the Snare catches {CHAR_NAMES[e1]}: both lie face up, "
-                     f"{CHAR_NAMES[e1]} is paralysed")
-    if e0 >= 0 and e1 < 0 and after[STAT + e0] == IN_PLAY:
-        lines.append(f"{CHAR_NAMES[e0]} is free of the Snare")
-    if (before[STAT + SNARE] == IN_PLAY and after[STAT + SNARE] == IN_PLAY
-            and before[KNOWN + SNARE] == 1 and after[KNOWN + SNARE] == 0 and e1 < 0):
+    if caught >= 0:
+        lines.append(f"the Snare catches {CHAR_NAMES[caught]}: both lie face up, "
+                     f"{CHAR_NAMES[caught]} is paralysed")
+    if snare_falls is not None:
+        lines.append(snare_falls)
+    held = caught if caught >= 0 else e0
+    if held >= 0 and e1 < 0 and after[STAT + held] == IN_PLAY:
+        lines.append(f"{CHAR_NAMES[held]} is free of the Snare")
+    face_up = e0 >= 0 or before[SNARE_FREED] == 1 or caught >= 0
+    if (face_up and before[STAT + SNARE] == IN_PLAY and after[STAT + SNARE] == IN_PLAY
+            and e1 < 0 and after[SNARE_FREED] == 0):
         lines.append("the Snare is concealed again")
     a, d = int(after[ATT]), int(after[DEF])
     if a >= 0 and d >= 0 and (d != before[DEF] or a != before[ATT]) \
@@ -264,12 +285,12 @@ def describe_move(params, n_players, before, move, after):
         head = f"Flaming Stick: {CHAR_NAMES[c]} retreats to {_space(params, t)}"
     else:
         head = f"move {move}"
-    told = -1
+    told, dest = -1, -1
     if ph in (P_MOVE, P_DAND) and move != M_PASS:
-        told = (move - (M_GIFT if move >= M_GIFT else 0)) // 16
-        if after[LOC + told] != (move % 16):
+        told, dest = divmod(move - (M_GIFT if move >= M_GIFT else 0), 16)
+        if after[STAT + told] == IN_PLAY and after[LOC + told] != dest:
             told = -1                     # it went on (escape, retreat): say so below
-    return [head] + extra + _changes(params, before, after, told)
+    return [head] + extra + _changes(params, before, after, told, dest)
 
 
 def check_state(params, n_players, state):
@@ -292,9 +313,9 @@ def check_state(params, n_players, state):
                     and state[LOC + c] == s)
             if sp[s, 1] == 1 and n > cap:
                 problems.append(f"{n} {SIDE_NAMES[side]} characters in wooded "
-                                f"{SPACE_NAMES[s]}")
+                                f"{_space(params, s)}")
             if state[CNT + side * N_SPACES + s] != n:
-                problems.append(f"token count of {SIDE_NAMES[side]} on {SPACE_NAMES[s]} "
+                problems.append(f"token count of {SIDE_NAMES[side]} on {_space(params, s)} "
                                 f"is {state[CNT + side * N_SPACES + s]}, not {n}")
         h = sum(1 for c in range(N_RABBITS) if state[STAT + c] == IN_PLAY
                 and state[LOC + c] == s)
@@ -302,7 +323,7 @@ def check_state(params, n_players, state):
                 and state[LOC + c] == s)
         busy_snare = state[ENSNARED] >= 0 and state[LOC + SNARE] == s
         if h and e and not busy_snare and state[BSPACE] != s and state[WINNER] < 0:
-            problems.append(f"rabbits and elil share {SPACE_NAMES[s]} outside a battle")
+            problems.append(f"rabbits and elil share {_space(params, s)} outside a battle")
         if s == int(g[0]) and h and state[BSPACE] != s and state[WINNER] < 0 \
                 and state[PHASE] not in (P_ESCAPE, P_GROUP, P_FLAME):
             problems.append("a rabbit stays in Efrafa")

@@ -22,21 +22,26 @@ from simkit.games.watership_down.state import (  # noqa: F401
     STATE_SIZE,
     STEP,
 )
-from simkit.games.watership_down.transcript import SPACE_NAMES
 
 SPEC = registry.get_game("watership-down")
 
 
+# The scenario tests are written on the diamond-7 board: its geometry is in their assertions
+# (the rules themselves do not depend on the layout). Tests of other boards say so.
+LAYOUT = "diamond-7"
+
+
 def params(**overrides):
     vals = values(SPEC.data)
+    vals["board.layout"] = LAYOUT
     vals.update(overrides)
     return SPEC.compile(vals, 2)
 
 
 P = params()
 C = {n.lower(): i for i, n in enumerate(CHAR_NAMES)}
-S = {n: i for i, n in enumerate(SPACE_NAMES)}
-# short names for spaces
+S = {n: i for i, n in enumerate(values(SPEC.data)[f"board.{LAYOUT}.spaces"])}
+# short names for spaces (diamond-7)
 SAND, ENBORNE, NEWTOWN, ECCH, HEATHER, ROAD = 0, 1, 2, 3, 4, 5
 COWSLIP, BEECH, HONEY, NUTHANGER = 6, 7, 8, 9
 BELT, HAWTHORN, TEST_WOODS, NEAR_HIND, RIVER, EFRAFA = 10, 11, 12, 13, 14, 15

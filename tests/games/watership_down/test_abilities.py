@@ -6,6 +6,7 @@ from simkit.game import HIDDEN
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
     CARD_E,
+    CAUGHT,
     DECIDER,
     DEF,
     DEFEATED,
@@ -215,6 +216,43 @@ def test_blackberry_frees_an_ensnared_rabbit_by_moving_onto_it():
     st[ENSNARED] = C["fiver"]
     play(st, mv("blackberry", NUTHANGER))
     assert status(st, "snare") == DEFEATED and st[ENSNARED] == -1
+
+
+def snare_catches_beside_blackberry(p):
+    """The Snare attacks a stack of Blackberry and Fiver and catches Fiver (chance picks)."""
+    for seed in range(1, 100):
+        st = position(ELIL, params=p, snare=NUTHANGER, blackberry=ROAD, fiver=ROAD,
+                      hazel=SAND)
+        play(st, mv("snare", ROAD), params=p, ch=chance(seed))
+        if st[CAUGHT] == C["fiver"]:
+            return st
+    raise AssertionError("the Snare never caught Fiver")
+
+
+def test_blackberry_standing_by_does_not_defeat_the_snare():
+    # "whether he encounters it directly or moves onto a space with an ensnared rabbit":
+    # the Snare caught Fiver beside him; he neither met it nor moved onto its space.
+    st = snare_catches_beside_blackberry(P)
+    assert status(st, "snare") == IN_PLAY and where(st, "blackberry") == ROAD
+    assert st[SIDE] == HLESSIL
+    play(st, mv("hazel", NEWTOWN))        # a turn passes: still held
+    assert status(st, "snare") == IN_PLAY and st[ENSNARED] == C["fiver"]
+
+
+def test_blackberry_moving_with_hazel_onto_the_ensnared_rabbit_defeats_the_snare():
+    st = position(HLESSIL, hazel=NEWTOWN, blackberry=NEWTOWN, snare=ROAD, fiver=ROAD,
+                  woundwort=EFRAFA)
+    st[ENSNARED] = C["fiver"]
+    play(st, mv("hazel", ROAD))
+    play(st, M_CHAR + C["blackberry"])
+    assert status(st, "snare") == DEFEATED and st[ENSNARED] == -1
+
+
+def test_blackberry_on_the_snares_space_switch_defeats_it():
+    p = params(**{"abilities.blackberry_snare_on_his_space": True})
+    st = snare_catches_beside_blackberry(p)
+    assert status(st, "snare") == DEFEATED and st[ENSNARED] == -1
+    assert status(st, "fiver") == IN_PLAY and where(st, "fiver") == ROAD
 
 
 def test_blackberry_has_no_replay_when_the_cat_plays_no_cards():
@@ -513,7 +551,19 @@ def test_rabbit_caught_while_attacking_fights_on_with_useless_cards():
     play(st, card(4), ch=ch)              # a 5 that has no effect
     play(st, card(0), ch=ch)              # 3 against 2 + 1: both fall
     assert status(st, "buckthorn") == DEFEATED and status(st, "rats") == DEFEATED
-    assert st[KNOWN + C["snare"]] == 0    # no rabbit left: concealed again
+    assert st[ENSNARED] == -1             # no rabbit left: face down again, and free
+    assert st[KNOWN + C["snare"]] == 1    # but alone on its space: still known
+
+
+def test_snare_face_down_again_is_mixed_with_the_elil_on_its_space():
+    st = snared(hazel=SAND, woundwort=HONEY)
+    st[SIDE] = st[DECIDER] = ELIL
+    play(st, mv("woundwort", ROAD))       # the ensnared Buckthorn is the only one there
+    play(st, card(0))
+    play(st, card(0))                     # 3 + 1 against 5 + 1
+    assert status(st, "buckthorn") == DEFEATED and st[ENSNARED] == -1
+    assert where(st, "snare") == ROAD and where(st, "woundwort") == ROAD
+    assert st[KNOWN + C["snare"]] == 0 and st[KNOWN + C["woundwort"]] == 0
 
 
 def test_elil_may_choose_the_ensnared_rabbit():
@@ -592,6 +642,27 @@ def test_blackavar_joins_when_a_rabbit_defeats_an_elil():
     play(st, card(4))
     play(st, card(0))
     assert where(st, "blackavar") == NUTHANGER and where(st, "clover") == NUTHANGER
+
+
+def test_blackavar_does_not_join_when_a_rabbit_only_survives_an_attack():
+    # 'gains new rabbits by entering spaces or defeating enemies': by default the rabbits
+    # must defeat an elil on their own turn; joining.blackavar.trigger = defeat_elil also
+    # counts an elil that attacks and loses.
+    for trigger, joins in (("defeat_elil_attacking", False), ("defeat_elil", True)):
+        p = params(**{"joining.blackavar.trigger": trigger})
+        st = position(ELIL, params=p, kestrel=EFRAFA, buckthorn=ROAD, hazel=SAND)
+        play(st, mv("kestrel", ROAD), params=p)
+        play(st, card(0), params=p)
+        play(st, card(0), params=p)       # Buckthorn 3 + 1 against the Kestrel's 1 + 1
+        assert status(st, "kestrel") == DEFEATED and st[SIDE] == HLESSIL
+        assert (status(st, "blackavar") == IN_PLAY) == joins, trigger
+
+
+def test_blackavar_joins_when_the_rabbits_defeat_the_snare_on_their_turn():
+    st = position(HLESSIL, bigwig=NEWTOWN, snare=ROAD, buckthorn=ROAD, woundwort=EFRAFA)
+    st[ENSNARED] = C["buckthorn"]
+    play(st, mv("bigwig", ROAD))          # a group of 4 + 3: the Snare falls
+    assert status(st, "snare") == DEFEATED and where(st, "blackavar") == ROAD
 
 
 def test_blackavar_does_not_appear_in_efrafa():

@@ -235,8 +235,11 @@ def test_hand_refills_after_the_last_card():
     st = position(HLESSIL, buckthorn=ROAD, rats=NUTHANGER, woundwort=EFRAFA)
     hand(st, HLESSIL, [4])
     play(st, mv("buckthorn", NUTHANGER))
-    play(st, card(4))
+    play(st, card(4))                     # face down: still one of the hand's cards
+    assert [st[HAND + HLESSIL * N_CARDS + k] for k in range(9)] == [0, 0, 0, 0, 1, 0, 0, 0, 0]
+    play(st, card(0))                     # revealed: it leaves, and the hand comes back
     assert all(st[HAND + HLESSIL * N_CARDS + k] == 1 for k in range(9))
+    assert st[HAND + ELIL * N_CARDS + 0] == 0
 
 
 def test_card_items_count_played_won_lost():

@@ -1,6 +1,7 @@
 """Layer 1 for Watership Down: random games end soundly, with check_state after every move."""
 
 import numpy as np
+import pytest
 
 from simkit import registry, simulate
 from simkit.rng import game_seeds, seed_streams
@@ -13,8 +14,12 @@ def test_registered_and_data_compiles():
     assert spec.end_reasons[0] == "timeout"
 
 
-def test_random_games_keep_invariants():
-    p = plan(RunSpec.make("watership-down", 2, 1))
+LAYOUTS = list(registry.get_game("watership-down").data["board.layout"].choices)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_random_games_keep_invariants(layout):
+    p = plan(RunSpec.make("watership-down", 2, 1, overrides={"board.layout": layout}))
     spec = registry.get_game("watership-down")
     rules = spec.rules
     rng = np.random.default_rng(3)
