@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -119,3 +120,60 @@ def replace(tmp: Path, out: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
     else:
         os.replace(tmp, out)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(partial|old|building|lock)-(?P<pid>\d+)$")
+
+
+def clean_leftovers(out: Path) -> list[Path]:
+    """Remove what simkit processes that died (SIGKILL, a power cut) left beside ``out``:
+    their temporary folders (``.NAME.partial-PID``, ``.old-PID``, ``.building-PID``) and
+    locks. Only names of that pattern, for ``out``'s name, whose process is gone."""
+    out = Path(out)
+    removed = []
+    if not out.parent.is_dir():
+        return removed
+    for path in out.parent.iterdir():
+        m = _LEFTOVER.match(path.name)
+        if not m or m.group("name") != out.name or _alive(int(m.group("pid"))):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
+class OutputLock:
+    """Only one simkit process writes a folder at a time: a lock file ``.NAME.lock-PID``
+    beside it, made atomically; a second run to the same folder is refused in one line
+    while the first is alive, and a lock whose process died is removed."""
+
+    def __init__(self, out: Path, option: str = "--out"):
+        self.out = Path(out)
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        clean_leftovers(self.out)
+        pattern = f".{self.out.name}.lock-"
+        for path in self.out.parent.glob(pattern.replace("[", "[[]") + "*"):
+            pid = path.name[len(pattern):]
+            if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+                raise SimkitError(f"another simkit process (pid {pid}) is writing {out}; "
+                                  f"wait for it to finish or choose another {option}")
+        self.path = self.out.parent / f"{pattern}{os.getpid()}"
+        self.path.touch()
+
+    def release(self) -> None:
+        self.path.unlink(missing_ok=True)

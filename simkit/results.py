@@ -119,11 +119,15 @@ class RunWriter:
     def __init__(self, out: Path, overwrite: bool = False):
         self.out = Path(out)
         folders.check_output(self.out, "run", overwrite)
-        self.out.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = folders.OutputLock(self.out)
         self.tmp = self.out.parent / f".{self.out.name}.partial-{os.getpid()}"
-        if self.tmp.exists():
-            shutil.rmtree(self.tmp)
-        self.tmp.mkdir()
+        try:
+            if self.tmp.exists():
+                shutil.rmtree(self.tmp)
+            self.tmp.mkdir()
+        except OSError as exc:
+            self.lock.release()
+            raise SimkitError(f"cannot write beside {self.out}: {exc.strerror}") from exc
         self._games = None
         self._items = None
         self.rows = 0
@@ -146,13 +150,21 @@ class RunWriter:
                                            encoding="utf-8")
         folders.mark(self.tmp, "run")
         folders.replace(self.tmp, self.out)
+        self.lock.release()
         return self.out
 
     def abort(self) -> None:
+        """Leave the disk as it was: the temporary folder and the lock go, even when
+        closing the writers fails again (a full disk)."""
         for w in (self._games, self._items):
             if w is not None:
-                w.close()
+                try:
+                    w.close()
+                except Exception:  # noqa: BLE001, S110 - the folder is removed below
+                    pass
+        self._games = self._items = None
         shutil.rmtree(self.tmp, ignore_errors=True)
+        self.lock.release()
 
 
 @dataclass

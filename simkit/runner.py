@@ -369,9 +369,12 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
             meta = run_meta(p, backend.name, chunk_size, elapsed, done, complete)
             if writer is not None:
                 writer.close(meta)
-    except BaseException:
+    except BaseException as exc:
         if writer is not None:
             writer.abort()
+            if isinstance(exc, OSError):  # a full disk, a folder removed under us
+                raise SimkitError(f"writing {out} failed ({exc.strerror or exc}); nothing "
+                                  "was kept and the disk is as it was") from exc
         raise
     finally:
         if bar is not None:
