@@ -14,8 +14,14 @@ import click
 from simkit.errors import SimkitError
 
 
+def one_line(message: str) -> str:
+    """``message`` with every unprintable character (a newline, a control character a
+    user typed) escaped, so an error stays one line whatever the input held."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {one_line(message)}", err=True)
     sys.exit(2)
 
 
@@ -38,7 +44,8 @@ class Command(click.Group):
             if ctx.params.get("debug") or os.environ.get("SIMKIT_DEBUG"):
                 raise
             log = _log_traceback()
-            click.echo(f"error: internal error ({type(exc).__name__}: {exc}); this is a bug "
+            click.echo(f"error: internal error ({type(exc).__name__}: {one_line(str(exc))}); "
+                       "this is a bug "
                        f"in simkit. The traceback is in {log} (run with --debug to see it)",
                        err=True)
             sys.exit(1)
