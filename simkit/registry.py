@@ -32,7 +32,13 @@ class StrategySpec:
 
     ``game`` is None for a generic strategy that plays any game. ``weights`` are its tunable
     numbers (name -> default), handed to the kernel as a float64 array in this order.
-    ``needs_obs`` False lets the engine skip building the observation (``random``)."""
+    ``needs_obs`` False lets the engine skip building the observation (``random``).
+
+    A search strategy (``search`` = "mc" or "ismcts") has no kernel of its own: the engine
+    renders the generic search of ``simkit/search_template.py`` into each game's driver,
+    and it plays only games with a ``determinize`` kernel. ``budget`` names the weight that
+    ``NAME@N`` sets (``ismcts@1000``: 1,000 iterations), so one run can seat two budgets;
+    ``named_weights`` lets a weight take a name (``rollout=heuristic``)."""
 
     name: str
     kernel: object
@@ -40,11 +46,29 @@ class StrategySpec:
     weights: dict[str, float] = field(default_factory=dict)
     needs_obs: bool = True
     summary: str = ""
+    search: str | None = None
+    budget: str | None = None
+    named_weights: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def import_path(self) -> tuple[str, str]:
         fn = self.kernel.py_func
         return fn.__module__, fn.__name__
+
+
+MAX_BUDGET = 1_000_000
+"""The largest budget ``NAME@N`` takes (a million playouts a decision: minutes a move)."""
+
+
+def split_budget(name: str) -> tuple[str, int | None]:
+    """``"ismcts@1000"`` -> ("ismcts", 1000); a name without ``@`` -> (name, None)."""
+    base, at, budget = name.partition("@")
+    if not at:
+        return name, None
+    if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+        raise SimkitError(f"the budget in {name!r} must be a whole number from 1 to "
+                          f"{MAX_BUDGET:,} (e.g. {base}@400)")
+    return base, int(budget)
 
 
 def register_game(spec: GameSpec) -> GameSpec:
@@ -110,7 +134,18 @@ def resolve_strategies(game: str, names, n_players: int) -> list[str]:
     names = [n for n in names if n]
     known = strategies_for(game)
     for n in names:
-        if n not in known:
+        base, budget = split_budget(n)
+        if base in known and budget is not None and known[base].budget is None:
+            raise SimkitError(f"strategy {base} takes no budget: write {base}, not {n}")
+        if base in known and known[base].search is not None:
+            rules = get_game(game).rules
+            if not hasattr(rules, "determinize"):
+                raise SimkitError(
+                    f"strategy {base} searches from what a seat knows, and needs the game's "
+                    f"determinize kernel, which {game} does not have (see "
+                    "docs/adding-a-game.md); its strategies: "
+                    + ", ".join(k for k, v in known.items() if v.search is None))
+        if base not in known:
             err = unknown(f"strategy for {game}", n, known)
             if _broken_strategies:
                 err = SimkitError(f"{err}; these strategy modules failed to load: "
