@@ -92,6 +92,7 @@ from .state import (
     EV_PLAYED,
     FLAT,
     FORAGE,
+    FOUGHT,
     FOX_LINK,
     FOX_MASK,
     GATHER,
@@ -471,7 +472,7 @@ def start_day(P, state, chance, items):
     for p in range(n):
         state[MORNING + 3 * p] = state[pb(p) + STORE]
         state[MORNING + 3 * p + 1] = state[pb(p) + BURIED]
-        state[MORNING + 3 * p + 2] = -1
+        state[MORNING + 3 * p + 2] = 0
     day_effect(P, state, d, chance, items)
     next_fox(P, state, chance, items)
     for p in range(n):
@@ -570,7 +571,7 @@ def cat_eats(P, state, p, chance, items):
     for i in range(MAX_ARMY):
         if state[b + i] >= 0:
             if r == 0:
-                state[MORNING + 3 * p + 2] = state[b + i]
+                state[MORNING + 3 * p + 2] |= 1 << i
                 kill(P, state, p, i, items)
                 return
             r -= 1
@@ -1315,6 +1316,7 @@ def apply_reply(P, state, move):
 @kernel
 def begin_attacks(P, state, chance, items):
     state[SLOT] = -1
+    state[FOUGHT] = 0
     if state[DAY_CARD] != D_RAIN and next_attacker(P, state):
         state[PHASE] = PH_ASSIGN
         return
@@ -1474,6 +1476,7 @@ def resolve_fight(P, state, d, items):
                 state[a + ALINK + j] = -1
     relead(state, a)
     clear_links(state, d)
+    state[FOUGHT] |= 1 << d
 
 
 @inline

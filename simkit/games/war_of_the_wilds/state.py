@@ -10,12 +10,16 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
     +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
       11 SLOT  12 DEFENDER  13 SWAPS_USED  14 OFFERS_USED  15 RALLY  16..19 OFFER (to, give
       kind, give count, get kind)  20 FOX_MASK  21 SETUP_SEAT  22 OFFER_GET_N (get count)
+      23 FOUGHT  bit d: defender d's fight was fought this turn (for the transcript; cleared
+                 when the attack step begins)
     ROW      [24 .. 29)    card kind per row place (-1 empty)
     DAY_ORDER[29 .. 61)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
     PILE     [61 .. 65)    resource cards left in each pile (berry, twig, pebble, feather)
     MORNING  [65 .. 77)    what this morning's day card did to each seat, 3 per seat:
-                           stored change, buried change, the creature Mr. Buttons ate (-1)
-                           (for the transcript; the Fox's blocked fights are moves of their own)
+                           stored change, buried change, the army places Mr. Buttons ate
+                           (bit i: place i; 0 none) (for the transcript, which tells them
+                           apart from the fights of the same move; the Fox's blocked fights
+                           are moves of their own)
     DECK     [77 .. 205)   card kinds, the top of the deck is DECK[DECK_N-1]
     DISCARD  [205 .. 333)  card kinds in the discard pile, DISCARD_N of them
     PLAYERS  [333 .. 333 + 4*PS)   one block per seat:
@@ -66,6 +70,7 @@ FOX_LINK = MAX_ARMY
 N_PLAYERS, PHASE, SEAT, ACTOR, DAY, DAY_CARD, TURNS, WILD, DECK_N, DISCARD_N = range(10)
 SUB, SLOT, DEFENDER, SWAPS_USED, OFFERS_USED, RALLY = range(10, 16)
 OFFER_TO, OFFER_GIVE, OFFER_GIVE_N, OFFER_GET, FOX_MASK, SETUP_SEAT, OFFER_GET_N = range(16, 23)
+FOUGHT = 23
 ROW = 24
 DAY_ORDER = ROW + MAX_ROW
 PILE = DAY_ORDER + MAX_DAY_CARDS

@@ -31,6 +31,8 @@ from .state import (
     DRAW_REFRESH,
     END_PLAY,
     FORAGE,
+    FOUGHT,
+    FOX_MASK,
     GATHER,
     HAND,
     HOME,
@@ -157,9 +159,12 @@ def describe_setup(params, n_players, state):
 def describe_move(params, n_players, before, move, after):
     ph = int(before[PHASE])
     s = int(before[SEAT])
-    lines = _what(params, n_players, before, move, after, ph, s)
-    if after[DAY] != before[DAY] and after[PHASE] != PH_OVER:
-        lines += _morning(params, n_players, after)
+    # a move that ends the last turn of a day also turns over the next day's card: its
+    # effects are told under that card, never as part of the move's fights
+    morning = after[DAY] != before[DAY] and after[PHASE] != PH_OVER
+    lines = _what(params, n_players, before, move, after, ph, s, morning)
+    if morning:
+        lines += _morning(params, n_players, before, after)
     elif after[PHASE] == PH_OVER and before[PHASE] != PH_OVER:
         days = int(tables(params)[3][R_DAYS])
         lines.append(f"after day {days}: {acorns_text(after, n_players)}")
@@ -170,7 +175,7 @@ def describe_move(params, n_players, before, move, after):
     return lines
 
 
-def _what(params, n, before, move, after, ph, s):
+def _what(params, n, before, move, after, ph, s, morning):
     if ph == PH_SETUP:
         p = int(before[SETUP_SEAT])
         if move >= RETURN_RES:
@@ -206,13 +211,16 @@ def _what(params, n, before, move, after, ph, s):
         sent = [P(t) for t in range(n) if (before[base(s) + ATGT + i] >> t) & 1]
         if move == STAY:
             if sent:  # a Relentless creature already sent
-                return [f"sends {card_name(k)} on no more attacks (only against "
-                        f"{' and '.join(sent)})"] + _fights(n, before, after)
-            return [f"keeps {card_name(k)} home"]
-        txt = f"sends {card_name(k)} against {P(move - ATTACK)}"
-        if sent:
-            txt += f" too (Relentless: it goes against {' and '.join(sent)} as well)"
-        return [txt] + _fights(n, before, after)
+                txt = (f"sends {card_name(k)} on no more attacks (only against "
+                       f"{' and '.join(sent)})")
+            else:
+                txt = f"keeps {card_name(k)} home"
+        else:
+            txt = f"sends {card_name(k)} against {P(move - ATTACK)}"
+            if sent:
+                txt += f" too (Relentless: it goes against {' and '.join(sent)} as well)"
+        # the last creature's answer, stay or go, starts the fights
+        return [txt] + _fights(n, before, after, morning)
     if ph in (PH_BLOCK, PH_FOX_BLOCK):
         d = int(before[DEFENDER])
         k = card_name(before[base(d) + ARMY + before[SLOT]])
@@ -222,7 +230,9 @@ def _what(params, n, before, move, after, ph, s):
             txt = f"blocks the Fox with {k}"
         else:
             txt = f"blocks {card_name(before[base(s) + ARMY + move - BLOCK])} with {k}"
-        return [txt] + _fights(n, before, after)
+        if ph == PH_FOX_BLOCK:
+            return [txt] + _fox(n, before, after)
+        return [txt] + _fights(n, before, after, morning)
     if ph == PH_DISCARD:
         return [f"discards {card_name(move - DISCARD_CARD)} down to the hand limit"]
     return [f"move {move}"]
@@ -253,7 +263,7 @@ def _busy(before, after, s):
 def _main(params, n, before, move, after, s):
     b = base(s)
     if move == END_PLAY:
-        return ["ends playing cards"] + _fights(n, before, after)
+        return ["ends playing cards"]
     if move >= OFFER:
         t, a, x, b, y = decode_offer(move)
         return [f"offers {P(t)} {trade_items(a, x)} for {trade_items(b, y)}"]
@@ -264,49 +274,87 @@ def _main(params, n, before, move, after, s):
         return [f"swaps {' and '.join(gave)} for 1 {RESOURCE_NAMES[c]}"]
     if move >= ABILITY:
         k = before[b + ARMY + move - ABILITY]
-        return [f"tires {card_name(k)} for its ability" + _changes(n, before, after)]
+        return [f"tires {card_name(k)} for its ability" + _listed(_changes(n, before, after))]
     k, t = divmod(move - PLAY, 4)
     txt = f"plays {card_name(k)}"
     if tables(params)[0][k, C_TRICK] and tables(params)[0][k, 15]:
         txt += f" on {P(t)}"
-    return [txt + _changes(n, before, after)]
+    return [txt + _listed(_changes(n, before, after))]
 
 
-def _changes(n, before, after):
+def _listed(changes):
+    return (": " + "; ".join(changes)) if changes else ""
+
+
+def _changes(n, before, after, morning=False):
+    """Acorns that moved and creatures that died between ``before`` and ``after``, as
+    "P2 stored 5->4" and "P3 loses Hedgehog"; with ``morning``, less what the new day's
+    card did (its record, MORNING, is told under the card)."""
     out = []
     for p in range(n):
         b = base(p)
-        for name, off in (("stored", STORE), ("buried", BURIED)):
-            if after[b + off] != before[b + off]:
-                out.append(f"{P(p)} {name} {before[b + off]}->{after[b + off]}")
-        lost = [card_name(before[b + ARMY + i]) for i in range(MAX_ARMY)
-                if before[b + ARMY + i] >= 0 and after[b + ARMY + i] < 0]
+        m = MORNING + 3 * p
+        for j, (name, off) in enumerate((("stored", STORE), ("buried", BURIED))):
+            v0 = int(before[b + off])
+            v1 = int(after[b + off]) - (int(after[m + j]) if morning else 0)
+            if v1 != v0:
+                out.append(f"{P(p)} {name} {v0}->{v1}")
+        lost = [card_name(before[b + ARMY + i]) for i in _lost(before, after, p, morning)]
         if lost:
             out.append(f"{P(p)} loses {', '.join(lost)}")
-    return (": " + "; ".join(out)) if out else ""
+    return out
 
 
-def _fights(n, before, after):
-    """What the fights resolved by this move did: deaths and acorns, and the attacks that a
-    Relentless creature killed in its first fight does not go on."""
-    ch = _changes(n, before, after)
-    if not ch:
-        return []
+def _lost(before, after, p, morning):
+    """The army places of ``p`` emptied by this move, less those Mr. Buttons ate."""
+    b = base(p)
+    eaten = int(after[MORNING + 3 * p + 2]) if morning else 0
+    return [i for i in range(MAX_ARMY) if before[b + ARMY + i] >= 0
+            and after[b + ARMY + i] < 0 and not (eaten >> i) & 1]
+
+
+def _fights(n, before, after, morning):
+    """The fights this move resolved (FOUGHT: the defenders fought this turn), each told
+    even when nothing changed hands: who fought whom, the acorns taken and the dead, and the
+    attacks a Relentless creature killed in its first fight does not go on."""
     s = int(before[SEAT])
+    new = int(after[FOUGHT]) & ~int(before[FOUGHT])
+    fought = [d for d in ((s + o) % n for o in range(1, n)) if (new >> d) & 1]
+    if not fought:
+        return []
+    ch = _changes(n, before, after, morning)
     b = base(s)
-    for i in range(MAX_ARMY):
-        if before[b + ARMY + i] >= 0 and after[b + ARMY + i] < 0:
-            # the first of its attacks in turn order is the fight it died in
-            order = [t for t in ((s + o) % n for o in range(1, n))
-                     if (before[b + ATGT + i] >> t) & 1]
-            if len(order) > 1:
-                ch += (f"; {card_name(before[b + ARMY + i])} died and does not go on to "
-                       f"{' and '.join(P(t) for t in order[1:])}")
-    return [f"fight{ch}"]
+    for i in _lost(before, after, s, morning):
+        # the first of its attacks in turn order is the fight it died in
+        order = [t for t in ((s + o) % n for o in range(1, n))
+                 if (before[b + ATGT + i] >> t) & 1]
+        if len(order) > 1:
+            ch.append(f"{card_name(before[b + ARMY + i])} died and does not go on to "
+                      f"{' and '.join(P(t) for t in order[1:])}")
+    head = f"fight: {P(s)} against {' and '.join(P(d) for d in fought)}"
+    return [head + (_listed(ch) or ": no acorns taken, nobody dies")]
 
 
-def _morning(params, n, after):
-    """The new day: its card, what the card did to each seat, and where the acorns are."""
+def _fox(n, before, after):
+    """The Fox's fights this move resolved (the one blocked now, and any unblockable target
+    after it), and the next target that may block."""
+    d0 = int(before[DEFENDER])
+    waiting = int(after[DEFENDER]) if after[PHASE] == PH_FOX_BLOCK else -1
+    left = int(before[FOX_MASK]) & ~int(after[FOX_MASK])  # targets it went on to
+    done = [d for d in range(n) if d != waiting and (d == d0 or (left >> d) & 1)]
+    lines = []
+    if done:
+        ch = _changes(n, before, after)
+        head = f"the Fox against {' and '.join(P(d) for d in done)}"
+        lines.append(head + (_listed(ch) or ": blocked, nobody dies"))
+    if waiting >= 0 and waiting != d0:
+        lines.append(f"the Fox comes for {P(waiting)}, who may block")
+    return lines
+
+
+def _morning(params, n, before, after):
+    """The new day: its card, what the card did to each seat (MORNING), the Fox if it waits
+    for blockers, and where the acorns are."""
     d = int(after[DAY_CARD])
     lines = [f"== Day {after[DAY]}: {day_name(d)} (row: {row_text(params, after)})"]
     done = []
@@ -315,10 +363,14 @@ def _morning(params, n, after):
         for name, delta in (("stored", after[m]), ("buried", after[m + 1])):
             if delta:
                 done.append(f"{P(p)} {name} {int(delta):+d}")
-        if after[m + 2] >= 0:
-            done.append(f"Mr. Buttons eats {P(p)}'s {card_name(after[m + 2])}")
+        eaten = int(after[m + 2])
+        for i in range(MAX_ARMY):
+            if (eaten >> i) & 1:
+                done.append(f"eats {P(p)}'s {card_name(before[base(p) + ARMY + i])}")
     if d == D_PEDLAR:  # the cards drawn stay hidden
         done.append("everyone draws 1 card [each seen by its drawer]")
+    if after[PHASE] == PH_FOX_BLOCK:
+        done.append(f"comes for {P(after[DEFENDER])}, who may block")
     if done:
         lines.append(f"   {day_name(d)}: {'; '.join(done)}")
     lines.append(f"   acorns: {acorns_text(after, n)}")
