@@ -19,6 +19,7 @@ from simkit.games.war_of_the_wilds.state import (
     BLOCK_FOX,
     BURY,
     C_AMOUNT,
+    C_COST,
     C_EFFECT,
     C_FLY,
     C_HP,
@@ -49,6 +50,7 @@ from simkit.games.war_of_the_wilds.state import (
     END_PLAY,
     FORAGE,
     GATHER,
+    HAND,
     MAX_ARMY,
     N_CARD_COLS,
     N_PLAYERS,
@@ -57,6 +59,8 @@ from simkit.games.war_of_the_wilds.state import (
     OFFER_GET_N,
     OFFER_GIVE,
     OFFER_GIVE_N,
+    PAY_CARD,
+    PAY_RES,
     PH_ACTION,
     PH_ASSIGN,
     PH_BLOCK,
@@ -64,6 +68,7 @@ from simkit.games.war_of_the_wilds.state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_PAY,
     PH_REPLY,
     PH_SETUP,
     PHASE,
@@ -72,6 +77,7 @@ from simkit.games.war_of_the_wilds.state import (
     PS,
     R_BURY,
     R_DAYS,
+    R_NK,
     RES,
     RETURN_RES,
     ROW,
@@ -132,6 +138,8 @@ def choose_wotw(params, obs, seat, moves, n_moves, weights, stream):
         return choose_draw(P, obs, moves, n_moves, weights)
     if ph == PH_MAIN:
         return choose_main(P, obs, seat, moves, n_moves, weights)
+    if ph == PH_PAY:
+        return choose_pay(P, obs, seat, moves, n_moves)
     if ph == PH_REPLY:
         # acorns for resource cards, at least one acorn a card, are worth it; giving acorns
         # away, or cards for cards, is not
@@ -235,6 +243,27 @@ def choose_main(P, obs, seat, moves, n_moves, weights):
     if best >= 0:
         return best
     return find(moves, n_moves, END_PLAY)
+
+
+@kernel
+def choose_pay(P, obs, seat, moves, n_moves):
+    """Pay with the kind the rest of the hand wants least: the most cards held beyond what
+    the other cards' specific costs ask for (ties: the kind held most)."""
+    me = PLAYERS + seat * PS
+    best = 0
+    bv = -1e9
+    for i in range(n_moves):
+        r = moves[i] - PAY_RES
+        want = 0
+        for k in range(P[R_NK]):
+            copies = obs[me + HAND + k] - (1 if k == obs[PAY_CARD] else 0)
+            if copies > 0:
+                want += copies * P[CARD + k * N_CARD_COLS + C_COST + r]
+        v = obs[me + RES + r] - want + 0.01 * obs[me + RES + r]
+        if v > bv:
+            bv = v
+            best = i
+    return best
 
 
 @kernel

@@ -115,7 +115,13 @@ from .state import (
     OFFER_GIVE_N,
     OFFER_TO,
     OFFERS_USED,
+    PAID,
     PAIRS,
+    PAY_CARD,
+    PAY_LEFT,
+    PAY_MIN,
+    PAY_RES,
+    PAY_TARGET,
     PH_ACTION,
     PH_ASSIGN,
     PH_BLOCK,
@@ -125,6 +131,7 @@ from .state import (
     PH_FOX_BLOCK,
     PH_MAIN,
     PH_OVER,
+    PH_PAY,
     PH_REPLY,
     PH_SETUP,
     PHASE,
@@ -370,6 +377,8 @@ def lay_out(P, n_players, state):
     state[SLOT] = -1
     state[DEFENDER] = -1
     state[OFFER_TO] = -1
+    state[PAY_CARD] = -1
+    state[PAY_TARGET] = -1
     state[WILD] = P[R_ACORNS_PP] * n_players
     for r in range(4):
         state[PILE + r] = P[R_RES_PER_KIND]
@@ -649,61 +658,112 @@ def end_turn(P, state, chance, items):
 
 
 # --- costs ---------------------------------------------------------------------------------
+# A cost is specific resource cards plus a circled number of cards of any kind; Call to Arms
+# takes cards off a creature's cost, any cards of it the player likes. Which cards pay is
+# the player's choice, made one card at a time in kind order (berry, twig, pebble, feather)
+# so that each payment is chosen in one way only; cards with no choice left are paid at once.
 
-@kernel
-def any_cost(P, state, k):
-    """The circled number of card ``k`` today (Call to Arms makes creatures cheaper)."""
-    c = P[CARD + k * N_CARD_COLS + C_ANY]
+@inline
+def cost_discount(P, state, k):
+    """How many cards Call to Arms takes off card ``k``'s cost today (0 for a trick)."""
     if state[DAY_CARD] == D_CALL and P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
-        c -= P[DAYV + D_CALL * 4 + 1]
-    return c
+        return P[DAYV + D_CALL * 4 + 1]
+    return 0
 
 
 @kernel
-def specific_cut(P, state, k):
-    """What Call to Arms still takes off the specific resources once the circle is 0."""
-    if state[DAY_CARD] != D_CALL or P[CARD + k * N_CARD_COLS + C_TRICK] == 1:
-        return 0
-    return max(0, P[DAYV + D_CALL * 4 + 1] - P[CARD + k * N_CARD_COLS + C_ANY])
-
-
-@kernel
-def can_pay(P, state, p, k):
-    b = pb(p) + RES
-    cut = specific_cut(P, state, k)
-    spare = 0
+def cost_total(P, state, k):
+    """How many resource cards card ``k`` costs today."""
+    c = CARD + k * N_CARD_COLS
+    n = P[c + C_ANY]
     for r in range(4):
-        need = P[CARD + k * N_CARD_COLS + C_COST + r]
-        if need > 0 and cut > 0:
-            d = min(cut, need)
-            need -= d
-            cut -= d
-        if state[b + r] < need:
-            return False
-        spare += state[b + r] - need
-    return spare >= max(0, any_cost(P, state, k))
+        n += P[c + C_COST + r]
+    return max(0, n - cost_discount(P, state, k))
 
 
 @kernel
-def pay(P, state, p, k):
-    """Pay card ``k``: its specific resources, then the circle from the kinds held most."""
-    b = pb(p) + RES
-    cut = specific_cut(P, state, k)
+def can_complete(P, state, s, k):
+    """Can seat ``s`` finish paying card ``k`` (PAID so far, PAY_LEFT cards still to pay,
+    of kinds PAY_MIN and up)? It needs that many cards of those kinds, and the specific
+    cards it has not paid and no longer can (kinds below PAY_MIN, or not held) must be no
+    more than the discount: the discount waives them."""
+    b = pb(s) + RES
+    c = CARD + k * N_CARD_COLS
+    left = state[PAY_LEFT]
+    held = 0
+    cover = 0
+    unpaid = 0
     for r in range(4):
-        need = P[CARD + k * N_CARD_COLS + C_COST + r]
-        if need > 0 and cut > 0:
-            d = min(cut, need)
-            need -= d
-            cut -= d
-        state[b + r] -= need
-        state[PILE + r] += need
-    for _ in range(max(0, any_cost(P, state, k))):
-        best = 0
-        for r in range(1, 4):
-            if state[b + r] > state[b + best]:
-                best = r
-        state[b + best] -= 1
-        state[PILE + best] += 1
+        need = max(0, P[c + C_COST + r] - state[PAID + r])
+        unpaid += need
+        if r >= state[PAY_MIN]:
+            held += state[b + r]
+            cover += min(need, state[b + r])
+    return held >= left and unpaid - min(left, cover) <= cost_discount(P, state, k)
+
+
+@kernel
+def pay_one(state, s, r):
+    """Seat ``s`` pays one resource card of kind ``r`` back to its pile."""
+    state[pb(s) + RES + r] -= 1
+    state[PILE + r] += 1
+    state[PAID + r] += 1
+    state[PAY_MIN] = r
+    state[PAY_LEFT] -= 1
+
+
+@kernel
+def may_pay_with(P, state, s, r):
+    """Paying the next card with kind ``r`` still leaves a way to finish paying."""
+    if r < state[PAY_MIN] or state[pb(s) + RES + r] == 0:
+        return False
+    m = state[PAY_MIN]
+    pay_one(state, s, r)
+    ok = can_complete(P, state, s, state[PAY_CARD])
+    state[pb(s) + RES + r] += 1
+    state[PILE + r] -= 1
+    state[PAID + r] -= 1
+    state[PAY_MIN] = m
+    state[PAY_LEFT] += 1
+    return ok
+
+
+@kernel
+def legal_pay(P, state, moves):
+    s = state[SEAT]
+    n = 0
+    for r in range(4):
+        if may_pay_with(P, state, s, r):
+            moves[n] = PAY_RES + r
+            n += 1
+    return n
+
+
+@kernel
+def advance_payment(P, state, chance, items):
+    """Pay every card that leaves no choice; stop at a choice (PH_PAY) or, when the card is
+    paid in full, play it."""
+    s = state[SEAT]
+    while state[PAY_LEFT] > 0:
+        only = -1
+        ways = 0
+        for r in range(4):
+            if may_pay_with(P, state, s, r):
+                ways += 1
+                only = r
+        if ways != 1:
+            state[PHASE] = PH_PAY
+            return
+        pay_one(state, s, only)
+    k = state[PAY_CARD]
+    t = state[PAY_TARGET]
+    state[PAY_CARD] = -1
+    state[PAY_TARGET] = -1
+    state[PAY_MIN] = 0
+    for r in range(4):
+        state[PAID + r] = 0
+    state[PHASE] = PH_MAIN
+    put_into_play(P, state, s, k, t, chance, items)
 
 
 # --- legal moves ---------------------------------------------------------------------------
@@ -727,6 +787,8 @@ def legal_moves(params, state, moves):
         return n + 1
     if ph == PH_ACTION:
         return legal_action(P, state, moves)
+    if ph == PH_PAY:
+        return legal_pay(P, state, moves)
     if ph == PH_DRAW:
         return legal_draw(P, state, moves)
     if ph == PH_REPLY:  # accept only what the player offered the trade can pay
@@ -799,8 +861,9 @@ def legal_draw(P, state, moves):
 
 @kernel
 def legal_plays(P, state, s, moves, n):
-    """Every card in hand that can be paid for. The cost test is written out here (not a
-    call per card): this loop runs at every decision of the play step."""
+    """Every card in hand that can be paid for (see ``can_complete``). The cost test is
+    written out here (not a call per card): this loop runs at every decision of the play
+    step."""
     b = pb(s)
     size = 0
     for i in range(MAX_ARMY):
@@ -814,24 +877,19 @@ def legal_plays(P, state, s, moves, n):
             continue
         c = CARD + k * N_CARD_COLS
         trick = P[c + C_TRICK] == 1
-        circle = P[c + C_ANY]
-        cut = 0
-        if not trick and call > 0:
-            circle -= call
-            if circle < 0:
-                cut = -circle
-                circle = 0
-        spare = 0
+        cut = 0 if trick else call
+        # payable: enough cards in all, and the specific ones missing waived by the discount
+        specific = 0
+        cover = 0
+        held = 0
         for r in range(4):
             need = P[c + C_COST + r]
-            if cut > 0 and need > 0:
-                d = min(cut, need)
-                need -= d
-                cut -= d
-            spare += state[b + RES + r] - need
-            if state[b + RES + r] < need:
-                spare = -1000
-        if spare < circle:
+            h = state[b + RES + r]
+            specific += need
+            cover += min(need, h)
+            held += h
+        total = max(0, specific + P[c + C_ANY] - cut)
+        if held < total or specific - min(total, cover) > cut:
             continue
         e = P[c + C_EFFECT]
         if not trick:
@@ -1095,6 +1153,9 @@ def apply_move(params, state, move, chance, items):
             play_card(P, state, s, (move - PLAY) // 4, (move - PLAY) % 4, chance, items)
     elif ph == PH_ACTION:
         apply_action(P, state, move, chance, items)
+    elif ph == PH_PAY:
+        pay_one(state, state[SEAT], move - PAY_RES)
+        advance_payment(P, state, chance, items)
     elif ph == PH_DRAW:
         apply_draw(P, state, move, chance, items)
     elif ph == PH_REPLY:
@@ -1182,7 +1243,19 @@ def finish_draw(P, state, chance):
 
 @kernel
 def play_card(P, state, s, k, t, chance, items):
-    pay(P, state, s, k)
+    """Seat ``s`` plays card ``k`` (a trick picks player ``t``): first its payment."""
+    state[PAY_CARD] = k
+    state[PAY_TARGET] = t
+    state[PAY_MIN] = 0
+    state[PAY_LEFT] = cost_total(P, state, k)
+    for r in range(4):
+        state[PAID + r] = 0
+    advance_payment(P, state, chance, items)
+
+
+@kernel
+def put_into_play(P, state, s, k, t, chance, items):
+    """Card ``k``, paid for, leaves the hand: a creature joins the army, a trick acts."""
     b = pb(s)
     state[b + HAND + k] -= 1
     items[s, k * 5 + EV_PLAYED] += 1

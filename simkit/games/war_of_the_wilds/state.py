@@ -4,7 +4,7 @@ A state is one flat int32 array of STATE_SIZE (the same for 2, 3 and 4 players; 
 do not play stay empty). -1 means empty. SEAT is whose turn it is; ACTOR is the seat that
 decides now (a defender blocking, a player answering a trade offer, a player keeping cards).
 
-    0                                                                          24
+    0                                                                          48
     +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
     |N_PLAY |PHASE|SEAT  |ACTOR  |DAY  |DAY_CARD  |TURNS  |WILD  |DECK_N  |DISC_N|SUB|...
     +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
@@ -12,17 +12,21 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
       kind, give count, get kind)  20 FOX_MASK  21 SETUP_SEAT  22 OFFER_GET_N (get count)
       23 FOUGHT  bit d: defender d's fight was fought this turn (for the transcript; cleared
                  when the attack step begins)
-    ROW      [24 .. 29)    card kind per row place (-1 empty)
-    DAY_ORDER[29 .. 61)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
-    PILE     [61 .. 65)    resource cards left in each pile (berry, twig, pebble, feather)
-    MORNING  [65 .. 77)    what this morning's day card did to each seat, 3 per seat:
+      24 PAY_CARD  the card being paid for (-1: none)   25 PAY_TARGET  the player its trick
+      picks   26 PAY_MIN  the lowest kind the next card paid may be (payments are chosen in
+      kind order, so each payment has one way to be chosen)   27 PAY_LEFT  cards still to
+      pay   28..31 PAID[4]  cards paid so far, by kind   32..47 free
+    ROW      [48 .. 53)    card kind per row place (-1 empty)
+    DAY_ORDER[53 .. 85)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
+    PILE     [85 .. 89)    resource cards left in each pile (berry, twig, pebble, feather)
+    MORNING  [89 .. 101)   what this morning's day card did to each seat, 3 per seat:
                            stored change, buried change, the army places Mr. Buttons ate
                            (bit i: place i; 0 none) (for the transcript, which tells them
                            apart from the fights of the same move; the Fox's blocked fights
                            are moves of their own)
-    DECK     [77 .. 205)   card kinds, the top of the deck is DECK[DECK_N-1]
-    DISCARD  [205 .. 333)  card kinds in the discard pile, DISCARD_N of them
-    PLAYERS  [333 .. 333 + 4*PS)   one block per seat:
+    DECK     [101 .. 229)  card kinds, the top of the deck is DECK[DECK_N-1]
+    DISCARD  [229 .. 357)  card kinds in the discard pile, DISCARD_N of them
+    PLAYERS  [357 .. 357 + 4*PS)   one block per seat:
 
         +0 HOME | +1..+4 RES[4] | +5 STORE | +6 BURIED | +7 HAND[32] (count per card kind)
                   (STORE follows RES: trade kind 4, a stored acorn, is RES + 4)
@@ -54,6 +58,8 @@ Moves (small ints), written once here:
                   their kind b; a trade kind is a resource 0..3 or 4, a stored acorn
                   (TRADE_ACORN); a != b; x <= trade.max_give, y <= trade.max_get (both at
                   most MAX_TRADE = 5, the radix)
+    PAY_RES+r     pay one resource card of kind r for the card being played  2768 .. 2771
+                  (PH_PAY: only when the cost can be paid in more than one way)
 """
 
 import numpy as np
@@ -71,7 +77,8 @@ N_PLAYERS, PHASE, SEAT, ACTOR, DAY, DAY_CARD, TURNS, WILD, DECK_N, DISCARD_N = r
 SUB, SLOT, DEFENDER, SWAPS_USED, OFFERS_USED, RALLY = range(10, 16)
 OFFER_TO, OFFER_GIVE, OFFER_GIVE_N, OFFER_GET, FOX_MASK, SETUP_SEAT, OFFER_GET_N = range(16, 23)
 FOUGHT = 23
-ROW = 24
+PAY_CARD, PAY_TARGET, PAY_MIN, PAY_LEFT, PAID = range(24, 29)  # PAID: 28..31
+ROW = 48
 DAY_ORDER = ROW + MAX_ROW
 PILE = DAY_ORDER + MAX_DAY_CARDS
 MORNING = PILE + 4
@@ -91,9 +98,9 @@ TIRED, NEW, DECIDED = 1, 2, 4
 
 # phases
 (PH_SETUP, PH_ACTION, PH_DRAW, PH_MAIN, PH_REPLY, PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK,
- PH_DISCARD, PH_OVER, PH_DAWN) = range(11)
+ PH_DISCARD, PH_OVER, PH_DAWN, PH_PAY) = range(12)
 PHASE_NAMES = ["setup", "action", "draw", "play", "reply", "assign", "block", "fox-block",
-               "discard", "over", "dawn"]
+               "discard", "over", "dawn", "pay"]
 
 # moves
 GATHER = 0
@@ -113,7 +120,8 @@ OFFER = 268
 MAX_TRADE = 5  # the most items on one side of an offer (trade.max_give/max_get's bound)
 TRADE_ACORN = 4  # trade kinds: the four resources, then a stored acorn
 assert STORE == RES + TRADE_ACORN  # so a player's holding of trade kind c is at RES + c
-MAX_MOVES = OFFER + MAXP * (5 * MAX_TRADE) ** 2
+PAY_RES = OFFER + MAXP * (5 * MAX_TRADE) ** 2
+MAX_MOVES = PAY_RES + 4
 
 # the resource pairs a swap gives (first kind gives ceil(n/2) cards, second floor(n/2))
 PAIRS = np.array([[a, b] for a in range(4) for b in range(a, 4)], dtype=np.int32)

@@ -48,7 +48,12 @@ from .state import (
     OFFER_GIVE,
     OFFER_GIVE_N,
     OFFER_TO,
+    PAID,
     PAIRS,
+    PAY_CARD,
+    PAY_LEFT,
+    PAY_MIN,
+    PAY_RES,
     PH_ACTION,
     PH_ASSIGN,
     PH_BLOCK,
@@ -58,6 +63,7 @@ from .state import (
     PH_FOX_BLOCK,
     PH_MAIN,
     PH_OVER,
+    PH_PAY,
     PH_REPLY,
     PH_SETUP,
     PHASE,
@@ -197,6 +203,12 @@ def _what(params, n, before, move, after, ph, s, morning):
             got = after[b + STORE] - before[b + STORE]
             return [f"forages {got} acorns (store {after[b + STORE]}, wild {after[WILD]})"]
         return [f"buries {move - BURY + 1} acorns (buried {after[b + BURIED]})"]
+    if ph == PH_PAY:
+        txt = f"pays 1 {RESOURCE_NAMES[move - PAY_RES]}"
+        if after[PHASE] != PH_PAY:
+            txt += (f": {card_name(before[PAY_CARD])} is played" + _payment(before, after, s)
+                    + _listed(_changes(n, before, after)))
+        return [txt]
     if ph == PH_DRAW:
         if move == TAKE_DECK:
             return [f"takes the top card of the deck [seen by {P(s)}]"]
@@ -279,7 +291,21 @@ def _main(params, n, before, move, after, s):
     txt = f"plays {card_name(k)}"
     if tables(params)[0][k, C_TRICK] and tables(params)[0][k, 15]:
         txt += f" on {P(t)}"
-    return [txt + _listed(_changes(n, before, after))]
+    return [txt + _payment(before, after, s) + _listed(_changes(n, before, after))]
+
+
+def _payment(before, after, s):
+    """The resource cards paid: " (paid 2 berry, 1 twig)", or so far when a choice waits."""
+    if after[PHASE] == PH_PAY:
+        paid = [int(after[PAID + r]) for r in range(4)]
+        return f" (paid so far: {_cards(paid)}; the rest to choose)"
+    paid = [int(before[base(s) + RES + r] - after[base(s) + RES + r])
+            + (int(before[PAID + r]) if before[PHASE] == PH_PAY else 0) for r in range(4)]
+    return f" (paid {_cards(paid)})"
+
+
+def _cards(counts):
+    return ", ".join(f"{c} {RESOURCE_NAMES[r]}" for r, c in enumerate(counts) if c) or "nothing"
 
 
 def _listed(changes):
@@ -432,7 +458,8 @@ def check_state(params, n_players, state):
         return problems + [f"phase {ph}"]
     if not 0 <= state[ACTOR] < n_players or not 0 <= state[SEAT] < n_players:
         problems.append(f"actor {state[ACTOR]} / seat {state[SEAT]} out of range")
-    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_ASSIGN, PH_DISCARD) and state[ACTOR] != state[SEAT]:
+    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_PAY, PH_ASSIGN, PH_DISCARD) and \
+            state[ACTOR] != state[SEAT]:
         problems.append(f"{PHASE_NAMES[ph]}: the actor is not the seat whose turn it is")
     if ph == PH_REPLY:
         if state[ACTOR] != state[OFFER_TO]:
@@ -446,6 +473,14 @@ def check_state(params, n_players, state):
             problems.append("reply: the offerer cannot pay what they offered")
     elif state[OFFER_TO] != -1:
         problems.append("an offer is left standing outside a reply")
+    if ph == PH_PAY:
+        k = int(state[PAY_CARD])
+        if not (0 <= k < nk and state[base(int(state[SEAT])) + HAND + k] > 0):
+            problems.append(f"pay: card {k} is not in the player's hand")
+        if state[PAY_LEFT] <= 0 or not 0 <= state[PAY_MIN] <= 3:
+            problems.append("pay: nothing left to pay, or a kind out of range")
+    elif state[PAY_CARD] != -1 or (state[PAID:PAID + 4] != 0).any():
+        problems.append("a payment is left standing outside the pay step")
     if ph not in (PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK):
         for p in range(n_players):
             b = base(p)

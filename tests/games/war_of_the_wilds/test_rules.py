@@ -1,5 +1,7 @@
 """Scenario tests for War of the Wilds: hand-built states, one rule at a time."""
 
+import itertools
+
 import numpy as np
 import pytest
 from wotw_table import DK, K, Table, attack, main_phase, morning, ready
@@ -144,6 +146,110 @@ def test_cost_specific_and_circled_any_kind():
     assert R.res_total(t.state, 0) == 0 and t.army(0) == ["badger"]
 
 
+def pay_choices(t):
+    """The payment kinds offered now, by name."""
+    return [RESOURCE_NAMES[m - PAY_RES] for m in t.legal()]  # noqa: F405
+
+
+def test_the_player_chooses_which_cards_pay_the_circle():
+    """Circled 2 of the Badger (pebble 2 + any 2) from berry, twig and feather: the player
+    picks the two, in kind order, so each of the three ways is one line of choices."""
+    def badger():
+        t = ready()
+        main_phase(t)
+        t.give_card(0, "badger")
+        t.give_res(0, berry=1, twig=1, pebble=2, feather=1)
+        t.play(PLAY + 4 * K["badger"])  # noqa: F405
+        assert t[PHASE] == PH_PAY and pay_choices(t) == ["berry", "twig"]  # noqa: F405
+        return t
+
+    t = badger()
+    t.play(PAY_RES + 1)  # noqa: F405  twig first: berry can no longer be chosen
+    assert t[PHASE] == PH_MAIN and t.army(0) == ["badger"]  # noqa: F405  (the rest forced)
+    assert [t.get(0, RES + r) for r in range(4)] == [1, 0, 0, 0]  # noqa: F405
+    for second, kept in (("twig", [0, 0, 0, 1]), ("pebble", [0, 1, 0, 0])):
+        t = badger()
+        t.play(PAY_RES + 0)  # noqa: F405  berry first
+        assert pay_choices(t) == ["twig", "pebble"]  # a pebble now: the feather pays the circle
+        t.play(PAY_RES + RESOURCE_NAMES.index(second))  # noqa: F405
+        assert t[PHASE] == PH_MAIN and t.army(0) == ["badger"]  # noqa: F405
+        assert [t.get(0, RES + r) for r in range(4)] == kept, second  # noqa: F405
+
+
+def test_a_payment_with_one_way_is_made_at_once():
+    t = ready()
+    main_phase(t)
+    t.give_card(0, "badger")
+    t.give_res(0, berry=2, pebble=2)
+    t.play(PLAY + 4 * K["badger"])  # noqa: F405
+    assert t[PHASE] == PH_MAIN and R.res_total(t.state, 0) == 0  # noqa: F405
+    t.give_card(0, "windfall")  # any 1, from one kind held
+    t.give_res(0, twig=3)
+    t.play(PLAY + 4 * K["windfall"])  # noqa: F405
+    assert t[PHASE] == PH_MAIN and t.get(0, RES + 1) == 2  # noqa: F405
+
+
+def valid_payments(spec, circle, discount, held):
+    """Every way to pay (resource multisets as 4-tuples), by brute force: as many cards as
+    the cost less the discount, at most what is held, the specific cards missing no more
+    than the discount (it waives them)."""
+    total = max(0, sum(spec) + circle - discount)
+    out = set()
+    for m in itertools.product(*(range(h + 1) for h in held)):
+        if sum(m) == total and sum(max(0, a - b) for a, b in zip(spec, m, strict=True)) <= discount:
+            out.add(m)
+    return out
+
+
+def reachable_payments(t, move):
+    """Play ``move`` and follow every line of payment choices: the multisets paid (each
+    line's), as a list, so that a payment reached by two lines shows twice."""
+    start = t.state.copy()
+    before = [t.get(0, RES + r) for r in range(4)]  # noqa: F405
+    out = []
+
+    def walk():
+        if t[PHASE] != PH_PAY:  # noqa: F405
+            out.append(tuple(b - t.get(0, RES + r) for r, b in enumerate(before)))  # noqa: F405
+            return
+        here = t.state.copy()
+        for m in t.legal():
+            t.state[:] = here
+            t.play(m)
+            walk()
+
+    t.play(move)
+    walk()
+    t.state[:] = start
+    return out
+
+
+@pytest.mark.parametrize("day", ["quiet_day", "call_to_arms"])
+def test_the_pay_step_offers_exactly_every_way_to_pay_once(day):
+    """Every card, on many holdings: the payments the pay step can reach are exactly the
+    valid ones (brute force), each by one line of choices, and the card is playable exactly
+    when there is one."""
+    rng = np.random.default_rng(11)
+    cards = tables(Table(2).params)[0]  # noqa: F405
+    for name, k in K.items():
+        spec = [int(v) for v in cards[k, C_COST:C_COST + 4]]  # noqa: F405
+        circle = int(cards[k, C_ANY])  # noqa: F405
+        trick = bool(cards[k, C_TRICK])  # noqa: F405
+        move = PLAY + 4 * k + (1 if cards[k, C_TARGETED] else 0)  # noqa: F405
+        discount = 1 if day == "call_to_arms" and not trick else 0
+        for _ in range(12):
+            held = [int(v) for v in rng.integers(0, 4, 4)]
+            t = ready(day_card=day)
+            main_phase(t)
+            t.give_card(0, name)
+            t.give_res(0, *held)
+            valid = valid_payments(spec, circle, discount, held)
+            assert (move in t.legal()) == bool(valid), (name, held)
+            if valid:
+                got = reachable_payments(t, move)
+                assert sorted(got) == sorted(valid), (name, held, got, valid)
+
+
 def test_creature_cannot_attack_the_turn_it_is_played():
     t = ready()
     main_phase(t)
@@ -178,11 +284,11 @@ def test_targeted_tricks_pickpocket_dig_up_ambush():
     t.put_creature(2, "boar")  # health 4: safe
     t.put_creature(2, "sparrow")
     assert PLAY + 4 * K["pickpocket"] + 0 not in t.legal()  # noqa: F405  (not yourself)
-    t.play(PLAY + 4 * K["pickpocket"] + 2)  # noqa: F405
+    t.play_paid(PLAY + 4 * K["pickpocket"] + 2)  # noqa: F405
     assert t.get(0, STORE) == 2 and t.get(2, STORE) == 1  # noqa: F405
-    t.play(PLAY + 4 * K["dig_up"] + 2)  # noqa: F405
+    t.play_paid(PLAY + 4 * K["dig_up"] + 2)  # noqa: F405
     assert t.get(2, BURIED) == 3 and t.get(2, STORE) == 3  # noqa: F405
-    t.play(PLAY + 4 * K["ambush"] + 2)  # noqa: F405
+    t.play_paid(PLAY + 4 * K["ambush"] + 2)  # noqa: F405
     assert sorted(t.army(2)) == ["boar", "sparrow"]
 
 
@@ -871,11 +977,35 @@ def test_call_to_arms_creatures_cost_one_less():
     legal = t.legal()
     assert PLAY + 4 * K["frog_slinger"] in legal and PLAY + 4 * K["sparrow"] in legal  # noqa: F405
     assert PLAY + 4 * K["windfall"] in legal  # noqa: F405  (it costs 1 of any kind)
-    t.play(PLAY + 4 * K["sparrow"])  # noqa: F405
+    t.play_paid(PLAY + 4 * K["sparrow"])  # noqa: F405
     assert t.get(0, RES + 1) == 1  # noqa: F405  (the sparrow cost nothing)
-    t.play(PLAY + 4 * K["frog_slinger"])  # noqa: F405
+    t.play_paid(PLAY + 4 * K["frog_slinger"])  # noqa: F405
     assert R.res_total(t.state, 0) == 0
     assert PLAY + 4 * K["windfall"] not in t.legal()  # noqa: F405
+
+
+def test_call_to_arms_takes_off_any_card_of_the_cost_the_player_likes():
+    """'Creatures cost 1 less': one card fewer, whichever the player chooses; a specific
+    card may be the one left out (NOTES.md)."""
+    t = ready(day_card="call_to_arms")
+    main_phase(t)
+    t.give_card(0, "frog_slinger")  # twig 1 + any 1: with no twig, one berry pays it
+    t.give_res(0, berry=1)
+    t.play_paid(PLAY + 4 * K["frog_slinger"])  # noqa: F405
+    assert t.army(0) == ["frog_slinger"] and R.res_total(t.state, 0) == 0
+    t = ready(day_card="call_to_arms")
+    main_phase(t)
+    t.give_card(0, "squirrel_scout")  # berry 1 + twig 1, no circle: the player keeps one
+    t.give_res(0, berry=1, twig=1)
+    t.play(PLAY + 4 * K["squirrel_scout"])  # noqa: F405
+    assert pay_choices(t) == ["berry", "twig"]
+    t.play(PAY_RES + 1)  # noqa: F405
+    assert [t.get(0, RES + r) for r in range(4)] == [1, 0, 0, 0]  # noqa: F405
+    t = ready(day_card="quiet_day")
+    main_phase(t)
+    t.give_card(0, "frog_slinger")
+    t.give_res(0, berry=2)
+    assert PLAY + 4 * K["frog_slinger"] not in t.legal()  # noqa: F405  (full price: a twig)
 
 
 def test_good_harvest_two_each_in_turn_order_while_the_wild_lasts():

@@ -118,6 +118,16 @@ class Table:
         R.apply_move(self.params, self.state, move, self.chance, self.items)
         self.ok()
 
+    def play_paid(self, move, *kinds):
+        """Play a card and pay for it: the resource kinds named (``"berry"``...), in order,
+        at each choice the payment step asks; with none named, the first way offered."""
+        self.play(move)
+        kinds = list(kinds)
+        while self.state[PHASE] == PH_PAY:  # noqa: F405
+            r = RESOURCE_NAMES.index(kinds.pop(0)) if kinds else self.legal()[0] - PAY_RES  # noqa: F405
+            self.play(PAY_RES + r)  # noqa: F405
+        assert not kinds, f"no choice left for {kinds}"
+
     def ok(self):
         problems = check_state(self.params, self.n, self.state)
         assert not problems, problems
