@@ -102,17 +102,20 @@ from .state import (
     MAX_ARMY,
     MAX_KINDS,
     MAX_MOVES,
-    MAX_TRADE,
     MORNING,
     N_CARD_COLS,
     N_PLAYERS,
+    N_TRADE_KINDS,
     NEW,
     NO_BLOCK,
-    OFFER,
+    OFFER_ADD,
+    OFFER_BACK,
+    OFFER_DROP,
     OFFER_GET,
-    OFFER_GET_N,
     OFFER_GIVE,
-    OFFER_GIVE_N,
+    OFFER_LAST,
+    OFFER_MAKE,
+    OFFER_START,
     OFFER_TO,
     OFFERS_USED,
     PAID,
@@ -123,6 +126,7 @@ from .state import (
     PAY_RES,
     PAY_TARGET,
     PH_ACTION,
+    PH_AFTER,
     PH_ASSIGN,
     PH_BLOCK,
     PH_DAWN,
@@ -130,6 +134,7 @@ from .state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_OFFER,
     PH_OVER,
     PH_PAY,
     PH_REPLY,
@@ -165,7 +170,6 @@ from .state import (
     R_ROW,
     R_SETUP_RES,
     R_SWAP_GIVE,
-    R_SWAPS_PT,
     RALLY,
     RES,
     RETURN_RES,
@@ -178,7 +182,7 @@ from .state import (
     STORE,
     SUB,
     SWAP,
-    SWAPS_USED,
+    SWAP_TAKEN,
     TAKE_DECK,
     TAKE_ROW,
     TIRED,
@@ -377,6 +381,7 @@ def lay_out(P, n_players, state):
     state[SLOT] = -1
     state[DEFENDER] = -1
     state[OFFER_TO] = -1
+    state[OFFER_LAST] = -1
     state[PAY_CARD] = -1
     state[PAY_TARGET] = -1
     state[WILD] = P[R_ACORNS_PP] * n_players
@@ -634,7 +639,7 @@ def start_turn(P, state, s):
         state[b + AFLAG + i] = 0
     state[SEAT] = s
     state[ACTOR] = s
-    state[SWAPS_USED] = 0
+    state[SWAP_TAKEN] = 0
     state[OFFERS_USED] = 0
     state[RALLY] = 0
     state[PHASE] = PH_ACTION
@@ -772,31 +777,30 @@ def advance_payment(P, state, chance, items):
 def legal_moves(params, state, moves):
     P = params[FLAT]
     ph = state[PHASE]
-    if ph == PH_MAIN:  # the play step: half of all decisions, so its four lists are here
+    if ph == PH_MAIN:  # the play step: half of all decisions, so its lists are here
         s = state[SEAT]
         n = legal_plays(P, state, s, moves, 0)
-        n = legal_abilities(P, state, s, moves, n)
-        if state[SWAPS_USED] < P[R_SWAPS_PT]:
-            give = P[R_SWAP_GIVE]
-            if state[DAY_CARD] == D_MARKET:
-                give = P[DAYV + D_MARKET * 4 + 1]
-            n = legal_swaps(state, s, moves, n, give)
-        if state[OFFERS_USED] < P[R_OFFERS_PT]:
-            n = legal_offers(P, state, s, moves, n)
+        n = legal_free(P, state, s, moves, n)
         moves[n] = END_PLAY
         return n + 1
     if ph == PH_ACTION:
-        return legal_action(P, state, moves)
+        n = legal_action(P, state, moves)
+        return legal_free(P, state, state[SEAT], moves, n)
+    if ph == PH_AFTER:
+        n = legal_free(P, state, state[SEAT], moves, 0)
+        moves[n] = END_PLAY
+        return n + 1
+    if ph == PH_OFFER:
+        return legal_offer_items(P, state, moves)
     if ph == PH_PAY:
         return legal_pay(P, state, moves)
     if ph == PH_DRAW:
         return legal_draw(P, state, moves)
     if ph == PH_REPLY:  # accept only what the player offered the trade can pay
-        if state[pb(state[OFFER_TO]) + RES + state[OFFER_GET]] >= state[OFFER_GET_N]:
-            moves[0] = ACCEPT
-            moves[1] = DECLINE
-            return 2
         moves[0] = DECLINE
+        if holds_offer(state, state[OFFER_TO], OFFER_GET):
+            moves[1] = ACCEPT
+            return 2
         return 1
     if ph == PH_ASSIGN:
         return legal_assign(P, state, moves)
@@ -934,14 +938,19 @@ def swap_give(P, state):
 
 @kernel
 def legal_swaps(state, s, moves, n, give):
-    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind."""
+    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind from the
+    piles, never giving a kind a swap took this turn (SWAP_TAKEN): that would undo it, and
+    the rule keeps the turn finite even when a swap is 1 for 1 (Market Day)."""
     b = pb(s) + RES
+    taken = state[SWAP_TAKEN]
     for q in range(PAIRS.shape[0]):
         a = PAIRS[q, 0]
         c2 = PAIRS[q, 1]
         ga = (give + 1) // 2
         gb = give // 2
         if gb == 0 and a != c2:
+            continue
+        if (taken >> a) & 1 or (gb > 0 and (taken >> c2) & 1):
             continue
         if a == c2:
             ok = state[b + a] >= give
@@ -957,33 +966,64 @@ def legal_swaps(state, s, moves, n, give):
 
 
 @kernel
-def legal_offers(P, state, s, moves, n):
-    """The trade offers to any other player: 1 to ``trade.max_give`` of one trade kind of
-    mine for 1 to ``trade.max_get`` of another kind of theirs (kind 4, a stored acorn, is
-    held at RES + 4, the store), each side at most what its player holds. Only what is
-    offered is written: the loop runs at every decision of the play step."""
-    me = pb(s)
-    mg = P[R_MAX_GIVE]
-    mw = P[R_MAX_GET]
-    for t in range(state[N_PLAYERS]):
-        if t == s:
-            continue
-        other = pb(t)
-        for a in range(TRADE_ACORN + 1):
-            hx = min(state[me + RES + a], mg)
-            if hx <= 0:
-                continue
-            for b in range(TRADE_ACORN + 1):
-                hy = min(state[other + RES + b], mw)
-                if b == a or hy <= 0:
-                    continue
-                c = OFFER + (t * 5 + a) * MAX_TRADE * 5 * MAX_TRADE + b * MAX_TRADE
-                for _ in range(hx):
-                    for y in range(hy):
-                        moves[n] = c + y
-                        n += 1
-                    c += 5 * MAX_TRADE
+def legal_free(P, state, s, moves, n):
+    """The moves a player may make at any point of their turn outside the action itself,
+    the draws and the fights: abilities, swaps, and beginning a trade offer."""
+    n = legal_abilities(P, state, s, moves, n)
+    n = legal_swaps(state, s, moves, n, swap_give(P, state))
+    if state[OFFERS_USED] < P[R_OFFERS_PT] and trade_goods(state, s) > 0:
+        for t in range(state[N_PLAYERS]):
+            if t != s and trade_goods(state, t) > 0:
+                moves[n] = OFFER_START + t
+                n += 1
     return n
+
+
+@inline
+def trade_goods(state, p):
+    """What ``p`` could put in a trade: resource cards and stored acorns."""
+    b = pb(p) + RES
+    return state[b] + state[b + 1] + state[b + 2] + state[b + 3] + state[b + TRADE_ACORN]
+
+
+@kernel
+def holds_offer(state, p, side):
+    """``p`` holds every item of the offer's side ``side`` (OFFER_GIVE or OFFER_GET)."""
+    for c in range(N_TRADE_KINDS):
+        if state[pb(p) + RES + c] < state[side + c]:
+            return False
+    return True
+
+
+@kernel
+def legal_offer_items(P, state, moves):
+    """Building an offer: one more of my trade kinds to give, then one more of theirs to ask
+    for (in item order, OFFER_LAST, so each offer is built one way; a kind is never on both
+    sides; each side at most what its player holds and trade.max_give / max_get); make it
+    once both sides hold something; withdraw it at any point."""
+    me = pb(state[SEAT]) + RES
+    them = pb(state[OFFER_TO]) + RES
+    gives = 0
+    gets = 0
+    for c in range(N_TRADE_KINDS):
+        gives += state[OFFER_GIVE + c]
+        gets += state[OFFER_GET + c]
+    n = 0
+    for i in range(max(state[OFFER_LAST], 0), 2 * N_TRADE_KINDS):
+        if i < N_TRADE_KINDS:
+            ok = gives < P[R_MAX_GIVE] and state[me + i] > state[OFFER_GIVE + i]
+        else:
+            c = i - N_TRADE_KINDS
+            ok = gives > 0 and gets < P[R_MAX_GET] and state[OFFER_GIVE + c] == 0 \
+                and state[them + c] > state[OFFER_GET + c]
+        if ok:
+            moves[n] = OFFER_ADD + i
+            n += 1
+    if gives > 0 and gets > 0:
+        moves[n] = OFFER_MAKE
+        n += 1
+    moves[n] = OFFER_DROP
+    return n + 1
 
 
 @kernel
@@ -1143,23 +1183,29 @@ def apply_move(params, state, move, chance, items):
         s = state[SEAT]
         if move == END_PLAY:
             begin_attacks(P, state, chance, items)
-        elif move >= OFFER:
-            make_offer(state, move)
-        elif move >= SWAP:
-            do_swap(P, state, s, move - SWAP)
         elif move >= ABILITY:
-            use_ability(P, state, s, move - ABILITY, chance, items)
+            apply_free(P, state, s, move, chance, items)
         else:
             play_card(P, state, s, (move - PLAY) // 4, (move - PLAY) % 4, chance, items)
     elif ph == PH_ACTION:
-        apply_action(P, state, move, chance, items)
+        if move >= ABILITY:
+            apply_free(P, state, state[SEAT], move, chance, items)
+        else:
+            apply_action(P, state, move, chance, items)
+    elif ph == PH_AFTER:
+        if move == END_PLAY:
+            end_turn(P, state, chance, items)
+        else:
+            apply_free(P, state, state[SEAT], move, chance, items)
+    elif ph == PH_OFFER:
+        apply_offer_item(state, move)
     elif ph == PH_PAY:
         pay_one(state, state[SEAT], move - PAY_RES)
         advance_payment(P, state, chance, items)
     elif ph == PH_DRAW:
         apply_draw(P, state, move, chance, items)
     elif ph == PH_REPLY:
-        apply_reply(P, state, move)
+        apply_reply(state, move)
     elif ph == PH_ASSIGN:
         apply_assign(P, state, move, chance, items)
     elif ph == PH_BLOCK:
@@ -1172,6 +1218,21 @@ def apply_move(params, state, move, chance, items):
         apply_setup(P, state, move, chance)
     elif ph == PH_DAWN:
         apply_dawn(P, state, chance, items)
+
+
+@kernel
+def apply_free(P, state, s, move, chance, items):
+    """An ability, a swap or the start of an offer, in whichever step of the turn."""
+    if move >= OFFER_START:
+        state[OFFERS_USED] += 1  # a withdrawn offer counts too: the cap keeps turns finite
+        state[OFFER_TO] = move - OFFER_START
+        state[OFFER_BACK] = state[PHASE]
+        state[OFFER_LAST] = -1
+        state[PHASE] = PH_OFFER
+    elif move >= SWAP:
+        do_swap(P, state, s, move - SWAP)
+    else:
+        use_ability(P, state, s, move - ABILITY, chance, items)
 
 
 @kernel
@@ -1341,47 +1402,52 @@ def do_swap(P, state, s, code):
     state[PILE + a2] += gb
     state[PILE + c] -= 1
     state[b + c] += 1
-    state[SWAPS_USED] += 1
+    state[SWAP_TAKEN] |= 1 << c
 
 
 @kernel
-def make_offer(state, move):
-    c = move - OFFER
-    state[OFFERS_USED] += 1
-    state[OFFER_GET_N] = c % MAX_TRADE + 1
-    c //= MAX_TRADE
-    state[OFFER_GET] = c % 5
-    c //= 5
-    state[OFFER_GIVE_N] = c % MAX_TRADE + 1
-    c //= MAX_TRADE
-    state[OFFER_GIVE] = c % 5
-    state[OFFER_TO] = c // 5
-    state[PHASE] = PH_REPLY
-    state[ACTOR] = state[OFFER_TO]
+def apply_offer_item(state, move):
+    if move == OFFER_DROP:
+        close_offer(state)
+        return
+    if move == OFFER_MAKE:
+        state[PHASE] = PH_REPLY
+        state[ACTOR] = state[OFFER_TO]
+        return
+    i = move - OFFER_ADD
+    if i < N_TRADE_KINDS:
+        state[OFFER_GIVE + i] += 1
+    else:
+        state[OFFER_GET + i - N_TRADE_KINDS] += 1
+    state[OFFER_LAST] = i
 
 
 @kernel
-def apply_reply(P, state, move):
+def close_offer(state):
+    """The offer is over: the turn goes on in the step it was made in."""
+    for c in range(N_TRADE_KINDS):
+        state[OFFER_GIVE + c] = 0
+        state[OFFER_GET + c] = 0
+    state[OFFER_TO] = -1
+    state[OFFER_LAST] = -1
+    state[PHASE] = state[OFFER_BACK]
+    state[OFFER_BACK] = 0
+    state[ACTOR] = state[SEAT]
+
+
+@kernel
+def apply_reply(state, move):
     """Accepted, the offered items change hands (a resource card or a stored acorn, each
-    kind at RES + kind); either way the turn's player goes on playing."""
+    kind at RES + kind); either way the turn's player goes on."""
     if move == ACCEPT:
         me = pb(state[SEAT]) + RES
         other = pb(state[OFFER_TO]) + RES
-        a = state[OFFER_GIVE]
-        x = state[OFFER_GIVE_N]
-        b = state[OFFER_GET]
-        y = state[OFFER_GET_N]
-        state[me + a] -= x
-        state[other + a] += x
-        state[other + b] -= y
-        state[me + b] += y
-    state[OFFER_TO] = -1
-    state[OFFER_GIVE] = 0
-    state[OFFER_GIVE_N] = 0
-    state[OFFER_GET] = 0
-    state[OFFER_GET_N] = 0
-    state[PHASE] = PH_MAIN
-    state[ACTOR] = state[SEAT]
+        for c in range(N_TRADE_KINDS):
+            x = state[OFFER_GIVE + c]
+            y = state[OFFER_GET + c]
+            state[me + c] += y - x
+            state[other + c] += x - y
+    close_offer(state)
 
 
 # --- attacks -------------------------------------------------------------------------------
@@ -1446,7 +1512,12 @@ def next_defender(P, state, chance, items):
     state[DEFENDER] = -1
     state[SLOT] = -1
     state[ACTOR] = s
-    end_turn(P, state, chance, items)
+    # after a fight, abilities, swaps and offers once more (if there are any to make); when
+    # all stayed home nothing changed, and there is nothing that could not be done before
+    if state[FOUGHT] != 0 and legal_free(P, state, s, np.empty(64, np.int32), 0) > 0:
+        state[PHASE] = PH_AFTER
+    else:
+        end_turn(P, state, chance, items)
 
 
 @kernel

@@ -38,15 +38,17 @@ from .state import (
     HOME,
     MAX_ARMY,
     MAX_CARDS,
-    MAX_TRADE,
     MORNING,
     N_PLAYERS,
+    N_TRADE_KINDS,
     NO_BLOCK,
-    OFFER,
+    OFFER_ADD,
+    OFFER_BACK,
+    OFFER_DROP,
     OFFER_GET,
-    OFFER_GET_N,
     OFFER_GIVE,
-    OFFER_GIVE_N,
+    OFFER_MAKE,
+    OFFER_START,
     OFFER_TO,
     PAID,
     PAIRS,
@@ -55,6 +57,7 @@ from .state import (
     PAY_MIN,
     PAY_RES,
     PH_ACTION,
+    PH_AFTER,
     PH_ASSIGN,
     PH_BLOCK,
     PH_DAWN,
@@ -62,6 +65,7 @@ from .state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_OFFER,
     PH_OVER,
     PH_PAY,
     PH_REPLY,
@@ -190,6 +194,12 @@ def _what(params, n, before, move, after, ph, s, morning):
                 f"{P(p)}]"]
     if ph == PH_DAWN:
         return ["setup done; the deck is shuffled and the row turned over"]
+    if ph in (PH_ACTION, PH_MAIN, PH_AFTER) and move >= ABILITY:
+        return _free(n, before, move, after, s)
+    if ph == PH_AFTER:
+        return ["ends the turn"]
+    if ph == PH_OFFER:
+        return _offer_item(before, move, after)
     if ph == PH_ACTION:
         b = base(s)
         if move <= GATHER + 6:
@@ -250,16 +260,6 @@ def _what(params, n, before, move, after, ph, s, morning):
     return [f"move {move}"]
 
 
-def decode_offer(move):
-    """An offer move -> (to player, give kind, give count, get kind, get count)."""
-    c = move - OFFER
-    c, y = divmod(c, MAX_TRADE)
-    c, b = divmod(c, 5)
-    c, x = divmod(c, MAX_TRADE)
-    t, a = divmod(c, 5)
-    return t, a, x + 1, b, y + 1
-
-
 def trade_items(kind, count):
     """``count`` of trade kind ``kind``: "2 berry", "1 stored acorn", "3 stored acorns"."""
     if kind < 4:
@@ -267,26 +267,47 @@ def trade_items(kind, count):
     return f"{count} stored acorn" + ("s" if count > 1 else "")
 
 
+def bundle(state, side):
+    """One side of the offer in ``state`` (OFFER_GIVE or OFFER_GET) as "2 berry, 1 twig"."""
+    return ", ".join(trade_items(c, int(state[side + c])) for c in range(N_TRADE_KINDS)
+                     if state[side + c] > 0) or "nothing"
+
+
+def _offer_item(before, move, after):
+    t = P(before[OFFER_TO])
+    if move == OFFER_DROP:
+        return [f"withdraws the offer to {t}"]
+    if move == OFFER_MAKE:
+        return [f"offers {t} {bundle(before, OFFER_GIVE)} for {bundle(before, OFFER_GET)}"]
+    i = move - OFFER_ADD
+    if i < N_TRADE_KINDS:
+        return [f"puts {trade_items(i, 1)} in the offer to {t}"]
+    return [f"asks {t} for {trade_items(i - N_TRADE_KINDS, 1)}"]
+
+
 def _busy(before, after, s):
     got = after[base(s) + STORE] - before[base(s) + STORE]
     return f" and takes {got} acorn from the wild (Busy Day)" if got > 0 else ""
 
 
-def _main(params, n, before, move, after, s):
+def _free(n, before, move, after, s):
+    """An ability, a swap or the start of an offer (before the action, in the play step or
+    after the attacks)."""
     b = base(s)
-    if move == END_PLAY:
-        return ["ends playing cards"]
-    if move >= OFFER:
-        t, a, x, b, y = decode_offer(move)
-        return [f"offers {P(t)} {trade_items(a, x)} for {trade_items(b, y)}"]
+    if move >= OFFER_START:
+        return [f"begins an offer to {P(move - OFFER_START)}"]
     if move >= SWAP:
         q, c = divmod(move - SWAP, 4)
         gave = [f"{before[b + RES + r] - after[b + RES + r] + (r == c)} {RESOURCE_NAMES[r]}"
                 for r in set(PAIRS[q].tolist())]
         return [f"swaps {' and '.join(gave)} for 1 {RESOURCE_NAMES[c]}"]
-    if move >= ABILITY:
-        k = before[b + ARMY + move - ABILITY]
-        return [f"tires {card_name(k)} for its ability" + _listed(_changes(n, before, after))]
+    k = before[b + ARMY + move - ABILITY]
+    return [f"tires {card_name(k)} for its ability" + _listed(_changes(n, before, after))]
+
+
+def _main(params, n, before, move, after, s):
+    if move == END_PLAY:
+        return ["ends playing cards"]
     k, t = divmod(move - PLAY, 4)
     txt = f"plays {card_name(k)}"
     if tables(params)[0][k, C_TRICK] and tables(params)[0][k, 15]:
@@ -458,21 +479,30 @@ def check_state(params, n_players, state):
         return problems + [f"phase {ph}"]
     if not 0 <= state[ACTOR] < n_players or not 0 <= state[SEAT] < n_players:
         problems.append(f"actor {state[ACTOR]} / seat {state[SEAT]} out of range")
-    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_PAY, PH_ASSIGN, PH_DISCARD) and \
+    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_PAY, PH_AFTER, PH_ASSIGN, PH_DISCARD) and \
             state[ACTOR] != state[SEAT]:
         problems.append(f"{PHASE_NAMES[ph]}: the actor is not the seat whose turn it is")
-    if ph == PH_REPLY:
-        if state[ACTOR] != state[OFFER_TO]:
-            problems.append("reply: the actor is not the player offered the trade")
-        if not (0 <= state[OFFER_GIVE] <= 4 and 0 <= state[OFFER_GET] <= 4
-                and state[OFFER_GIVE] != state[OFFER_GET]
-                and 1 <= state[OFFER_GIVE_N] <= MAX_TRADE
-                and 1 <= state[OFFER_GET_N] <= MAX_TRADE):
-            problems.append("reply: the offer's terms are out of range")
-        elif state[base(int(state[SEAT])) + RES + state[OFFER_GIVE]] < state[OFFER_GIVE_N]:
-            problems.append("reply: the offerer cannot pay what they offered")
-    elif state[OFFER_TO] != -1:
-        problems.append("an offer is left standing outside a reply")
+    if ph in (PH_OFFER, PH_REPLY):
+        t = int(state[OFFER_TO])
+        if not (0 <= t < n_players and t != state[SEAT]):
+            problems.append(f"{PHASE_NAMES[ph]}: an offer to {t}")
+        elif state[ACTOR] != (t if ph == PH_REPLY else state[SEAT]):
+            problems.append(f"{PHASE_NAMES[ph]}: the wrong player decides")
+        else:
+            give = state[OFFER_GIVE:OFFER_GIVE + N_TRADE_KINDS]
+            get = state[OFFER_GET:OFFER_GET + N_TRADE_KINDS]
+            if (give < 0).any() or (get < 0).any() or ((give > 0) & (get > 0)).any():
+                problems.append("offer: a kind on both sides, or a negative count")
+            if (state[base(int(state[SEAT])) + RES:base(int(state[SEAT])) + RES + 5] < give).any():
+                problems.append("offer: the offerer cannot give what is offered")
+            if (state[base(t) + RES:base(t) + RES + 5] < get).any():
+                problems.append("offer: the other player does not hold what is asked")
+            if ph == PH_REPLY and (give.sum() == 0 or get.sum() == 0):
+                problems.append("reply: an offer with an empty side")
+        if state[OFFER_BACK] not in (PH_ACTION, PH_MAIN, PH_AFTER):
+            problems.append(f"offer made in phase {state[OFFER_BACK]}")
+    elif state[OFFER_TO] != -1 or (state[OFFER_GIVE:OFFER_GET + N_TRADE_KINDS] != 0).any():
+        problems.append("an offer is left standing outside an offer or a reply")
     if ph == PH_PAY:
         k = int(state[PAY_CARD])
         if not (0 <= k < nk and state[base(int(state[SEAT])) + HAND + k] > 0):

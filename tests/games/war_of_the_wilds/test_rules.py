@@ -407,7 +407,8 @@ def test_tired_creatures_cannot_block_until_their_owner_turn():
     t.put_creature(0, "crow")
     t.set_acorns(1, stored=5)
     attack(t, [1])
-    assert t.get(0, STORE) == 2 and t[SEAT] == 1  # noqa: F405  (no block was asked)
+    assert t.get(0, STORE) == 2  # noqa: F405  (no block was asked)
+    t.end_after_attacks()
     assert not t.get(1, AFLAG) & TIRED  # noqa: F405  (it stood up at P2's turn start)
 
 
@@ -526,7 +527,8 @@ def test_relentless_creature_sent_against_two_players_fights_both():
     # two fights, one at a time, nobody to block: 4 from each store
     assert t.get(1, STORE) == 1 and t.get(2, STORE) == 2  # noqa: F405
     assert t.get(0, STORE) == 8 and t.item(0, "boar:attacked") == 2  # noqa: F405
-    assert t.get(0, AFLAG) & TIRED and t[SEAT] == 1  # noqa: F405  (tired once, turn over)
+    assert t.get(0, AFLAG) & TIRED  # noqa: F405  (tired once)
+    t.end_after_attacks()
 
 
 def test_relentless_creature_may_stop_after_one_attack():
@@ -602,7 +604,7 @@ def test_relentless_with_two_players_changes_nothing():
     t.put_creature(0, "boar")
     t.set_acorns(1, stored=6)
     attack(t, [1])  # the one other player: no second question
-    assert t.get(1, STORE) == 2 and t[SEAT] == 1  # noqa: F405
+    assert t.get(1, STORE) == 2 and t[PHASE] == PH_AFTER  # noqa: F405
     assert t.item(0, "boar:attacked") == 1
 
 
@@ -633,50 +635,94 @@ def test_only_a_creature_can_be_relentless():
 
 # --- trading and the end of the turn --------------------------------------------------------
 
+def pair(a, b):
+    """The index in PAIRS of the resource pair (a, b)."""
+    return [i for i, p in enumerate(PAIRS.tolist()) if p == [a, b]][0]  # noqa: F405
+
+
+def swaps(t):
+    return [m for m in t.legal() if SWAP <= m < OFFER_START]  # noqa: F405
+
+
 def test_swap_two_for_one_and_market_day_one_for_one():
     t = ready()
     main_phase(t)
     t.give_res(0, berry=1, twig=1)
-    q = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 1]][0]  # noqa: F405
-    t.play(SWAP + 4 * q + 3)  # noqa: F405
+    t.play(SWAP + 4 * pair(0, 1) + 3)  # noqa: F405
     assert [t.get(0, RES + r) for r in range(4)] == [0, 0, 0, 1]  # noqa: F405
     t = ready(day_card="market_day")
     main_phase(t)
     t.give_res(0, berry=1)
-    qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
-    assert all(m < SWAP or m >= OFFER or (m - SWAP) // 4 in (qb, 4) for m in t.legal())  # noqa: F405
+    qb = pair(0, 0)
+    assert all((m - SWAP) // 4 == qb for m in swaps(t))  # noqa: F405
     t.play(SWAP + 4 * qb + 2)  # noqa: F405
     assert [t.get(0, RES + r) for r in range(4)] == [0, 0, 1, 0]  # noqa: F405
 
 
-def test_swaps_per_turn_are_capped():
+def test_swaps_are_not_capped_but_never_give_back_a_kind_a_swap_took():
+    """'Swap 2 resource cards for 1 of any kind': as often as the cards last (each swap
+    costs a card), but a swap may not give away a kind a swap took this turn (NOTES.md)."""
     t = ready()
     main_phase(t)
     t.give_res(0, berry=10)
-    qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
-    for _ in range(3):
-        t.play(SWAP + 4 * qb + 1)  # noqa: F405
-    assert not [m for m in t.legal() if SWAP <= m < OFFER]  # noqa: F405
+    for _ in range(4):  # more than the old cap of 3
+        t.play(SWAP + 4 * pair(0, 0) + 1)  # noqa: F405  2 berries for a twig
+    assert [t.get(0, RES + r) for r in range(4)] == [2, 4, 0, 0]  # noqa: F405
+    assert SWAP + 4 * pair(0, 0) + 2 in swaps(t)  # noqa: F405  berries may still go
+    assert not [m for m in swaps(t) if 1 in PAIRS[(m - SWAP) // 4]]  # noqa: F405  no twigs
+    t.play(END_PLAY)  # noqa: F405  next turn: the twigs may go again
+    R.start_turn(t.params[0], t.state, 0)
+    main_phase(t)
+    assert SWAP + 4 * pair(1, 1) + 2 in swaps(t)  # noqa: F405
+
+
+def test_market_day_swaps_end_by_themselves():
+    """1 for 1 swaps could go round for ever; without giving back what a swap took, any
+    line of swaps ends within as many swaps as cards held."""
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        t = ready(day_card="market_day")
+        main_phase(t)
+        t.give_res(0, *[int(v) for v in rng.integers(0, 4, 4)])
+        held = R.res_total(t.state, 0)
+        done = 0
+        while swaps(t):
+            t.play(int(rng.choice(swaps(t))))
+            done += 1
+        assert done <= held and R.res_total(t.state, 0) == held
 
 
 BERRY, TWIG, PEBBLE, FEATHER, ACORN = range(5)  # trade kinds; ACORN: a stored acorn
 
 
-def offer(to, give, x, get, y):
-    """The move: offer player ``to`` ``x`` of trade kind ``give`` for ``y`` of ``get``."""
-    return OFFER + (((to * 5 + give) * 5 + x - 1) * 5 + get) * 5 + y - 1  # noqa: F405
+def make_offer(t, to, give, get, make=True):
+    """Build the offer to ``to``: ``give`` and ``get`` map trade kinds to counts."""
+    t.play(OFFER_START + to)  # noqa: F405
+    for i, side in ((0, give), (N_TRADE_KINDS, get)):  # noqa: F405
+        for kind in sorted(side):
+            for _ in range(side[kind]):
+                t.play(OFFER_ADD + i + kind)  # noqa: F405
+    if make:
+        t.play(OFFER_MAKE)  # noqa: F405
 
 
-def offers(t):
-    """The legal offers, decoded: {(to, give, x, get, y)}."""
-    from simkit.games.war_of_the_wilds.transcript import decode_offer
-
-    return {decode_offer(m) for m in t.legal() if m >= OFFER}  # noqa: F405
+def items(t):
+    """The items that may go into the offer now: ("give", kind) and ("get", kind)."""
+    out = set()
+    for m in t.legal():
+        if OFFER_ADD <= m < OFFER_MAKE:  # noqa: F405
+            i = m - OFFER_ADD  # noqa: F405
+            out.add(("give", i) if i < N_TRADE_KINDS else ("get", i - N_TRADE_KINDS))  # noqa: F405
+    return out
 
 
 def holdings(t, p):
     """``p``'s berry, twig, pebble, feather and stored acorns."""
     return [t.get(p, RES + c) for c in range(5)]  # noqa: F405
+
+
+def can_offer(t):
+    return any(OFFER_START <= m < OFFER_ADD for m in t.legal())  # noqa: F405
 
 
 def test_trade_offer_accepted_and_declined():
@@ -685,23 +731,23 @@ def test_trade_offer_accepted_and_declined():
     t.give_res(0, berry=1)
     t.give_res(1, feather=1)
     t.set_acorns(0, stored=2)
-    t.play(offer(1, BERRY, 1, FEATHER, 1))  # my berry for P2's feather
-    assert t[ACTOR] == 1 and t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    make_offer(t, 1, {BERRY: 1}, {FEATHER: 1})  # my berry for P2's feather
+    assert t[ACTOR] == 1 and sorted(t.legal()) == [ACCEPT, DECLINE]  # noqa: F405
     t.play(ACCEPT)  # noqa: F405
     assert t.get(0, RES + 3) == 1 and t.get(1, RES + 0) == 1 and t[ACTOR] == 0  # noqa: F405
-    assert not offers(t)  # one offer a turn
+    assert t[PHASE] == PH_MAIN  # noqa: F405  (back in the step it was made in)
     t = ready()
     main_phase(t)
     t.give_res(1, pebble=1)
     t.set_acorns(0, stored=2)
-    t.play(offer(1, ACORN, 1, PEBBLE, 1))  # an acorn for P2's pebble
+    make_offer(t, 1, {ACORN: 1}, {PEBBLE: 1})  # an acorn for P2's pebble
     t.play(DECLINE)  # noqa: F405
     assert t.get(0, STORE) == 2 and t.get(1, RES + 2) == 1  # noqa: F405
     t = ready()
     main_phase(t)
     t.give_res(0, twig=1)
     t.set_acorns(1, stored=1)
-    t.play(offer(1, TWIG, 1, ACORN, 1))  # my twig for an acorn
+    make_offer(t, 1, {TWIG: 1}, {ACORN: 1})  # my twig for an acorn
     t.play(ACCEPT)  # noqa: F405
     assert t.get(0, STORE) == 1 and t.get(1, RES + 1) == 1  # noqa: F405
 
@@ -711,8 +757,8 @@ def test_two_for_one_resource_trade_accepted():
     main_phase(t)
     t.give_res(0, berry=3, pebble=1)
     t.give_res(1, feather=2)
-    t.play(offer(1, BERRY, 2, FEATHER, 1))
-    assert t[PHASE] == PH_REPLY and t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    make_offer(t, 1, {BERRY: 2}, {FEATHER: 1})
+    assert t[PHASE] == PH_REPLY and sorted(t.legal()) == [ACCEPT, DECLINE]  # noqa: F405
     t.play(ACCEPT)  # noqa: F405
     assert holdings(t, 0) == [1, 0, 1, 1, 0] and holdings(t, 1) == [2, 0, 0, 1, 0]
     assert t[PHASE] == PH_MAIN and t[ACTOR] == 0  # noqa: F405
@@ -723,31 +769,53 @@ def test_resources_for_several_stored_acorns_and_the_reverse():
     main_phase(t)
     t.give_res(0, twig=2)
     t.set_acorns(1, stored=4)
-    t.play(offer(1, TWIG, 1, ACORN, 3))  # one twig for three stored acorns
+    make_offer(t, 1, {TWIG: 1}, {ACORN: 3})  # one twig for three stored acorns
     t.play(ACCEPT)  # noqa: F405
     assert holdings(t, 0) == [0, 1, 0, 0, 3] and holdings(t, 1) == [0, 1, 0, 0, 1]
     t = ready(seat=1)
     main_phase(t)
     t.set_acorns(1, stored=3, buried=5)
     t.give_res(0, pebble=2)
-    t.play(offer(0, ACORN, 3, PEBBLE, 2))  # three stored acorns (never buried) for 2 pebbles
+    make_offer(t, 0, {ACORN: 3}, {PEBBLE: 2})  # three stored acorns (never buried)
     t.play(ACCEPT)  # noqa: F405
     assert holdings(t, 1) == [0, 0, 2, 0, 0] and t.get(1, BURIED) == 5  # noqa: F405
     assert holdings(t, 0) == [0, 0, 0, 0, 3]
 
 
-def test_offerer_cannot_offer_what_they_do_not_hold():
+def test_mixed_bundles_on_any_terms():
+    """'On any terms': several kinds on each side, e.g. a berry, a twig and an acorn for
+    two feathers and a pebble."""
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=1, twig=2)
+    t.set_acorns(0, stored=1)
+    t.give_res(1, pebble=1, feather=3)
+    make_offer(t, 1, {BERRY: 1, TWIG: 1, ACORN: 1}, {PEBBLE: 1, FEATHER: 2})
+    t.play(ACCEPT)  # noqa: F405
+    assert holdings(t, 0) == [0, 1, 1, 2, 0] and holdings(t, 1) == [1, 1, 0, 1, 1]
+
+
+def test_an_offer_holds_only_what_each_side_has():
     t = ready()
     main_phase(t)
     t.give_res(0, berry=2)  # no other resource, no stored acorn (buried ones do not trade)
     t.set_acorns(0, stored=0, buried=4)
-    t.give_res(1, feather=5)
+    t.give_res(1, feather=1, berry=1)
     t.set_acorns(1, stored=2)
-    # 1 or 2 berries (all P1 has), for 1 to 3 feathers (max_get) or 1 to 2 acorns
-    assert offers(t) == {(1, BERRY, x, b, y) for x in (1, 2)
-                         for b, most in ((FEATHER, 3), (ACORN, 2)) for y in range(1, most + 1)}
-    assert offer(1, BERRY, 3, FEATHER, 1) not in t.legal()
-    assert offer(1, ACORN, 1, FEATHER, 1) not in t.legal()
+    t.play(OFFER_START + 1)  # noqa: F405
+    assert items(t) == {("give", BERRY)}  # nothing asked before something is given
+    assert OFFER_MAKE not in t.legal() and OFFER_DROP in t.legal()  # noqa: F405
+    t.play(OFFER_ADD + BERRY)  # noqa: F405
+    t.play(OFFER_ADD + BERRY)  # noqa: F405
+    # both berries given: no more; of P2's, not the berry (on my side), 1 feather, 2 acorns
+    assert items(t) == {("get", FEATHER), ("get", ACORN)}
+    t.play(OFFER_ADD + N_TRADE_KINDS + FEATHER)  # noqa: F405
+    assert items(t) == {("get", ACORN)}  # in kind order, and P2 has one feather only
+    t.play(OFFER_ADD + N_TRADE_KINDS + ACORN)  # noqa: F405
+    t.play(OFFER_ADD + N_TRADE_KINDS + ACORN)  # noqa: F405
+    assert items(t) == set() and OFFER_MAKE in t.legal()  # noqa: F405
+    t.play(OFFER_DROP)  # noqa: F405  withdrawn: nothing changes hands
+    assert t[PHASE] == PH_MAIN and holdings(t, 0) == [2, 0, 0, 0, 0]  # noqa: F405
 
 
 def test_receiver_cannot_accept_what_they_cannot_pay():
@@ -755,65 +823,51 @@ def test_receiver_cannot_accept_what_they_cannot_pay():
     main_phase(t)
     t.give_res(0, berry=1)
     t.give_res(1, feather=3)
-    t.play(offer(1, BERRY, 1, FEATHER, 3))
-    assert t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    make_offer(t, 1, {BERRY: 1}, {FEATHER: 3})
+    assert sorted(t.legal()) == [ACCEPT, DECLINE]  # noqa: F405
     t.give_res(1, feather=2)  # hand-built: P2 now holds less than is asked
     assert t.legal() == [DECLINE]  # noqa: F405
     t.play(DECLINE)  # noqa: F405
     assert holdings(t, 0) == [1, 0, 0, 0, 0] and holdings(t, 1) == [0, 0, 0, 2, 0]
-    t = ready()
-    main_phase(t)
-    t.give_res(0, berry=1)
-    t.set_acorns(1, stored=1)
-    t.play(offer(1, BERRY, 1, ACORN, 1))
-    t.set_acorns(1, stored=0)  # the acorn is gone (buried, stolen): only a decline
-    assert t.legal() == [DECLINE]  # noqa: F405
 
 
-def test_offers_per_turn_are_capped():
-    t = ready(overrides={"trade.offers_per_turn": 2})
+def test_offers_per_turn_are_capped_and_a_withdrawn_one_counts():
+    t = ready(overrides={"trade.offers_per_turn": 3})
     main_phase(t)
     t.give_res(0, berry=3)
     t.give_res(1, twig=3)
-    t.play(offer(1, BERRY, 1, TWIG, 2))
+    make_offer(t, 1, {BERRY: 1}, {TWIG: 2})
     t.play(DECLINE)  # noqa: F405
-    assert offers(t)  # a second offer
-    t.play(offer(1, BERRY, 2, TWIG, 1))
+    make_offer(t, 1, {BERRY: 1}, {TWIG: 1}, make=False)
+    t.play(OFFER_DROP)  # noqa: F405
+    make_offer(t, 1, {BERRY: 2}, {TWIG: 1})
     t.play(ACCEPT)  # noqa: F405
-    assert holdings(t, 0) == [1, 1, 0, 0, 0] and not offers(t)  # the cap of 2 reached
+    assert holdings(t, 0) == [1, 1, 0, 0, 0] and not can_offer(t)  # the cap of 3 reached
     t = ready(overrides={"trade.offers_per_turn": 0})
     main_phase(t)
     t.give_res(0, berry=3)
     t.give_res(1, twig=3)
-    assert not offers(t)
+    assert not can_offer(t)
 
 
-def test_max_give_and_max_get_of_one_give_the_one_for_one_menu():
-    def menu(overrides):
-        t = ready(n=3, overrides=overrides)
-        main_phase(t)
-        t.give_res(0, berry=3, twig=1)
-        t.set_acorns(0, stored=2)
-        t.give_res(1, feather=2)
-        t.give_res(2, berry=1)
-        t.set_acorns(2, stored=3)
-        return offers(t)
-
-    one = {"trade.max_give": 1, "trade.max_get": 1}
-    assert menu(one) == {(1, a, 1, FEATHER, 1) for a in (BERRY, TWIG, ACORN)} | {
-        (2, a, 1, b, 1) for a in (BERRY, TWIG, ACORN) for b in (BERRY, ACORN) if a != b}
-    full = menu({})
-    assert menu(one) < full and (1, BERRY, 3, FEATHER, 2) in full
-    assert (2, ACORN, 2, BERRY, 1) in full and max(x for _, _, x, _, _ in full) == 3
-    assert menu({"trade.max_give": 2, "trade.max_get": 1}) == {
-        o for o in full if o[2] <= 2 and o[4] == 1}
+def test_max_give_and_max_get_bound_each_side():
+    t = ready(overrides={"trade.max_give": 1, "trade.max_get": 2})
+    main_phase(t)
+    t.give_res(0, berry=3, twig=1)
+    t.give_res(1, feather=3)
+    t.play(OFFER_START + 1)  # noqa: F405
+    t.play(OFFER_ADD + BERRY)  # noqa: F405
+    assert items(t) == {("get", FEATHER)}  # one item given is the most
+    t.play(OFFER_ADD + N_TRADE_KINDS + FEATHER)  # noqa: F405
+    t.play(OFFER_ADD + N_TRADE_KINDS + FEATHER)  # noqa: F405
+    assert items(t) == set()  # two asked is the most
 
 
 def test_trade_data_values_are_bounded():
     from simkit.errors import SimkitError
 
     with pytest.raises(SimkitError):
-        Table(2, {"trade.max_give": 6})
+        Table(2, {"trade.max_give": 0})
 
 
 def test_offers_are_told_with_their_terms():
@@ -823,12 +877,57 @@ def test_offers_are_told_with_their_terms():
     main_phase(t)
     t.give_res(0, berry=2)
     t.set_acorns(1, stored=3)
+    make_offer(t, 1, {BERRY: 2}, {ACORN: 1}, make=False)
     before = t.state.copy()
-    t.play(offer(1, BERRY, 2, ACORN, 1))
-    assert describe_move(t.params, t.n, before, offer(1, BERRY, 2, ACORN, 1), t.state) == [
+    t.play(OFFER_MAKE)  # noqa: F405
+    assert describe_move(t.params, t.n, before, OFFER_MAKE, t.state) == [  # noqa: F405
         "offers P2 2 berry for 1 stored acorn"]
-    assert describe_move(t.params, t.n, before, offer(1, BERRY, 1, ACORN, 3), t.state) == [
-        "offers P2 1 berry for 3 stored acorns"]
+
+
+# --- the turn's timing: abilities, swaps and offers before the action and after attacks -----
+
+def test_a_mole_kept_home_buries_acorns_stolen_this_turn():
+    """'Use a creature's ability on your own turn': after the attacks too."""
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "boar")
+    mole = t.put_creature(0, "mole")  # tire: bury 2
+    t.set_acorns(1, stored=5)
+    attack(t, [1, None])  # the boar raids, the mole stays home
+    assert t[PHASE] == PH_AFTER and t.get(0, STORE) == 4  # noqa: F405
+    assert ABILITY + mole in t.legal()  # noqa: F405
+    assert not [m for m in t.legal() if PLAY <= m < ABILITY]  # noqa: F405  (no cards now)
+    t.play(ABILITY + mole)  # noqa: F405
+    assert t.get(0, STORE) == 2 and t.get(0, BURIED) == 2  # noqa: F405
+    t.end_after_attacks()
+    assert t[SEAT] == 1  # noqa: F405
+
+
+def test_abilities_swaps_and_offers_before_the_action():
+    t = ready()
+    owl = t.put_creature(0, "owl_sentinel")  # tire: draw 1 (it waits only the turn played)
+    t.give_res(0, berry=2)
+    t.give_res(1, twig=1)
+    assert t[PHASE] == PH_ACTION  # noqa: F405
+    legal = t.legal()
+    assert ABILITY + owl in legal and can_offer(t) and swaps(t)  # noqa: F405
+    t.play(ABILITY + owl)  # noqa: F405  draw first, then choose the action
+    assert R.hand_size(t.state, 0) == 1 and t[PHASE] == PH_ACTION  # noqa: F405
+    make_offer(t, 1, {BERRY: 1}, {TWIG: 1})
+    t.play(ACCEPT)  # noqa: F405
+    assert t[PHASE] == PH_ACTION and holdings(t, 0) == [1, 1, 0, 0, 0]  # noqa: F405
+    t.play(FORAGE)  # noqa: F405
+    assert t[PHASE] == PH_MAIN  # noqa: F405
+
+
+def test_no_step_after_the_attacks_when_nobody_fought():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "crow")
+    t.give_res(0, berry=3)
+    t.set_acorns(1, stored=5)
+    attack(t, [None])
+    assert t[SEAT] == 1 and t[PHASE] == PH_ACTION  # noqa: F405
 
 
 def test_discard_down_to_seven_resources_do_not_count():
@@ -1028,7 +1127,7 @@ def test_thick_fog_no_blocks():
     t.put_creature(1, "boar")
     t.set_acorns(1, stored=5)
     attack(t, [1])
-    assert t.get(0, STORE) == 4 and t[SEAT] == 1  # noqa: F405
+    assert t.get(0, STORE) == 4 and t[PHASE] == PH_AFTER  # noqa: F405  (nobody blocked)
 
 
 def test_spring_thaw_and_spring_flood():

@@ -105,8 +105,13 @@ MORNING_CARDS = {  # a day card that strikes when turned over -> how its effect 
 
 
 @pytest.mark.parametrize("card", sorted(MORNING_CARDS))
-def test_the_morning_is_told_under_its_card_not_as_the_fight_before(card):
-    t = ready(2, seat=1)  # the last seat's turn: its last decision turns over the next day
+@pytest.mark.parametrize("after_step", [False, True])
+def test_the_morning_is_told_under_its_card_not_as_the_fight_before(card, after_step):
+    """The last seat's fight, then the next day. With nothing to do after the attacks (no
+    offers allowed here), the fight's move also turns over the day; otherwise the move that
+    ends the step after the attacks does."""
+    over = {} if after_step else {"trade.offers_per_turn": 0}
+    t = ready(2, seat=1, overrides=over)  # the last seat's turn
     t.set_acorns(0, stored=5, buried=6)
     t.set_acorns(1, stored=1, buried=4)
     t.put_creature(1, "boar")  # sent against P1, who cannot block: steals 4
@@ -117,8 +122,13 @@ def test_the_morning_is_told_under_its_card_not_as_the_fight_before(card):
     t.play(ATTACK + 0)
     lines = told(t, STAY)
     assert lines[1] == "fight: P2 against P1: P1 stored 5->1; P2 stored 1->5", lines
-    assert lines[2].startswith("== Day 2:") and lines[3].strip().startswith(MORNING_CARDS[card])
-    assert not any("fight" in line for line in lines[2:])
+    if after_step:
+        assert len(lines) == 2
+        lines = told(t, END_PLAY)
+        assert lines[0] == "ends the turn"
+    assert lines[-4].startswith("== Day 2:"), lines
+    assert lines[-3].strip().startswith(MORNING_CARDS[card]), lines
+    assert not any("fight" in line for line in lines[-4:])
 
 
 # --- whole games: every acorn a fight or a morning moves is told, and every fight ------------

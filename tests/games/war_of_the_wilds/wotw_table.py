@@ -128,6 +128,11 @@ class Table:
             self.play(PAY_RES + r)  # noqa: F405
         assert not kinds, f"no choice left for {kinds}"
 
+    def end_after_attacks(self):
+        """The step after the attacks (abilities, swaps, offers) is open: end the turn."""
+        assert self.state[PHASE] == PH_AFTER, PHASE_NAMES[self.state[PHASE]]  # noqa: F405
+        self.play(END_PLAY)  # noqa: F405
+
     def ok(self):
         problems = check_state(self.params, self.n, self.state)
         assert not problems, problems
