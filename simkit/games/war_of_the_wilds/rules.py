@@ -97,8 +97,10 @@ from .state import (
     FOX_MASK,
     GATHER,
     HAND,
+    HAND_N,
     HOME,
     HOMES,
+    KNOWN,
     MAX_ARMY,
     MAX_KINDS,
     MAX_MOVES,
@@ -229,11 +231,25 @@ def turn_number(state):
 
 @kernel
 def hand_size(state, p):
-    b = pb(p) + HAND
-    n = 0
-    for k in range(MAX_KINDS):
-        n += state[b + k]
-    return n
+    return state[pb(p) + HAND_N]
+
+
+@inline
+def hand_add(state, p, k, seen):
+    """Card ``k`` goes into ``p``'s hand; ``seen``: face up, so the whole table knows."""
+    state[pb(p) + HAND + k] += 1
+    state[pb(p) + HAND_N] += 1
+    if seen:
+        state[pb(p) + KNOWN + k] += 1
+
+
+@inline
+def hand_remove(state, p, k):
+    """Card ``k`` leaves ``p``'s hand (face up, or at setup, before anything is known)."""
+    state[pb(p) + HAND + k] -= 1
+    state[pb(p) + HAND_N] -= 1
+    if state[pb(p) + KNOWN + k] > 0:
+        state[pb(p) + KNOWN + k] -= 1
 
 
 @kernel
@@ -308,7 +324,7 @@ def draw_to_hand(state, p, n, chance, items):
         k = draw_card(state, chance)
         if k < 0:
             return
-        state[pb(p) + HAND + k] += 1
+        hand_add(state, p, k, False)
         items[p, k * 5 + EV_DRAWN] += 1
 
 
@@ -376,6 +392,7 @@ def lay_out(P, n_players, state):
         state[b + ARMY:b + PS] = -1
         state[b + AFLAG:b + AFLAG + MAX_ARMY] = 0
         state[b + ATGT:b + ATGT + MAX_ARMY] = 0
+        state[b + KNOWN:b + PS] = 0
     state[N_PLAYERS] = n_players
     state[DAY_CARD] = -1
     state[SLOT] = -1
@@ -409,7 +426,7 @@ def draw_card_no_items(P, state, p, n, chance):
         k = draw_card(state, chance)
         if k < 0:
             return
-        state[pb(p) + HAND + k] += 1
+        hand_add(state, p, k, False)
 
 
 @kernel
@@ -424,7 +441,7 @@ def first_game_setup(P, n_players, state, chance):
                     state[DECK + i] = state[DECK + nd - 1]
                     state[DECK + nd - 1] = -1
                     nd -= 1
-                    state[pb(p) + HAND + want] += 1
+                    hand_add(state, p, want, True)  # everyone starts with them
                     break
         for r in range(4):
             if state[PILE + r] > 0:
@@ -1288,7 +1305,7 @@ def apply_draw(P, state, move, chance, items):
         i = move - TAKE_ROW
         k = state[ROW + i]
         state[ROW + i] = -1
-        state[pb(s) + HAND + k] += 1
+        hand_add(state, s, k, True)  # taken from the face-up row: the table saw it
         items[s, k * 5 + EV_DRAWN] += 1
     state[SUB] -= 1
     if state[SUB] <= 0 or not can_draw(P, state):
@@ -1318,7 +1335,7 @@ def play_card(P, state, s, k, t, chance, items):
 def put_into_play(P, state, s, k, t, chance, items):
     """Card ``k``, paid for, leaves the hand: a creature joins the army, a trick acts."""
     b = pb(s)
-    state[b + HAND + k] -= 1
+    hand_remove(state, s, k)
     items[s, k * 5 + EV_PLAYED] += 1
     if P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
         for i in range(MAX_ARMY):
@@ -1691,7 +1708,7 @@ def clear_links(state, d):
 def apply_discard(P, state, move, chance, items):
     s = state[SEAT]
     k = move - DISCARD_CARD
-    state[pb(s) + HAND + k] -= 1
+    hand_remove(state, s, k)
     to_discard(state, k)
     end_turn(P, state, chance, items)
 
@@ -1706,7 +1723,7 @@ def apply_setup(P, state, move, chance):
         state[PILE + r] += 1
     else:
         k = move - DISCARD_CARD
-        state[b + HAND + k] -= 1
+        hand_remove(state, p, k)
         state[DECK + state[DECK_N]] = k
         state[DECK_N] += 1
     if hand_size(state, p) + res_total(state, p) <= P[R_KEEP]:
@@ -1733,11 +1750,14 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
-    """Hidden: the deck's order, the day cards still to come, the other players' hands."""
+    """Hidden: the deck's order, the day cards not yet turned over, and the cards in the
+    other players' hands (HAND) other than those the table saw go in (KNOWN, public, as is
+    how many cards each holds, HAND_N)."""
     P = params[FLAT]
     obs[:] = state
     obs[DECK:DECK + state[DECK_N]] = -2
-    for i in range(max(state[DAY], 0), P[R_NDAYS]):
+    # DAY passes the last day when the game ends: the cards after it were never turned
+    for i in range(min(max(state[DAY], 0), P[R_DAYS]), P[R_NDAYS]):
         obs[DAY_ORDER + i] = -2
     for p in range(state[N_PLAYERS]):
         if p != seat:

@@ -31,7 +31,7 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
                            are moves of their own)
     DECK     [101 .. 229)  card kinds, the top of the deck is DECK[DECK_N-1]
     DISCARD  [229 .. 357)  card kinds in the discard pile, DISCARD_N of them
-    PLAYERS  [357 .. 357 + 4*PS)   one block per seat:
+    PLAYERS  [357 .. 357 + 4*PS)   one block per seat (PS = 136):
 
         +0 HOME | +1..+4 RES[4] | +5 STORE | +6 BURIED | +7 HAND[32] (count per card kind)
                   (STORE follows RES: trade kind 4, a stored acorn, is RES + 4)
@@ -42,6 +42,11 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
         +87 ALINK[16] an attacker: the army place of the first of its unit (a Band shares
                       one; its first survivor, when a Relentless unit goes on); a blocker:
                       the army place of the attacker it blocks, FOX_LINK for the Fox (-1 none)
+        +103 KNOWN[32] cards of each kind the whole table knows are in the hand: taken from
+                      the face-up row (or dealt openly, first game); one fewer when a card
+                      of that kind leaves face up (played, discarded), since the table
+                      cannot tell whether it was the known one. Public, like HAND_N.
+        +135 HAND_N   how many cards are in the hand (resources not counted): public
 
 Moves (small ints), written once here:
 
@@ -104,7 +109,9 @@ ARMY = HAND + MAX_KINDS
 AFLAG = ARMY + MAX_ARMY
 ATGT = AFLAG + MAX_ARMY
 ALINK = ATGT + MAX_ARMY
-PS = ALINK + MAX_ARMY
+KNOWN = ALINK + MAX_ARMY
+HAND_N = KNOWN + MAX_KINDS
+PS = HAND_N + 1
 STATE_SIZE = PLAYERS + MAXP * PS
 
 TIRED, NEW, DECIDED = 1, 2, 4

@@ -35,9 +35,12 @@ from .state import (
     FOX_MASK,
     GATHER,
     HAND,
+    HAND_N,
     HOME,
+    KNOWN,
     MAX_ARMY,
     MAX_CARDS,
+    MAX_KINDS,
     MORNING,
     N_PLAYERS,
     N_TRADE_KINDS,
@@ -463,6 +466,12 @@ def check_state(params, n_players, state):
         b = base(p)
         if (state[b + HAND:b + HAND + nk] < 0).any():
             problems.append(f"{P(p)} has a negative hand count")
+        if state[b + HAND_N] != state[b + HAND:b + HAND + nk].sum():
+            problems.append(f"{P(p)}'s hand size {state[b + HAND_N]} is not its cards")
+        if ((state[b + KNOWN:b + KNOWN + MAX_KINDS] < 0)
+                | (state[b + KNOWN:b + KNOWN + MAX_KINDS]
+                   > state[b + HAND:b + HAND + MAX_KINDS])).any():
+            problems.append(f"{P(p)}: cards known to be in the hand that are not there")
         counts += state[b + HAND:b + HAND + nk]
         for i in range(MAX_ARMY):
             k = state[b + ARMY + i]

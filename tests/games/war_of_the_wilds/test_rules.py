@@ -1255,10 +1255,44 @@ def test_observe_hides_other_hands_the_deck_order_and_days_to_come():
     b0, b1 = t.b(0), t.b(1)
     assert obs[b0 + HAND + K["crow"]] == 1  # noqa: F405  (your own hand)
     assert (obs[b1 + HAND:b1 + HAND + MAX_KINDS] == -2).all()  # noqa: F405
+    assert obs[b1 + HAND_N] == 1  # noqa: F405  (how many cards: on the table for all to see)
     assert (obs[DECK:DECK + t[DECK_N]] == -2).all()  # noqa: F405
     assert obs[DAY_ORDER] == t[DAY_ORDER] and obs[DAY_ORDER + 1] == -2  # noqa: F405
     assert obs[b1 + STORE] == t.get(1, STORE) and obs[ROW] == t[ROW]  # noqa: F405  (public)
     assert (obs[b1 + ARMY:b1 + PS] == t.state[b1 + ARMY:b1 + PS]).all()  # noqa: F405
+
+
+def test_a_card_taken_from_the_row_is_known_to_all_until_one_of_its_kind_leaves():
+    t = ready()
+    t.give_card(0, "crow")  # drawn unseen earlier
+    old = t[ROW]  # noqa: F405  (a crow into the row, from the deck: it is taken face up)
+    t._take_from_deck(K["crow"], 1)
+    t.state[DECK + t[DECK_N]] = old  # noqa: F405
+    t.state[DECK_N] += 1  # noqa: F405
+    t.state[ROW] = K["crow"]  # noqa: F405
+    t.play(DRAW)  # noqa: F405
+    t.play(TAKE_ROW + 0)  # noqa: F405
+    t.play(TAKE_DECK)  # noqa: F405
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, 1, obs)
+    b0 = t.b(0)
+    assert obs[b0 + HAND + K["crow"]] == -2 and obs[b0 + HAND_N] == 3  # noqa: F405
+    assert obs[b0 + KNOWN + K["crow"]] == 1  # noqa: F405  (one of its crows, for sure)
+    t.give_res(0, twig=1, feather=1, berry=1)
+    t.play_paid(PLAY + 4 * K["crow"])  # noqa: F405  a crow played: which one, nobody knows
+    R.observe(t.params, t.state, 1, obs)
+    assert obs[b0 + KNOWN + K["crow"]] == 0 and obs[b0 + HAND_N] == 2  # noqa: F405
+
+
+def test_the_day_cards_never_turned_stay_hidden_when_the_game_ends():
+    t = Table(2, {"days": 3})
+    t.to_turn(1, day=3)
+    R.end_turn(t.params[0], t.state, t.chance, t.items)
+    assert R.is_over(t.state) and t[DAY] == 4  # noqa: F405
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, 0, obs)
+    assert (obs[DAY_ORDER:DAY_ORDER + 3] == t.state[DAY_ORDER:DAY_ORDER + 3]).all()  # noqa: F405
+    assert (obs[DAY_ORDER + 3:DAY_ORDER + 20] == -2).all()  # noqa: F405  (day 4 never came)
 
 
 def test_the_fox_attacks_each_tied_player_in_turn_order():

@@ -59,6 +59,7 @@ class Table:
         """Move ``n`` cards of kind ``name`` from the deck into ``p``'s hand."""
         self._take_from_deck(K[name], n)
         self.set(p, HAND + K[name], self.get(p, HAND + K[name]) + n)  # noqa: F405
+        self.set(p, HAND_N, self.get(p, HAND_N) + n)  # noqa: F405
 
     def put_creature(self, p, name, flags=0):
         """Put a creature from the deck into ``p``'s army; returns its army place."""
@@ -94,6 +95,8 @@ class Table:
             for k in range(len(CARD_NAMES)):
                 while self.get(p, HAND + k) > 0:  # noqa: F405
                     self.set(p, HAND + k, self.get(p, HAND + k) - 1)  # noqa: F405
+                    self.set(p, HAND_N, self.get(p, HAND_N) - 1)  # noqa: F405
+                    self.set(p, KNOWN + k, 0)  # noqa: F405
                     self.state[DECK + self.state[DECK_N]] = k  # noqa: F405
                     self.state[DECK_N] += 1  # noqa: F405
             self.give_res(p)
