@@ -1531,7 +1531,7 @@ def next_defender(P, state, chance, items):
     state[ACTOR] = s
     # after a fight, abilities, swaps and offers once more (if there are any to make); when
     # all stayed home nothing changed, and there is nothing that could not be done before
-    if state[FOUGHT] != 0 and legal_free(P, state, s, np.empty(64, np.int32), 0) > 0:
+    if state[FOUGHT] != 0 and legal_free(P, state, s, np.empty(MAX_MOVES, np.int32), 0) > 0:
         state[PHASE] = PH_AFTER
     else:
         end_turn(P, state, chance, items)
