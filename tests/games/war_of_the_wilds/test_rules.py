@@ -176,6 +176,21 @@ def test_the_player_chooses_which_cards_pay_the_circle():
         assert [t.get(0, RES + r) for r in range(4)] == kept, second  # noqa: F405
 
 
+def test_which_cards_pay_matters_so_it_is_not_automatic():
+    """A Windfall (circled 1) from a berry, a twig and a pebble: with a Mouse Militia (a
+    berry) also in hand the berry must stay, with a Mole (a twig and a pebble) it must go.
+    The old rule (the kind held most, ties berry first) always paid the berry."""
+    for other, keep, pay in (("mouse_militia", "berry", "twig"), ("mole", "twig", "berry")):
+        for paid, both in ((pay, True), (keep, False)):
+            t = ready()
+            main_phase(t)
+            t.give_card(0, "windfall")
+            t.give_card(0, other)
+            t.give_res(0, berry=1, twig=1, pebble=1)
+            t.play_paid(PLAY + 4 * K["windfall"], paid)  # noqa: F405
+            assert (PLAY + 4 * K[other] in t.legal()) == both, (other, paid)  # noqa: F405
+
+
 def test_a_payment_with_one_way_is_made_at_once():
     t = ready()
     main_phase(t)
