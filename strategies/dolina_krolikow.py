@@ -10,6 +10,8 @@ makes to its own final score, with a little look-ahead for Large rabbits.
   dice on the table that can complete it). Resource tokens paid cost ``token`` each.
 * A die taken as resources is worth the tokens that survive the end of the round.
 * Setup and House cards: keep the missions that look easiest; draw Houses up to ``houses``.
+* Tokens for a pip change: from the largest pile first (an even spread keeps the most after
+  the end-of-round limits).
 """
 
 import numpy as np
@@ -184,8 +186,34 @@ def choose_leftover(params, obs, seat, moves, n_moves):
 
 
 @kernel
+def choose_pay(obs, seat, moves, n_moves):
+    """Pay so that the largest piles shrink first (what is above the end-of-round limits is
+    lost anyway, and an even spread keeps the most): the smallest kind among the tokens that
+    taking one at a time from the largest pile (ties: carrot, cabbage, cornflower) would
+    pay."""
+    held = np.zeros(3, np.int64)
+    for k in range(3):
+        held[k] = obs[S.TOKENS + 3 * seat + k]
+    lowest = 3
+    for _ in range(obs[S.PAY_LEFT]):
+        k = 0
+        if held[1] > held[k]:
+            k = 1
+        if held[2] > held[k]:
+            k = 2
+        held[k] -= 1
+        lowest = min(lowest, k)
+    for i in range(n_moves):
+        if moves[i] - R.PAY_TOKEN == lowest:
+            return i
+    return 0
+
+
+@kernel
 def choose_heuristic(params, obs, seat, moves, n_moves, weights, stream):
     ph = obs[S.PHASE]
+    if ph == S.PH_PAY:
+        return choose_pay(obs, seat, moves, n_moves)
     if ph == S.PH_PICK:
         return choose_pick(params, obs, seat, moves, n_moves, weights)
     if ph == S.PH_PLACE:

@@ -19,6 +19,7 @@ from simkit.games.war_of_the_wilds.state import (
     BLOCK_FOX,
     BURY,
     C_AMOUNT,
+    C_COST,
     C_EFFECT,
     C_FLY,
     C_HP,
@@ -49,21 +50,26 @@ from simkit.games.war_of_the_wilds.state import (
     END_PLAY,
     FORAGE,
     GATHER,
+    HAND,
     MAX_ARMY,
     N_CARD_COLS,
     N_PLAYERS,
     NO_BLOCK,
+    OFFER_DROP,
     OFFER_GET,
-    OFFER_GET_N,
     OFFER_GIVE,
-    OFFER_GIVE_N,
+    PAY_CARD,
+    PAY_RES,
     PH_ACTION,
+    PH_AFTER,
     PH_ASSIGN,
     PH_BLOCK,
     PH_DISCARD,
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_OFFER,
+    PH_PAY,
     PH_REPLY,
     PH_SETUP,
     PHASE,
@@ -72,6 +78,7 @@ from simkit.games.war_of_the_wilds.state import (
     PS,
     R_BURY,
     R_DAYS,
+    R_NK,
     RES,
     RETURN_RES,
     ROW,
@@ -132,14 +139,14 @@ def choose_wotw(params, obs, seat, moves, n_moves, weights, stream):
         return choose_draw(P, obs, moves, n_moves, weights)
     if ph == PH_MAIN:
         return choose_main(P, obs, seat, moves, n_moves, weights)
+    if ph == PH_PAY:
+        return choose_pay(P, obs, seat, moves, n_moves)
+    if ph == PH_AFTER:
+        return choose_main(P, obs, seat, moves, n_moves, weights)
     if ph == PH_REPLY:
-        # acorns for resource cards, at least one acorn a card, are worth it; giving acorns
-        # away, or cards for cards, is not
-        if obs[OFFER_GIVE] != TRADE_ACORN or obs[OFFER_GET] == TRADE_ACORN \
-                or obs[OFFER_GIVE_N] < obs[OFFER_GET_N]:
-            return find(moves, n_moves, DECLINE)
-        i = find(moves, n_moves, ACCEPT)
-        return i if i >= 0 else find(moves, n_moves, DECLINE)
+        return choose_reply(obs, moves, n_moves)
+    if ph == PH_OFFER:  # it makes no offers of its own
+        return find(moves, n_moves, OFFER_DROP)
     if ph == PH_ASSIGN:
         return choose_assign(P, obs, seat, moves, n_moves, weights)
     if ph == PH_BLOCK or ph == PH_FOX_BLOCK:
@@ -147,6 +154,20 @@ def choose_wotw(params, obs, seat, moves, n_moves, weights, stream):
     if ph == PH_DISCARD or ph == PH_SETUP:
         return choose_discard(P, obs, moves, n_moves, weights)
     return 0
+
+
+@kernel
+def choose_reply(obs, moves, n_moves):
+    """Accept acorns for resource cards, at least one acorn a card asked (cards offered as
+    well are a bonus); giving acorns away, or cards for cards, is not worth it."""
+    acorns_in = obs[OFFER_GIVE + TRADE_ACORN]
+    cards_out = 0
+    for c in range(TRADE_ACORN):
+        cards_out += obs[OFFER_GET + c]
+    if acorns_in == 0 or obs[OFFER_GET + TRADE_ACORN] > 0 or acorns_in < cards_out:
+        return find(moves, n_moves, DECLINE)
+    i = find(moves, n_moves, ACCEPT)
+    return i if i >= 0 else find(moves, n_moves, DECLINE)
 
 
 @kernel
@@ -198,6 +219,8 @@ def richest(obs, seat, off):
 
 @kernel
 def choose_main(P, obs, seat, moves, n_moves, weights):
+    """The play step, and the step after the attacks (no cards then): the best acorn trick
+    or tiring acorn ability, then creatures by value; swaps and offers are never made."""
     best = -1
     bv = 0.0
     rich = richest(obs, seat, STORE)
@@ -234,7 +257,28 @@ def choose_main(P, obs, seat, moves, n_moves, weights):
             best = i
     if best >= 0:
         return best
-    return find(moves, n_moves, END_PLAY)
+    return find(moves, n_moves, END_PLAY)  # ends the play step, or the turn after attacks
+
+
+@kernel
+def choose_pay(P, obs, seat, moves, n_moves):
+    """Pay with the kind the rest of the hand wants least: the most cards held beyond what
+    the other cards' specific costs ask for (ties: the kind held most)."""
+    me = PLAYERS + seat * PS
+    best = 0
+    bv = -1e9
+    for i in range(n_moves):
+        r = moves[i] - PAY_RES
+        want = 0
+        for k in range(P[R_NK]):
+            copies = obs[me + HAND + k] - (1 if k == obs[PAY_CARD] else 0)
+            if copies > 0:
+                want += copies * P[CARD + k * N_CARD_COLS + C_COST + r]
+        v = obs[me + RES + r] - want + 0.01 * obs[me + RES + r]
+        if v > bv:
+            bv = v
+            best = i
+    return best
 
 
 @kernel

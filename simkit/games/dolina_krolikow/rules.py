@@ -14,6 +14,8 @@ Moves (small ints, written once here):
     LEFT_COLOUR + d         leftover die d used for its colour: everyone takes 1 token
     LEFT_SWAP + d           leftover die d used for its pips: swap the rabbit at that position
     LEFT_PASS               leftover die used for its pips, no swap
+    PAY_TOKEN + k           pay one token of kind k for a die's pip change (PH_PAY: only when
+                            the tokens can be chosen in more than one way)
     DRAW_PASS, DRAW_TAKE    start of round: draw House cards or not
     KEEP + k                keep drawn House card k (the other goes back into the stack)
     WAND_ADD + w, WAND_DONE put Wanderer w into the newly drawn House, or stop
@@ -42,6 +44,7 @@ from .state import (
     FPOOL,
     FPOOL_N,
     GARDEN,
+    HEADER,
     HOUSE_C1,
     HOUSE_C2,
     HOUSE_CARD,
@@ -65,6 +68,9 @@ from .state import (
     N_PLAYERS,
     NEW_HOUSE,
     OVER,
+    PAY_LEFT,
+    PAY_MIN,
+    PAY_POS,
     PEND_CARD,
     PEND_I,
     PEND_N,
@@ -73,6 +79,7 @@ from .state import (
     PH_KEEP,
     PH_LEFTOVER,
     PH_OVER,
+    PH_PAY,
     PH_PICK,
     PH_PLACE,
     PH_REDEAL,
@@ -142,7 +149,8 @@ F_REDEAL = F_KEEP + 2
 H_DISCARD = F_REDEAL + 1
 H_KEEP_ALL = H_DISCARD + 4
 R_KEEP = H_KEEP_ALL + 1
-N_MOVES = R_KEEP + 2
+PAY_TOKEN = R_KEEP + 2
+N_MOVES = PAY_TOKEN + 3
 MAX_MOVES = 9 * MAXPOS * N_FACES + 64
 
 # --- item columns: generic ones, then 3 per rabbit card, 3 per House card, 3 per Forest ---
@@ -241,16 +249,43 @@ def pay_tokens(state, seat, kind, n, pos):
 
 
 @kernel
-def pay_any(state, seat, n, pos):
-    """Pay n tokens of any kind, always from the seat's largest pile (reading: NOTES.md)."""
+def may_pay_with(state, seat, k):
+    """The next pip token may be of kind k: kinds go in order, and enough tokens of kind k
+    and above are left for the rest."""
     b = TOKENS + 3 * seat
-    for _ in range(n):
-        k = 0
-        if state[b + 1] > state[b + k]:
-            k = 1
-        if state[b + 2] > state[b + k]:
-            k = 2
-        pay_tokens(state, seat, k, 1, pos)
+    if k < state[PAY_MIN] or state[b + k] == 0:
+        return False
+    left = 0
+    for j in range(k, 3):
+        left += state[b + j]
+    return left >= state[PAY_LEFT]
+
+
+@kernel
+def settle_payment(state, seat):
+    """Pay the pip tokens that leave no choice; True once all are paid, False when the seat
+    must choose (PH_PAY)."""
+    while state[PAY_LEFT] > 0:
+        ways = 0
+        only = -1
+        for k in range(3):
+            if may_pay_with(state, seat, k):
+                ways += 1
+                only = k
+        if ways != 1:
+            state[PHASE] = PH_PAY
+            return False
+        pay_token(state, seat, only)
+    state[PAY_POS] = -1
+    state[PAY_MIN] = 0
+    return True
+
+
+@kernel
+def pay_token(state, seat, k):
+    pay_tokens(state, seat, k, 1, state[PAY_POS])
+    state[PAY_MIN] = k
+    state[PAY_LEFT] -= 1
 
 
 @kernel
@@ -398,7 +433,8 @@ def seat_score(params, state, seat):
 def new_game(params, n_players, state, chance):
     cfg = params[0]
     state[:] = -1
-    state[:16] = 0
+    state[:HEADER] = 0
+    state[PAY_POS] = -1
     state[N_PLAYERS] = n_players
     nc = cfg[C_N_CARDS]
     for i in range(nc):
@@ -713,8 +749,10 @@ def place_die(params, state, seat, d, pos, f, items):
         pay_tokens(state, seat, f // 6, cfg[C_RECOLOUR], pos)
         items[seat, I_RECOLOUR] += 1
     dp = abs(f % 6 - f0 % 6)
-    if dp > 0:
-        pay_any(state, seat, cfg[C_PIP] * dp, pos)
+    if dp > 0:  # "2 any resource tokens": which ones is the seat's choice (settle_payment)
+        state[PAY_POS] = pos
+        state[PAY_LEFT] = cfg[C_PIP] * dp
+        state[PAY_MIN] = 0
         items[seat, I_PIPS] += 1
     state[POS_OWNER + pos] = seat
     if state[POS_D1 + pos] < 0:
@@ -948,6 +986,13 @@ def legal_moves(params, state, moves):
         return n
     if ph == PH_LEFTOVER:
         return leftover_moves(params, state, moves)
+    if ph == PH_PAY:
+        n = 0
+        for k in range(3):
+            if may_pay_with(state, seat, k):
+                moves[n] = PAY_TOKEN + k
+                n += 1
+        return n
     if ph == PH_DRAW:
         moves[0] = DRAW_PASS
         moves[1] = DRAW_TAKE
@@ -1011,7 +1056,14 @@ def apply_move(params, state, move, chance, items):
             f = m % N_FACES
             m //= N_FACES
             place_die(params, state, seat, m // MAXPOS, m % MAXPOS, f, items)
+            if not settle_payment(state, seat):
+                return
         next_pick(params, state, chance, items)
+    elif ph == PH_PAY:
+        pay_token(state, seat, move - PAY_TOKEN)
+        if settle_payment(state, seat):
+            state[PHASE] = PH_PICK
+            next_pick(params, state, chance, items)
     elif ph == PH_PLACE:
         add_to_house(params, state, seat, move - HOUSE, state[PEND_CARD + state[PEND_I]])
         state[PEND_I] += 1

@@ -2,11 +2,14 @@
 
 Capacities are fixed (up to 4 players, 9 dice, 8 positions, 64 rabbit cards, 24 House cards,
 12 Forest cards, 6 Houses a player); the game's data must fit in them (checked when the data
-is compiled). ``-1`` means empty everywhere. 539 ints in all.
+is compiled). ``-1`` means empty everywhere. 543 ints in all.
 
-    +-- header [0..16) ----------------------------------------------------------------+
+    +-- header [0..20) ----------------------------------------------------------------+
     | N_PLAYERS PHASE ACTOR FIRST ROUND STEP OVER PLACE_FOR PEND_N PEND_I DECK_N        |
     | HSTACK_N FPOOL_N DRAWN_N NEW_HOUSE PICKER                                         |
+    | PAY_POS PAY_LEFT PAY_MIN: a die's pip change being paid (PH_PAY): the position    |
+    |   of its card, tokens still to pay, the lowest kind the next may be (in kind      |
+    |   order, so each payment is chosen one way only); then one slot free              |
     +-- dice ---------------------------------------------------------------------------+
     | DIE_FACE[9]  rolled face = colour*6 + pips-1 (0 orange, 1 green, 2 blue)          |
     | DIE_USE[9]   -1 on the table | 0..7 on that position | USE_GARDEN | USE_LEFTOVER  |
@@ -39,8 +42,8 @@ MAXPEND = 16
 N_FACES = 18  # 3 colours x 6 pips
 
 (N_PLAYERS, PHASE, ACTOR, FIRST, ROUND, STEP, OVER, PLACE_FOR, PEND_N, PEND_I, DECK_N,
- HSTACK_N, FPOOL_N, DRAWN_N, NEW_HOUSE, PICKER) = range(16)
-HEADER = 16
+ HSTACK_N, FPOOL_N, DRAWN_N, NEW_HOUSE, PICKER, PAY_POS, PAY_LEFT, PAY_MIN) = range(19)
+HEADER = 20
 
 DIE_FACE = HEADER
 DIE_USE = DIE_FACE + MAXD
@@ -79,6 +82,6 @@ LOC_DECK, LOC_TABLE, LOC_PENDING, LOC_SEAT, LOC_WANDER = 0, 1, 2, 10, 6
 
 # phases
 (PH_SETUP_FOREST, PH_SETUP_HOUSE, PH_REDEAL, PH_DRAW, PH_KEEP, PH_WANDER_ADD, PH_PICK,
- PH_LEFTOVER, PH_PLACE, PH_OVER) = range(10)
+ PH_LEFTOVER, PH_PLACE, PH_OVER, PH_PAY) = range(11)
 PHASE_NAMES = ("setup-forest", "setup-house", "redeal", "house-draw", "house-keep",
-               "wanderer-add", "pick", "leftover", "place", "over")
+               "wanderer-add", "pick", "leftover", "place", "over", "pay")

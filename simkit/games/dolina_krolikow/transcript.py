@@ -128,6 +128,10 @@ def describe_move(params, n_players, before, move, after) -> list[str]:
             lines = [f"moves Wanderer {card_name(params, c)} into the new House"]
     elif ph == S.PH_PICK:
         lines = pick_text(params, before, move, after, seat)
+    elif ph == S.PH_PAY:
+        pos = int(before[S.PAY_POS])
+        lines = [f"pays 1 {TOKEN_NAMES[move - R.PAY_TOKEN]} for the die on position {pos + 1}"
+                 + pay_left(after)]
     elif ph == S.PH_PLACE:
         c = before[S.PEND_CARD + before[S.PEND_I]]
         lines = [f"puts {card_name(params, c)} in House {move - R.HOUSE + 1}"]
@@ -162,9 +166,18 @@ def pick_text(params, before, move, after, seat) -> list[str]:
     if f != f0:
         paid = [int(after[S.POS_TOK + 3 * pos + k] - before[S.POS_TOK + 3 * pos + k])
                 for k in range(3)]
-        text += (f" as {die(f)}, paying " + ", ".join(f"{n} {TOKEN_NAMES[k]}" for k, n in
-                                                      enumerate(paid) if n))
+        text += f" as {die(f)}, paying " + (", ".join(f"{n} {TOKEN_NAMES[k]}" for k, n in
+                                                     enumerate(paid) if n) or "nothing yet")
+        text += pay_left(after)
     return [text]
+
+
+def pay_left(after) -> str:
+    """What a die's pip change still asks when the seat chooses the tokens (PH_PAY)."""
+    if after[S.PHASE] != S.PH_PAY:
+        return ""
+    left = int(after[S.PAY_LEFT])
+    return f"; {left} more token{'s' if left > 1 else ''} of its choice to pay"
 
 
 def leftover_text(params, before, move, after, seat) -> list[str]:
@@ -271,6 +284,13 @@ def check_state(params, n_players, state) -> list[str]:
             problems.append(f"rabbit {c} has the unknown location {loc}")
     if len(where) != n_cards:
         problems.append(f"{n_cards - len(where)} rabbit cards are nowhere")
+    if state[S.PHASE] == S.PH_PAY:
+        pos = int(state[S.PAY_POS])
+        if not (0 <= pos < S.MAXPOS and state[S.POS_OWNER + pos] == state[S.ACTOR]
+                and state[S.PAY_LEFT] > 0):
+            problems.append("pay: no die of the player's waits for its tokens")
+    elif state[S.PAY_LEFT] != 0:
+        problems.append("tokens left to pay outside the pay step")
     problems += check_houses(params, n_players, state)
     problems += check_tokens(params, n_players, state)
     problems += check_missions(params, n_players, state)

@@ -42,7 +42,6 @@ from .state import (
     MAX_DAY_CARDS,
     MAX_HOMES,
     MAX_KINDS,
-    MAX_TRADE,
     N_CARD_COLS,
     N_DAY_KINDS,
     N_RULES,
@@ -74,7 +73,6 @@ from .state import (
     R_ROW,
     R_SETUP_RES,
     R_SWAP_GIVE,
-    R_SWAPS_PT,
     RESOURCE_NAMES,
     TARGETED_EFFECTS,
     WORDS,
@@ -176,9 +174,6 @@ def compile_params(values: dict, n_players: int) -> tuple:
     it_home = it_aff + len(IMMEDIATE_DAYS)
     for i, d in enumerate(IMMEDIATE_DAYS):
         day_vals[d, 3] = it_aff + i
-    for key in ("trade.max_give", "trade.max_get"):
-        if not 1 <= values[key] <= MAX_TRADE:  # the move encoding's radix
-            raise SimkitError(f"{key}: between 1 and {MAX_TRADE}, not {values[key]}")
     if values["setup.keep"] > values["setup.deal"] + 4 * values["setup.resources"]:
         raise SimkitError("setup.keep is more than the cards dealt and offered")
     r = np.zeros(N_RULES, np.int32)
@@ -196,7 +191,6 @@ def compile_params(values: dict, n_players: int) -> tuple:
     r[R_ACORNS_PP] = values["acorns_per_player"]
     r[R_RES_PER_KIND] = values["resources_per_kind"]
     r[R_FIRST_GAME] = values["first_game"]
-    r[R_SWAPS_PT] = values["trade.swaps_per_turn"]
     r[R_OFFERS_PT] = values["trade.offers_per_turn"]
     r[R_MAX_GIVE] = values["trade.max_give"]
     r[R_MAX_GET] = values["trade.max_get"]

@@ -92,30 +92,43 @@ from .state import (
     EV_PLAYED,
     FLAT,
     FORAGE,
+    FOUGHT,
     FOX_LINK,
     FOX_MASK,
     GATHER,
     HAND,
+    HAND_N,
     HOME,
     HOMES,
+    KNOWN,
     MAX_ARMY,
     MAX_KINDS,
     MAX_MOVES,
-    MAX_TRADE,
     MORNING,
     N_CARD_COLS,
     N_PLAYERS,
+    N_TRADE_KINDS,
     NEW,
     NO_BLOCK,
-    OFFER,
+    OFFER_ADD,
+    OFFER_BACK,
+    OFFER_DROP,
     OFFER_GET,
-    OFFER_GET_N,
     OFFER_GIVE,
-    OFFER_GIVE_N,
+    OFFER_LAST,
+    OFFER_MAKE,
+    OFFER_START,
     OFFER_TO,
     OFFERS_USED,
+    PAID,
     PAIRS,
+    PAY_CARD,
+    PAY_LEFT,
+    PAY_MIN,
+    PAY_RES,
+    PAY_TARGET,
     PH_ACTION,
+    PH_AFTER,
     PH_ASSIGN,
     PH_BLOCK,
     PH_DAWN,
@@ -123,7 +136,9 @@ from .state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_OFFER,
     PH_OVER,
+    PH_PAY,
     PH_REPLY,
     PH_SETUP,
     PHASE,
@@ -157,7 +172,6 @@ from .state import (
     R_ROW,
     R_SETUP_RES,
     R_SWAP_GIVE,
-    R_SWAPS_PT,
     RALLY,
     RES,
     RETURN_RES,
@@ -170,7 +184,7 @@ from .state import (
     STORE,
     SUB,
     SWAP,
-    SWAPS_USED,
+    SWAP_TAKEN,
     TAKE_DECK,
     TAKE_ROW,
     TIRED,
@@ -217,11 +231,25 @@ def turn_number(state):
 
 @kernel
 def hand_size(state, p):
-    b = pb(p) + HAND
-    n = 0
-    for k in range(MAX_KINDS):
-        n += state[b + k]
-    return n
+    return state[pb(p) + HAND_N]
+
+
+@inline
+def hand_add(state, p, k, seen):
+    """Card ``k`` goes into ``p``'s hand; ``seen``: face up, so the whole table knows."""
+    state[pb(p) + HAND + k] += 1
+    state[pb(p) + HAND_N] += 1
+    if seen:
+        state[pb(p) + KNOWN + k] += 1
+
+
+@inline
+def hand_remove(state, p, k):
+    """Card ``k`` leaves ``p``'s hand (face up, or at setup, before anything is known)."""
+    state[pb(p) + HAND + k] -= 1
+    state[pb(p) + HAND_N] -= 1
+    if state[pb(p) + KNOWN + k] > 0:
+        state[pb(p) + KNOWN + k] -= 1
 
 
 @kernel
@@ -296,7 +324,7 @@ def draw_to_hand(state, p, n, chance, items):
         k = draw_card(state, chance)
         if k < 0:
             return
-        state[pb(p) + HAND + k] += 1
+        hand_add(state, p, k, False)
         items[p, k * 5 + EV_DRAWN] += 1
 
 
@@ -364,11 +392,15 @@ def lay_out(P, n_players, state):
         state[b + ARMY:b + PS] = -1
         state[b + AFLAG:b + AFLAG + MAX_ARMY] = 0
         state[b + ATGT:b + ATGT + MAX_ARMY] = 0
+        state[b + KNOWN:b + PS] = 0
     state[N_PLAYERS] = n_players
     state[DAY_CARD] = -1
     state[SLOT] = -1
     state[DEFENDER] = -1
     state[OFFER_TO] = -1
+    state[OFFER_LAST] = -1
+    state[PAY_CARD] = -1
+    state[PAY_TARGET] = -1
     state[WILD] = P[R_ACORNS_PP] * n_players
     for r in range(4):
         state[PILE + r] = P[R_RES_PER_KIND]
@@ -394,7 +426,7 @@ def draw_card_no_items(P, state, p, n, chance):
         k = draw_card(state, chance)
         if k < 0:
             return
-        state[pb(p) + HAND + k] += 1
+        hand_add(state, p, k, False)
 
 
 @kernel
@@ -409,7 +441,7 @@ def first_game_setup(P, n_players, state, chance):
                     state[DECK + i] = state[DECK + nd - 1]
                     state[DECK + nd - 1] = -1
                     nd -= 1
-                    state[pb(p) + HAND + want] += 1
+                    hand_add(state, p, want, True)  # everyone starts with them
                     break
         for r in range(4):
             if state[PILE + r] > 0:
@@ -471,7 +503,7 @@ def start_day(P, state, chance, items):
     for p in range(n):
         state[MORNING + 3 * p] = state[pb(p) + STORE]
         state[MORNING + 3 * p + 1] = state[pb(p) + BURIED]
-        state[MORNING + 3 * p + 2] = -1
+        state[MORNING + 3 * p + 2] = 0
     day_effect(P, state, d, chance, items)
     next_fox(P, state, chance, items)
     for p in range(n):
@@ -570,7 +602,7 @@ def cat_eats(P, state, p, chance, items):
     for i in range(MAX_ARMY):
         if state[b + i] >= 0:
             if r == 0:
-                state[MORNING + 3 * p + 2] = state[b + i]
+                state[MORNING + 3 * p + 2] |= 1 << i
                 kill(P, state, p, i, items)
                 return
             r -= 1
@@ -624,7 +656,7 @@ def start_turn(P, state, s):
         state[b + AFLAG + i] = 0
     state[SEAT] = s
     state[ACTOR] = s
-    state[SWAPS_USED] = 0
+    state[SWAP_TAKEN] = 0
     state[OFFERS_USED] = 0
     state[RALLY] = 0
     state[PHASE] = PH_ACTION
@@ -648,61 +680,112 @@ def end_turn(P, state, chance, items):
 
 
 # --- costs ---------------------------------------------------------------------------------
+# A cost is specific resource cards plus a circled number of cards of any kind; Call to Arms
+# takes cards off a creature's cost, any cards of it the player likes. Which cards pay is
+# the player's choice, made one card at a time in kind order (berry, twig, pebble, feather)
+# so that each payment is chosen in one way only; cards with no choice left are paid at once.
 
-@kernel
-def any_cost(P, state, k):
-    """The circled number of card ``k`` today (Call to Arms makes creatures cheaper)."""
-    c = P[CARD + k * N_CARD_COLS + C_ANY]
+@inline
+def cost_discount(P, state, k):
+    """How many cards Call to Arms takes off card ``k``'s cost today (0 for a trick)."""
     if state[DAY_CARD] == D_CALL and P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
-        c -= P[DAYV + D_CALL * 4 + 1]
-    return c
+        return P[DAYV + D_CALL * 4 + 1]
+    return 0
 
 
 @kernel
-def specific_cut(P, state, k):
-    """What Call to Arms still takes off the specific resources once the circle is 0."""
-    if state[DAY_CARD] != D_CALL or P[CARD + k * N_CARD_COLS + C_TRICK] == 1:
-        return 0
-    return max(0, P[DAYV + D_CALL * 4 + 1] - P[CARD + k * N_CARD_COLS + C_ANY])
-
-
-@kernel
-def can_pay(P, state, p, k):
-    b = pb(p) + RES
-    cut = specific_cut(P, state, k)
-    spare = 0
+def cost_total(P, state, k):
+    """How many resource cards card ``k`` costs today."""
+    c = CARD + k * N_CARD_COLS
+    n = P[c + C_ANY]
     for r in range(4):
-        need = P[CARD + k * N_CARD_COLS + C_COST + r]
-        if need > 0 and cut > 0:
-            d = min(cut, need)
-            need -= d
-            cut -= d
-        if state[b + r] < need:
-            return False
-        spare += state[b + r] - need
-    return spare >= max(0, any_cost(P, state, k))
+        n += P[c + C_COST + r]
+    return max(0, n - cost_discount(P, state, k))
 
 
 @kernel
-def pay(P, state, p, k):
-    """Pay card ``k``: its specific resources, then the circle from the kinds held most."""
-    b = pb(p) + RES
-    cut = specific_cut(P, state, k)
+def can_complete(P, state, s, k):
+    """Can seat ``s`` finish paying card ``k`` (PAID so far, PAY_LEFT cards still to pay,
+    of kinds PAY_MIN and up)? It needs that many cards of those kinds, and the specific
+    cards it has not paid and no longer can (kinds below PAY_MIN, or not held) must be no
+    more than the discount: the discount waives them."""
+    b = pb(s) + RES
+    c = CARD + k * N_CARD_COLS
+    left = state[PAY_LEFT]
+    held = 0
+    cover = 0
+    unpaid = 0
     for r in range(4):
-        need = P[CARD + k * N_CARD_COLS + C_COST + r]
-        if need > 0 and cut > 0:
-            d = min(cut, need)
-            need -= d
-            cut -= d
-        state[b + r] -= need
-        state[PILE + r] += need
-    for _ in range(max(0, any_cost(P, state, k))):
-        best = 0
-        for r in range(1, 4):
-            if state[b + r] > state[b + best]:
-                best = r
-        state[b + best] -= 1
-        state[PILE + best] += 1
+        need = max(0, P[c + C_COST + r] - state[PAID + r])
+        unpaid += need
+        if r >= state[PAY_MIN]:
+            held += state[b + r]
+            cover += min(need, state[b + r])
+    return held >= left and unpaid - min(left, cover) <= cost_discount(P, state, k)
+
+
+@kernel
+def pay_one(state, s, r):
+    """Seat ``s`` pays one resource card of kind ``r`` back to its pile."""
+    state[pb(s) + RES + r] -= 1
+    state[PILE + r] += 1
+    state[PAID + r] += 1
+    state[PAY_MIN] = r
+    state[PAY_LEFT] -= 1
+
+
+@kernel
+def may_pay_with(P, state, s, r):
+    """Paying the next card with kind ``r`` still leaves a way to finish paying."""
+    if r < state[PAY_MIN] or state[pb(s) + RES + r] == 0:
+        return False
+    m = state[PAY_MIN]
+    pay_one(state, s, r)
+    ok = can_complete(P, state, s, state[PAY_CARD])
+    state[pb(s) + RES + r] += 1
+    state[PILE + r] -= 1
+    state[PAID + r] -= 1
+    state[PAY_MIN] = m
+    state[PAY_LEFT] += 1
+    return ok
+
+
+@kernel
+def legal_pay(P, state, moves):
+    s = state[SEAT]
+    n = 0
+    for r in range(4):
+        if may_pay_with(P, state, s, r):
+            moves[n] = PAY_RES + r
+            n += 1
+    return n
+
+
+@kernel
+def advance_payment(P, state, chance, items):
+    """Pay every card that leaves no choice; stop at a choice (PH_PAY) or, when the card is
+    paid in full, play it."""
+    s = state[SEAT]
+    while state[PAY_LEFT] > 0:
+        only = -1
+        ways = 0
+        for r in range(4):
+            if may_pay_with(P, state, s, r):
+                ways += 1
+                only = r
+        if ways != 1:
+            state[PHASE] = PH_PAY
+            return
+        pay_one(state, s, only)
+    k = state[PAY_CARD]
+    t = state[PAY_TARGET]
+    state[PAY_CARD] = -1
+    state[PAY_TARGET] = -1
+    state[PAY_MIN] = 0
+    for r in range(4):
+        state[PAID + r] = 0
+    state[PHASE] = PH_MAIN
+    put_into_play(P, state, s, k, t, chance, items)
 
 
 # --- legal moves ---------------------------------------------------------------------------
@@ -711,29 +794,30 @@ def pay(P, state, p, k):
 def legal_moves(params, state, moves):
     P = params[FLAT]
     ph = state[PHASE]
-    if ph == PH_MAIN:  # the play step: half of all decisions, so its four lists are here
+    if ph == PH_MAIN:  # the play step: half of all decisions, so its lists are here
         s = state[SEAT]
         n = legal_plays(P, state, s, moves, 0)
-        n = legal_abilities(P, state, s, moves, n)
-        if state[SWAPS_USED] < P[R_SWAPS_PT]:
-            give = P[R_SWAP_GIVE]
-            if state[DAY_CARD] == D_MARKET:
-                give = P[DAYV + D_MARKET * 4 + 1]
-            n = legal_swaps(state, s, moves, n, give)
-        if state[OFFERS_USED] < P[R_OFFERS_PT]:
-            n = legal_offers(P, state, s, moves, n)
+        n = legal_free(P, state, s, moves, n)
         moves[n] = END_PLAY
         return n + 1
     if ph == PH_ACTION:
-        return legal_action(P, state, moves)
+        n = legal_action(P, state, moves)
+        return legal_free(P, state, state[SEAT], moves, n)
+    if ph == PH_AFTER:
+        n = legal_free(P, state, state[SEAT], moves, 0)
+        moves[n] = END_PLAY
+        return n + 1
+    if ph == PH_OFFER:
+        return legal_offer_items(P, state, moves)
+    if ph == PH_PAY:
+        return legal_pay(P, state, moves)
     if ph == PH_DRAW:
         return legal_draw(P, state, moves)
     if ph == PH_REPLY:  # accept only what the player offered the trade can pay
-        if state[pb(state[OFFER_TO]) + RES + state[OFFER_GET]] >= state[OFFER_GET_N]:
-            moves[0] = ACCEPT
-            moves[1] = DECLINE
-            return 2
         moves[0] = DECLINE
+        if holds_offer(state, state[OFFER_TO], OFFER_GET):
+            moves[1] = ACCEPT
+            return 2
         return 1
     if ph == PH_ASSIGN:
         return legal_assign(P, state, moves)
@@ -798,8 +882,9 @@ def legal_draw(P, state, moves):
 
 @kernel
 def legal_plays(P, state, s, moves, n):
-    """Every card in hand that can be paid for. The cost test is written out here (not a
-    call per card): this loop runs at every decision of the play step."""
+    """Every card in hand that can be paid for (see ``can_complete``). The cost test is
+    written out here (not a call per card): this loop runs at every decision of the play
+    step."""
     b = pb(s)
     size = 0
     for i in range(MAX_ARMY):
@@ -813,24 +898,19 @@ def legal_plays(P, state, s, moves, n):
             continue
         c = CARD + k * N_CARD_COLS
         trick = P[c + C_TRICK] == 1
-        circle = P[c + C_ANY]
-        cut = 0
-        if not trick and call > 0:
-            circle -= call
-            if circle < 0:
-                cut = -circle
-                circle = 0
-        spare = 0
+        cut = 0 if trick else call
+        # payable: enough cards in all, and the specific ones missing waived by the discount
+        specific = 0
+        cover = 0
+        held = 0
         for r in range(4):
             need = P[c + C_COST + r]
-            if cut > 0 and need > 0:
-                d = min(cut, need)
-                need -= d
-                cut -= d
-            spare += state[b + RES + r] - need
-            if state[b + RES + r] < need:
-                spare = -1000
-        if spare < circle:
+            h = state[b + RES + r]
+            specific += need
+            cover += min(need, h)
+            held += h
+        total = max(0, specific + P[c + C_ANY] - cut)
+        if held < total or specific - min(total, cover) > cut:
             continue
         e = P[c + C_EFFECT]
         if not trick:
@@ -875,14 +955,19 @@ def swap_give(P, state):
 
 @kernel
 def legal_swaps(state, s, moves, n, give):
-    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind."""
+    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind from the
+    piles, never giving a kind a swap took this turn (SWAP_TAKEN): that would undo it, and
+    the rule keeps the turn finite even when a swap is 1 for 1 (Market Day)."""
     b = pb(s) + RES
+    taken = state[SWAP_TAKEN]
     for q in range(PAIRS.shape[0]):
         a = PAIRS[q, 0]
         c2 = PAIRS[q, 1]
         ga = (give + 1) // 2
         gb = give // 2
         if gb == 0 and a != c2:
+            continue
+        if (taken >> a) & 1 or (gb > 0 and (taken >> c2) & 1):
             continue
         if a == c2:
             ok = state[b + a] >= give
@@ -898,33 +983,64 @@ def legal_swaps(state, s, moves, n, give):
 
 
 @kernel
-def legal_offers(P, state, s, moves, n):
-    """The trade offers to any other player: 1 to ``trade.max_give`` of one trade kind of
-    mine for 1 to ``trade.max_get`` of another kind of theirs (kind 4, a stored acorn, is
-    held at RES + 4, the store), each side at most what its player holds. Only what is
-    offered is written: the loop runs at every decision of the play step."""
-    me = pb(s)
-    mg = P[R_MAX_GIVE]
-    mw = P[R_MAX_GET]
-    for t in range(state[N_PLAYERS]):
-        if t == s:
-            continue
-        other = pb(t)
-        for a in range(TRADE_ACORN + 1):
-            hx = min(state[me + RES + a], mg)
-            if hx <= 0:
-                continue
-            for b in range(TRADE_ACORN + 1):
-                hy = min(state[other + RES + b], mw)
-                if b == a or hy <= 0:
-                    continue
-                c = OFFER + (t * 5 + a) * MAX_TRADE * 5 * MAX_TRADE + b * MAX_TRADE
-                for _ in range(hx):
-                    for y in range(hy):
-                        moves[n] = c + y
-                        n += 1
-                    c += 5 * MAX_TRADE
+def legal_free(P, state, s, moves, n):
+    """The moves a player may make at any point of their turn outside the action itself,
+    the draws and the fights: abilities, swaps, and beginning a trade offer."""
+    n = legal_abilities(P, state, s, moves, n)
+    n = legal_swaps(state, s, moves, n, swap_give(P, state))
+    if state[OFFERS_USED] < P[R_OFFERS_PT] and trade_goods(state, s) > 0:
+        for t in range(state[N_PLAYERS]):
+            if t != s and trade_goods(state, t) > 0:
+                moves[n] = OFFER_START + t
+                n += 1
     return n
+
+
+@inline
+def trade_goods(state, p):
+    """What ``p`` could put in a trade: resource cards and stored acorns."""
+    b = pb(p) + RES
+    return state[b] + state[b + 1] + state[b + 2] + state[b + 3] + state[b + TRADE_ACORN]
+
+
+@kernel
+def holds_offer(state, p, side):
+    """``p`` holds every item of the offer's side ``side`` (OFFER_GIVE or OFFER_GET)."""
+    for c in range(N_TRADE_KINDS):
+        if state[pb(p) + RES + c] < state[side + c]:
+            return False
+    return True
+
+
+@kernel
+def legal_offer_items(P, state, moves):
+    """Building an offer: one more of my trade kinds to give, then one more of theirs to ask
+    for (in item order, OFFER_LAST, so each offer is built one way; a kind is never on both
+    sides; each side at most what its player holds and trade.max_give / max_get); make it
+    once both sides hold something; withdraw it at any point."""
+    me = pb(state[SEAT]) + RES
+    them = pb(state[OFFER_TO]) + RES
+    gives = 0
+    gets = 0
+    for c in range(N_TRADE_KINDS):
+        gives += state[OFFER_GIVE + c]
+        gets += state[OFFER_GET + c]
+    n = 0
+    for i in range(max(state[OFFER_LAST], 0), 2 * N_TRADE_KINDS):
+        if i < N_TRADE_KINDS:
+            ok = gives < P[R_MAX_GIVE] and state[me + i] > state[OFFER_GIVE + i]
+        else:
+            c = i - N_TRADE_KINDS
+            ok = gives > 0 and gets < P[R_MAX_GET] and state[OFFER_GIVE + c] == 0 \
+                and state[them + c] > state[OFFER_GET + c]
+        if ok:
+            moves[n] = OFFER_ADD + i
+            n += 1
+    if gives > 0 and gets > 0:
+        moves[n] = OFFER_MAKE
+        n += 1
+    moves[n] = OFFER_DROP
+    return n + 1
 
 
 @kernel
@@ -1084,20 +1200,29 @@ def apply_move(params, state, move, chance, items):
         s = state[SEAT]
         if move == END_PLAY:
             begin_attacks(P, state, chance, items)
-        elif move >= OFFER:
-            make_offer(state, move)
-        elif move >= SWAP:
-            do_swap(P, state, s, move - SWAP)
         elif move >= ABILITY:
-            use_ability(P, state, s, move - ABILITY, chance, items)
+            apply_free(P, state, s, move, chance, items)
         else:
             play_card(P, state, s, (move - PLAY) // 4, (move - PLAY) % 4, chance, items)
     elif ph == PH_ACTION:
-        apply_action(P, state, move, chance, items)
+        if move >= ABILITY:
+            apply_free(P, state, state[SEAT], move, chance, items)
+        else:
+            apply_action(P, state, move, chance, items)
+    elif ph == PH_AFTER:
+        if move == END_PLAY:
+            end_turn(P, state, chance, items)
+        else:
+            apply_free(P, state, state[SEAT], move, chance, items)
+    elif ph == PH_OFFER:
+        apply_offer_item(state, move)
+    elif ph == PH_PAY:
+        pay_one(state, state[SEAT], move - PAY_RES)
+        advance_payment(P, state, chance, items)
     elif ph == PH_DRAW:
         apply_draw(P, state, move, chance, items)
     elif ph == PH_REPLY:
-        apply_reply(P, state, move)
+        apply_reply(state, move)
     elif ph == PH_ASSIGN:
         apply_assign(P, state, move, chance, items)
     elif ph == PH_BLOCK:
@@ -1110,6 +1235,21 @@ def apply_move(params, state, move, chance, items):
         apply_setup(P, state, move, chance)
     elif ph == PH_DAWN:
         apply_dawn(P, state, chance, items)
+
+
+@kernel
+def apply_free(P, state, s, move, chance, items):
+    """An ability, a swap or the start of an offer, in whichever step of the turn."""
+    if move >= OFFER_START:
+        state[OFFERS_USED] += 1  # a withdrawn offer counts too: the cap keeps turns finite
+        state[OFFER_TO] = move - OFFER_START
+        state[OFFER_BACK] = state[PHASE]
+        state[OFFER_LAST] = -1
+        state[PHASE] = PH_OFFER
+    elif move >= SWAP:
+        do_swap(P, state, s, move - SWAP)
+    else:
+        use_ability(P, state, s, move - ABILITY, chance, items)
 
 
 @kernel
@@ -1165,7 +1305,7 @@ def apply_draw(P, state, move, chance, items):
         i = move - TAKE_ROW
         k = state[ROW + i]
         state[ROW + i] = -1
-        state[pb(s) + HAND + k] += 1
+        hand_add(state, s, k, True)  # taken from the face-up row: the table saw it
         items[s, k * 5 + EV_DRAWN] += 1
     state[SUB] -= 1
     if state[SUB] <= 0 or not can_draw(P, state):
@@ -1181,9 +1321,21 @@ def finish_draw(P, state, chance):
 
 @kernel
 def play_card(P, state, s, k, t, chance, items):
-    pay(P, state, s, k)
+    """Seat ``s`` plays card ``k`` (a trick picks player ``t``): first its payment."""
+    state[PAY_CARD] = k
+    state[PAY_TARGET] = t
+    state[PAY_MIN] = 0
+    state[PAY_LEFT] = cost_total(P, state, k)
+    for r in range(4):
+        state[PAID + r] = 0
+    advance_payment(P, state, chance, items)
+
+
+@kernel
+def put_into_play(P, state, s, k, t, chance, items):
+    """Card ``k``, paid for, leaves the hand: a creature joins the army, a trick acts."""
     b = pb(s)
-    state[b + HAND + k] -= 1
+    hand_remove(state, s, k)
     items[s, k * 5 + EV_PLAYED] += 1
     if P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
         for i in range(MAX_ARMY):
@@ -1267,47 +1419,52 @@ def do_swap(P, state, s, code):
     state[PILE + a2] += gb
     state[PILE + c] -= 1
     state[b + c] += 1
-    state[SWAPS_USED] += 1
+    state[SWAP_TAKEN] |= 1 << c
 
 
 @kernel
-def make_offer(state, move):
-    c = move - OFFER
-    state[OFFERS_USED] += 1
-    state[OFFER_GET_N] = c % MAX_TRADE + 1
-    c //= MAX_TRADE
-    state[OFFER_GET] = c % 5
-    c //= 5
-    state[OFFER_GIVE_N] = c % MAX_TRADE + 1
-    c //= MAX_TRADE
-    state[OFFER_GIVE] = c % 5
-    state[OFFER_TO] = c // 5
-    state[PHASE] = PH_REPLY
-    state[ACTOR] = state[OFFER_TO]
+def apply_offer_item(state, move):
+    if move == OFFER_DROP:
+        close_offer(state)
+        return
+    if move == OFFER_MAKE:
+        state[PHASE] = PH_REPLY
+        state[ACTOR] = state[OFFER_TO]
+        return
+    i = move - OFFER_ADD
+    if i < N_TRADE_KINDS:
+        state[OFFER_GIVE + i] += 1
+    else:
+        state[OFFER_GET + i - N_TRADE_KINDS] += 1
+    state[OFFER_LAST] = i
 
 
 @kernel
-def apply_reply(P, state, move):
+def close_offer(state):
+    """The offer is over: the turn goes on in the step it was made in."""
+    for c in range(N_TRADE_KINDS):
+        state[OFFER_GIVE + c] = 0
+        state[OFFER_GET + c] = 0
+    state[OFFER_TO] = -1
+    state[OFFER_LAST] = -1
+    state[PHASE] = state[OFFER_BACK]
+    state[OFFER_BACK] = 0
+    state[ACTOR] = state[SEAT]
+
+
+@kernel
+def apply_reply(state, move):
     """Accepted, the offered items change hands (a resource card or a stored acorn, each
-    kind at RES + kind); either way the turn's player goes on playing."""
+    kind at RES + kind); either way the turn's player goes on."""
     if move == ACCEPT:
         me = pb(state[SEAT]) + RES
         other = pb(state[OFFER_TO]) + RES
-        a = state[OFFER_GIVE]
-        x = state[OFFER_GIVE_N]
-        b = state[OFFER_GET]
-        y = state[OFFER_GET_N]
-        state[me + a] -= x
-        state[other + a] += x
-        state[other + b] -= y
-        state[me + b] += y
-    state[OFFER_TO] = -1
-    state[OFFER_GIVE] = 0
-    state[OFFER_GIVE_N] = 0
-    state[OFFER_GET] = 0
-    state[OFFER_GET_N] = 0
-    state[PHASE] = PH_MAIN
-    state[ACTOR] = state[SEAT]
+        for c in range(N_TRADE_KINDS):
+            x = state[OFFER_GIVE + c]
+            y = state[OFFER_GET + c]
+            state[me + c] += y - x
+            state[other + c] += x - y
+    close_offer(state)
 
 
 # --- attacks -------------------------------------------------------------------------------
@@ -1315,6 +1472,7 @@ def apply_reply(P, state, move):
 @kernel
 def begin_attacks(P, state, chance, items):
     state[SLOT] = -1
+    state[FOUGHT] = 0
     if state[DAY_CARD] != D_RAIN and next_attacker(P, state):
         state[PHASE] = PH_ASSIGN
         return
@@ -1371,7 +1529,12 @@ def next_defender(P, state, chance, items):
     state[DEFENDER] = -1
     state[SLOT] = -1
     state[ACTOR] = s
-    end_turn(P, state, chance, items)
+    # after a fight, abilities, swaps and offers once more (if there are any to make); when
+    # all stayed home nothing changed, and there is nothing that could not be done before
+    if state[FOUGHT] != 0 and legal_free(P, state, s, np.empty(MAX_MOVES, np.int32), 0) > 0:
+        state[PHASE] = PH_AFTER
+    else:
+        end_turn(P, state, chance, items)
 
 
 @kernel
@@ -1474,6 +1637,7 @@ def resolve_fight(P, state, d, items):
                 state[a + ALINK + j] = -1
     relead(state, a)
     clear_links(state, d)
+    state[FOUGHT] |= 1 << d
 
 
 @inline
@@ -1544,7 +1708,7 @@ def clear_links(state, d):
 def apply_discard(P, state, move, chance, items):
     s = state[SEAT]
     k = move - DISCARD_CARD
-    state[pb(s) + HAND + k] -= 1
+    hand_remove(state, s, k)
     to_discard(state, k)
     end_turn(P, state, chance, items)
 
@@ -1559,7 +1723,7 @@ def apply_setup(P, state, move, chance):
         state[PILE + r] += 1
     else:
         k = move - DISCARD_CARD
-        state[b + HAND + k] -= 1
+        hand_remove(state, p, k)
         state[DECK + state[DECK_N]] = k
         state[DECK_N] += 1
     if hand_size(state, p) + res_total(state, p) <= P[R_KEEP]:
@@ -1586,11 +1750,14 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
-    """Hidden: the deck's order, the day cards still to come, the other players' hands."""
+    """Hidden: the deck's order, the day cards not yet turned over, and the cards in the
+    other players' hands (HAND) other than those the table saw go in (KNOWN, public, as is
+    how many cards each holds, HAND_N)."""
     P = params[FLAT]
     obs[:] = state
     obs[DECK:DECK + state[DECK_N]] = -2
-    for i in range(max(state[DAY], 0), P[R_NDAYS]):
+    # DAY passes the last day when the game ends: the cards after it were never turned
+    for i in range(min(max(state[DAY], 0), P[R_DAYS]), P[R_NDAYS]):
         obs[DAY_ORDER + i] = -2
     for p in range(state[N_PLAYERS]):
         if p != seat:

@@ -4,21 +4,34 @@ A state is one flat int32 array of STATE_SIZE (the same for 2, 3 and 4 players; 
 do not play stay empty). -1 means empty. SEAT is whose turn it is; ACTOR is the seat that
 decides now (a defender blocking, a player answering a trade offer, a player keeping cards).
 
-    0                                                                          24
+    0                                                                          48
     +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
     |N_PLAY |PHASE|SEAT  |ACTOR  |DAY  |DAY_CARD  |TURNS  |WILD  |DECK_N  |DISC_N|SUB|...
     +-------+-----+------+-------+-----+----------+-------+------+--------+----+-----+----
-      11 SLOT  12 DEFENDER  13 SWAPS_USED  14 OFFERS_USED  15 RALLY  16..19 OFFER (to, give
-      kind, give count, get kind)  20 FOX_MASK  21 SETUP_SEAT  22 OFFER_GET_N (get count)
-    ROW      [24 .. 29)    card kind per row place (-1 empty)
-    DAY_ORDER[29 .. 61)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
-    PILE     [61 .. 65)    resource cards left in each pile (berry, twig, pebble, feather)
-    MORNING  [65 .. 77)    what this morning's day card did to each seat, 3 per seat:
-                           stored change, buried change, the creature Mr. Buttons ate (-1)
-                           (for the transcript; the Fox's blocked fights are moves of their own)
-    DECK     [77 .. 205)   card kinds, the top of the deck is DECK[DECK_N-1]
-    DISCARD  [205 .. 333)  card kinds in the discard pile, DISCARD_N of them
-    PLAYERS  [333 .. 333 + 4*PS)   one block per seat:
+      11 SLOT  12 DEFENDER  13 SWAP_TAKEN  bit c: a swap took kind c this turn  14
+      OFFERS_USED  15 RALLY  16 OFFER_TO  the player offered a trade (-1: none)  17
+      OFFER_BACK  the phase the offer was made in (the turn goes on there)  18 OFFER_LAST
+      the last item added to the offer (0..4 mine, 5..9 theirs; -1 none)  20 FOX_MASK
+      21 SETUP_SEAT
+      23 FOUGHT  bit d: defender d's fight was fought this turn (it opens the step after the
+                 attacks, and the transcript tells it; cleared when the attack step begins)
+      24 PAY_CARD  the card being paid for (-1: none)   25 PAY_TARGET  the player its trick
+      picks   26 PAY_MIN  the lowest kind the next card paid may be (payments are chosen in
+      kind order, so each payment has one way to be chosen)   27 PAY_LEFT  cards still to
+      pay   28..31 PAID[4]  cards paid so far, by kind
+      32..36 OFFER_GIVE[5]  what the offer gives, by trade kind (4 resources, a stored acorn)
+      37..41 OFFER_GET[5]   what it asks for          19, 22, 42..47 free
+    ROW      [48 .. 53)    card kind per row place (-1 empty)
+    DAY_ORDER[53 .. 85)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
+    PILE     [85 .. 89)    resource cards left in each pile (berry, twig, pebble, feather)
+    MORNING  [89 .. 101)   what this morning's day card did to each seat, 3 per seat:
+                           stored change, buried change, the army places Mr. Buttons ate
+                           (bit i: place i; 0 none) (for the transcript, which tells them
+                           apart from the fights of the same move; the Fox's blocked fights
+                           are moves of their own)
+    DECK     [101 .. 229)  card kinds, the top of the deck is DECK[DECK_N-1]
+    DISCARD  [229 .. 357)  card kinds in the discard pile, DISCARD_N of them
+    PLAYERS  [357 .. 357 + 4*PS)   one block per seat (PS = 136):
 
         +0 HOME | +1..+4 RES[4] | +5 STORE | +6 BURIED | +7 HAND[32] (count per card kind)
                   (STORE follows RES: trade kind 4, a stored acorn, is RES + 4)
@@ -29,6 +42,11 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
         +87 ALINK[16] an attacker: the army place of the first of its unit (a Band shares
                       one; its first survivor, when a Relentless unit goes on); a blocker:
                       the army place of the attacker it blocks, FOX_LINK for the Fox (-1 none)
+        +103 KNOWN[32] cards of each kind the whole table knows are in the hand: taken from
+                      the face-up row (or dealt openly, first game); one fewer when a card
+                      of that kind leaves face up (played, discarded), since the table
+                      cannot tell whether it was the known one. Public, like HAND_N.
+        +135 HAND_N   how many cards are in the hand (resources not counted): public
 
 Moves (small ints), written once here:
 
@@ -36,8 +54,9 @@ Moves (small ints), written once here:
     DRAW, DRAW_REFRESH (refresh the row first), FORAGE                 7, 8, 9
     BURY+n-1      bury n acorns                                        10 .. 15
     TAKE_ROW+i, TAKE_DECK                                              16 .. 20, 21
-    END_PLAY      done playing: on to attacks; also the one move of PH_DAWN, the forced
-                  step after setup that turns over the first day          22
+    END_PLAY      done playing: on to attacks; after attacks, done: the turn ends; also
+                  the one move of PH_DAWN, the forced step after setup that turns over
+                  the first day                                           22
     STAY, ATTACK+t                                                     23, 24 .. 27
     NO_BLOCK, BLOCK_FOX, BLOCK+j (attacker at army place j)            28, 29, 30 .. 45
     ACCEPT, DECLINE   a trade offer                                    46, 47
@@ -46,10 +65,17 @@ Moves (small ints), written once here:
     PLAY+4k+t     play card kind k (t: the player a trick picks)       84 .. 211
     ABILITY+i     use the ability of the creature at army place i      212 .. 227
     SWAP+4*pair+c give resource pair (PAIRS), take 1 of kind c         228 .. 267
-    OFFER+(((5t+a)*5+x-1)*5+b)*5+y-1   offer player t: x of my kind a for y of   268 .. 2767
-                  their kind b; a trade kind is a resource 0..3 or 4, a stored acorn
-                  (TRADE_ACORN); a != b; x <= trade.max_give, y <= trade.max_get (both at
-                  most MAX_TRADE = 5, the radix)
+    OFFER_START+t begin an offer to player t                           268 .. 271
+    OFFER_ADD+i   put one more item in the offer: i < 5 one of my trade kind i, i >= 5 one
+                  of their kind i - 5 asked for (a trade kind is a resource 0..3 or 4, a
+                  stored acorn, TRADE_ACORN); items go in the order of i, so each offer is
+                  built one way only                                  272 .. 281
+    OFFER_MAKE, OFFER_DROP   make the offer as it stands, or withdraw it   282, 283
+    PAY_RES+r     pay one resource card of kind r for the card being played  284 .. 287
+                  (PH_PAY: only when the cost can be paid in more than one way)
+
+Abilities, swaps and offers ("free moves") may be made before the action (PH_ACTION), in the
+play step (PH_MAIN) and after the attacks (PH_AFTER).
 """
 
 import numpy as np
@@ -64,9 +90,13 @@ FOX_LINK = MAX_ARMY
 
 # globals
 N_PLAYERS, PHASE, SEAT, ACTOR, DAY, DAY_CARD, TURNS, WILD, DECK_N, DISCARD_N = range(10)
-SUB, SLOT, DEFENDER, SWAPS_USED, OFFERS_USED, RALLY = range(10, 16)
-OFFER_TO, OFFER_GIVE, OFFER_GIVE_N, OFFER_GET, FOX_MASK, SETUP_SEAT, OFFER_GET_N = range(16, 23)
-ROW = 24
+SUB, SLOT, DEFENDER, SWAP_TAKEN, OFFERS_USED, RALLY = range(10, 16)
+OFFER_TO, OFFER_BACK, OFFER_LAST = range(16, 19)
+FOX_MASK, SETUP_SEAT = 20, 21
+FOUGHT = 23
+PAY_CARD, PAY_TARGET, PAY_MIN, PAY_LEFT, PAID = range(24, 29)  # PAID: 28..31
+OFFER_GIVE, OFFER_GET = 32, 37  # [5] each
+ROW = 48
 DAY_ORDER = ROW + MAX_ROW
 PILE = DAY_ORDER + MAX_DAY_CARDS
 MORNING = PILE + 4
@@ -79,16 +109,18 @@ ARMY = HAND + MAX_KINDS
 AFLAG = ARMY + MAX_ARMY
 ATGT = AFLAG + MAX_ARMY
 ALINK = ATGT + MAX_ARMY
-PS = ALINK + MAX_ARMY
+KNOWN = ALINK + MAX_ARMY
+HAND_N = KNOWN + MAX_KINDS
+PS = HAND_N + 1
 STATE_SIZE = PLAYERS + MAXP * PS
 
 TIRED, NEW, DECIDED = 1, 2, 4
 
 # phases
 (PH_SETUP, PH_ACTION, PH_DRAW, PH_MAIN, PH_REPLY, PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK,
- PH_DISCARD, PH_OVER, PH_DAWN) = range(11)
+ PH_DISCARD, PH_OVER, PH_DAWN, PH_PAY, PH_AFTER, PH_OFFER) = range(14)
 PHASE_NAMES = ["setup", "action", "draw", "play", "reply", "assign", "block", "fox-block",
-               "discard", "over", "dawn"]
+               "discard", "over", "dawn", "pay", "after-attacks", "offer"]
 
 # moves
 GATHER = 0
@@ -104,11 +136,14 @@ RETURN_RES = 80
 PLAY = 84
 ABILITY = 212
 SWAP = 228
-OFFER = 268
-MAX_TRADE = 5  # the most items on one side of an offer (trade.max_give/max_get's bound)
+OFFER_START = 268
+OFFER_ADD = 272
+OFFER_MAKE, OFFER_DROP = 282, 283
 TRADE_ACORN = 4  # trade kinds: the four resources, then a stored acorn
+N_TRADE_KINDS = 5
 assert STORE == RES + TRADE_ACORN  # so a player's holding of trade kind c is at RES + c
-MAX_MOVES = OFFER + MAXP * (5 * MAX_TRADE) ** 2
+PAY_RES = 284
+MAX_MOVES = PAY_RES + 4
 
 # the resource pairs a swap gives (first kind gives ceil(n/2) cards, second floor(n/2))
 PAIRS = np.array([[a, b] for a in range(4) for b in range(a, 4)], dtype=np.int32)
@@ -146,12 +181,12 @@ N_DAY_KINDS = 18
 IMMEDIATE_DAYS = [D_BUTTONS, D_FOX, D_JAY, D_LOST_HOARD, D_HARVEST, D_PEDLAR, D_THAW,
                   D_FLOOD]
 
-# params[5]: the rules' numbers
+# the rules' numbers: P[0 .. N_RULES)
 (R_DAYS, R_HAND_LIMIT, R_SWAP_GIVE, R_GATHER, R_DRAW, R_FORAGE, R_BURY, R_ROW, R_DEAL,
- R_SETUP_RES, R_KEEP, R_ACORNS_PP, R_RES_PER_KIND, R_FIRST_GAME, R_SWAPS_PT, R_OFFERS_PT,
+ R_SETUP_RES, R_KEEP, R_ACORNS_PP, R_RES_PER_KIND, R_FIRST_GAME, R_OFFERS_PT,
  R_ARMY_LIMIT, R_NK, R_ND, R_NDAYS, R_FIRST_A, R_FIRST_B, R_IT_DAY, R_IT_AFF, R_IT_HOME,
- R_N_HOMES, R_MAX_GIVE, R_MAX_GET) = range(28)
-N_RULES = 28
+ R_N_HOMES, R_MAX_GIVE, R_MAX_GET) = range(27)
+N_RULES = 27
 
 # item events per card kind (columns k*5 + event)
 EV_DRAWN, EV_PLAYED, EV_ATTACKED, EV_BLOCKED, EV_DIED = range(5)

@@ -31,23 +31,36 @@ from .state import (
     DRAW_REFRESH,
     END_PLAY,
     FORAGE,
+    FOUGHT,
+    FOX_MASK,
     GATHER,
     HAND,
+    HAND_N,
     HOME,
+    KNOWN,
     MAX_ARMY,
     MAX_CARDS,
-    MAX_TRADE,
+    MAX_KINDS,
     MORNING,
     N_PLAYERS,
+    N_TRADE_KINDS,
     NO_BLOCK,
-    OFFER,
+    OFFER_ADD,
+    OFFER_BACK,
+    OFFER_DROP,
     OFFER_GET,
-    OFFER_GET_N,
     OFFER_GIVE,
-    OFFER_GIVE_N,
+    OFFER_MAKE,
+    OFFER_START,
     OFFER_TO,
+    PAID,
     PAIRS,
+    PAY_CARD,
+    PAY_LEFT,
+    PAY_MIN,
+    PAY_RES,
     PH_ACTION,
+    PH_AFTER,
     PH_ASSIGN,
     PH_BLOCK,
     PH_DAWN,
@@ -55,7 +68,9 @@ from .state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_OFFER,
     PH_OVER,
+    PH_PAY,
     PH_REPLY,
     PH_SETUP,
     PHASE,
@@ -157,9 +172,12 @@ def describe_setup(params, n_players, state):
 def describe_move(params, n_players, before, move, after):
     ph = int(before[PHASE])
     s = int(before[SEAT])
-    lines = _what(params, n_players, before, move, after, ph, s)
-    if after[DAY] != before[DAY] and after[PHASE] != PH_OVER:
-        lines += _morning(params, n_players, after)
+    # a move that ends the last turn of a day also turns over the next day's card: its
+    # effects are told under that card, never as part of the move's fights
+    morning = after[DAY] != before[DAY] and after[PHASE] != PH_OVER
+    lines = _what(params, n_players, before, move, after, ph, s, morning)
+    if morning:
+        lines += _morning(params, n_players, before, after)
     elif after[PHASE] == PH_OVER and before[PHASE] != PH_OVER:
         days = int(tables(params)[3][R_DAYS])
         lines.append(f"after day {days}: {acorns_text(after, n_players)}")
@@ -170,7 +188,7 @@ def describe_move(params, n_players, before, move, after):
     return lines
 
 
-def _what(params, n, before, move, after, ph, s):
+def _what(params, n, before, move, after, ph, s, morning):
     if ph == PH_SETUP:
         p = int(before[SETUP_SEAT])
         if move >= RETURN_RES:
@@ -179,6 +197,12 @@ def _what(params, n, before, move, after, ph, s):
                 f"{P(p)}]"]
     if ph == PH_DAWN:
         return ["setup done; the deck is shuffled and the row turned over"]
+    if ph in (PH_ACTION, PH_MAIN, PH_AFTER) and move >= ABILITY:
+        return _free(n, before, move, after, s)
+    if ph == PH_AFTER:
+        return ["ends the turn"]
+    if ph == PH_OFFER:
+        return _offer_item(before, move, after)
     if ph == PH_ACTION:
         b = base(s)
         if move <= GATHER + 6:
@@ -192,6 +216,12 @@ def _what(params, n, before, move, after, ph, s):
             got = after[b + STORE] - before[b + STORE]
             return [f"forages {got} acorns (store {after[b + STORE]}, wild {after[WILD]})"]
         return [f"buries {move - BURY + 1} acorns (buried {after[b + BURIED]})"]
+    if ph == PH_PAY:
+        txt = f"pays 1 {RESOURCE_NAMES[move - PAY_RES]}"
+        if after[PHASE] != PH_PAY:
+            txt += (f": {card_name(before[PAY_CARD])} is played" + _payment(before, after, s)
+                    + _listed(_changes(n, before, after)))
+        return [txt]
     if ph == PH_DRAW:
         if move == TAKE_DECK:
             return [f"takes the top card of the deck [seen by {P(s)}]"]
@@ -206,13 +236,16 @@ def _what(params, n, before, move, after, ph, s):
         sent = [P(t) for t in range(n) if (before[base(s) + ATGT + i] >> t) & 1]
         if move == STAY:
             if sent:  # a Relentless creature already sent
-                return [f"sends {card_name(k)} on no more attacks (only against "
-                        f"{' and '.join(sent)})"] + _fights(n, before, after)
-            return [f"keeps {card_name(k)} home"]
-        txt = f"sends {card_name(k)} against {P(move - ATTACK)}"
-        if sent:
-            txt += f" too (Relentless: it goes against {' and '.join(sent)} as well)"
-        return [txt] + _fights(n, before, after)
+                txt = (f"sends {card_name(k)} on no more attacks (only against "
+                       f"{' and '.join(sent)})")
+            else:
+                txt = f"keeps {card_name(k)} home"
+        else:
+            txt = f"sends {card_name(k)} against {P(move - ATTACK)}"
+            if sent:
+                txt += f" too (Relentless: it goes against {' and '.join(sent)} as well)"
+        # the last creature's answer, stay or go, starts the fights
+        return [txt] + _fights(n, before, after, morning)
     if ph in (PH_BLOCK, PH_FOX_BLOCK):
         d = int(before[DEFENDER])
         k = card_name(before[base(d) + ARMY + before[SLOT]])
@@ -222,20 +255,12 @@ def _what(params, n, before, move, after, ph, s):
             txt = f"blocks the Fox with {k}"
         else:
             txt = f"blocks {card_name(before[base(s) + ARMY + move - BLOCK])} with {k}"
-        return [txt] + _fights(n, before, after)
+        if ph == PH_FOX_BLOCK:
+            return [txt] + _fox(n, before, after)
+        return [txt] + _fights(n, before, after, morning)
     if ph == PH_DISCARD:
         return [f"discards {card_name(move - DISCARD_CARD)} down to the hand limit"]
     return [f"move {move}"]
-
-
-def decode_offer(move):
-    """An offer move -> (to player, give kind, give count, get kind, get count)."""
-    c = move - OFFER
-    c, y = divmod(c, MAX_TRADE)
-    c, b = divmod(c, 5)
-    c, x = divmod(c, MAX_TRADE)
-    t, a = divmod(c, 5)
-    return t, a, x + 1, b, y + 1
 
 
 def trade_items(kind, count):
@@ -245,68 +270,141 @@ def trade_items(kind, count):
     return f"{count} stored acorn" + ("s" if count > 1 else "")
 
 
+def bundle(state, side):
+    """One side of the offer in ``state`` (OFFER_GIVE or OFFER_GET) as "2 berry, 1 twig"."""
+    return ", ".join(trade_items(c, int(state[side + c])) for c in range(N_TRADE_KINDS)
+                     if state[side + c] > 0) or "nothing"
+
+
+def _offer_item(before, move, after):
+    t = P(before[OFFER_TO])
+    if move == OFFER_DROP:
+        return [f"withdraws the offer to {t}"]
+    if move == OFFER_MAKE:
+        return [f"offers {t} {bundle(before, OFFER_GIVE)} for {bundle(before, OFFER_GET)}"]
+    i = move - OFFER_ADD
+    if i < N_TRADE_KINDS:
+        return [f"puts {trade_items(i, 1)} in the offer to {t}"]
+    return [f"asks {t} for {trade_items(i - N_TRADE_KINDS, 1)}"]
+
+
 def _busy(before, after, s):
     got = after[base(s) + STORE] - before[base(s) + STORE]
     return f" and takes {got} acorn from the wild (Busy Day)" if got > 0 else ""
 
 
-def _main(params, n, before, move, after, s):
+def _free(n, before, move, after, s):
+    """An ability, a swap or the start of an offer (before the action, in the play step or
+    after the attacks)."""
     b = base(s)
-    if move == END_PLAY:
-        return ["ends playing cards"] + _fights(n, before, after)
-    if move >= OFFER:
-        t, a, x, b, y = decode_offer(move)
-        return [f"offers {P(t)} {trade_items(a, x)} for {trade_items(b, y)}"]
+    if move >= OFFER_START:
+        return [f"begins an offer to {P(move - OFFER_START)}"]
     if move >= SWAP:
         q, c = divmod(move - SWAP, 4)
         gave = [f"{before[b + RES + r] - after[b + RES + r] + (r == c)} {RESOURCE_NAMES[r]}"
                 for r in set(PAIRS[q].tolist())]
         return [f"swaps {' and '.join(gave)} for 1 {RESOURCE_NAMES[c]}"]
-    if move >= ABILITY:
-        k = before[b + ARMY + move - ABILITY]
-        return [f"tires {card_name(k)} for its ability" + _changes(n, before, after)]
+    k = before[b + ARMY + move - ABILITY]
+    return [f"tires {card_name(k)} for its ability" + _listed(_changes(n, before, after))]
+
+
+def _main(params, n, before, move, after, s):
+    if move == END_PLAY:
+        return ["ends playing cards"]
     k, t = divmod(move - PLAY, 4)
     txt = f"plays {card_name(k)}"
     if tables(params)[0][k, C_TRICK] and tables(params)[0][k, 15]:
         txt += f" on {P(t)}"
-    return [txt + _changes(n, before, after)]
+    return [txt + _payment(before, after, s) + _listed(_changes(n, before, after))]
 
 
-def _changes(n, before, after):
+def _payment(before, after, s):
+    """The resource cards paid: " (paid 2 berry, 1 twig)", or so far when a choice waits."""
+    if after[PHASE] == PH_PAY:
+        paid = [int(after[PAID + r]) for r in range(4)]
+        return f" (paid so far: {_cards(paid)}; the rest to choose)"
+    paid = [int(before[base(s) + RES + r] - after[base(s) + RES + r])
+            + (int(before[PAID + r]) if before[PHASE] == PH_PAY else 0) for r in range(4)]
+    return f" (paid {_cards(paid)})"
+
+
+def _cards(counts):
+    return ", ".join(f"{c} {RESOURCE_NAMES[r]}" for r, c in enumerate(counts) if c) or "nothing"
+
+
+def _listed(changes):
+    return (": " + "; ".join(changes)) if changes else ""
+
+
+def _changes(n, before, after, morning=False):
+    """Acorns that moved and creatures that died between ``before`` and ``after``, as
+    "P2 stored 5->4" and "P3 loses Hedgehog"; with ``morning``, less what the new day's
+    card did (its record, MORNING, is told under the card)."""
     out = []
     for p in range(n):
         b = base(p)
-        for name, off in (("stored", STORE), ("buried", BURIED)):
-            if after[b + off] != before[b + off]:
-                out.append(f"{P(p)} {name} {before[b + off]}->{after[b + off]}")
-        lost = [card_name(before[b + ARMY + i]) for i in range(MAX_ARMY)
-                if before[b + ARMY + i] >= 0 and after[b + ARMY + i] < 0]
+        m = MORNING + 3 * p
+        for j, (name, off) in enumerate((("stored", STORE), ("buried", BURIED))):
+            v0 = int(before[b + off])
+            v1 = int(after[b + off]) - (int(after[m + j]) if morning else 0)
+            if v1 != v0:
+                out.append(f"{P(p)} {name} {v0}->{v1}")
+        lost = [card_name(before[b + ARMY + i]) for i in _lost(before, after, p, morning)]
         if lost:
             out.append(f"{P(p)} loses {', '.join(lost)}")
-    return (": " + "; ".join(out)) if out else ""
+    return out
 
 
-def _fights(n, before, after):
-    """What the fights resolved by this move did: deaths and acorns, and the attacks that a
-    Relentless creature killed in its first fight does not go on."""
-    ch = _changes(n, before, after)
-    if not ch:
-        return []
+def _lost(before, after, p, morning):
+    """The army places of ``p`` emptied by this move, less those Mr. Buttons ate."""
+    b = base(p)
+    eaten = int(after[MORNING + 3 * p + 2]) if morning else 0
+    return [i for i in range(MAX_ARMY) if before[b + ARMY + i] >= 0
+            and after[b + ARMY + i] < 0 and not (eaten >> i) & 1]
+
+
+def _fights(n, before, after, morning):
+    """The fights this move resolved (FOUGHT: the defenders fought this turn), each told
+    even when nothing changed hands: who fought whom, the acorns taken and the dead, and the
+    attacks a Relentless creature killed in its first fight does not go on."""
     s = int(before[SEAT])
+    new = int(after[FOUGHT]) & ~int(before[FOUGHT])
+    fought = [d for d in ((s + o) % n for o in range(1, n)) if (new >> d) & 1]
+    if not fought:
+        return []
+    ch = _changes(n, before, after, morning)
     b = base(s)
-    for i in range(MAX_ARMY):
-        if before[b + ARMY + i] >= 0 and after[b + ARMY + i] < 0:
-            # the first of its attacks in turn order is the fight it died in
-            order = [t for t in ((s + o) % n for o in range(1, n))
-                     if (before[b + ATGT + i] >> t) & 1]
-            if len(order) > 1:
-                ch += (f"; {card_name(before[b + ARMY + i])} died and does not go on to "
-                       f"{' and '.join(P(t) for t in order[1:])}")
-    return [f"fight{ch}"]
+    for i in _lost(before, after, s, morning):
+        # the first of its attacks in turn order is the fight it died in
+        order = [t for t in ((s + o) % n for o in range(1, n))
+                 if (before[b + ATGT + i] >> t) & 1]
+        if len(order) > 1:
+            ch.append(f"{card_name(before[b + ARMY + i])} died and does not go on to "
+                      f"{' and '.join(P(t) for t in order[1:])}")
+    head = f"fight: {P(s)} against {' and '.join(P(d) for d in fought)}"
+    return [head + (_listed(ch) or ": no acorns taken, nobody dies")]
 
 
-def _morning(params, n, after):
-    """The new day: its card, what the card did to each seat, and where the acorns are."""
+def _fox(n, before, after):
+    """The Fox's fights this move resolved (the one blocked now, and any unblockable target
+    after it), and the next target that may block."""
+    d0 = int(before[DEFENDER])
+    waiting = int(after[DEFENDER]) if after[PHASE] == PH_FOX_BLOCK else -1
+    left = int(before[FOX_MASK]) & ~int(after[FOX_MASK])  # targets it went on to
+    done = [d for d in range(n) if d != waiting and (d == d0 or (left >> d) & 1)]
+    lines = []
+    if done:
+        ch = _changes(n, before, after)
+        head = f"the Fox against {' and '.join(P(d) for d in done)}"
+        lines.append(head + (_listed(ch) or ": blocked, nobody dies"))
+    if waiting >= 0 and waiting != d0:
+        lines.append(f"the Fox comes for {P(waiting)}, who may block")
+    return lines
+
+
+def _morning(params, n, before, after):
+    """The new day: its card, what the card did to each seat (MORNING), the Fox if it waits
+    for blockers, and where the acorns are."""
     d = int(after[DAY_CARD])
     lines = [f"== Day {after[DAY]}: {day_name(d)} (row: {row_text(params, after)})"]
     done = []
@@ -315,10 +413,14 @@ def _morning(params, n, after):
         for name, delta in (("stored", after[m]), ("buried", after[m + 1])):
             if delta:
                 done.append(f"{P(p)} {name} {int(delta):+d}")
-        if after[m + 2] >= 0:
-            done.append(f"Mr. Buttons eats {P(p)}'s {card_name(after[m + 2])}")
+        eaten = int(after[m + 2])
+        for i in range(MAX_ARMY):
+            if (eaten >> i) & 1:
+                done.append(f"eats {P(p)}'s {card_name(before[base(p) + ARMY + i])}")
     if d == D_PEDLAR:  # the cards drawn stay hidden
         done.append("everyone draws 1 card [each seen by its drawer]")
+    if after[PHASE] == PH_FOX_BLOCK:
+        done.append(f"comes for {P(after[DEFENDER])}, who may block")
     if done:
         lines.append(f"   {day_name(d)}: {'; '.join(done)}")
     lines.append(f"   acorns: {acorns_text(after, n)}")
@@ -364,6 +466,12 @@ def check_state(params, n_players, state):
         b = base(p)
         if (state[b + HAND:b + HAND + nk] < 0).any():
             problems.append(f"{P(p)} has a negative hand count")
+        if state[b + HAND_N] != state[b + HAND:b + HAND + nk].sum():
+            problems.append(f"{P(p)}'s hand size {state[b + HAND_N]} is not its cards")
+        if ((state[b + KNOWN:b + KNOWN + MAX_KINDS] < 0)
+                | (state[b + KNOWN:b + KNOWN + MAX_KINDS]
+                   > state[b + HAND:b + HAND + MAX_KINDS])).any():
+            problems.append(f"{P(p)}: cards known to be in the hand that are not there")
         counts += state[b + HAND:b + HAND + nk]
         for i in range(MAX_ARMY):
             k = state[b + ARMY + i]
@@ -380,20 +488,38 @@ def check_state(params, n_players, state):
         return problems + [f"phase {ph}"]
     if not 0 <= state[ACTOR] < n_players or not 0 <= state[SEAT] < n_players:
         problems.append(f"actor {state[ACTOR]} / seat {state[SEAT]} out of range")
-    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_ASSIGN, PH_DISCARD) and state[ACTOR] != state[SEAT]:
+    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_PAY, PH_AFTER, PH_ASSIGN, PH_DISCARD) and \
+            state[ACTOR] != state[SEAT]:
         problems.append(f"{PHASE_NAMES[ph]}: the actor is not the seat whose turn it is")
-    if ph == PH_REPLY:
-        if state[ACTOR] != state[OFFER_TO]:
-            problems.append("reply: the actor is not the player offered the trade")
-        if not (0 <= state[OFFER_GIVE] <= 4 and 0 <= state[OFFER_GET] <= 4
-                and state[OFFER_GIVE] != state[OFFER_GET]
-                and 1 <= state[OFFER_GIVE_N] <= MAX_TRADE
-                and 1 <= state[OFFER_GET_N] <= MAX_TRADE):
-            problems.append("reply: the offer's terms are out of range")
-        elif state[base(int(state[SEAT])) + RES + state[OFFER_GIVE]] < state[OFFER_GIVE_N]:
-            problems.append("reply: the offerer cannot pay what they offered")
-    elif state[OFFER_TO] != -1:
-        problems.append("an offer is left standing outside a reply")
+    if ph in (PH_OFFER, PH_REPLY):
+        t = int(state[OFFER_TO])
+        if not (0 <= t < n_players and t != state[SEAT]):
+            problems.append(f"{PHASE_NAMES[ph]}: an offer to {t}")
+        elif state[ACTOR] != (t if ph == PH_REPLY else state[SEAT]):
+            problems.append(f"{PHASE_NAMES[ph]}: the wrong player decides")
+        else:
+            give = state[OFFER_GIVE:OFFER_GIVE + N_TRADE_KINDS]
+            get = state[OFFER_GET:OFFER_GET + N_TRADE_KINDS]
+            if (give < 0).any() or (get < 0).any() or ((give > 0) & (get > 0)).any():
+                problems.append("offer: a kind on both sides, or a negative count")
+            if (state[base(int(state[SEAT])) + RES:base(int(state[SEAT])) + RES + 5] < give).any():
+                problems.append("offer: the offerer cannot give what is offered")
+            if (state[base(t) + RES:base(t) + RES + 5] < get).any():
+                problems.append("offer: the other player does not hold what is asked")
+            if ph == PH_REPLY and (give.sum() == 0 or get.sum() == 0):
+                problems.append("reply: an offer with an empty side")
+        if state[OFFER_BACK] not in (PH_ACTION, PH_MAIN, PH_AFTER):
+            problems.append(f"offer made in phase {state[OFFER_BACK]}")
+    elif state[OFFER_TO] != -1 or (state[OFFER_GIVE:OFFER_GET + N_TRADE_KINDS] != 0).any():
+        problems.append("an offer is left standing outside an offer or a reply")
+    if ph == PH_PAY:
+        k = int(state[PAY_CARD])
+        if not (0 <= k < nk and state[base(int(state[SEAT])) + HAND + k] > 0):
+            problems.append(f"pay: card {k} is not in the player's hand")
+        if state[PAY_LEFT] <= 0 or not 0 <= state[PAY_MIN] <= 3:
+            problems.append("pay: nothing left to pay, or a kind out of range")
+    elif state[PAY_CARD] != -1 or (state[PAID:PAID + 4] != 0).any():
+        problems.append("a payment is left standing outside the pay step")
     if ph not in (PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK):
         for p in range(n_players):
             b = base(p)

@@ -2,6 +2,8 @@
 rulebook's worked examples (Szaruś's two modifications, the two-way card, Koniczynka's
 Family, Łatek's 17 points)."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -410,6 +412,86 @@ def test_colour_and_pips_modified_in_one_move():
     assert t.place_move(0, 0, face(BLUE, 4)) in t.moves()
     t.play(t.place_move(0, 0, face(BLUE, 4)))
     assert sum(t.tokens(0)) == 0
+
+
+def paid_on(t, pos):
+    return tuple(t[S.POS_TOK + 3 * pos + k] for k in range(3))
+
+
+def test_the_seat_chooses_which_tokens_pay_for_pips():
+    """'2 any resource tokens add or subtract 1 pip': the seat picks them, in kind order."""
+    t = Table(2)
+    t.to_picks()
+    t.put(0, card("Small brown: G1"))
+    t.roll(face(GREEN, 2))
+    t.give_tokens(0, 3, 2, 0)
+    t.play(t.place_move(0, 0, face(GREEN, 1)))
+    assert t[S.PHASE] == S.PH_PAY and t[S.ACTOR] == 0 and t[S.PAY_LEFT] == 2
+    assert t.moves() == [R.PAY_TOKEN + CARROT, R.PAY_TOKEN + CABBAGE]
+    assert t.problems() == []
+    t.play(R.PAY_TOKEN + CABBAGE)  # cabbage first: the second must be a cabbage too
+    assert t[S.PHASE] == S.PH_PICK and t[S.ACTOR] == 1
+    assert t.tokens(0) == [3, 0, 0] and paid_on(t, 0) == (0, 2, 0)
+    assert t.problems() == []
+
+
+def test_which_tokens_pay_matters_so_it_is_not_automatic():
+    """No payment is best for every seat: from 3 carrots and 2 cabbages, the largest pile
+    first (carrot, carrot: the old automatic payment) keeps a recolour to green for a later
+    die this round, a carrot and a cabbage keep one to orange instead; both keep 3 tokens
+    after the end-of-round limits (NOTES.md)."""
+    kept = {}
+    for first, second in ((CARROT, CARROT), (CARROT, CABBAGE)):
+        t = Table(2)
+        t.to_picks()
+        t.put(0, card("Small brown: G1"))
+        t.roll(face(GREEN, 2), face(BLUE, 5))
+        t.give_tokens(0, 3, 2, 0)
+        t.play(t.place_move(0, 0, face(GREEN, 1)))
+        t.play(R.PAY_TOKEN + first)
+        t.play(R.PAY_TOKEN + second)
+        recolour = [R.modify_cost(t.params, t.state, 0, face(BLUE, 5), face(c, 5)) >= 0
+                    for c in (ORANGE, GREEN)]
+        R.discard_excess(t.params, t.state, 0)
+        kept[first, second] = (recolour, sum(t.tokens(0)))
+    assert kept[CARROT, CARROT] == ([False, True], 3)
+    assert kept[CARROT, CABBAGE] == ([True, False], 3)
+
+
+def payments_reached(t, pos=0):
+    """From a pay step, every line of token choices: the tokens each leaves on the card."""
+    if t[S.PHASE] != S.PH_PAY:
+        return [paid_on(t, pos)]
+    here = t.state.copy()
+    out = []
+    for m in t.moves():
+        t.state[:] = here
+        t.play(m)
+        out += payments_reached(t, pos)
+    return out
+
+
+def test_the_pay_step_offers_exactly_every_way_to_pay_once():
+    """On many holdings and pip changes, the token payments the pay step can reach are all
+    the multisets of that many tokens the seat holds, each by one line of choices."""
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        held = [int(v) for v in rng.integers(0, 5, 3)]
+        pips = int(rng.integers(2, 5))  # a die showing 2..4 lowered to the card's 1
+        need = 2 * (pips - 1)
+        t = Table(2)
+        t.to_picks()
+        t.put(0, card("Small white: *1"))
+        t.roll(face(GREEN, pips))
+        t.give_tokens(0, *held)
+        move = t.place_move(0, 0, face(GREEN, 1))
+        assert (move in t.moves()) == (sum(held) >= need)
+        if sum(held) < need:
+            continue
+        valid = sorted(m for m in itertools.product(*(range(h + 1) for h in held))
+                       if sum(m) == need)
+        t.play(move)
+        assert sorted(payments_reached(t)) == valid, (held, pips)
 
 
 def test_resources_cannot_buy_more_resources():

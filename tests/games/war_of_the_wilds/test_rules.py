@@ -1,126 +1,13 @@
 """Scenario tests for War of the Wilds: hand-built states, one rule at a time."""
 
+import itertools
+
 import numpy as np
 import pytest
+from wotw_table import DK, K, Table, attack, main_phase, morning, ready
 
-from simkit import data
-from simkit.games.war_of_the_wilds import CARD_NAMES, GAME, ITEM_COLUMNS, check_state
 from simkit.games.war_of_the_wilds import rules as R
 from simkit.games.war_of_the_wilds.state import *  # noqa: F403
-
-K = {name: i for i, name in enumerate(CARD_NAMES)}
-DK = {name: i for i, name in enumerate(DAY_NAMES)}  # noqa: F405
-
-
-class Table:
-    """A game on the table: params, state, the chance stream, items."""
-
-    def __init__(self, n=2, overrides=None, seed=7):
-        params = data.apply_overrides(GAME.data, overrides or {})
-        self.params = GAME.compile(data.values(params), n)
-        self.n = n
-        self.state = np.empty(R.state_size(self.params, n), np.int32)
-        self.chance = np.array([seed], np.uint64)
-        self.items = np.zeros((n, len(ITEM_COLUMNS)), np.int32)
-        self.moves = np.empty(R.max_moves(self.params, n), np.int32)
-        R.new_game(self.params, n, self.state, self.chance)
-
-    # --- reading -------------------------------------------------------------------------
-    def b(self, p):
-        return PLAYERS + p * PS  # noqa: F405
-
-    def __getitem__(self, key):
-        return int(self.state[key])
-
-    def get(self, p, off):
-        return int(self.state[self.b(p) + off])
-
-    def legal(self):
-        n = R.legal_moves(self.params, self.state, self.moves)
-        return self.moves[:n].tolist()
-
-    def item(self, p, col):
-        return int(self.items[p, ITEM_COLUMNS.index(col)])
-
-    def army(self, p):
-        b = self.b(p)
-        return [CARD_NAMES[k] for k in self.state[b + ARMY:b + ARMY + MAX_ARMY] if k >= 0]  # noqa: F405
-
-    # --- building ------------------------------------------------------------------------
-    def set(self, p, off, v):
-        self.state[self.b(p) + off] = v
-
-    def give_res(self, p, berry=0, twig=0, pebble=0, feather=0):
-        for r, v in enumerate((berry, twig, pebble, feather)):
-            self.state[PILE + r] += self.get(p, RES + r) - v  # noqa: F405
-            self.set(p, RES + r, v)  # noqa: F405
-
-    def give_card(self, p, name, n=1):
-        """Move ``n`` cards of kind ``name`` from the deck into ``p``'s hand."""
-        self._take_from_deck(K[name], n)
-        self.set(p, HAND + K[name], self.get(p, HAND + K[name]) + n)  # noqa: F405
-
-    def put_creature(self, p, name, flags=0):
-        """Put a creature from the deck into ``p``'s army; returns its army place."""
-        self._take_from_deck(K[name], 1)
-        b = self.b(p)
-        for i in range(MAX_ARMY):  # noqa: F405
-            if self.state[b + ARMY + i] < 0:  # noqa: F405
-                self.state[b + ARMY + i] = K[name]  # noqa: F405
-                self.state[b + AFLAG + i] = flags  # noqa: F405
-                return i
-        raise AssertionError("army full")
-
-    def _take_from_deck(self, k, n):
-        st = self.state
-        for _ in range(n):
-            dn = st[DECK_N]  # noqa: F405
-            idx = [i for i in range(dn) if st[DECK + i] == k]  # noqa: F405
-            assert idx, f"no {CARD_NAMES[k]} left in the deck"
-            i = idx[0]
-            st[DECK + i] = st[DECK + dn - 1]  # noqa: F405
-            st[DECK + dn - 1] = -1  # noqa: F405
-            st[DECK_N] = dn - 1  # noqa: F405
-
-    def set_acorns(self, p, stored=None, buried=None):
-        for off, v in ((STORE, stored), (BURIED, buried)):  # noqa: F405
-            if v is not None:
-                self.state[WILD] += self.get(p, off) - v  # noqa: F405
-                self.set(p, off, v)
-
-    def clear_hands(self):
-        """Empty every hand (cards back to the deck) and every resource hand."""
-        for p in range(self.n):
-            for k in range(len(CARD_NAMES)):
-                while self.get(p, HAND + k) > 0:  # noqa: F405
-                    self.set(p, HAND + k, self.get(p, HAND + k) - 1)  # noqa: F405
-                    self.state[DECK + self.state[DECK_N]] = k  # noqa: F405
-                    self.state[DECK_N] += 1  # noqa: F405
-            self.give_res(p)
-
-    def to_turn(self, seat=0, day_card="quiet_day", day=1, phase=None):
-        """Skip setup: day ``day`` with ``day_card`` showing, ``seat``'s turn begins."""
-        st = self.state
-        if st[PHASE] == PH_SETUP:  # noqa: F405
-            self.clear_hands()
-            for p in range(self.n):
-                self.set(p, RES, 0)  # noqa: F405
-            R.refill_row(self.params[0], st, self.chance)
-        st[DAY] = day  # noqa: F405
-        st[DAY_CARD] = DK[day_card]  # noqa: F405
-        R.start_turn(self.params[0], st, seat)
-        if phase is not None:
-            st[PHASE] = phase  # noqa: F405
-        self.ok()
-
-    def play(self, move):
-        assert move in self.legal(), f"move {move} not legal: {self.legal()}"
-        R.apply_move(self.params, self.state, move, self.chance, self.items)
-        self.ok()
-
-    def ok(self):
-        problems = check_state(self.params, self.n, self.state)
-        assert not problems, problems
 
 
 @pytest.fixture
@@ -158,23 +45,6 @@ def test_first_game_variant_starts_with_militia_sparrow_and_one_of_each():
     t.play(END_PLAY)  # noqa: F405
     assert t[DAY] == 1 and t[PHASE] == PH_ACTION and t[SEAT] == 0  # noqa: F405
     assert sum(t.state[ROW:ROW + 3] >= 0) == 3  # noqa: F405
-
-
-def morning(t, card):
-    """Turn over ``card`` as the next day's card."""
-    t.state[DAY_ORDER + t[DAY]] = DK[card]  # noqa: F405
-    R.start_day(t.params[0], t.state, t.chance, t.items)
-    t.ok()
-
-
-def ready(n=2, seat=0, day_card="quiet_day", overrides=None):
-    t = Table(n, overrides)
-    t.to_turn(seat, day_card)
-    return t
-
-
-def main_phase(t):
-    t.state[PHASE] = PH_MAIN  # noqa: F405
 
 
 # --- the day -------------------------------------------------------------------------------
@@ -276,6 +146,125 @@ def test_cost_specific_and_circled_any_kind():
     assert R.res_total(t.state, 0) == 0 and t.army(0) == ["badger"]
 
 
+def pay_choices(t):
+    """The payment kinds offered now, by name."""
+    return [RESOURCE_NAMES[m - PAY_RES] for m in t.legal()]  # noqa: F405
+
+
+def test_the_player_chooses_which_cards_pay_the_circle():
+    """Circled 2 of the Badger (pebble 2 + any 2) from berry, twig and feather: the player
+    picks the two, in kind order, so each of the three ways is one line of choices."""
+    def badger():
+        t = ready()
+        main_phase(t)
+        t.give_card(0, "badger")
+        t.give_res(0, berry=1, twig=1, pebble=2, feather=1)
+        t.play(PLAY + 4 * K["badger"])  # noqa: F405
+        assert t[PHASE] == PH_PAY and pay_choices(t) == ["berry", "twig"]  # noqa: F405
+        return t
+
+    t = badger()
+    t.play(PAY_RES + 1)  # noqa: F405  twig first: berry can no longer be chosen
+    assert t[PHASE] == PH_MAIN and t.army(0) == ["badger"]  # noqa: F405  (the rest forced)
+    assert [t.get(0, RES + r) for r in range(4)] == [1, 0, 0, 0]  # noqa: F405
+    for second, kept in (("twig", [0, 0, 0, 1]), ("pebble", [0, 1, 0, 0])):
+        t = badger()
+        t.play(PAY_RES + 0)  # noqa: F405  berry first
+        assert pay_choices(t) == ["twig", "pebble"]  # a pebble now: the feather pays the circle
+        t.play(PAY_RES + RESOURCE_NAMES.index(second))  # noqa: F405
+        assert t[PHASE] == PH_MAIN and t.army(0) == ["badger"]  # noqa: F405
+        assert [t.get(0, RES + r) for r in range(4)] == kept, second  # noqa: F405
+
+
+def test_which_cards_pay_matters_so_it_is_not_automatic():
+    """A Windfall (circled 1) from a berry, a twig and a pebble: with a Mouse Militia (a
+    berry) also in hand the berry must stay, with a Mole (a twig and a pebble) it must go.
+    The old rule (the kind held most, ties berry first) always paid the berry."""
+    for other, keep, pay in (("mouse_militia", "berry", "twig"), ("mole", "twig", "berry")):
+        for paid, both in ((pay, True), (keep, False)):
+            t = ready()
+            main_phase(t)
+            t.give_card(0, "windfall")
+            t.give_card(0, other)
+            t.give_res(0, berry=1, twig=1, pebble=1)
+            t.play_paid(PLAY + 4 * K["windfall"], paid)  # noqa: F405
+            assert (PLAY + 4 * K[other] in t.legal()) == both, (other, paid)  # noqa: F405
+
+
+def test_a_payment_with_one_way_is_made_at_once():
+    t = ready()
+    main_phase(t)
+    t.give_card(0, "badger")
+    t.give_res(0, berry=2, pebble=2)
+    t.play(PLAY + 4 * K["badger"])  # noqa: F405
+    assert t[PHASE] == PH_MAIN and R.res_total(t.state, 0) == 0  # noqa: F405
+    t.give_card(0, "windfall")  # any 1, from one kind held
+    t.give_res(0, twig=3)
+    t.play(PLAY + 4 * K["windfall"])  # noqa: F405
+    assert t[PHASE] == PH_MAIN and t.get(0, RES + 1) == 2  # noqa: F405
+
+
+def valid_payments(spec, circle, discount, held):
+    """Every way to pay (resource multisets as 4-tuples), by brute force: as many cards as
+    the cost less the discount, at most what is held, the specific cards missing no more
+    than the discount (it waives them)."""
+    total = max(0, sum(spec) + circle - discount)
+    out = set()
+    for m in itertools.product(*(range(h + 1) for h in held)):
+        if sum(m) == total and sum(max(0, a - b) for a, b in zip(spec, m, strict=True)) <= discount:
+            out.add(m)
+    return out
+
+
+def reachable_payments(t, move):
+    """Play ``move`` and follow every line of payment choices: the multisets paid (each
+    line's), as a list, so that a payment reached by two lines shows twice."""
+    start = t.state.copy()
+    before = [t.get(0, RES + r) for r in range(4)]  # noqa: F405
+    out = []
+
+    def walk():
+        if t[PHASE] != PH_PAY:  # noqa: F405
+            out.append(tuple(b - t.get(0, RES + r) for r, b in enumerate(before)))  # noqa: F405
+            return
+        here = t.state.copy()
+        for m in t.legal():
+            t.state[:] = here
+            t.play(m)
+            walk()
+
+    t.play(move)
+    walk()
+    t.state[:] = start
+    return out
+
+
+@pytest.mark.parametrize("day", ["quiet_day", "call_to_arms"])
+def test_the_pay_step_offers_exactly_every_way_to_pay_once(day):
+    """Every card, on many holdings: the payments the pay step can reach are exactly the
+    valid ones (brute force), each by one line of choices, and the card is playable exactly
+    when there is one."""
+    rng = np.random.default_rng(11)
+    cards = tables(Table(2).params)[0]  # noqa: F405
+    for name, k in K.items():
+        spec = [int(v) for v in cards[k, C_COST:C_COST + 4]]  # noqa: F405
+        circle = int(cards[k, C_ANY])  # noqa: F405
+        trick = bool(cards[k, C_TRICK])  # noqa: F405
+        move = PLAY + 4 * k + (1 if cards[k, C_TARGETED] else 0)  # noqa: F405
+        discount = 1 if day == "call_to_arms" and not trick else 0
+        for _ in range(12):
+            held = [int(v) for v in rng.integers(0, 4, 4)]
+            t = ready(day_card=day)
+            main_phase(t)
+            t.give_card(0, name)
+            t.give_res(0, *held)
+            valid = valid_payments(spec, circle, discount, held)
+            assert (move in t.legal()) == bool(valid), (name, held)
+            if valid:
+                got = reachable_payments(t, move)
+                assert sorted(got) == sorted(valid), (name, held, got, valid)
+
+
 def test_creature_cannot_attack_the_turn_it_is_played():
     t = ready()
     main_phase(t)
@@ -310,11 +299,11 @@ def test_targeted_tricks_pickpocket_dig_up_ambush():
     t.put_creature(2, "boar")  # health 4: safe
     t.put_creature(2, "sparrow")
     assert PLAY + 4 * K["pickpocket"] + 0 not in t.legal()  # noqa: F405  (not yourself)
-    t.play(PLAY + 4 * K["pickpocket"] + 2)  # noqa: F405
+    t.play_paid(PLAY + 4 * K["pickpocket"] + 2)  # noqa: F405
     assert t.get(0, STORE) == 2 and t.get(2, STORE) == 1  # noqa: F405
-    t.play(PLAY + 4 * K["dig_up"] + 2)  # noqa: F405
+    t.play_paid(PLAY + 4 * K["dig_up"] + 2)  # noqa: F405
     assert t.get(2, BURIED) == 3 and t.get(2, STORE) == 3  # noqa: F405
-    t.play(PLAY + 4 * K["ambush"] + 2)  # noqa: F405
+    t.play_paid(PLAY + 4 * K["ambush"] + 2)  # noqa: F405
     assert sorted(t.army(2)) == ["boar", "sparrow"]
 
 
@@ -378,15 +367,6 @@ def test_beaver_gathers_home_kinds():
 
 # --- attacks ---------------------------------------------------------------------------------
 
-def attack(t, targets):
-    """From the play step: end playing and assign each asked creature to ``targets`` in order
-    (a seat, or None to stay home)."""
-    t.play(END_PLAY)  # noqa: F405
-    for tgt in targets:
-        assert t[PHASE] == PH_ASSIGN  # noqa: F405
-        t.play(STAY if tgt is None else ATTACK + tgt)  # noqa: F405
-
-
 def test_unblocked_attacker_steals_its_strength_from_the_store_only():
     t = ready()
     main_phase(t)
@@ -442,7 +422,8 @@ def test_tired_creatures_cannot_block_until_their_owner_turn():
     t.put_creature(0, "crow")
     t.set_acorns(1, stored=5)
     attack(t, [1])
-    assert t.get(0, STORE) == 2 and t[SEAT] == 1  # noqa: F405  (no block was asked)
+    assert t.get(0, STORE) == 2  # noqa: F405  (no block was asked)
+    t.end_after_attacks()
     assert not t.get(1, AFLAG) & TIRED  # noqa: F405  (it stood up at P2's turn start)
 
 
@@ -561,7 +542,8 @@ def test_relentless_creature_sent_against_two_players_fights_both():
     # two fights, one at a time, nobody to block: 4 from each store
     assert t.get(1, STORE) == 1 and t.get(2, STORE) == 2  # noqa: F405
     assert t.get(0, STORE) == 8 and t.item(0, "boar:attacked") == 2  # noqa: F405
-    assert t.get(0, AFLAG) & TIRED and t[SEAT] == 1  # noqa: F405  (tired once, turn over)
+    assert t.get(0, AFLAG) & TIRED  # noqa: F405  (tired once)
+    t.end_after_attacks()
 
 
 def test_relentless_creature_may_stop_after_one_attack():
@@ -637,7 +619,7 @@ def test_relentless_with_two_players_changes_nothing():
     t.put_creature(0, "boar")
     t.set_acorns(1, stored=6)
     attack(t, [1])  # the one other player: no second question
-    assert t.get(1, STORE) == 2 and t[SEAT] == 1  # noqa: F405
+    assert t.get(1, STORE) == 2 and t[PHASE] == PH_AFTER  # noqa: F405
     assert t.item(0, "boar:attacked") == 1
 
 
@@ -668,50 +650,94 @@ def test_only_a_creature_can_be_relentless():
 
 # --- trading and the end of the turn --------------------------------------------------------
 
+def pair(a, b):
+    """The index in PAIRS of the resource pair (a, b)."""
+    return [i for i, p in enumerate(PAIRS.tolist()) if p == [a, b]][0]  # noqa: F405
+
+
+def swaps(t):
+    return [m for m in t.legal() if SWAP <= m < OFFER_START]  # noqa: F405
+
+
 def test_swap_two_for_one_and_market_day_one_for_one():
     t = ready()
     main_phase(t)
     t.give_res(0, berry=1, twig=1)
-    q = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 1]][0]  # noqa: F405
-    t.play(SWAP + 4 * q + 3)  # noqa: F405
+    t.play(SWAP + 4 * pair(0, 1) + 3)  # noqa: F405
     assert [t.get(0, RES + r) for r in range(4)] == [0, 0, 0, 1]  # noqa: F405
     t = ready(day_card="market_day")
     main_phase(t)
     t.give_res(0, berry=1)
-    qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
-    assert all(m < SWAP or m >= OFFER or (m - SWAP) // 4 in (qb, 4) for m in t.legal())  # noqa: F405
+    qb = pair(0, 0)
+    assert all((m - SWAP) // 4 == qb for m in swaps(t))  # noqa: F405
     t.play(SWAP + 4 * qb + 2)  # noqa: F405
     assert [t.get(0, RES + r) for r in range(4)] == [0, 0, 1, 0]  # noqa: F405
 
 
-def test_swaps_per_turn_are_capped():
+def test_swaps_are_not_capped_but_never_give_back_a_kind_a_swap_took():
+    """'Swap 2 resource cards for 1 of any kind': as often as the cards last (each swap
+    costs a card), but a swap may not give away a kind a swap took this turn (NOTES.md)."""
     t = ready()
     main_phase(t)
     t.give_res(0, berry=10)
-    qb = [i for i, p in enumerate(PAIRS.tolist()) if p == [0, 0]][0]  # noqa: F405
-    for _ in range(3):
-        t.play(SWAP + 4 * qb + 1)  # noqa: F405
-    assert not [m for m in t.legal() if SWAP <= m < OFFER]  # noqa: F405
+    for _ in range(4):  # more than the old cap of 3
+        t.play(SWAP + 4 * pair(0, 0) + 1)  # noqa: F405  2 berries for a twig
+    assert [t.get(0, RES + r) for r in range(4)] == [2, 4, 0, 0]  # noqa: F405
+    assert SWAP + 4 * pair(0, 0) + 2 in swaps(t)  # noqa: F405  berries may still go
+    assert not [m for m in swaps(t) if 1 in PAIRS[(m - SWAP) // 4]]  # noqa: F405  no twigs
+    t.play(END_PLAY)  # noqa: F405  next turn: the twigs may go again
+    R.start_turn(t.params[0], t.state, 0)
+    main_phase(t)
+    assert SWAP + 4 * pair(1, 1) + 2 in swaps(t)  # noqa: F405
+
+
+def test_market_day_swaps_end_by_themselves():
+    """1 for 1 swaps could go round for ever; without giving back what a swap took, any
+    line of swaps ends within as many swaps as cards held."""
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        t = ready(day_card="market_day")
+        main_phase(t)
+        t.give_res(0, *[int(v) for v in rng.integers(0, 4, 4)])
+        held = R.res_total(t.state, 0)
+        done = 0
+        while swaps(t):
+            t.play(int(rng.choice(swaps(t))))
+            done += 1
+        assert done <= held and R.res_total(t.state, 0) == held
 
 
 BERRY, TWIG, PEBBLE, FEATHER, ACORN = range(5)  # trade kinds; ACORN: a stored acorn
 
 
-def offer(to, give, x, get, y):
-    """The move: offer player ``to`` ``x`` of trade kind ``give`` for ``y`` of ``get``."""
-    return OFFER + (((to * 5 + give) * 5 + x - 1) * 5 + get) * 5 + y - 1  # noqa: F405
+def make_offer(t, to, give, get, make=True):
+    """Build the offer to ``to``: ``give`` and ``get`` map trade kinds to counts."""
+    t.play(OFFER_START + to)  # noqa: F405
+    for i, side in ((0, give), (N_TRADE_KINDS, get)):  # noqa: F405
+        for kind in sorted(side):
+            for _ in range(side[kind]):
+                t.play(OFFER_ADD + i + kind)  # noqa: F405
+    if make:
+        t.play(OFFER_MAKE)  # noqa: F405
 
 
-def offers(t):
-    """The legal offers, decoded: {(to, give, x, get, y)}."""
-    from simkit.games.war_of_the_wilds.transcript import decode_offer
-
-    return {decode_offer(m) for m in t.legal() if m >= OFFER}  # noqa: F405
+def items(t):
+    """The items that may go into the offer now: ("give", kind) and ("get", kind)."""
+    out = set()
+    for m in t.legal():
+        if OFFER_ADD <= m < OFFER_MAKE:  # noqa: F405
+            i = m - OFFER_ADD  # noqa: F405
+            out.add(("give", i) if i < N_TRADE_KINDS else ("get", i - N_TRADE_KINDS))  # noqa: F405
+    return out
 
 
 def holdings(t, p):
     """``p``'s berry, twig, pebble, feather and stored acorns."""
     return [t.get(p, RES + c) for c in range(5)]  # noqa: F405
+
+
+def can_offer(t):
+    return any(OFFER_START <= m < OFFER_ADD for m in t.legal())  # noqa: F405
 
 
 def test_trade_offer_accepted_and_declined():
@@ -720,23 +746,23 @@ def test_trade_offer_accepted_and_declined():
     t.give_res(0, berry=1)
     t.give_res(1, feather=1)
     t.set_acorns(0, stored=2)
-    t.play(offer(1, BERRY, 1, FEATHER, 1))  # my berry for P2's feather
-    assert t[ACTOR] == 1 and t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    make_offer(t, 1, {BERRY: 1}, {FEATHER: 1})  # my berry for P2's feather
+    assert t[ACTOR] == 1 and sorted(t.legal()) == [ACCEPT, DECLINE]  # noqa: F405
     t.play(ACCEPT)  # noqa: F405
     assert t.get(0, RES + 3) == 1 and t.get(1, RES + 0) == 1 and t[ACTOR] == 0  # noqa: F405
-    assert not offers(t)  # one offer a turn
+    assert t[PHASE] == PH_MAIN  # noqa: F405  (back in the step it was made in)
     t = ready()
     main_phase(t)
     t.give_res(1, pebble=1)
     t.set_acorns(0, stored=2)
-    t.play(offer(1, ACORN, 1, PEBBLE, 1))  # an acorn for P2's pebble
+    make_offer(t, 1, {ACORN: 1}, {PEBBLE: 1})  # an acorn for P2's pebble
     t.play(DECLINE)  # noqa: F405
     assert t.get(0, STORE) == 2 and t.get(1, RES + 2) == 1  # noqa: F405
     t = ready()
     main_phase(t)
     t.give_res(0, twig=1)
     t.set_acorns(1, stored=1)
-    t.play(offer(1, TWIG, 1, ACORN, 1))  # my twig for an acorn
+    make_offer(t, 1, {TWIG: 1}, {ACORN: 1})  # my twig for an acorn
     t.play(ACCEPT)  # noqa: F405
     assert t.get(0, STORE) == 1 and t.get(1, RES + 1) == 1  # noqa: F405
 
@@ -746,8 +772,8 @@ def test_two_for_one_resource_trade_accepted():
     main_phase(t)
     t.give_res(0, berry=3, pebble=1)
     t.give_res(1, feather=2)
-    t.play(offer(1, BERRY, 2, FEATHER, 1))
-    assert t[PHASE] == PH_REPLY and t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    make_offer(t, 1, {BERRY: 2}, {FEATHER: 1})
+    assert t[PHASE] == PH_REPLY and sorted(t.legal()) == [ACCEPT, DECLINE]  # noqa: F405
     t.play(ACCEPT)  # noqa: F405
     assert holdings(t, 0) == [1, 0, 1, 1, 0] and holdings(t, 1) == [2, 0, 0, 1, 0]
     assert t[PHASE] == PH_MAIN and t[ACTOR] == 0  # noqa: F405
@@ -758,31 +784,53 @@ def test_resources_for_several_stored_acorns_and_the_reverse():
     main_phase(t)
     t.give_res(0, twig=2)
     t.set_acorns(1, stored=4)
-    t.play(offer(1, TWIG, 1, ACORN, 3))  # one twig for three stored acorns
+    make_offer(t, 1, {TWIG: 1}, {ACORN: 3})  # one twig for three stored acorns
     t.play(ACCEPT)  # noqa: F405
     assert holdings(t, 0) == [0, 1, 0, 0, 3] and holdings(t, 1) == [0, 1, 0, 0, 1]
     t = ready(seat=1)
     main_phase(t)
     t.set_acorns(1, stored=3, buried=5)
     t.give_res(0, pebble=2)
-    t.play(offer(0, ACORN, 3, PEBBLE, 2))  # three stored acorns (never buried) for 2 pebbles
+    make_offer(t, 0, {ACORN: 3}, {PEBBLE: 2})  # three stored acorns (never buried)
     t.play(ACCEPT)  # noqa: F405
     assert holdings(t, 1) == [0, 0, 2, 0, 0] and t.get(1, BURIED) == 5  # noqa: F405
     assert holdings(t, 0) == [0, 0, 0, 0, 3]
 
 
-def test_offerer_cannot_offer_what_they_do_not_hold():
+def test_mixed_bundles_on_any_terms():
+    """'On any terms': several kinds on each side, e.g. a berry, a twig and an acorn for
+    two feathers and a pebble."""
+    t = ready()
+    main_phase(t)
+    t.give_res(0, berry=1, twig=2)
+    t.set_acorns(0, stored=1)
+    t.give_res(1, pebble=1, feather=3)
+    make_offer(t, 1, {BERRY: 1, TWIG: 1, ACORN: 1}, {PEBBLE: 1, FEATHER: 2})
+    t.play(ACCEPT)  # noqa: F405
+    assert holdings(t, 0) == [0, 1, 1, 2, 0] and holdings(t, 1) == [1, 1, 0, 1, 1]
+
+
+def test_an_offer_holds_only_what_each_side_has():
     t = ready()
     main_phase(t)
     t.give_res(0, berry=2)  # no other resource, no stored acorn (buried ones do not trade)
     t.set_acorns(0, stored=0, buried=4)
-    t.give_res(1, feather=5)
+    t.give_res(1, feather=1, berry=1)
     t.set_acorns(1, stored=2)
-    # 1 or 2 berries (all P1 has), for 1 to 3 feathers (max_get) or 1 to 2 acorns
-    assert offers(t) == {(1, BERRY, x, b, y) for x in (1, 2)
-                         for b, most in ((FEATHER, 3), (ACORN, 2)) for y in range(1, most + 1)}
-    assert offer(1, BERRY, 3, FEATHER, 1) not in t.legal()
-    assert offer(1, ACORN, 1, FEATHER, 1) not in t.legal()
+    t.play(OFFER_START + 1)  # noqa: F405
+    assert items(t) == {("give", BERRY)}  # nothing asked before something is given
+    assert OFFER_MAKE not in t.legal() and OFFER_DROP in t.legal()  # noqa: F405
+    t.play(OFFER_ADD + BERRY)  # noqa: F405
+    t.play(OFFER_ADD + BERRY)  # noqa: F405
+    # both berries given: no more; of P2's, not the berry (on my side), 1 feather, 2 acorns
+    assert items(t) == {("get", FEATHER), ("get", ACORN)}
+    t.play(OFFER_ADD + N_TRADE_KINDS + FEATHER)  # noqa: F405
+    assert items(t) == {("get", ACORN)}  # in kind order, and P2 has one feather only
+    t.play(OFFER_ADD + N_TRADE_KINDS + ACORN)  # noqa: F405
+    t.play(OFFER_ADD + N_TRADE_KINDS + ACORN)  # noqa: F405
+    assert items(t) == set() and OFFER_MAKE in t.legal()  # noqa: F405
+    t.play(OFFER_DROP)  # noqa: F405  withdrawn: nothing changes hands
+    assert t[PHASE] == PH_MAIN and holdings(t, 0) == [2, 0, 0, 0, 0]  # noqa: F405
 
 
 def test_receiver_cannot_accept_what_they_cannot_pay():
@@ -790,65 +838,51 @@ def test_receiver_cannot_accept_what_they_cannot_pay():
     main_phase(t)
     t.give_res(0, berry=1)
     t.give_res(1, feather=3)
-    t.play(offer(1, BERRY, 1, FEATHER, 3))
-    assert t.legal() == [ACCEPT, DECLINE]  # noqa: F405
+    make_offer(t, 1, {BERRY: 1}, {FEATHER: 3})
+    assert sorted(t.legal()) == [ACCEPT, DECLINE]  # noqa: F405
     t.give_res(1, feather=2)  # hand-built: P2 now holds less than is asked
     assert t.legal() == [DECLINE]  # noqa: F405
     t.play(DECLINE)  # noqa: F405
     assert holdings(t, 0) == [1, 0, 0, 0, 0] and holdings(t, 1) == [0, 0, 0, 2, 0]
-    t = ready()
-    main_phase(t)
-    t.give_res(0, berry=1)
-    t.set_acorns(1, stored=1)
-    t.play(offer(1, BERRY, 1, ACORN, 1))
-    t.set_acorns(1, stored=0)  # the acorn is gone (buried, stolen): only a decline
-    assert t.legal() == [DECLINE]  # noqa: F405
 
 
-def test_offers_per_turn_are_capped():
-    t = ready(overrides={"trade.offers_per_turn": 2})
+def test_offers_per_turn_are_capped_and_a_withdrawn_one_counts():
+    t = ready(overrides={"trade.offers_per_turn": 3})
     main_phase(t)
     t.give_res(0, berry=3)
     t.give_res(1, twig=3)
-    t.play(offer(1, BERRY, 1, TWIG, 2))
+    make_offer(t, 1, {BERRY: 1}, {TWIG: 2})
     t.play(DECLINE)  # noqa: F405
-    assert offers(t)  # a second offer
-    t.play(offer(1, BERRY, 2, TWIG, 1))
+    make_offer(t, 1, {BERRY: 1}, {TWIG: 1}, make=False)
+    t.play(OFFER_DROP)  # noqa: F405
+    make_offer(t, 1, {BERRY: 2}, {TWIG: 1})
     t.play(ACCEPT)  # noqa: F405
-    assert holdings(t, 0) == [1, 1, 0, 0, 0] and not offers(t)  # the cap of 2 reached
+    assert holdings(t, 0) == [1, 1, 0, 0, 0] and not can_offer(t)  # the cap of 3 reached
     t = ready(overrides={"trade.offers_per_turn": 0})
     main_phase(t)
     t.give_res(0, berry=3)
     t.give_res(1, twig=3)
-    assert not offers(t)
+    assert not can_offer(t)
 
 
-def test_max_give_and_max_get_of_one_give_the_one_for_one_menu():
-    def menu(overrides):
-        t = ready(n=3, overrides=overrides)
-        main_phase(t)
-        t.give_res(0, berry=3, twig=1)
-        t.set_acorns(0, stored=2)
-        t.give_res(1, feather=2)
-        t.give_res(2, berry=1)
-        t.set_acorns(2, stored=3)
-        return offers(t)
-
-    one = {"trade.max_give": 1, "trade.max_get": 1}
-    assert menu(one) == {(1, a, 1, FEATHER, 1) for a in (BERRY, TWIG, ACORN)} | {
-        (2, a, 1, b, 1) for a in (BERRY, TWIG, ACORN) for b in (BERRY, ACORN) if a != b}
-    full = menu({})
-    assert menu(one) < full and (1, BERRY, 3, FEATHER, 2) in full
-    assert (2, ACORN, 2, BERRY, 1) in full and max(x for _, _, x, _, _ in full) == 3
-    assert menu({"trade.max_give": 2, "trade.max_get": 1}) == {
-        o for o in full if o[2] <= 2 and o[4] == 1}
+def test_max_give_and_max_get_bound_each_side():
+    t = ready(overrides={"trade.max_give": 1, "trade.max_get": 2})
+    main_phase(t)
+    t.give_res(0, berry=3, twig=1)
+    t.give_res(1, feather=3)
+    t.play(OFFER_START + 1)  # noqa: F405
+    t.play(OFFER_ADD + BERRY)  # noqa: F405
+    assert items(t) == {("get", FEATHER)}  # one item given is the most
+    t.play(OFFER_ADD + N_TRADE_KINDS + FEATHER)  # noqa: F405
+    t.play(OFFER_ADD + N_TRADE_KINDS + FEATHER)  # noqa: F405
+    assert items(t) == set()  # two asked is the most
 
 
 def test_trade_data_values_are_bounded():
     from simkit.errors import SimkitError
 
     with pytest.raises(SimkitError):
-        Table(2, {"trade.max_give": 6})
+        Table(2, {"trade.max_give": 0})
 
 
 def test_offers_are_told_with_their_terms():
@@ -858,12 +892,57 @@ def test_offers_are_told_with_their_terms():
     main_phase(t)
     t.give_res(0, berry=2)
     t.set_acorns(1, stored=3)
+    make_offer(t, 1, {BERRY: 2}, {ACORN: 1}, make=False)
     before = t.state.copy()
-    t.play(offer(1, BERRY, 2, ACORN, 1))
-    assert describe_move(t.params, t.n, before, offer(1, BERRY, 2, ACORN, 1), t.state) == [
+    t.play(OFFER_MAKE)  # noqa: F405
+    assert describe_move(t.params, t.n, before, OFFER_MAKE, t.state) == [  # noqa: F405
         "offers P2 2 berry for 1 stored acorn"]
-    assert describe_move(t.params, t.n, before, offer(1, BERRY, 1, ACORN, 3), t.state) == [
-        "offers P2 1 berry for 3 stored acorns"]
+
+
+# --- the turn's timing: abilities, swaps and offers before the action and after attacks -----
+
+def test_a_mole_kept_home_buries_acorns_stolen_this_turn():
+    """'Use a creature's ability on your own turn': after the attacks too."""
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "boar")
+    mole = t.put_creature(0, "mole")  # tire: bury 2
+    t.set_acorns(1, stored=5)
+    attack(t, [1, None])  # the boar raids, the mole stays home
+    assert t[PHASE] == PH_AFTER and t.get(0, STORE) == 4  # noqa: F405
+    assert ABILITY + mole in t.legal()  # noqa: F405
+    assert not [m for m in t.legal() if PLAY <= m < ABILITY]  # noqa: F405  (no cards now)
+    t.play(ABILITY + mole)  # noqa: F405
+    assert t.get(0, STORE) == 2 and t.get(0, BURIED) == 2  # noqa: F405
+    t.end_after_attacks()
+    assert t[SEAT] == 1  # noqa: F405
+
+
+def test_abilities_swaps_and_offers_before_the_action():
+    t = ready()
+    owl = t.put_creature(0, "owl_sentinel")  # tire: draw 1 (it waits only the turn played)
+    t.give_res(0, berry=2)
+    t.give_res(1, twig=1)
+    assert t[PHASE] == PH_ACTION  # noqa: F405
+    legal = t.legal()
+    assert ABILITY + owl in legal and can_offer(t) and swaps(t)  # noqa: F405
+    t.play(ABILITY + owl)  # noqa: F405  draw first, then choose the action
+    assert R.hand_size(t.state, 0) == 1 and t[PHASE] == PH_ACTION  # noqa: F405
+    make_offer(t, 1, {BERRY: 1}, {TWIG: 1})
+    t.play(ACCEPT)  # noqa: F405
+    assert t[PHASE] == PH_ACTION and holdings(t, 0) == [1, 1, 0, 0, 0]  # noqa: F405
+    t.play(FORAGE)  # noqa: F405
+    assert t[PHASE] == PH_MAIN  # noqa: F405
+
+
+def test_no_step_after_the_attacks_when_nobody_fought():
+    t = ready()
+    main_phase(t)
+    t.put_creature(0, "crow")
+    t.give_res(0, berry=3)
+    t.set_acorns(1, stored=5)
+    attack(t, [None])
+    assert t[SEAT] == 1 and t[PHASE] == PH_ACTION  # noqa: F405
 
 
 def test_discard_down_to_seven_resources_do_not_count():
@@ -1012,11 +1091,35 @@ def test_call_to_arms_creatures_cost_one_less():
     legal = t.legal()
     assert PLAY + 4 * K["frog_slinger"] in legal and PLAY + 4 * K["sparrow"] in legal  # noqa: F405
     assert PLAY + 4 * K["windfall"] in legal  # noqa: F405  (it costs 1 of any kind)
-    t.play(PLAY + 4 * K["sparrow"])  # noqa: F405
+    t.play_paid(PLAY + 4 * K["sparrow"])  # noqa: F405
     assert t.get(0, RES + 1) == 1  # noqa: F405  (the sparrow cost nothing)
-    t.play(PLAY + 4 * K["frog_slinger"])  # noqa: F405
+    t.play_paid(PLAY + 4 * K["frog_slinger"])  # noqa: F405
     assert R.res_total(t.state, 0) == 0
     assert PLAY + 4 * K["windfall"] not in t.legal()  # noqa: F405
+
+
+def test_call_to_arms_takes_off_any_card_of_the_cost_the_player_likes():
+    """'Creatures cost 1 less': one card fewer, whichever the player chooses; a specific
+    card may be the one left out (NOTES.md)."""
+    t = ready(day_card="call_to_arms")
+    main_phase(t)
+    t.give_card(0, "frog_slinger")  # twig 1 + any 1: with no twig, one berry pays it
+    t.give_res(0, berry=1)
+    t.play_paid(PLAY + 4 * K["frog_slinger"])  # noqa: F405
+    assert t.army(0) == ["frog_slinger"] and R.res_total(t.state, 0) == 0
+    t = ready(day_card="call_to_arms")
+    main_phase(t)
+    t.give_card(0, "squirrel_scout")  # berry 1 + twig 1, no circle: the player keeps one
+    t.give_res(0, berry=1, twig=1)
+    t.play(PLAY + 4 * K["squirrel_scout"])  # noqa: F405
+    assert pay_choices(t) == ["berry", "twig"]
+    t.play(PAY_RES + 1)  # noqa: F405
+    assert [t.get(0, RES + r) for r in range(4)] == [1, 0, 0, 0]  # noqa: F405
+    t = ready(day_card="quiet_day")
+    main_phase(t)
+    t.give_card(0, "frog_slinger")
+    t.give_res(0, berry=2)
+    assert PLAY + 4 * K["frog_slinger"] not in t.legal()  # noqa: F405  (full price: a twig)
 
 
 def test_good_harvest_two_each_in_turn_order_while_the_wild_lasts():
@@ -1039,7 +1142,7 @@ def test_thick_fog_no_blocks():
     t.put_creature(1, "boar")
     t.set_acorns(1, stored=5)
     attack(t, [1])
-    assert t.get(0, STORE) == 4 and t[SEAT] == 1  # noqa: F405
+    assert t.get(0, STORE) == 4 and t[PHASE] == PH_AFTER  # noqa: F405  (nobody blocked)
 
 
 def test_spring_thaw_and_spring_flood():
@@ -1109,9 +1212,13 @@ def test_rulebook_stored_acorns_can_be_stolen_buried_cannot():
 
 def test_mr_buttons_is_recorded_for_the_transcript():
     t = ready()
-    t.put_creature(1, "boar")
-    morning(t, "mr_buttons")
-    assert t[MORNING + 3 + 2] == K["boar"] and t[MORNING + 2] == -1  # noqa: F405
+    t.put_creature(1, "crow")
+    place = t.put_creature(1, "boar")
+    t.put_creature(0, "sparrow")
+    morning(t, "mr_buttons")  # P2 has the most creatures: one of its two is eaten
+    eaten = t[MORNING + 3 + 2]  # noqa: F405  (bit i: army place i)
+    assert eaten in (1 << 0, 1 << place) and t[MORNING + 2] == 0  # noqa: F405
+    assert t.get(1, ARMY + eaten.bit_length() - 1) == -1  # noqa: F405
 
 
 # --- data: the designer's numbers ------------------------------------------------------------
@@ -1163,10 +1270,44 @@ def test_observe_hides_other_hands_the_deck_order_and_days_to_come():
     b0, b1 = t.b(0), t.b(1)
     assert obs[b0 + HAND + K["crow"]] == 1  # noqa: F405  (your own hand)
     assert (obs[b1 + HAND:b1 + HAND + MAX_KINDS] == -2).all()  # noqa: F405
+    assert obs[b1 + HAND_N] == 1  # noqa: F405  (how many cards: on the table for all to see)
     assert (obs[DECK:DECK + t[DECK_N]] == -2).all()  # noqa: F405
     assert obs[DAY_ORDER] == t[DAY_ORDER] and obs[DAY_ORDER + 1] == -2  # noqa: F405
     assert obs[b1 + STORE] == t.get(1, STORE) and obs[ROW] == t[ROW]  # noqa: F405  (public)
     assert (obs[b1 + ARMY:b1 + PS] == t.state[b1 + ARMY:b1 + PS]).all()  # noqa: F405
+
+
+def test_a_card_taken_from_the_row_is_known_to_all_until_one_of_its_kind_leaves():
+    t = ready()
+    t.give_card(0, "crow")  # drawn unseen earlier
+    old = t[ROW]  # noqa: F405  (a crow into the row, from the deck: it is taken face up)
+    t._take_from_deck(K["crow"], 1)
+    t.state[DECK + t[DECK_N]] = old  # noqa: F405
+    t.state[DECK_N] += 1  # noqa: F405
+    t.state[ROW] = K["crow"]  # noqa: F405
+    t.play(DRAW)  # noqa: F405
+    t.play(TAKE_ROW + 0)  # noqa: F405
+    t.play(TAKE_DECK)  # noqa: F405
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, 1, obs)
+    b0 = t.b(0)
+    assert obs[b0 + HAND + K["crow"]] == -2 and obs[b0 + HAND_N] == 3  # noqa: F405
+    assert obs[b0 + KNOWN + K["crow"]] == 1  # noqa: F405  (one of its crows, for sure)
+    t.give_res(0, twig=1, feather=1, berry=1)
+    t.play_paid(PLAY + 4 * K["crow"])  # noqa: F405  a crow played: which one, nobody knows
+    R.observe(t.params, t.state, 1, obs)
+    assert obs[b0 + KNOWN + K["crow"]] == 0 and obs[b0 + HAND_N] == 2  # noqa: F405
+
+
+def test_the_day_cards_never_turned_stay_hidden_when_the_game_ends():
+    t = Table(2, {"days": 3})
+    t.to_turn(1, day=3)
+    R.end_turn(t.params[0], t.state, t.chance, t.items)
+    assert R.is_over(t.state) and t[DAY] == 4  # noqa: F405
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, 0, obs)
+    assert (obs[DAY_ORDER:DAY_ORDER + 3] == t.state[DAY_ORDER:DAY_ORDER + 3]).all()  # noqa: F405
+    assert (obs[DAY_ORDER + 3:DAY_ORDER + 20] == -2).all()  # noqa: F405  (day 4 never came)
 
 
 def test_the_fox_attacks_each_tied_player_in_turn_order():
