@@ -291,6 +291,7 @@ def test_a_card_taken_from_the_row_is_always_in_the_hand_that_took_it():
     t.state[DECK_CAN + old] += 1
     t.state[DECK_CAN + K["boar"]] -= 1
     t.give_card(0, "heron", 2)  # unseen by the others
+    t.give_card(2, "crow", 3)  # a third hand nobody sees, where a boar could be dealt
     t.play(DRAW)
     t.play(TAKE_ROW + 0)  # the boar, face up
     t.play(TAKE_DECK)
