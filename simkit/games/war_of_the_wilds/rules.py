@@ -1800,13 +1800,13 @@ def determinize(params, obs, seat, state, stream, scratch):
 
 
 @inline
-def known_in_hand(obs, p, k):
-    """Cards of kind ``k`` the table knows are in ``p``'s hand: those it saw go in, and the
-    card ``p`` is paying for (it was named when played)."""
-    n = obs[pb(p) + KNOWN + k]
-    if obs[PAY_CARD] == k and obs[SEAT] == p and n == 0:
-        return 1
-    return n
+def paid_unknown(obs, p):
+    """The card ``p`` is paying for, when the table knows of no card of its kind in ``p``'s
+    hand but this one (it was named when played), or -1."""
+    k = obs[PAY_CARD]
+    if k >= 0 and obs[SEAT] == p and obs[PLAYERS + p * PS + KNOWN + k] == 0:
+        return k
+    return -1
 
 
 @kernel
@@ -1832,7 +1832,8 @@ def deal_days(P, obs, state, stream, scratch):
 def count_unseen(P, obs, seat, scratch):
     """``scratch[SC_UNSEEN + k]``: the cards of kind ``k`` that ``seat`` cannot place: all
     of them less the row, the discard pile, every army, its own hand and the cards known
-    to be in the other hands."""
+    to be in the other hands (KNOWN, and the card being paid for). (Seat blocks are
+    indexed here without ``pb``: a call a card costs more than the rest of the kernel.)"""
     nk = P[R_NK]
     for k in range(nk):
         scratch[SC_UNSEEN + k] = P[CARD + k * N_CARD_COLS + C_COUNT]
@@ -1842,15 +1843,15 @@ def count_unseen(P, obs, seat, scratch):
     for i in range(obs[DISCARD_N]):
         scratch[SC_UNSEEN + obs[DISCARD + i]] -= 1
     for p in range(obs[N_PLAYERS]):
-        b = pb(p)
+        b = PLAYERS + p * PS
         for i in range(MAX_ARMY):
             if obs[b + ARMY + i] >= 0:
                 scratch[SC_UNSEEN + obs[b + ARMY + i]] -= 1
+        h = b + (HAND if p == seat else KNOWN)
         for k in range(nk):
-            if p == seat:
-                scratch[SC_UNSEEN + k] -= obs[b + HAND + k]
-            else:
-                scratch[SC_UNSEEN + k] -= known_in_hand(obs, p, k)
+            scratch[SC_UNSEEN + k] -= obs[h + k]
+        if p != seat and paid_unknown(obs, p) >= 0:
+            scratch[SC_UNSEEN + paid_unknown(obs, p)] -= 1
 
 
 @kernel
@@ -1881,12 +1882,15 @@ def deal_cards(P, obs, seat, state, stream, scratch):
     for p in range(obs[N_PLAYERS]):
         if p == seat:
             continue
-        b = pb(p)
+        b = PLAYERS + p * PS
         free = obs[b + HAND_N]
-        for k in range(MAX_KINDS):
-            n = known_in_hand(obs, p, k) if k < nk else 0
-            state[b + HAND + k] = n
-            free -= n
+        for k in range(MAX_KINDS):  # the known cards (none of a kind beyond the card list)
+            state[b + HAND + k] = obs[b + KNOWN + k]
+            free -= obs[b + KNOWN + k]
+        k = paid_unknown(obs, p)
+        if k >= 0:
+            state[b + HAND + k] = 1
+            free -= 1
         for _ in range(free):
             state[b + HAND + scratch[j]] += 1
             j += 1
