@@ -434,6 +434,12 @@ def test_what_the_deck_can_hold_is_public_and_starts_as_every_card():
         obs = observe(t.params, t.state, seat)
         assert (obs[DECK_CAN:DECK_CAN + MAX_KINDS] == t.state[DECK_CAN:DECK_CAN + MAX_KINDS]).all()
     assert STATE_SIZE == DECK_CAN + MAX_KINDS
+    t = Table(3, {"first_game": True})  # each player's two cards taken out openly, the row
+    P = t.params[0]
+    out = np.bincount(t.state[ROW:ROW + 3], minlength=len(cards))
+    out[[P[R_FIRST_A], P[R_FIRST_B]]] += 3
+    assert (t.state[DECK_CAN:DECK_CAN + len(cards)] == cards[:, C_COUNT] - out).all()
+    assert (deck_kinds(t.state)[:len(cards)] == cards[:, C_COUNT] - out).all()
 
 
 # --- the kernel allocates nothing ---------------------------------------------------------
