@@ -129,7 +129,7 @@ def test_what_a_seat_was_shown_stays_in_its_observation(n, face_up):
               (S.CARD_LOC, S.MAXC), (S.HOUSE_N, h), (S.HOUSE_LARGE, h), (S.HOUSE_C1, h),
               (S.HOUSE_C2, h), (S.HOUSE_COLS, 3 * h), (S.HOUSE_COUNT, S.MAXP),
               (S.REDEAL, S.MAXP), (S.WAND, 2 * S.MAXP), (S.PEND_SEAT, S.MAXPEND),
-              (S.PEND_CARD, S.MAXPEND)]
+              (S.PEND_CARD, S.MAXPEND), (S.HOUSE_AT, h), (S.FOREST_AT, S.MAXP)]
     obs = np.empty(S.STATE_SIZE, np.int32)
     shown = 0
     for params, st, _ in random_states(n, 12, 50 + n, face_up):

@@ -208,5 +208,7 @@ def test_what_the_table_saw_stays_in_every_observation(n, first_game):
                 assert (obs[DAY_ORDER:DAY_ORDER + turned] == st[DAY_ORDER:DAY_ORDER + turned]).all()
                 assert (obs[DAY_ORDER + turned:DAY_ORDER + int(P[R_NDAYS])] == HIDDEN).all()
                 assert (obs[DECK:DECK + st[DECK_N]] == HIDDEN).all()
+                assert (obs[DECK_CAN:DECK_CAN + MAX_KINDS] ==
+                        st[DECK_CAN:DECK_CAN + MAX_KINDS]).all()  # public
         assert st[PHASE] == PH_OVER
     assert taken > 20
