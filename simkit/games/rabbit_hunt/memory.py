@@ -15,6 +15,7 @@ from simkit.game import HIDDEN
 from simkit.games.rabbit_hunt.state import (
     BUNNY,
     CELLS,
+    G_BUNNY_CAP,
     G_KNOWN,
     G_LOCS,
     G_OWNER,
@@ -100,6 +101,7 @@ def setup_memory(state, n_players, bunnies):
                 r = group_at(v, o)
                 state[r + G_OWNER] = o
                 state[r + G_KNOWN + BUNNY] = bunnies
+                state[r + G_BUNNY_CAP] = bunnies
 
 
 @kernel
@@ -118,7 +120,7 @@ def new_group(p, state, v, owner):
         for h in range(g + 1, N_GROUPS):
             if state[group_at(v, g) + G_OWNER] == state[group_at(v, h) + G_OWNER]:
                 rg, rh = group_at(v, g), group_at(v, h)
-                for i in range(G_LOCS, GROUP_W):
+                for i in range(G_LOCS, GROUP_W):  # (BUNNY_CAP is 0 in these rows)
                     state[rg + i] += state[rh + i]
                 move_tags(p, state, v, h + 1, g + 1)
                 state[rh:rh + GROUP_W] = 0
@@ -166,6 +168,7 @@ def split(p, state, v, o, how):
         state[r + G_KNOWN + k] = hand_as_known(state, o, k, how)
     state[r + G_UNKNOWN] = 0
     state[r + G_LOCS] = 0
+    state[r + G_BUNNY_CAP] = state[r + G_KNOWN + BUNNY]
 
 
 @kernel
@@ -255,6 +258,7 @@ def remember_place(p, state, o, c):
     for v in range(state[N_PLAYERS]):
         if v != o:
             r = group_at(v, o)
+            state[r + G_BUNNY_CAP] = min(state[r + G_BUNNY_CAP], state[IN_HAND + o])
             if known_total(state, r) > 0:
                 word = with_tag(word, v, o + 1)
                 state[r + G_LOCS] += 1
@@ -328,6 +332,7 @@ def remember_bunny_back(state, o):
     for v in range(state[N_PLAYERS]):
         if v != o:
             state[group_at(v, o) + G_KNOWN + BUNNY] += 1
+            state[group_at(v, o) + G_BUNNY_CAP] += 1
 
 
 @kernel
@@ -381,6 +386,19 @@ def hand_certain(p, obs, seat, owner, out):
     for k in range(N_KINDS):
         out[k] = max(obs[r + G_KNOWN + k] - on_cells - (on_pile if k < BUNNY else 0), 0)
     return held - out.sum()
+
+
+@kernel
+def bunnies_in_hand(p, obs, seat, owner):
+    """From seat's observation: (fewest, most) bunnies owner's hand can hold."""
+    if owner == seat:
+        b = obs[HAND + seat * N_KINDS + BUNNY]
+        return b, b
+    out = np.zeros(N_KINDS, np.int32)
+    hand_certain(p, obs, seat, owner, out)
+    r = group_at(seat, owner)
+    return out[BUNNY], min(obs[r + G_BUNNY_CAP], obs[r + G_KNOWN + BUNNY],
+                           obs[IN_HAND + owner])
 
 
 @kernel

@@ -12,7 +12,8 @@ hex grid's rule. A state is one int32 array:
     | hands        HAND[4][15]   counts by kind: 0..13 farmland events, 14 own bunny   |
     | pile         PILE[75]      farmland kinds, top of the pile at PILE[PILE_LEN-1]   |
     |              PILE_TAGS[75] memory tags of each pile card (below)                 |
-    | memory       GROUPS[4][12][18]  per seat 12 groups: OWNER LOCS UNKNOWN KNOWN[15] |
+    | memory       GROUPS[4][12][19]  per seat 12 groups:                              |
+    |                            OWNER LOCS UNKNOWN BUNNY_CAP KNOWN[15]                |
     | cells        CARD[n_cells] -1 empty, 0..13 farmland kind, 14+s bunny of seat s,  |
     |                            30 warehouse                                          |
     |              FACE_UP[n_cells]  1 once revealed                                   |
@@ -29,10 +30,12 @@ the pile) that together hold KNOWN (counts by hand kind, bunnies at 14) plus UNK
 it knows nothing about, which come from the cards it has not seen anywhere. Group row
 ``GROUPS[v][g]``:
 
-    OWNER    whose cards they are, -1 a free row
-    LOCS     how many face-down cards and pile cards of the group are tagged with it
-    UNKNOWN  cards of the group the seat does not know
-    KNOWN    [15] cards of the group it knows, by kind
+    OWNER      whose cards they are, -1 a free row
+    LOCS       how many face-down cards and pile cards of the group are tagged with it
+    UNKNOWN    cards of the group the seat does not know
+    BUNNY_CAP  hand groups: the most bunnies the hand can hold (it only shrinks when the
+               hand does: a drawn card is never a bunny); 0 in the other rows
+    KNOWN      [15] cards of the group it knows, by kind
 
 Rows 0..3 are the hand groups: row ``o`` is seat o's hand plus the cards it laid or put back
 since ``v`` last knew that hand exactly (row ``v`` itself is unused: a seat sees its hand).
@@ -82,7 +85,7 @@ PILE_TAGS = PILE + DECK_MAX
 # memory: each seat's groups (see the layout above)
 N_SPLIT = 8  # groups cut off from a hand, per seat; beyond them two are merged
 N_GROUPS = MAX_SEATS + N_SPLIT
-G_OWNER, G_LOCS, G_UNKNOWN, G_KNOWN = range(4)
+G_OWNER, G_LOCS, G_UNKNOWN, G_BUNNY_CAP, G_KNOWN = range(5)
 GROUP_W = G_KNOWN + N_KINDS
 GROUPS = PILE_TAGS + DECK_MAX
 TAG_BITS, TAG_MASK = 7, 127

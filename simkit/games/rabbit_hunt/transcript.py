@@ -15,6 +15,7 @@ from .state import (
     ELIMINATED,
     END,
     FARMER,
+    G_BUNNY_CAP,
     G_KNOWN,
     G_LOCS,
     G_OWNER,
@@ -297,6 +298,11 @@ def memory_problems(params, n_players, state, viewer):
                             f"{known.sum()} known + {unknown} unknown")
         if (held < known).any():
             problems.append(f"{what} knows a card that is not there")
+        cap = state[r + G_BUNNY_CAP]
+        if g < MAX_SEATS and state[HAND + owner * N_KINDS + BUNNY] > cap:
+            problems.append(f"{what}: the hand holds more bunnies than its cap {cap}")
+        if g >= MAX_SEATS and cap != 0:
+            problems.append(f"{what} has a bunny cap")
     for o in range(n_players):
         if o == viewer:
             continue
