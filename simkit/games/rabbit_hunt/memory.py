@@ -106,15 +106,12 @@ def setup_memory(state, n_players, bunnies):
 
 @kernel
 def new_group(p, state, v, owner):
-    """A free row of seat v for cards cut off from owner's hand. When all are taken, the
-    new cards join a group of the same owner (two groups merged keep their total, not
-    which cards hold what), else two groups of another owner are merged to free a row."""
+    """A free row of seat v for cards cut off from owner's hand. When all are taken, two
+    groups of one owner are merged to free one (they keep their total, no longer which of
+    their cards holds what), so that what was just learnt stays exact."""
     for g in range(MAX_SEATS, N_GROUPS):
         if state[group_at(v, g) + G_OWNER] < 0:
             state[group_at(v, g) + G_OWNER] = owner
-            return g
-    for g in range(MAX_SEATS, N_GROUPS):
-        if state[group_at(v, g) + G_OWNER] == owner:
             return g
     for g in range(MAX_SEATS, N_GROUPS):
         for h in range(g + 1, N_GROUPS):
@@ -126,7 +123,7 @@ def new_group(p, state, v, owner):
                 state[rh:rh + GROUP_W] = 0
                 state[rh + G_OWNER] = owner
                 return h
-    return -1  # unreachable: there are more rows than other seats
+    return -1  # unreachable: there are more rows than other seats (a pair always shares one)
 
 
 @inline

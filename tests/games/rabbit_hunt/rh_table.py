@@ -5,6 +5,7 @@ unseen and laid it; a hand set by ``set_hand`` is one the others know nothing of
 bunnies."""
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,6 +19,16 @@ E = R.encode
 
 # every Table built during a test; conftest checks their conservation after the test
 LIVE = []
+
+
+class Group(NamedTuple):
+    """A row of a seat's memory (state.py): whose cards, how many face-down and pile cards
+    are tagged with it, how many of its cards are unknown, the bunny cap, the known cards."""
+    owner: int
+    places: int
+    unknown: int
+    cap: int
+    known: dict
 
 
 @cache
@@ -137,10 +148,24 @@ class Table:
         return int(self.st[M.cell_tags_at(self.p, c)])
 
     def group(self, seat, g):
-        """Seat's group row ``g``: (owner, places tagged, unknown, {kind: known})."""
+        """Seat's group row ``g`` (a Group)."""
         r = M.group_at(seat, g)
         known = {k: int(x) for k, x in enumerate(self.st[r + S.G_KNOWN:r + S.GROUP_W]) if x}
-        return (self[r + S.G_OWNER], self[r + S.G_LOCS], self[r + S.G_UNKNOWN], known)
+        return Group(self[r + S.G_OWNER], self[r + S.G_LOCS], self[r + S.G_UNKNOWN],
+                     self[r + S.G_BUNNY_CAP], known)
+
+    def cut_off(self, seat, owner):
+        """Seat's groups of cards cut off from owner's hand: {row: (Group, tagged cells)}."""
+        out = {}
+        for g in range(S.MAX_SEATS, S.N_GROUPS):
+            if self.group(seat, g).owner == owner:
+                cells = [c for c in range(self.n_cells) if M.tag_of(self.tags(c), seat) == g + 1]
+                out[g] = (self.group(seat, g), cells)
+        return out
+
+    def tagged(self, seat, g):
+        """Cells in seat's group row g."""
+        return [c for c in range(self.n_cells) if M.tag_of(self.tags(c), seat) == g + 1]
 
     def observe(self, seat):
         obs = np.empty_like(self.st)

@@ -107,7 +107,8 @@ def test_a_placement_hides_a_shown_hand_again_but_not_from_memory():
     t[S.PHASE] = S.PH_PLACE
     t.apply(t.legal()[0])
     assert (hand_seen(t, 1, 0) == HIDDEN).all()  # no longer known card for card...
-    assert t.group(1, 0) == (0, 1, 0, shown)  # ...but the hand and the card laid hold them
+    g = t.group(1, 0)  # ...but the hand and the card laid hold them
+    assert (g.places, g.unknown, g.known) == (1, 0, shown)
 
 
 def test_caught_bunnys_replacement_is_hidden_from_all():
