@@ -200,7 +200,15 @@ def describe_move(params, n_players, before, move, after):
 
 def check_state(params, n_players, state):
     """Conservation of farmland cards, bunnies and carrots, the bounds on them, and every
-    seat's memory (``memory_problems``)."""
+    seat's memory."""
+    problems = conservation_problems(params, n_players, state)
+    for viewer in range(MAX_SEATS):
+        problems += memory_problems(params, n_players, state, viewer)
+    return problems
+
+
+def conservation_problems(params, n_players, state):
+    """Conservation of farmland cards, bunnies and carrots, and the bounds on them."""
     s = params[0]
     n_cells = s[P_CELLS]
     cells = state[CELLS:CELLS + n_cells]
@@ -233,8 +241,6 @@ def check_state(params, n_players, state):
         problems.append("cards in hand (IN_HAND) differ from the hands")
     if not 0 <= state[N_PLAYERS] <= 4 or state[N_PLAYERS] != n_players:
         problems.append("player count corrupted")
-    for viewer in range(MAX_SEATS):
-        problems += memory_problems(params, n_players, state, viewer)
     return problems
 
 
