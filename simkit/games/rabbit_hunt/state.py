@@ -12,7 +12,7 @@ hex grid's rule. A state is one int32 array:
     | hands        HAND[4][15]   counts by kind: 0..13 farmland events, 14 own bunny   |
     | pile         PILE[75]      farmland kinds, top of the pile at PILE[PILE_LEN-1]   |
     |              PILE_TAGS[75] memory tags of each pile card (below)                 |
-    | memory       GROUPS[4][12][19]  per seat 12 groups:                              |
+    | memory       GROUPS[4][16][19]  per seat 16 groups:                              |
     |                            OWNER LOCS UNKNOWN BUNNY_CAP KNOWN[15]                |
     | cells        CARD[n_cells] -1 empty, 0..13 farmland kind, 14+s bunny of seat s,  |
     |                            30 warehouse                                          |
@@ -39,7 +39,7 @@ it knows nothing about, which come from the cards it has not seen anywhere. Grou
 
 Rows 0..3 are the hand groups: row ``o`` is seat o's hand plus the cards it laid or put back
 since ``v`` last knew that hand exactly (row ``v`` itself is unused: a seat sees its hand).
-Rows 4..11 hold cards cut off from a hand when ``v`` learnt the hand (a look, a show): they
+Rows 4..15 hold cards cut off from a hand when ``v`` learnt the hand (a look, a show): they
 still hold what the hand's group held and the hand no longer does. A tag word (one per cell,
 one per pile card) keeps 7 bits per seat, seat s at bits 7s..7s+6: 0 the card is in none
 of s's groups (seen by s, or a card s knows nothing special about), g+1 it is in s's group
@@ -83,7 +83,8 @@ PILE = HAND + MAX_SEATS * N_KINDS
 PILE_TAGS = PILE + DECK_MAX
 
 # memory: each seat's groups (see the layout above)
-N_SPLIT = 8  # groups cut off from a hand, per seat; beyond them two are merged
+N_SPLIT = 12  # groups cut off from hands, per seat (beyond them two are merged): 1,000
+# random 4-player games need at most 13, 2 of them more than 12; heuristic games at most 9
 N_GROUPS = MAX_SEATS + N_SPLIT
 G_OWNER, G_LOCS, G_UNKNOWN, G_BUNNY_CAP, G_KNOWN = range(5)
 GROUP_W = G_KNOWN + N_KINDS

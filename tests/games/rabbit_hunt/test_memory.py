@@ -470,7 +470,7 @@ def test_more_groups_than_rows_are_merged_keeping_the_bunnies():
     card, known); past N_SPLIT rows two are merged to make room for the new one."""
     t = Table(2)
     t.strip_ring()
-    t.set_hand(1, {S.EMPTY: 6, S.PEEK: 6})
+    t.set_hand(1, {S.EMPTY: 8, S.PEEK: 8})
     for i in range(S.N_SPLIT + 3):
         t[S.TURN_SEAT] = t[S.TO_MOVE] = 1
         t[S.PHASE] = S.PH_PLACE
