@@ -44,6 +44,7 @@ from simkit.games.rabbit_hunt.state import (
     G_LOCS,
     G_UNKNOWN,
     GROUP_W,
+    GROUPS,
     HAND,
     IN_HAND,
     IT_BUNNY_CAUGHT,
@@ -779,24 +780,33 @@ def observe(params, state, seat, obs):
     HIDDEN; of the memory it keeps its own groups and its own tags (others' read HIDDEN and
     0). Its groups say what it still knows of the hidden cards (``memory.py``)."""
     p = params[0]
-    obs[:] = state
-    me = 1 << seat
     n_cells = p[P_CELLS]
+    mine = group_at(seat, 0)
+    rows = N_GROUPS * GROUP_W
+    obs[:GROUPS] = state[:GROUPS]
+    obs[GROUPS:mine] = HIDDEN
+    obs[mine:mine + rows] = state[mine:mine + rows]
+    obs[mine + rows:CELLS] = HIDDEN
+    obs[CELLS:] = state[CELLS:]
+    me = 1 << seat
     shift = TAG_BITS * seat
     for c in range(n_cells):
+        if state[CELLS + c] == NO_CARD:
+            continue  # (an empty cell has no tags)
         if face_down(p, state, c) and (state[seen_at(p, c)] & me) == 0:
             obs[CELLS + c] = HIDDEN
-        t = cell_tags_at(p, c)
-        obs[t] = tag_of(state[t], seat) << shift
+        word = state[cell_tags_at(p, c)]
+        if word != 0:
+            obs[cell_tags_at(p, c)] = tag_of(word, seat) << shift
     for other in range(state[N_PLAYERS]):
         r = group_at(seat, other)
         if other != seat and (state[r + G_LOCS] != 0 or state[r + G_UNKNOWN] != 0):
             obs[HAND + other * N_KINDS:HAND + (other + 1) * N_KINDS] = HIDDEN
-    for v in range(4):
-        if v != seat:
-            obs[group_at(v, 0):group_at(v, 0) + N_GROUPS * GROUP_W] = HIDDEN
-    for i in range(75):
-        tag = tag_of(state[PILE_TAGS + i], seat)
-        obs[PILE_TAGS + i] = tag << shift
-        if tag != KNOWN_TAG:
-            obs[PILE + i] = HIDDEN
+    obs[PILE:PILE + 75] = HIDDEN
+    for i in range(state[PILE_LEN]):  # (no pile card beyond the pile is tagged)
+        word = state[PILE_TAGS + i]
+        if word != 0:
+            tag = tag_of(word, seat)
+            obs[PILE_TAGS + i] = tag << shift
+            if tag == KNOWN_TAG:
+                obs[PILE + i] = state[PILE + i]
