@@ -122,6 +122,13 @@ def _changes(params, n, before, after):
                 shown.add(int(before[TO_MOVE]))
             elif after[CELLS + c] == ALL_SHOW:
                 shown.update(s for s in range(n) if not after[ELIMINATED + s])
+    # cards drawn from under the pile are known to whoever put them there
+    known_drawn = {}
+    if after[PILE_LEN] < before[PILE_LEN] and not (after[CAUGHT:CAUGHT + n] !=
+                                                   before[CAUGHT:CAUGHT + n]).any():
+        for i in range(after[PILE_LEN], before[PILE_LEN]):
+            kind = int(before[PILE + i])
+            known_drawn[kind] = known_drawn.get(kind, 0) | _pile_knowers(before, i)
     for s in range(n):
         if after[CAUGHT + s] > before[CAUGHT + s]:
             # whoever put the filling card under the pile knows it
@@ -135,8 +142,10 @@ def _changes(params, n, before, after):
         for k in range(N_KINDS):
             d = after[HAND + s * N_KINDS + k] - before[HAND + s * N_KINDS + k]
             if d > 0 and k < N_FARMLAND:
+                knew = known_drawn.get(k, 0) & ~(1 << s)
+                also = f"; {seats_text(knew)} put it back" if knew else ""
                 out.append(f"{seat_name(s)} draws {d}x {KINDS[k].replace('_', ' ')} "
-                           f"[seen by {seat_name(s)}]")
+                           f"[seen by {seat_name(s)}{also}]")
         dc = after[CARROTS + s] - before[CARROTS + s]
         if dc:
             out.append(f"{seat_name(s)} carrots {before[CARROTS + s]} -> {after[CARROTS + s]}")

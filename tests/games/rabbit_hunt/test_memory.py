@@ -10,6 +10,7 @@ from rh_table import E, Table
 
 from simkit.games.rabbit_hunt import memory as M
 from simkit.games.rabbit_hunt import state as S
+from simkit.games.rabbit_hunt.transcript import describe_move
 
 
 def tells_apart(a, b, seat):
@@ -488,3 +489,31 @@ def test_more_groups_than_rows_are_merged_keeping_the_bunnies():
     assert sum(len(cells) for _, cells in groups.values()) == S.N_SPLIT + 3
     # the newest cards laid are still known one by one
     assert M.cell_certain(t.p, t.observe(0), 0, cell) == kind
+
+
+def test_the_replay_tells_who_knows_a_card_from_under_the_pile():
+    t = looked_at_table([S.CARROT_1, S.CARROT_1])
+    t.apply(E(S.M_LOOK, 1))
+    t.apply(E(S.M_RETURN, S.EMPTY))
+    t.apply(E(S.M_DONE, 0))
+    t.to_actions(0)
+    t.apply(E(S.M_DRAW, 0))
+    before, move = t.st.copy(), E(S.M_DRAW, 0)
+    t.apply(move)
+    assert "P1 draws 1x empty [seen by P1; P2 put it back]" in " ".join(
+        describe_move(t.params, 3, before, move, t.st))
+    # a card put back that fills a caught bunny's place
+    t = Table(3)
+    t.strip_ring()
+    c = t.cell(1, 0)
+    t.lay(c, S.BUNNY + 2, seen=4, placer=2)
+    t.set_pile([S.TURN_ENDS])
+    t.to_actions(0)
+    t.set_carrots(0, 6)
+    t.apply(E(S.M_LOOK, 1))
+    t.apply(E(S.M_RETURN, t.legal()[0] & 0xFFFF))
+    t.apply(E(S.M_DONE, 0))
+    before, move = t.st.copy(), E(S.M_MOVE, c)
+    t.apply(move)
+    assert "filled from the pile face down [seen by P2]" in " ".join(
+        describe_move(t.params, 3, before, move, t.st))
