@@ -168,6 +168,9 @@ def compile_params(values: dict, n_players: int) -> tuple:
             f"need at least {needed}")
     if n_players * values["carrots.start"] > values["carrots.total"]:
         raise SimkitError("carrots.start times the players exceeds carrots.total")
+    if values["carrots.cap"] < values["carrots.start"]:
+        raise SimkitError(f"carrots.cap ({values['carrots.cap']}) is below carrots.start "
+                          f"({values['carrots.start']}): players would start over the cap")
     coords, neigh, center = hex_board(values["board_radius"])
     scalars = np.zeros(NEIGH, dtype=np.int32)
     scalars[:] = [
