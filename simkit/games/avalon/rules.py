@@ -80,6 +80,7 @@ from .state import (
     PLAIN,
     PLAYER,
     RULES,
+    SHOWN,
     SP_AVALON,
     SP_CASTLE,
     SP_CIRCLE,
@@ -206,8 +207,13 @@ def hand(state, seat, t):
 
 @inline
 def add_hand(state, seat, t, k):
+    """``k`` cards of type ``t`` into (or, k < 0, face up out of) the seat's hand. A card
+    leaving face up takes one off what the other seat knows is there (SHOWN): it cannot
+    tell whether it was that one."""
     state[HAND + seat * N_TYPES + t] += k
     state[HAND_SIZE + seat] += k
+    if k < 0:
+        state[SHOWN + seat * N_TYPES + t] = max(0, state[SHOWN + seat * N_TYPES + t] + k)
 
 
 @inline
@@ -550,6 +556,7 @@ def counter_spell(state, items):
     add_hand(state, q, t, -1)
     push(state, q, state[PENDING_TERR], t)
     add_hand(state, q, t, 1)
+    state[SHOWN + q * N_TYPES + t] += 1  # both seats saw it go into his hand
     items[q, I_COUNTER + (t >> 1)] += 1
     items[p, I_ENCHANT_WARDED] += 1
     clear_pending(state)
@@ -727,8 +734,7 @@ def apply_move(params, state, move, chance, items):
         go_to_supply(state)
     elif move < ENCHANT:
         t = (move - STRENGTHEN) // N_TERR
-        state[HAND + p * N_TYPES + t] -= 1
-        state[HAND_SIZE + p] -= 1
+        add_hand(state, p, t, -1)
         push(state, p, (move - STRENGTHEN) % N_TERR, t)
         items[p, I_STRENGTHEN + t] += 1
     elif move < ATTACK:
@@ -771,7 +777,9 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
-    """Hidden: the other hand's types, the draw pile, face-down territory cards."""
+    """Hidden: the other hand's types, the draw pile, face-down territory cards. What the
+    seat knows of the other hand (SHOWN, the enchantress a counter-spell brought it) is
+    public, like the hand's size."""
     obs[:] = state
     q = 1 - seat
     for t in range(N_TYPES):
@@ -788,10 +796,11 @@ def observe(params, state, seat, obs):
 def determinize(params, obs, seat, state, stream, scratch):
     """Fill ``state`` with a full state drawn uniformly from those ``seat`` cannot tell
     from ``obs``: the face-down territory cards dealt to the face-down slots, and the
-    cards the seat has not seen (all cards less its hand, both layouts, the discard pile
-    and an announced enchantress) dealt to the other hand and the draw pile, in a new
-    order (NOTES.md, Determinisation). ``scratch`` (int32[state_size]) holds the unseen
-    territory cards, then the unseen cards by type and one by one."""
+    cards the seat has not seen (all cards less its hand, both layouts, the discard pile,
+    an announced enchantress and the other hand's cards it knows of) dealt to the other
+    hand and the draw pile, in a new order (NOTES.md, Determinisation). ``scratch``
+    (int32[state_size]) holds the unseen territory cards, then the unseen cards by type
+    and one by one."""
     state[:] = obs
     deal_territories(state, stream, scratch)
     q = 1 - seat
@@ -801,6 +810,8 @@ def determinize(params, obs, seat, state, stream, scratch):
         must = state[PENDING_TYPE]
     elif seat == state[PLAYER] and state[PHASE] == DEFEND:
         must = state[PENDING_TYPE] & ~ENCHANTRESS
+    if must >= 0 and state[SHOWN + q * N_TYPES + must] > 0:
+        must = -1  # already known to be there
     if must < 0:
         deal_hand_and_pile(state, q, n, stream, scratch)
     else:
@@ -835,8 +846,10 @@ def unseen_cards(state, seat, scratch):
     for c in range(state[M_COLOURS]):
         scratch[2 * c] = state[M_KNIGHTS]
         scratch[2 * c + ENCHANTRESS] = state[M_ENCH]
+    q = 1 - seat
     for t in range(N_TYPES):
-        scratch[t] -= state[HAND + seat * N_TYPES + t] + state[DISCARD + t]
+        scratch[t] -= (state[HAND + seat * N_TYPES + t] + state[DISCARD + t]
+                       + state[SHOWN + q * N_TYPES + t])
     for s in range(2):
         for i in range(N_TERR):
             at = stack_at(state, s, i)
@@ -854,13 +867,11 @@ def unseen_cards(state, seat, scratch):
 
 @kernel
 def deal_hand_and_pile(state, q, n, stream, scratch):
-    """Shuffle the ``n`` unseen cards: the first go to ``q``'s hand, the rest, in that
-    order, are the draw pile."""
+    """Shuffle the ``n`` unseen cards: the first fill ``q``'s hand beside the cards known
+    to be in it, the rest, in that order, are the draw pile."""
     pool = scratch[N_TYPES:N_TYPES + n]
     shuffle(stream, pool, n)
-    m = state[HAND_SIZE + q]
-    for t in range(N_TYPES):
-        state[HAND + q * N_TYPES + t] = 0
+    m = known_in_hand(state, q)
     for k in range(m):
         state[HAND + q * N_TYPES + pool[k]] += 1
     for k in range(n - m):
@@ -873,7 +884,7 @@ def deal_holding(state, q, n, must, stream, scratch):
     ``must``: how many it holds is drawn from the hypergeometric law given at least one,
     the rest of the hand from the other unseen cards, and the pile is what is left,
     shuffled."""
-    m = state[HAND_SIZE + q]
+    m = known_in_hand(state, q)
     marked = scratch[must]
     j = hypergeometric_at_least_one(stream, marked, n, m)
     others = scratch[N_TYPES:N_TYPES + n]
@@ -883,9 +894,7 @@ def deal_holding(state, q, n, must, stream, scratch):
             others[k] = others[x]
             k += 1
     shuffle(stream, others, k)
-    for t in range(N_TYPES):
-        state[HAND + q * N_TYPES + t] = 0
-    state[HAND + q * N_TYPES + must] = j
+    state[HAND + q * N_TYPES + must] += j
     for x in range(m - j):
         state[HAND + q * N_TYPES + others[x]] += 1
     d = 0
@@ -896,6 +905,17 @@ def deal_holding(state, q, n, must, stream, scratch):
         state[DECK + d] = must
         d += 1
     shuffle(stream, state[DECK:DECK + d], d)
+
+
+@kernel
+def known_in_hand(state, q):
+    """Set ``q``'s hand to the cards the other seat knows are in it; returns how many more
+    it holds (to be dealt)."""
+    m = state[HAND_SIZE + q]
+    for t in range(N_TYPES):
+        state[HAND + q * N_TYPES + t] = state[SHOWN + q * N_TYPES + t]
+        m -= state[SHOWN + q * N_TYPES + t]
+    return m
 
 
 @kernel

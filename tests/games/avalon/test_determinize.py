@@ -40,6 +40,7 @@ from simkit.games.avalon.state import (
     OWNER,
     PHASE,
     PLAYER,
+    SHOWN,
     TERR_CARD,
 )
 from simkit.registry import get_game
@@ -96,13 +97,18 @@ def hand_of(st, seat):
     return st[HAND + seat * N_TYPES:HAND + (seat + 1) * N_TYPES]
 
 
+def shown_in(st, q):
+    """The cards of ``q``'s hand the other seat knows are there."""
+    return st[SHOWN + q * N_TYPES:SHOWN + (q + 1) * N_TYPES]
+
+
 def unseen_places(dets, q, rng):
-    """Each draw's unseen cards as one row: the other hand's cards in a random order (a
-    hand has no order; the shuffle makes each of its places a uniform pick from it), then
-    the draw pile from the bottom."""
+    """Each draw's unseen cards as one row: the other hand's cards (less those known to be
+    there) in a random order (a hand has no order; the shuffle makes each of its places a
+    uniform pick from it), then the draw pile from the bottom."""
     rows = []
     for det in dets:
-        held = np.repeat(np.arange(N_TYPES), hand_of(det, q))
+        held = np.repeat(np.arange(N_TYPES), hand_of(det, q) - shown_in(det, q))
         rows.append(np.concatenate([rng.permutation(held), det[DECK:DECK + det[DECK_N]]]))
     return np.array(rows)
 
@@ -311,6 +317,65 @@ def test_layouts_and_the_public_table_are_never_changed():
             assert np.array_equal(det[DECK + DEFAULT.compiled[0][r.M_NCARDS - r.RULES]:],
                                   st[DECK + DEFAULT.compiled[0][r.M_NCARDS - r.RULES]:])
             assert np.array_equal(hand_of(det, seat), hand_of(st, seat))
+
+
+# ---- what the seat remembers: the enchantress a counter-spell brings into a hand -------
+
+def countered():
+    """P1 enchants P2's yellow knight; P2, holding two yellow enchantresses and a red
+    knight, counter-spells: P1's enchantress goes into P2's hand, as both see."""
+    t = Table().pile(P2, 3, K("yellow")).hand(P1, E("yellow"), K("green"))
+    t.hand(P2, E("yellow"), E("yellow"), K("red"))
+    t.play(enchant(3)).play(r.COUNTER_YES)
+    return t
+
+
+def test_a_counter_spelled_enchantress_is_known_to_be_in_the_defenders_hand():
+    t = countered()
+    assert t.hand_of(P2) == {E("yellow"): 2, K("red"): 1}
+    for seat in (P1, P2):
+        assert shown_in(observe(t.params, t.state, seat), P2).tolist() == [
+            1 if k == E("yellow") else 0 for k in range(N_TYPES)]
+    # P1's view is the same whether P2 held one yellow enchantress or two before
+    one = Table().pile(P2, 3, K("yellow")).hand(P1, E("yellow"), K("green"))
+    one.hand(P2, E("yellow"), K("red"), K("red"))
+    one.play(enchant(3)).play(r.COUNTER_YES)
+    a, b = observe(t.params, t.state, P1), observe(one.params, one.state, P1)
+    assert np.array_equal(a[SHOWN:SHOWN + 2 * N_TYPES], b[SHOWN:SHOWN + 2 * N_TYPES])
+
+
+def test_determinisations_keep_the_known_enchantress_and_deal_the_rest_uniformly():
+    t = countered()
+    dets = determinisations(t.params, observe(t.params, t.state, P1), P1, DRAWS)
+    assert (dets[:, HAND + N_TYPES + E("yellow")] >= 1).all()
+    assert (dets[:, HAND_SIZE + P2] == 3).all()
+    assert 0 < (dets[:, HAND + N_TYPES + E("yellow")] >= 2).sum() < DRAWS
+    assert_uniform_deal(unseen_places(dets, P2, np.random.default_rng(4)))
+
+
+def test_what_is_known_of_a_hand_goes_with_the_first_card_of_its_type_to_leave_it():
+    """P2 lays a yellow enchantress on his turn: P1 cannot tell whether it was the one he
+    knew of, so nothing more is known of P2's hand; the red knight P2 lays changes
+    nothing."""
+    t = countered()
+    t.play(r.END_PLAYS).play(r.SUPPLY_TILE + 0)
+    while t.state[PLAYER] != P2:
+        t.play(t.legal()[0])
+    t.play(r.STRENGTHEN + K("red") * N_TERR + 0)
+    assert shown_in(t.state, P2)[E("yellow")] == 1
+    t.play(r.STRENGTHEN + E("yellow") * N_TERR + 1)
+    assert shown_in(t.state, P2)[E("yellow")] == 0
+    assert t.hand_of(P2).get(E("yellow"), 0) >= 1    # he still holds one: P1 cannot know
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_known_cards_are_always_in_the_hand_on_random_games(seed):
+    """check_state holds SHOWN to the hand; counter-spells happen and are remembered."""
+    n_shown = 0
+    for st in random_states(DEFAULT, 60, seed=seed, per_game=30):
+        assert not SPEC.check_state(DEFAULT.compiled, 2, st)
+        n_shown += int(st[SHOWN:SHOWN + 2 * N_TYPES].sum() > 0)
+    assert n_shown > 5, n_shown  # of 1,800 states: random play seldom counter-spells
 
 
 # ---- cost -----------------------------------------------------------------------------------
