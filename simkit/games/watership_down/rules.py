@@ -147,6 +147,7 @@ from .state import (
     S_RESOLVE,
     S_SELECT,
     S_WAIT,
+    SEEN_AT,
     SETUP,
     SIDE,
     SILVER,
@@ -333,6 +334,7 @@ def unlock_at(state, s):
 def place(params, state, c, s, items):
     """Move ``c`` to ``s`` (no battle): Holly's lock lifts when an elil leaves or enters."""
     old = state[LOC + c]
+    follow_seen(state, c, old, s)
     count(state, c, -1)
     state[LOC + c] = s
     count(state, c, 1)
@@ -349,7 +351,32 @@ def place(params, state, c, s, items):
 
 
 @kernel
+def follow_seen(state, c, old, s):
+    """What the opponent still knows of where characters stand (SEEN_AT) when ``c``
+    moves from ``old`` to ``s``. A known token, or an attacker (revealed before anyone
+    decides), is seen to go. An unknown token that was the only one of its side on
+    ``old`` the opponent could not see is seen to go too. Otherwise it cannot tell which of
+    them left: every character it knew to stand on ``old`` may now stand on ``s``."""
+    if state[KNOWN + c] == 1 or c == state[ATT] or old < 0:
+        state[SEEN_AT + c] = -1           # its place is seen, or it enters the board
+        return
+    lo = 0 if c < N_RABBITS else N_RABBITS
+    hi = N_RABBITS if c < N_RABBITS else N_CHARS
+    n = 0
+    for x in range(lo, hi):
+        n += state[STAT + x] == IN_PLAY and state[LOC + x] == old and state[KNOWN + x] == 0
+    if n == 1:
+        if state[SEEN_AT + c] >= 0:
+            state[SEEN_AT + c] = s
+        return
+    for x in range(lo, hi):
+        if state[LOC + x] == old and state[KNOWN + x] == 0:
+            state[SEEN_AT + x] = -1
+
+
+@kernel
 def defeat(params, state, c, items):
+    state[SEEN_AT + c] = -1
     count(state, c, -1)
     state[STAT + c] = DEFEATED
     state[LOC + c] = -1
@@ -525,6 +552,7 @@ def new_game(params, n_players, state, chance):
         state[JOIN_AT + j] = -1
     for c in range(N_CHARS):
         state[LOC + c] = -1
+        state[SEEN_AT + c] = -1
     for k in range(9):
         state[HAND + k] = 1
         state[HAND + N_CARDS + k] = 1
@@ -683,6 +711,8 @@ def deal_characters(state, opp, seat, stream, scratch):
 @kernel
 def forced_space(state, seat, c):
     """Where ``c``, hidden from ``seat``, must stand by what ``seat`` sees, or -1."""
+    if state[SEEN_AT + c] >= 0:
+        return state[SEEN_AT + c]         # its token was mixed where it stood
     if c == state[ATT]:
         return state[BSPACE]              # named as attacker before the battle reveals it
     if c == BLACKBERRY and state[BB_ONTO_SNARE] == 1:
@@ -1653,6 +1683,7 @@ def mix(state):
         if (known >> c) & 1 == 1:
             if (twice >> ((0 if c < N_RABBITS else N_SPACES) + state[LOC + c])) & 1 == 1:
                 state[KNOWN + c] = 0
+                state[SEEN_AT + c] = state[LOC + c]   # which token, not where, is hidden
 
 
 @kernel
