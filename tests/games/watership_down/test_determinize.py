@@ -56,6 +56,7 @@ from simkit.games.watership_down.state import (
     PHASE,
     Q_TARGET,
     QUESTION,
+    SEEN_AT,
     STAT,
     STATE_SIZE,
     WINNER,
@@ -336,6 +337,23 @@ def test_seen_characters_stay_where_they_are_and_fill_their_tokens():
     assert ((at == EFRAFA).sum(axis=1) == 4).all()
     for c in unseen:                        # each unseen elil gets each kind of token
         assert {ROAD, HAWTHORN, EFRAFA} == set(dets[:, LOC + c].tolist())
+
+
+def test_a_character_mixed_where_it_was_seen_stays_on_that_space():
+    """Woundwort, revealed on the Road, is joined there by the Kestrel: after the shuffle
+    the hlessil do not know which token he is but know he is on the Road (SEEN_AT). Every
+    determinisation puts him there; the Road's other token is any of the three unknown
+    elil, uniformly."""
+    st = position(ELIL, woundwort=ROAD, kestrel=NUTHANGER, fox=EFRAFA, cat=EFRAFA,
+                  buckthorn=SAND)
+    st[KNOWN + C["woundwort"]] = 1
+    play(st, mv("kestrel", ROAD))
+    obs = observe(P, st, HLESSIL)
+    assert obs[LOC + C["woundwort"]] == HIDDEN and obs[SEEN_AT + C["woundwort"]] == ROAD
+    dets = determinisations(P, obs, HLESSIL, DRAWS)
+    assert (dets[:, LOC + C["woundwort"]] == ROAD).all()
+    assert dealt_chars(obs, HLESSIL) == [C["cat"], C["fox"], C["kestrel"]]
+    assert_uniform_deal(dets[:, [LOC + C[n] for n in ("cat", "fox", "kestrel")]])
 
 
 def test_the_ensnared_rabbit_and_its_snare_lie_face_up():
