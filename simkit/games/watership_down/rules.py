@@ -11,7 +11,7 @@ index it directly; a tuple of many arrays would be copied into every call.
 """
 
 from simkit.game import HIDDEN
-from simkit.jit import kernel
+from simkit.jit import inline, kernel
 from simkit.rng import rand_below, shuffle
 
 from . import state as _state
@@ -734,21 +734,30 @@ def unseen_mover(table, state, opp, stream):
         return HAZEL
     if ph == P_HOLLY:
         return HOLLY
-    at = table[G_EFRAFA] if ph == P_ESCAPE else -1
     lo = 0 if opp == HLESSIL else N_RABBITS
     hi = N_RABBITS if opp == HLESSIL else N_CHARS
+    at = table[G_EFRAFA] if ph == P_ESCAPE else -1
     n = 0
     for c in range(lo, hi):
-        n += (state[STAT + c] == IN_PLAY and state[KNOWN + c] == 0
-              and (at < 0 or state[LOC + c] == at))
+        n += unknown_on(state, c, at)
+    if n == 0:                            # never seen in play: any unknown character
+        at = -1
+        for c in range(lo, hi):
+            n += unknown_on(state, c, at)
     k = rand_below(stream, n)
     for c in range(lo, hi):
-        if (state[STAT + c] == IN_PLAY and state[KNOWN + c] == 0
-                and (at < 0 or state[LOC + c] == at)):
+        if unknown_on(state, c, at):
             if k == 0:
                 return c
             k -= 1
     return -1
+
+
+@inline
+def unknown_on(state, c, at):
+    """``c`` is in play, its token unknown, and on space ``at`` (-1: anywhere)."""
+    return (state[STAT + c] == IN_PLAY and state[KNOWN + c] == 0
+            and (at < 0 or state[LOC + c] == at))
 
 
 @kernel
