@@ -657,17 +657,18 @@ def determinize(params, obs, seat, state, stream, scratch):
     moved and who has reached the Down are filled in to match (NOTES.md, Determinisation).
     ``scratch`` (int32[STATE_SIZE]) holds the free tokens per space, the characters to
     deal and the tokens they go to."""
+    table = params[0]
     state[:] = obs
     opp = 1 - seat
     deal_characters(state, opp, seat, stream, scratch)
     if obs[MOVER] == HIDDEN:
-        state[MOVER] = unseen_mover(params[0], state, opp, stream)
+        state[MOVER] = unseen_mover(table, state, opp, stream)
     if obs[HOLLY_LOOK] == HIDDEN:
         # set when Holly moves, cleared once his move is resolved (P_HOLLY or the turn's end)
         looks = state[MOVER] == HOLLY and state[PHASE] != P_HOLLY and state[WINNER] < 0
         state[HOLLY_LOOK] = 1 if looks else 0
     if obs[DOWN_SEEN] == HIDDEN:
-        state[DOWN_SEEN] = reached_down(params[0], state, stream)
+        state[DOWN_SEEN] = reached_down(table, state, stream)
     opp_card = CARD_E if opp == ELIL else CARD_H
     if obs[opp_card] == HIDDEN:
         state[opp_card] = face_down_card(state, opp, stream)
