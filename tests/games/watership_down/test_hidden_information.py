@@ -5,14 +5,16 @@ revealed, and again after a shuffle), the card the hlessil play face down before
 who moved, and whether Holly moved. What it shows and keeps showing: token counts, every
 revealed card (a revealed card stays out of its hand until the hand comes back), the two
 battlers of a fight, a revealed token for as long as it is not mixed with another of its
-side on its space.
+side on its space, and after the shuffle its space (SEEN_AT) until a token the seat cannot
+name leaves that space.
 
 Three checks on every decision of random games:
 - changing what a seat has not seen (relabelling the opponent's unknown tokens, the
   face-down card, the hidden flags) leaves its observation unchanged;
 - two secret choices the opponent cannot tell apart (each placement at setup, each
-  face-down card, moves of different unknown tokens between the same spaces) lead to the
-  same observation when the opponent next decides;
+  face-down card, moves of different unknown tokens between the same spaces, which
+  unknown rabbits go along with Hazel) lead to the same observation when the opponent
+  next decides;
 - what a seat was shown stays in its observation as long as the table shows it.
 """
 
