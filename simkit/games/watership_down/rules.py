@@ -350,13 +350,14 @@ def place(params, state, c, s, items):
             state[BB_ONTO_SNARE] = 1
 
 
-@kernel
+@inline
 def follow_seen(state, c, old, s):
-    """What the opponent still knows of where characters stand (SEEN_AT) when ``c``
-    moves from ``old`` to ``s``. A known token, or an attacker (revealed before anyone
-    decides), is seen to go. An unknown token that was the only one of its side on
-    ``old`` the opponent could not see is seen to go too. Otherwise it cannot tell which of
-    them left: every character it knew to stand on ``old`` may now stand on ``s``."""
+    """Keep SEEN_AT, what the opponent knows of where characters stand, as ``c`` moves from
+    ``old`` to ``s``. A known token, or an attacker (revealed before anyone decides), is
+    seen to go: it needs no SEEN_AT. An unknown token that was the only unknown one of its
+    side on ``old`` is seen to go too, and followed. Otherwise the opponent cannot tell
+    which of the unknown tokens on ``old`` left, and loses the space of every one of them.
+    Inlined: every move calls it."""
     if state[KNOWN + c] == 1 or c == state[ATT] or old < 0:
         state[SEEN_AT + c] = -1           # its place is seen, or it enters the board
         return
@@ -677,8 +678,9 @@ def determinize(params, obs, seat, state, stream, scratch):
 @kernel
 def deal_characters(state, opp, seat, stream, scratch):
     """Deal ``opp``'s characters whose place is hidden to its tokens no seen character
-    accounts for (CNT is public), uniformly; the attacker before the reveal stands on the
-    battle space, and Blackberry, when he has just joined the busy Snare, on its space."""
+    accounts for (CNT is public), uniformly, but for those the observation pins to a space
+    (``forced_space``: a mixed character's SEEN_AT, the attacker before the reveal,
+    Blackberry just joined to the busy Snare)."""
     lo = 0 if opp == HLESSIL else N_RABBITS
     hi = N_RABBITS if opp == HLESSIL else N_CHARS
     free = 0                              # scratch[0:16] free tokens per space
