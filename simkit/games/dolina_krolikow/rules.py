@@ -26,12 +26,14 @@ Moves (small ints, written once here):
 
 import numpy as np
 
-from simkit.jit import kernel
+from simkit.game import HIDDEN
+from simkit.jit import inline, kernel
 from simkit.rng import rand_below, shuffle
 
 from .state import (
     ACTOR,
     CARD_LOC,
+    CLOCK,
     DECK,
     DECK_N,
     DIE_FACE,
@@ -39,12 +41,16 @@ from .state import (
     DRAWN,
     DRAWN_N,
     FIRST,
+    FOREST_AT,
+    FOREST_BACK,
     FOREST_HAND,
     FOREST_KEPT,
     FPOOL,
     FPOOL_N,
     GARDEN,
     HEADER,
+    HOUSE_AT,
+    HOUSE_BACK,
     HOUSE_C1,
     HOUSE_C2,
     HOUSE_CARD,
@@ -61,8 +67,10 @@ from .state import (
     LOC_TABLE,
     LOC_WANDER,
     MAXC,
+    MAXF,
     MAXH,
     MAXHC,
+    MAXP,
     MAXPOS,
     N_FACES,
     N_PLAYERS,
@@ -451,6 +459,8 @@ def new_game(params, n_players, state, chance):
     state[HOUSE_N:HOUSE_COLS + 3 * 4 * MAXH] = 0
     state[HOUSE_COUNT:HOUSE_COUNT + 4] = 0
     state[REDEAL:REDEAL + 4] = 0
+    state[FOREST_AT:FOREST_AT + MAXP] = 0
+    state[HOUSE_BACK:HOUSE_BACK + MAXP * (MAXHC + MAXF)] = 0
     deal_missions(params, n_players, state, chance)
     state[PHASE] = PH_SETUP_FOREST
     state[ACTOR] = 0
@@ -514,12 +524,14 @@ def keep_forest(state, seat, k):
         else:
             state[FPOOL + state[FPOOL_N]] = f
             state[FPOOL_N] += 1
+            state[FOREST_BACK + seat * MAXF + f] = state[CLOCK] + 1  # the seat saw it go
 
 
 @kernel
 def new_house(params, state, seat, card, items):
     h = state[HOUSE_COUNT + seat]
     state[HOUSE_CARD + seat * MAXH + h] = card
+    state[HOUSE_AT + seat * MAXH + h] = state[CLOCK]
     state[HOUSE_COUNT + seat] = h + 1
     items[seat, house_item(params, card) + EV_KEPT] += 1
     return h
@@ -535,6 +547,7 @@ def keep_houses(params, state, seat, discard, items):
         if k == discard:
             state[HSTACK + state[HSTACK_N]] = c
             state[HSTACK_N] += 1
+            state[HOUSE_BACK + seat * MAXHC + c] = state[CLOCK] + 1
             items[seat, I_HOUSE_DISCARDED] += 1
         else:
             new_house(params, state, seat, c, items)
@@ -542,12 +555,16 @@ def keep_houses(params, state, seat, discard, items):
 
 @kernel
 def start_redeal(state, chance, seat):
-    """The seat's two Forest cards are shuffled with the pool and two new ones drawn."""
+    """The seat's two Forest cards are shuffled with the pool and two new ones drawn (a
+    draw: the CLOCK moves on)."""
     for k in range(2):
         f = state[FOREST_HAND + 2 * seat + k]
         if f >= 0:
             state[FPOOL + state[FPOOL_N]] = f
             state[FPOOL_N] += 1
+            state[FOREST_BACK + seat * MAXF + f] = state[CLOCK] + 1
+    state[CLOCK] += 1
+    state[FOREST_AT + seat] = state[CLOCK]
     n = state[FPOOL_N]
     shuffle(chance, state[FPOOL:FPOOL + n], n)
     for k in range(2):
@@ -614,6 +631,7 @@ def take_drawn(params, state, chance, seat, k, items):
         else:
             state[HSTACK + state[HSTACK_N]] = c
             state[HSTACK_N] += 1
+            state[HOUSE_BACK + seat * MAXHC + c] = state[CLOCK] + 1
     state[DRAWN_N] = 0
     m = state[HSTACK_N]
     shuffle(chance, state[HSTACK:HSTACK + m], m)
@@ -626,6 +644,7 @@ def take_drawn(params, state, chance, seat, k, items):
 @kernel
 def draw_houses(params, state, chance, seat, items):
     k = min(params[0][C_DRAW_OFFERED], state[HSTACK_N])
+    state[CLOCK] += 1
     for j in range(k):
         state[HSTACK_N] -= 1
         state[DRAWN + j] = state[HSTACK + state[HSTACK_N]]
@@ -1147,7 +1166,8 @@ def finish(params, state, scores, ranks):
 @kernel
 def observe(params, state, seat, obs):
     """Hidden: the order of every stack, other seats' mission cards (kept face down, see
-    NOTES.md), their secret setup hands and the House cards another seat has drawn."""
+    NOTES.md), their secret setup hands, the House cards another seat has drawn, and what
+    another seat saw go back into a stack (HOUSE_BACK, FOREST_BACK)."""
     obs[:] = state
     for i in range(MAXC):
         if obs[DECK + i] >= 0:
@@ -1176,6 +1196,8 @@ def hide_seat(obs, s, face_up):
     for k in range(4):
         if obs[HOUSE_HAND + 4 * s + k] >= 0:
             obs[HOUSE_HAND + 4 * s + k] = -2
+    obs[HOUSE_BACK + s * MAXHC:HOUSE_BACK + (s + 1) * MAXHC] = -2  # what s saw go back
+    obs[FOREST_BACK + s * MAXF:FOREST_BACK + (s + 1) * MAXF] = -2
     if face_up:  # kept missions lie face up once chosen
         return
     if obs[FOREST_KEPT + s] >= 0:
@@ -1183,3 +1205,145 @@ def hide_seat(obs, s, face_up):
     for h in range(MAXH):
         if obs[HOUSE_CARD + s * MAXH + h] >= 0:
             obs[HOUSE_CARD + s * MAXH + h] = -2
+
+
+# --- determinisation (for the search strategies) --------------------------------------------
+# A place that holds a mission card the seat cannot see has a time (state.py): a stack
+# NEVER, any other place when it was filled. scratch (int32[STATE_SIZE]): the hidden places
+# of one kind of mission card at SC_PLACE, their times at SC_TIME, a flag per card at SC_SEEN
+# (1 seen, 2 dealt), the cards left to deal at SC_POOL; the rabbit deck uses it from 0.
+NEVER = 1 << 30
+SC_PLACE, SC_TIME, SC_SEEN, SC_POOL = 0, 64, 128, 160
+
+
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    """A full state drawn from those ``seat``'s observation ``obs`` allows (NOTES.md,
+    Determinisation): the rabbit deck (its cards are public) in a random order; the House
+    and Forest cards the seat cannot see dealt to the places it cannot see, each card the
+    seat saw go back into a stack to that stack or to a place filled since, the others
+    anywhere, uniformly among such deals; the other seats remember nothing."""
+    cfg = params[0]
+    state[:] = obs
+    deal_rabbit_deck(cfg, obs, state, stream, scratch)
+    for s in range(obs[N_PLAYERS]):
+        if s != seat:
+            state[HOUSE_BACK + s * MAXHC:HOUSE_BACK + (s + 1) * MAXHC] = 0
+            state[FOREST_BACK + s * MAXF:FOREST_BACK + (s + 1) * MAXF] = 0
+    n = house_places(obs, scratch, cfg[C_N_HOUSE])
+    deal_hidden(state, stream, scratch, n, cfg[C_N_HOUSE], HOUSE_BACK + seat * MAXHC)
+    n = forest_places(obs, scratch, cfg[C_N_FOREST])
+    deal_hidden(state, stream, scratch, n, cfg[C_N_FOREST], FOREST_BACK + seat * MAXF)
+
+
+@kernel
+def deal_rabbit_deck(cfg, obs, state, stream, scratch):
+    """The rabbit cards located in the deck (CARD_LOC is public), in a random order."""
+    m = 0
+    for c in range(cfg[C_N_CARDS]):
+        if obs[CARD_LOC + c] == LOC_DECK:
+            scratch[m] = c
+            m += 1
+    shuffle(stream, scratch, m)
+    for i in range(m):
+        state[DECK + i] = scratch[i]
+
+
+@inline
+def add_place(scratch, n, i, t):
+    scratch[SC_PLACE + n] = i
+    scratch[SC_TIME + n] = t
+    return n + 1
+
+
+@kernel
+def house_places(obs, scratch, n_cards):
+    """The House places the observer cannot see, with their times; flags the cards it
+    sees."""
+    for c in range(n_cards):
+        scratch[SC_SEEN + c] = 0
+    n = 0
+    for i in range(MAXHC):
+        if obs[HSTACK + i] == HIDDEN:
+            n = add_place(scratch, n, HSTACK + i, NEVER)
+    for j in range(2):
+        if obs[DRAWN + j] == HIDDEN:
+            n = add_place(scratch, n, DRAWN + j, obs[CLOCK])
+        elif obs[DRAWN + j] >= 0:
+            scratch[SC_SEEN + obs[DRAWN + j]] = 1
+    for s in range(obs[N_PLAYERS]):
+        for k in range(4):
+            i = HOUSE_HAND + 4 * s + k
+            if obs[i] == HIDDEN:
+                n = add_place(scratch, n, i, 0)
+            elif obs[i] >= 0:
+                scratch[SC_SEEN + obs[i]] = 1
+        for h in range(MAXH):
+            i = HOUSE_CARD + s * MAXH + h
+            if obs[i] == HIDDEN:
+                n = add_place(scratch, n, i, obs[HOUSE_AT + s * MAXH + h])
+            elif obs[i] >= 0:
+                scratch[SC_SEEN + obs[i]] = 1
+    return n
+
+
+@kernel
+def forest_places(obs, scratch, n_cards):
+    """The Forest places the observer cannot see, with their times; flags the cards it
+    sees."""
+    for c in range(n_cards):
+        scratch[SC_SEEN + c] = 0
+    n = 0
+    for i in range(MAXF):
+        if obs[FPOOL + i] == HIDDEN:
+            n = add_place(scratch, n, FPOOL + i, NEVER)
+    for s in range(obs[N_PLAYERS]):
+        for k in range(3):  # the two dealt, then the one kept
+            i = FOREST_HAND + 2 * s + k if k < 2 else FOREST_KEPT + s
+            if obs[i] == HIDDEN:
+                n = add_place(scratch, n, i, obs[FOREST_AT + s])
+            elif obs[i] >= 0:
+                scratch[SC_SEEN + obs[i]] = 1
+    return n
+
+
+@kernel
+def deal_hidden(state, stream, scratch, n_places, n_cards, back):
+    """Deal the cards not flagged seen to the ``n_places`` hidden places (still HIDDEN in
+    ``state``). The cards the seat saw go back (``state[back + c]``: 1 + when) come first,
+    the latest first: each to a free place filled after it went back, chosen at random;
+    those places are nested (a later card's are among an earlier one's), so choosing in
+    this order gives every allowed deal the same chance. The rest are shuffled into the
+    places left."""
+    while True:
+        c = -1
+        for d in range(n_cards):
+            if scratch[SC_SEEN + d] == 0 and state[back + d] > 0 and (
+                    c < 0 or state[back + d] > state[back + c]):
+                c = d
+        if c < 0:
+            break
+        gone = state[back + c] - 1
+        free = 0
+        for j in range(n_places):
+            if scratch[SC_TIME + j] > gone and state[scratch[SC_PLACE + j]] == HIDDEN:
+                free += 1
+        r = rand_below(stream, free)
+        for j in range(n_places):
+            if scratch[SC_TIME + j] > gone and state[scratch[SC_PLACE + j]] == HIDDEN:
+                if r == 0:
+                    state[scratch[SC_PLACE + j]] = c
+                    break
+                r -= 1
+        scratch[SC_SEEN + c] = 2
+    m = 0
+    for d in range(n_cards):
+        if scratch[SC_SEEN + d] == 0:
+            scratch[SC_POOL + m] = d
+            m += 1
+    shuffle(stream, scratch[SC_POOL:], m)
+    m = 0
+    for j in range(n_places):
+        if state[scratch[SC_PLACE + j]] == HIDDEN:
+            state[scratch[SC_PLACE + j]] = scratch[SC_POOL + m]
+            m += 1

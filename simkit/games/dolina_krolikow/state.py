@@ -2,14 +2,16 @@
 
 Capacities are fixed (up to 4 players, 9 dice, 8 positions, 64 rabbit cards, 24 House cards,
 12 Forest cards, 6 Houses a player); the game's data must fit in them (checked when the data
-is compiled). ``-1`` means empty everywhere. 543 ints in all.
+is compiled). ``-1`` means empty everywhere. 715 ints in all.
 
     +-- header [0..20) ----------------------------------------------------------------+
     | N_PLAYERS PHASE ACTOR FIRST ROUND STEP OVER PLACE_FOR PEND_N PEND_I DECK_N        |
     | HSTACK_N FPOOL_N DRAWN_N NEW_HOUSE PICKER                                         |
     | PAY_POS PAY_LEFT PAY_MIN: a die's pip change being paid (PH_PAY): the position    |
     |   of its card, tokens still to pay, the lowest kind the next may be (in kind      |
-    |   order, so each payment is chosen one way only); then one slot free              |
+    |   order, so each payment is chosen one way only)                                  |
+    | CLOCK: mission draws so far (each redeal, each House draw), public: the setup     |
+    |   deal is time 0, and the n-th draw time n                                        |
     +-- dice ---------------------------------------------------------------------------+
     | DIE_FACE[9]  rolled face = colour*6 + pips-1 (0 orange, 1 green, 2 blue)          |
     | DIE_USE[9]   -1 on the table | 0..7 on that position | USE_GARDEN | USE_LEFTOVER  |
@@ -31,10 +33,23 @@ is compiled). ``-1`` means empty everywhere. 543 ints in all.
     +-- Forest, Wanderers, placements ---------------------------------------------------+
     | FOREST_HAND[4*2] FOREST_KEPT[4] REDEAL[4] FPOOL[12] (undealt or returned)         |
     | WAND[4*2] each seat's Wanderers | PEND_SEAT[16] PEND_CARD[16] rabbits to place    |
+    +-- when each mission came, and what each seat saw go back (NOTES.md) -------------+
+    | HOUSE_AT[24] the CLOCK when each House's card came (public)                        |
+    | FOREST_AT[4] the CLOCK when the seat's Forest cards were dealt: 0, or its redeal  |
+    |   (public)                                                                        |
+    | HOUSE_BACK[4*24] seat s, House card c: 1 + the CLOCK when s saw c go back into   |
+    |   the House stack (0: never); seen by s alone                                     |
+    | FOREST_BACK[4*12] the same for the Forest cards s saw go back into the pool       |
     +-----------------------------------------------------------------------------------+
 
 Hidden in ``observe``: the order of DECK, HSTACK and FPOOL, other seats' FOREST_HAND,
-HOUSE_HAND, DRAWN and (face-down missions) FOREST_KEPT and HOUSE_CARD.
+HOUSE_HAND, DRAWN, HOUSE_BACK, FOREST_BACK and (face-down missions) FOREST_KEPT and
+HOUSE_CARD.
+
+A card s saw go back at time t is, as s knows, in its stack or in a place filled after t
+(a place's time: the stack never, a House its HOUSE_AT, a dealt House card 0, a seat's
+Forest cards its FOREST_AT, the House cards being chosen from the CLOCK); check_state
+holds every seat's memory to that, and a determinisation deals by it.
 """
 
 MAXP, MAXD, MAXPOS, MAXC, MAXHC, MAXF, MAXH = 4, 9, 8, 64, 24, 12, 6
@@ -42,7 +57,7 @@ MAXPEND = 16
 N_FACES = 18  # 3 colours x 6 pips
 
 (N_PLAYERS, PHASE, ACTOR, FIRST, ROUND, STEP, OVER, PLACE_FOR, PEND_N, PEND_I, DECK_N,
- HSTACK_N, FPOOL_N, DRAWN_N, NEW_HOUSE, PICKER, PAY_POS, PAY_LEFT, PAY_MIN) = range(19)
+ HSTACK_N, FPOOL_N, DRAWN_N, NEW_HOUSE, PICKER, PAY_POS, PAY_LEFT, PAY_MIN, CLOCK) = range(20)
 HEADER = 20
 
 DIE_FACE = HEADER
@@ -73,7 +88,11 @@ FPOOL = REDEAL + MAXP
 WAND = FPOOL + MAXF
 PEND_SEAT = WAND + MAXP * 2
 PEND_CARD = PEND_SEAT + MAXPEND
-STATE_SIZE = PEND_CARD + MAXPEND
+HOUSE_AT = PEND_CARD + MAXPEND
+FOREST_AT = HOUSE_AT + MAXP * MAXH
+HOUSE_BACK = FOREST_AT + MAXP
+FOREST_BACK = HOUSE_BACK + MAXP * MAXHC
+STATE_SIZE = FOREST_BACK + MAXP * MAXF
 
 # DIE_USE values beyond a position
 USE_GARDEN, USE_LEFTOVER = 8, 9

@@ -294,6 +294,7 @@ def check_state(params, n_players, state) -> list[str]:
     problems += check_houses(params, n_players, state)
     problems += check_tokens(params, n_players, state)
     problems += check_missions(params, n_players, state)
+    problems += check_memory(params, n_players, state)
     return problems
 
 
@@ -352,4 +353,51 @@ def check_missions(params, n_players, state) -> list[str]:
     if state[S.PHASE] not in SETUP_PHASES and any(
             state[S.FOREST_KEPT + s] < 0 for s in range(n_players)):
         problems.append("a player has no Forest card after setup")
+    return problems
+
+
+def mission_times(params, n_players, state) -> tuple[dict, dict]:
+    """Where each House and Forest card lies, as the time its place was filled: a stack
+    never (infinity), a House its HOUSE_AT, a dealt House card 0, the House cards being
+    chosen the CLOCK, a seat's Forest cards its FOREST_AT."""
+    never = float("inf")
+    houses = {int(state[S.HSTACK + i]): never for i in range(int(state[S.HSTACK_N]))}
+    forests = {int(state[S.FPOOL + i]): never for i in range(int(state[S.FPOOL_N]))}
+    for j in range(2):
+        if state[S.DRAWN + j] >= 0:
+            houses[int(state[S.DRAWN + j])] = int(state[S.CLOCK])
+    for s in range(n_players):
+        for h in range(S.MAXH):
+            c = int(state[S.HOUSE_CARD + s * S.MAXH + h])
+            if c >= 0:
+                houses[c] = int(state[S.HOUSE_AT + s * S.MAXH + h])
+        for k in range(4):
+            if state[S.HOUSE_HAND + 4 * s + k] >= 0:
+                houses[int(state[S.HOUSE_HAND + 4 * s + k])] = 0
+        at = int(state[S.FOREST_AT + s])
+        for f in [*state[S.FOREST_HAND + 2 * s:S.FOREST_HAND + 2 * s + 2],
+                  state[S.FOREST_KEPT + s]]:
+            if f >= 0:
+                forests[int(f)] = at
+    return houses, forests
+
+
+def check_memory(params, n_players, state) -> list[str]:
+    """A card a seat saw go back into a stack at time t is there, or in a place filled
+    since (state.py)."""
+    problems = []
+    clock = int(state[S.CLOCK])
+    houses, forests = mission_times(params, n_players, state)
+    for s in range(n_players):
+        at = [int(state[S.HOUSE_AT + s * S.MAXH + h])
+              for h in range(int(state[S.HOUSE_COUNT + s]))]
+        if not all(0 <= t <= clock for t in at + [int(state[S.FOREST_AT + s])]):
+            problems.append(f"P{s + 1}: a mission dealt after the clock ({clock})")
+        for back, size, where in ((S.HOUSE_BACK, S.MAXHC, houses),
+                                  (S.FOREST_BACK, S.MAXF, forests)):
+            for c in range(size):
+                m = int(state[back + s * size + c])
+                if m < 0 or m > clock + 1 or (m > 0 and where.get(c, -1) < m):
+                    problems.append(f"P{s + 1} saw mission card {c} go back at time "
+                                    f"{m - 1}; it is not where it can be")
     return problems

@@ -28,6 +28,7 @@ from .state import (
     C_ATTACKS,
     C_BAND,
     C_COST,
+    C_COUNT,
     C_EFFECT,
     C_FLY,
     C_HP,
@@ -62,6 +63,7 @@ from .state import (
     DECIDED,
     DECK,
     DECK0,
+    DECK_CAN,
     DECK_N,
     DECLINE,
     DEFENDER,
@@ -102,10 +104,12 @@ from .state import (
     HOMES,
     KNOWN,
     MAX_ARMY,
+    MAX_CARDS,
     MAX_KINDS,
     MAX_MOVES,
     MORNING,
     N_CARD_COLS,
+    N_DAY_KINDS,
     N_PLAYERS,
     N_TRADE_KINDS,
     NEW,
@@ -301,13 +305,16 @@ def to_discard(state, k):
 
 @kernel
 def draw_card(state, chance):
-    """The top card of the deck (the discard pile shuffled in when it is empty), or -1."""
+    """The top card of the deck (the discard pile shuffled in when it is empty), or -1.
+    The table saw the pile go in, so it knows the deck holds those cards (DECK_CAN)."""
     if state[DECK_N] == 0:
         n = state[DISCARD_N]
         if n == 0:
             return -1
+        state[DECK_CAN:DECK_CAN + MAX_KINDS] = 0
         for i in range(n):
             state[DECK + i] = state[DISCARD + i]
+            state[DECK_CAN + state[DISCARD + i]] += 1
             state[DISCARD + i] = -1
         state[DISCARD_N] = 0
         state[DECK_N] = n
@@ -332,7 +339,10 @@ def draw_to_hand(state, p, n, chance, items):
 def refill_row(P, state, chance):
     for i in range(P[R_ROW]):
         if state[ROW + i] < 0:
-            state[ROW + i] = draw_card(state, chance)
+            k = draw_card(state, chance)
+            state[ROW + i] = k
+            if k >= 0:  # turned face up: the table knows the deck holds one fewer
+                state[DECK_CAN + k] -= 1
 
 
 @kernel
@@ -406,6 +416,7 @@ def lay_out(P, n_players, state):
         state[PILE + r] = P[R_RES_PER_KIND]
     for i in range(P[R_ND]):
         state[DECK + i] = P[DECK0 + i]
+        state[DECK_CAN + P[DECK0 + i]] += 1
     state[DECK_N] = P[R_ND]
     for i in range(P[R_NDAYS]):
         state[DAY_ORDER + i] = P[DAYD + i]
@@ -441,6 +452,7 @@ def first_game_setup(P, n_players, state, chance):
                     state[DECK + i] = state[DECK + nd - 1]
                     state[DECK + nd - 1] = -1
                     nd -= 1
+                    state[DECK_CAN + want] -= 1
                     hand_add(state, p, want, True)  # everyone starts with them
                     break
         for r in range(4):
@@ -1752,7 +1764,7 @@ def finish(params, state, scores, ranks):
 def observe(params, state, seat, obs):
     """Hidden: the deck's order, the day cards not yet turned over, and the cards in the
     other players' hands (HAND) other than those the table saw go in (KNOWN, public, as is
-    how many cards each holds, HAND_N)."""
+    how many cards each holds, HAND_N). What the deck can hold (DECK_CAN) is public."""
     P = params[FLAT]
     obs[:] = state
     obs[DECK:DECK + state[DECK_N]] = -2
@@ -1762,3 +1774,119 @@ def observe(params, state, seat, obs):
     for p in range(state[N_PLAYERS]):
         if p != seat:
             obs[pb(p) + HAND:pb(p) + HAND + MAX_KINDS] = -2
+
+
+# --- determinisation (for the search strategies) --------------------------------------------
+# scratch (int32[STATE_SIZE]) holds the unseen cards of each kind at SC_UNSEEN, the unseen
+# cards the deck can hold at SC_DECKABLE, and those only a hand can hold at SC_HANDS
+SC_UNSEEN = 0
+SC_DECKABLE = MAX_KINDS
+SC_HANDS = MAX_KINDS + MAX_CARDS
+
+
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    """A full state drawn from those ``seat``'s observation ``obs`` allows (NOTES.md,
+    Determinisation): the day cards to come in a random order, and the unseen cards (all
+    cards but those the seat sees and those the table knows are in a hand) dealt to the
+    deck and to the places of the other hands that nobody knows. The deck is dealt from
+    the unseen cards it can hold (DECK_CAN), as a random draw of DECK_N of them in a random
+    order; the rest go to the hands, uniformly."""
+    P = params[FLAT]
+    state[:] = obs
+    deal_days(P, obs, state, stream, scratch)
+    count_unseen(P, obs, seat, scratch)
+    deal_cards(P, obs, seat, state, stream, scratch)
+
+
+@inline
+def known_in_hand(obs, p, k):
+    """Cards of kind ``k`` the table knows are in ``p``'s hand: those it saw go in, and the
+    card ``p`` is paying for (it was named when played)."""
+    n = obs[pb(p) + KNOWN + k]
+    if obs[PAY_CARD] == k and obs[SEAT] == p and n == 0:
+        return 1
+    return n
+
+
+@kernel
+def deal_days(P, obs, state, stream, scratch):
+    """The day cards not yet turned over: the day deck less those turned, shuffled."""
+    n_days = P[R_NDAYS]
+    turned = min(max(obs[DAY], 0), P[R_DAYS])
+    for d in range(N_DAY_KINDS):
+        scratch[d] = 0
+    for i in range(n_days):
+        scratch[P[DAYD + i]] += 1
+    for i in range(turned):
+        scratch[obs[DAY_ORDER + i]] -= 1
+    j = DAY_ORDER + turned
+    for d in range(N_DAY_KINDS):
+        for _ in range(scratch[d]):
+            state[j] = d
+            j += 1
+    shuffle(stream, state[DAY_ORDER + turned:], n_days - turned)
+
+
+@kernel
+def count_unseen(P, obs, seat, scratch):
+    """``scratch[SC_UNSEEN + k]``: the cards of kind ``k`` that ``seat`` cannot place: all
+    of them less the row, the discard pile, every army, its own hand and the cards known
+    to be in the other hands."""
+    nk = P[R_NK]
+    for k in range(nk):
+        scratch[SC_UNSEEN + k] = P[CARD + k * N_CARD_COLS + C_COUNT]
+    for i in range(P[R_ROW]):
+        if obs[ROW + i] >= 0:
+            scratch[SC_UNSEEN + obs[ROW + i]] -= 1
+    for i in range(obs[DISCARD_N]):
+        scratch[SC_UNSEEN + obs[DISCARD + i]] -= 1
+    for p in range(obs[N_PLAYERS]):
+        b = pb(p)
+        for i in range(MAX_ARMY):
+            if obs[b + ARMY + i] >= 0:
+                scratch[SC_UNSEEN + obs[b + ARMY + i]] -= 1
+        for k in range(nk):
+            if p == seat:
+                scratch[SC_UNSEEN + k] -= obs[b + HAND + k]
+            else:
+                scratch[SC_UNSEEN + k] -= known_in_hand(obs, p, k)
+
+
+@kernel
+def deal_cards(P, obs, seat, state, stream, scratch):
+    """Deal the unseen cards: the deck takes DECK_N of those it can hold, in a random
+    order; every other one goes to a place of another hand that nobody knows."""
+    nk = P[R_NK]
+    n_deckable = 0
+    n_hands = 0
+    for k in range(nk):
+        u = scratch[SC_UNSEEN + k]
+        can = min(u, obs[DECK_CAN + k])
+        for _ in range(can):
+            scratch[SC_DECKABLE + n_deckable] = k
+            n_deckable += 1
+        for _ in range(u - can):
+            scratch[SC_HANDS + n_hands] = k
+            n_hands += 1
+    shuffle(stream, scratch[SC_DECKABLE:], n_deckable)
+    dn = obs[DECK_N]
+    for i in range(dn):
+        state[DECK + i] = scratch[SC_DECKABLE + i]
+    for i in range(dn, n_deckable):
+        scratch[SC_HANDS + n_hands] = scratch[SC_DECKABLE + i]
+        n_hands += 1
+    shuffle(stream, scratch[SC_HANDS:], n_hands)
+    j = SC_HANDS
+    for p in range(obs[N_PLAYERS]):
+        if p == seat:
+            continue
+        b = pb(p)
+        free = obs[b + HAND_N]
+        for k in range(MAX_KINDS):
+            n = known_in_hand(obs, p, k) if k < nk else 0
+            state[b + HAND + k] = n
+            free -= n
+        for _ in range(free):
+            state[b + HAND + scratch[j]] += 1
+            j += 1

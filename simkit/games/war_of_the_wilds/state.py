@@ -47,6 +47,13 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
                       of that kind leaves face up (played, discarded), since the table
                       cannot tell whether it was the known one. Public, like HAND_N.
         +135 HAND_N   how many cards are in the hand (resources not counted): public
+    DECK_CAN [901 .. 933)  the most cards of each kind the deck can hold, as the whole table
+                           knows: at the start every card of the kind, one fewer each time
+                           one is turned face up from the deck (into the row, or taken out
+                           openly at a first game), and when the discard pile is shuffled
+                           in, that pile's cards of the kind. Public; the deck never holds
+                           more (check_state), and a determinisation deals the deck from
+                           these cards only (NOTES.md, Determinisation)
 
 Moves (small ints), written once here:
 
@@ -112,7 +119,8 @@ ALINK = ATGT + MAX_ARMY
 KNOWN = ALINK + MAX_ARMY
 HAND_N = KNOWN + MAX_KINDS
 PS = HAND_N + 1
-STATE_SIZE = PLAYERS + MAXP * PS
+DECK_CAN = PLAYERS + MAXP * PS
+STATE_SIZE = DECK_CAN + MAX_KINDS
 
 TIRED, NEW, DECIDED = 1, 2, 4
 

@@ -22,6 +22,7 @@ from .state import (
     DAY_CARD,
     DAY_NAMES,
     DECK,
+    DECK_CAN,
     DECK_N,
     DEFENDER,
     DISCARD,
@@ -459,6 +460,14 @@ def check_state(params, n_players, state):
     if (state[DECK + dn:DECK + MAX_CARDS] != -1).any() or \
             (state[DISCARD + xn:DISCARD + MAX_CARDS] != -1).any():
         problems.append("cards beyond the end of the deck or discard pile")
+    in_deck = np.zeros(MAX_KINDS, np.int64)
+    for k in state[DECK:DECK + dn]:
+        if 0 <= k < nk:
+            in_deck[k] += 1
+    can = state[DECK_CAN:DECK_CAN + MAX_KINDS]
+    if (can < 0).any() or (can[nk:] != 0).any() or (in_deck > can).any():
+        problems.append(f"the deck holds {in_deck[:nk].tolist()}, more than the table knows "
+                        f"it can ({can[:nk].tolist()})")
     for i in range(int(rules[R_ROW])):
         if state[ROW + i] >= 0:
             counts[state[ROW + i]] += 1

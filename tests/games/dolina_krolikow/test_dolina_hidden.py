@@ -83,8 +83,13 @@ def hidden_slots(params, st, seat):
 
 def unseen_changed(params, st, seat, seen, rng):
     """A copy of ``st`` with the rabbit deck shuffled and the mission cards ``seat`` never
-    held dealt anew among the places it cannot see."""
+    held dealt anew among the places it cannot see; the others forget what they saw go
+    back into a stack (that memory is theirs alone, and the new deal may not fit it)."""
     out = st.copy()
+    for s in range(int(st[S.N_PLAYERS])):
+        if s != seat:
+            out[S.HOUSE_BACK + s * S.MAXHC:S.HOUSE_BACK + (s + 1) * S.MAXHC] = 0
+            out[S.FOREST_BACK + s * S.MAXF:S.FOREST_BACK + (s + 1) * S.MAXF] = 0
     dn = int(out[S.DECK_N])
     rng.shuffle(out[S.DECK:S.DECK + dn])
     for slots, known in zip(hidden_slots(params, out, seat), seen[seat], strict=True):

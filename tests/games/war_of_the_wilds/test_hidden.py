@@ -14,6 +14,7 @@ from simkit.games.war_of_the_wilds.state import (
     DAY,
     DAY_ORDER,
     DECK,
+    DECK_CAN,
     DECK_N,
     DISCARD_CARD,
     HAND,
@@ -83,7 +84,8 @@ def table_saw(st, p, k):
 def unseen_changed(params, state, seat, rng):
     """A copy of ``state`` with what ``seat`` has not seen changed: the deck shuffled, the day
     cards still to come shuffled, and cards no one saw go into another hand swapped with deck
-    cards or with such cards of a third hand. Everything else is kept."""
+    cards (of a kind the table knows the deck can hold more of, DECK_CAN) or with such cards
+    of a third hand. Everything else is kept."""
     st = state.copy()
     P = params[0]
     n = int(st[0])
@@ -102,6 +104,8 @@ def unseen_changed(params, state, seat, rng):
         k = unseen[rng.integers(len(unseen))]
         if q < 0:  # with a deck card
             i = int(rng.integers(dn))
+            if st[DECK + i] != k and (st[DECK:DECK + dn] == k).sum() >= st[DECK_CAN + k]:
+                continue
             st[b + HAND + k] -= 1
             st[b + HAND + st[DECK + i]] += 1
             st[DECK + i] = k

@@ -973,6 +973,7 @@ def test_quiet_day_changes_nothing():
     same[DECK:DECK + MAX_CARDS] = False  # noqa: F405
     same[DAY_ORDER:DAY_ORDER + MAX_DAY_CARDS] = False  # noqa: F405
     same[MORNING:MORNING + 3 * MAXP] = False  # noqa: F405  (the transcript's record)
+    same[DECK_CAN:DECK_CAN + MAX_KINDS] = False  # noqa: F405  (the new row left the deck)
     assert (before[same] == t.state[same]).all()
     assert t.item(0, "day_quiet_day:seen") == 1 and t.item(1, "day_quiet_day:seen") == 1
 
@@ -1285,6 +1286,8 @@ def test_a_card_taken_from_the_row_is_known_to_all_until_one_of_its_kind_leaves(
     t.state[DECK + t[DECK_N]] = old  # noqa: F405
     t.state[DECK_N] += 1  # noqa: F405
     t.state[ROW] = K["crow"]  # noqa: F405
+    t.state[DECK_CAN + old] += 1  # noqa: F405  (as if the crow, not it, had been turned)
+    t.state[DECK_CAN + K["crow"]] -= 1  # noqa: F405
     t.play(DRAW)  # noqa: F405
     t.play(TAKE_ROW + 0)  # noqa: F405
     t.play(TAKE_DECK)  # noqa: F405
