@@ -50,6 +50,21 @@ def group_at(seat, g):
 
 
 @inline
+def face_up_at(p, c):
+    return CELLS + p[P_CELLS] + c
+
+
+@inline
+def seen_at(p, c):
+    return CELLS + 2 * p[P_CELLS] + c
+
+
+@inline
+def placer_at(p, c):
+    return CELLS + 3 * p[P_CELLS] + c
+
+
+@inline
 def cell_tags_at(p, c):
     return CELLS + 5 * p[P_CELLS] + c
 

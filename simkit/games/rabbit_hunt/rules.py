@@ -8,10 +8,13 @@ hand ``p`` to the helpers (see simkit/jit.py on why).
 import numpy as np
 
 from simkit.game import HIDDEN
+from simkit.games.rabbit_hunt.deal import deal_unseen, face_down_cells, public_memory
 from simkit.games.rabbit_hunt.memory import (
     AS_SEEN,
     cell_tags_at,
+    face_up_at,
     group_at,
+    placer_at,
     remember_bunny_back,
     remember_draw,
     remember_elimination,
@@ -21,6 +24,7 @@ from simkit.games.rabbit_hunt.memory import (
     remember_place,
     remember_return,
     remember_shown_to_all,
+    seen_at,
     setup_memory,
     split,
     tag_of,
@@ -145,21 +149,6 @@ def max_moves(params, n_players):
 @inline
 def encode(kind, arg):
     return (kind << 16) | arg
-
-
-@inline
-def face_up_at(p, c):
-    return CELLS + p[P_CELLS] + c
-
-
-@inline
-def seen_at(p, c):
-    return CELLS + 2 * p[P_CELLS] + c
-
-
-@inline
-def placer_at(p, c):
-    return CELLS + 3 * p[P_CELLS] + c
 
 
 @inline
@@ -810,3 +799,18 @@ def observe(params, state, seat, obs):
             obs[PILE_TAGS + i] = tag << shift
             if tag == KNOWN_TAG:
                 obs[PILE + i] = state[PILE + i]
+
+
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    """A full state drawn at random (from ``stream``) among those ``seat`` cannot tell from
+    its observation ``obs`` (NOTES.md: Determinisation): what it sees is kept; the other
+    hands' cards it does not know, the face-down cards it has not seen and the pile's order
+    are dealt again, each memory group getting its known cards back; the other seats'
+    memory is what the table showed them. ``scratch``: int32[state_size]; nothing is
+    allocated."""
+    p = params[0]
+    state[:] = obs
+    n_fd = face_down_cells(p, state, scratch)
+    deal_unseen(p, state, seat, n_fd, stream, scratch)
+    public_memory(p, state, seat, n_fd, scratch)
