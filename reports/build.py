@@ -189,7 +189,7 @@ def scores_table(t: pd.DataFrame) -> pd.DataFrame:
         "mean score": [num(x) for x in t["mean_score"]],
         "95% CI": _ci_col(t, "score_low", "score_high", num),
         "games won": [f"{n:,}" for n in t["wins"]],
-        "mean winning margin": [num(x) for x in t["mean_margin"]],
+        "margin when it won": [num(x) for x in t["mean_margin"]],
         "margin 95% CI": _ci_col(t, "margin_low", "margin_high", num)})
 
 

@@ -162,7 +162,7 @@ def summary_text(games: pd.DataFrame, meta: dict | None = None, items=None,
             for r in sc.itertuples():
                 part = f"{r.name} mean {r.mean_score:.2f}"
                 if r.wins and not math.isnan(r.mean_margin):
-                    part += f" (winning margin {r.mean_margin:.2f})"
+                    part += f" (margin when it won {r.mean_margin:+.2f})"
                 parts.append(part)
             lines += _wrap("  scores: ", parts)
         lt = t["length"][(t["length"]["players"] == p) & (t["length"]["measure"] == "turns")]

@@ -1,26 +1,97 @@
 """The game loop every game is played by: the template of a generated driver.
 
 This file is never imported as it is. ``simkit.driver`` copies it into a small module per
-game whose header binds ``game`` (the game's rules module) and ``choose`` (a dispatch over
-the strategies that can play it by their integer code). Numba caches a function only when
-everything it calls is a module-level global, so a per-game module is how one loop, written
-once, serves every game and every strategy with a warm on-disk cache. The generated module's
-name carries a hash of every source it depends on, so a change to any of them recompiles.
+game and set of strategies, whose header binds ``game`` (the game's rules module) and
+``choose`` (a dispatch over those strategies by their integer code). Numba caches a function
+only when everything it calls is a module-level global, so a per-game module is how one
+loop, written once, serves every game and every strategy with a warm on-disk cache. The
+generated module's name carries a hash of every source it depends on, so a change to any of
+them recompiles; a driver holds only the strategies a run uses, so a run compiles no other.
+
+Three kernels:
+
+- ``play_out`` plays a game on from whatever ``state`` it is given, into buffers its caller
+  provides, allocating nothing: the loop of every game, and the playout of a search that
+  copies a state (and its streams) and plays on from the copy;
+- ``play_batch`` plays a run's chunk of games from their seeds (its arrays are ``borrow``ed,
+  see ``simkit.jit``, so the rules kernels count no references atomically);
+- ``play_game`` plays one game from its seed and records its moves (``simkit replay``).
+
+When a game ends, and when ``finish`` is called:
+- before every decision the loop asks ``is_over``; if the game is over, ``finish`` gives the
+  scores, ranks and end reason;
+- otherwise, if ``turn_number`` has reached ``max_turns``, the game ends as a timeout:
+  ``finish`` is still called (its scores are kept) but every rank is set to 0 and the end
+  reason to 0 (``timeout``), whatever ``finish`` returned;
+- otherwise the next decision is made: ``legal_moves``; when there is a single legal move
+  it is played without asking the strategy (nor drawing from the seat's stream); else
+  ``to_move`` names the seat, its strategy gets ``observe``'s view (only if it needs one)
+  and chooses.
 """
 # --- bindings: replaced in a generated driver ---
 import numpy as np
 
-from simkit.jit import kernel
+from simkit.jit import borrow, borrow_all, inline, kernel
 from simkit.rng import seed_streams
 
 game = None
+NOT_COMPILED = -1000
 
 
-def choose(code, params, obs, seat, moves, n_moves, weights, stream):  # pragma: no cover
+@inline
+def choose(code, params, obs, seat, moves, n_moves, weights, streams):  # pragma: no cover
+    """Strategy ``code``'s choice for ``seat``: an index into ``moves[:n_moves]``, or
+    ``NOT_COMPILED`` for a code this driver does not hold. It hands the strategy its row of
+    ``weights`` and the seat's stream, ``streams[1 + seat:2 + seat]``."""
     raise NotImplementedError
 
 
 # --- end of bindings ---
+
+NO_BUDGET = np.int64(-1)  # play on to the end (an int64, not a literal: one specialisation)
+
+
+@kernel
+def play_out(params, n_players, codes, needs_obs, weights, max_turns, state, obs, moves,
+             streams, items, scores, ranks, trace, budget):
+    """Play the game in ``state`` on, for at most ``budget`` decisions (no limit when it is
+    negative), allocating nothing.
+
+    Seat ``s`` is played by strategy ``codes[s]``; ``streams`` (uint64[1 + P]) are the
+    chance stream and each seat's, in the state they have reached; ``items`` (int32[P,
+    n_items]) counts on from what it holds. Fills ``scores`` (float64[P]) and ``ranks``
+    (int32[P]) when the game ends, and records the moves in ``trace`` while it has room.
+    Returns (end reason, turns, decisions made here); the end reason is -1 when the budget
+    ran out first (scores and ranks untouched), 0 for a timeout (see the module's docstring
+    for when ``finish`` is called)."""
+    decisions = 0
+    while not game.is_over(state):
+        if game.turn_number(state) >= max_turns:
+            game.finish(params, state, scores, ranks)
+            ranks[:] = 0
+            return 0, game.turn_number(state), decisions
+        if decisions == budget:
+            return -1, game.turn_number(state), decisions
+        n = game.legal_moves(params, state, moves)
+        if n <= 0:
+            raise RuntimeError("a game offered no legal move before its end")
+        k = 0
+        if n > 1:
+            seat = game.to_move(state)
+            code = codes[seat]
+            if needs_obs[code]:
+                game.observe(params, state, seat, obs)
+            k = choose(code, params, obs, seat, moves, n, weights, streams)
+            if k == NOT_COMPILED:
+                raise RuntimeError("a seat's strategy is not compiled into this driver")
+            if k < 0 or k >= n:
+                raise RuntimeError("a strategy chose a move outside the legal list")
+        if decisions < trace.shape[0]:
+            trace[decisions] = moves[k]
+        game.apply_move(params, state, moves[k], streams[0:1], items)
+        decisions += 1
+    end = game.finish(params, state, scores, ranks)
+    return end, game.turn_number(state), decisions
 
 
 @kernel
@@ -28,61 +99,47 @@ def play_game(params, n_players, seed, codes, needs_obs, weights, max_turns, sta
               items, scores, ranks, trace):
     """Play one game from its ``seed``; seat ``s`` is played by strategy ``codes[s]``.
 
-    Fills ``items`` (int32[P, n_items]), ``scores`` (float64[P]) and ``ranks`` (int32[P]);
-    records the first ``len(trace)`` moves in ``trace``. Returns (end reason, turns,
-    decisions). A game that reaches ``max_turns`` ends as a timeout (reason 0, no winner).
-    """
+    Fills ``items`` (int32[P, n_items], counting from what it holds), ``scores``
+    (float64[P]) and ``ranks`` (int32[P]); records the first ``len(trace)`` moves in
+    ``trace``. Returns (end reason, turns, decisions)."""
     streams = np.empty(1 + n_players, np.uint64)
     seed_streams(seed, n_players, streams)
-    chance = streams[0:1]
-    game.new_game(params, n_players, state, chance)
-    decisions = 0
-    timed_out = False
-    while not game.is_over(state):
-        if game.turn_number(state) >= max_turns:
-            timed_out = True
-            break
-        n = game.legal_moves(params, state, moves)
-        if n <= 0:
-            raise RuntimeError("a game offered no legal move before its end")
-        seat = game.to_move(state)
-        code = codes[seat]
-        k = 0
-        if n > 1:
-            if needs_obs[code]:
-                game.observe(params, state, seat, obs)
-            k = choose(code, params, obs, seat, moves, n, weights[code],
-                       streams[1 + seat:2 + seat])
-            if k < 0 or k >= n:
-                raise RuntimeError("a strategy chose a move outside the legal list")
-        if decisions < trace.shape[0]:
-            trace[decisions] = moves[k]
-        game.apply_move(params, state, moves[k], chance, items)
-        decisions += 1
-    end = game.finish(params, state, scores, ranks)
-    if timed_out:
-        end = 0
-        ranks[:] = 0
-    return end, game.turn_number(state), decisions
+    game.new_game(params, n_players, state, streams[0:1])
+    return play_out(params, n_players, codes, needs_obs, weights, max_turns, state, obs,
+                    moves, streams, items, scores, ranks, trace, NO_BUDGET)
 
 
 @kernel
-def play_batch(params, n_players, seeds, codes, needs_obs, weights, max_turns, state_size,
-               max_moves, out_end, out_turns, out_decisions, out_scores, out_ranks, out_items):
+def play_batch(params, n_players, seeds, codes, needs_obs, weights, max_turns, state, obs,
+               moves, streams, out_end, out_turns, out_decisions, out_scores, out_ranks,
+               out_items):
     """Play ``len(seeds)`` games; game ``g`` uses ``seeds[g]`` and seat strategies
-    ``codes[g]`` (int32[G, P]). Outputs are per game: ``out_end``/``out_turns``/
-    ``out_decisions`` int32[G], ``out_scores`` float64[G, P], ``out_ranks`` int32[G, P],
-    ``out_items`` int32[G, P, n_items]. Per-decision data is never kept."""
-    state = np.empty(state_size, np.int32)
-    obs = np.empty(state_size, np.int32)
-    moves = np.empty(max_moves, np.int32)
-    trace = np.empty(0, np.int32)
+    ``codes[g]`` (int32[G, P]). ``state``, ``obs`` (int32[state_size]), ``moves``
+    (int32[max_moves]) and ``streams`` (uint64[1 + P]) are scratch. Outputs are per game:
+    ``out_end``/``out_turns``/``out_decisions`` int32[G], ``out_scores`` float64[G, P],
+    ``out_ranks`` int32[G, P], ``out_items`` int32[G, P, n_items]. Per-decision data is
+    never kept."""
+    # every array here is kept alive by the caller for the whole call
+    params = borrow_all(params)
+    codes = borrow(codes)
+    needs_obs = borrow(needs_obs)
+    weights = borrow(weights)
+    state = borrow(state)
+    obs = borrow(obs)
+    moves = borrow(moves)
+    streams = borrow(streams)
+    out_scores = borrow(out_scores)
+    out_ranks = borrow(out_ranks)
+    out_items = borrow(out_items)
+    trace = moves[0:0]
     for g in range(seeds.shape[0]):
         items = out_items[g]
         items[:, :] = 0
-        end, turns, decisions = play_game(
-            params, n_players, seeds[g], codes[g], needs_obs, weights, max_turns, state, obs,
-            moves, items, out_scores[g], out_ranks[g], trace)
+        seed_streams(seeds[g], n_players, streams)
+        game.new_game(params, n_players, state, streams[0:1])
+        end, turns, decisions = play_out(
+            params, n_players, codes[g], needs_obs, weights, max_turns, state, obs, moves,
+            streams, items, out_scores[g], out_ranks[g], trace, NO_BUDGET)
         out_end[g] = end
         out_turns[g] = turns
         out_decisions[g] = decisions

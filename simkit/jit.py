@@ -21,6 +21,9 @@ from pathlib import Path
 
 import numba
 from numba import njit as _njit
+from numba import types as _types
+from numba.core import cgutils as _cgutils
+from numba.extending import intrinsic as _intrinsic
 
 JIT_OPTIONS = {"cache": True, "nogil": True}
 STALE_CACHE_DAYS = 7
@@ -70,3 +73,58 @@ def kernel(fn):
 def inline(fn):
     """A tiny kernel that numba inlines into its callers (for helpers in hot loops)."""
     return _njit(inline="always", **JIT_OPTIONS)(fn)
+
+
+def _borrowed(context, builder, ty, value):
+    """An array struct like ``value`` (of type ``ty``) but with no meminfo and no parent."""
+    src = context.make_array(ty)(context, builder, value=value)
+    out = context.make_array(ty)(context, builder)
+    out.meminfo = _cgutils.get_null_value(src.meminfo.type)
+    out.parent = _cgutils.get_null_value(src.parent.type)
+    out.nitems = src.nitems
+    out.itemsize = src.itemsize
+    out.data = src.data
+    out.shape = src.shape
+    out.strides = src.strides
+    return out._getvalue()
+
+
+@_intrinsic
+def borrow(typingctx, arr):
+    """The same array (same data, shape, type) without a reference count: numba's reference
+    counting of it, and of every view taken from it, becomes a test of a null pointer instead
+    of an atomic operation. Only for an array that its caller keeps alive for as long as the
+    borrowed one is used (an argument of the kernel, say), and never to be returned.
+
+    Why: numba counts references to every array a kernel receives, assigns or slices, with an
+    atomic add and a call (NRT_incref / NRT_decref, never inlined). In a game loop these
+    were most of the time: 55% of a bare random-play loop over Connect Four's kernels
+    (perf, benchmarks/loop_overhead.py), and a game's inline helpers each add a pair."""
+    if not isinstance(arr, _types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return _borrowed(context, builder, arr, args[0])
+
+    return arr(arr), codegen
+
+
+@_intrinsic
+def borrow_all(typingctx, tup):
+    """``borrow`` for every array of a tuple (a game's ``params``); other members as they
+    are."""
+    if not isinstance(tup, _types.BaseTuple):
+        return None
+
+    def codegen(context, builder, signature, args):
+        values = []
+        for i, ty in enumerate(tup.types):
+            value = builder.extract_value(args[0], i)
+            if isinstance(ty, _types.Array):
+                values.append(_borrowed(context, builder, ty, value))
+            else:
+                context.nrt.incref(builder, ty, value)
+                values.append(value)
+        return context.make_tuple(builder, tup, values)
+
+    return tup(tup), codegen

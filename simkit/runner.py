@@ -152,7 +152,7 @@ def plan(run: RunSpec) -> Plan:
     params = data.apply_overrides(spec.data, dict(run.overrides))
     vals = data.values(params)
     compiled = compile_checked(spec, vals, run.players)
-    driver = load_driver(run.game)
+    driver = load_driver(run.game, tuple(sorted(set(run.strategies))))
     wover: dict[str, dict[str, float]] = {}
     for sname, wname, v in run.weights:
         if sname not in driver.strategy_names:
@@ -191,8 +191,10 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
               np.empty(count, np.int32), np.empty((count, n), np.float64),
               np.empty((count, n), np.int32), np.empty((count, n, k), np.int32))
     p.driver.module.play_batch(
-        p.compiled, n, seeds, codes, p.driver.needs_obs, p.weights, p.max_turns, p.state_size,
-        p.max_moves, c.end, c.turns, c.decisions, c.scores, c.ranks, c.items)
+        p.compiled, n, seeds, codes, p.driver.needs_obs, p.weights, p.max_turns,
+        np.empty(p.state_size, np.int32), np.empty(p.state_size, np.int32),
+        np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64),
+        c.end, c.turns, c.decisions, c.scores, c.ranks, c.items)
     return c
 
 

@@ -81,6 +81,17 @@ def pig_registered():
     return GAME
 
 
+@pytest.fixture(scope="session")
+def connect_four_registered():
+    sys.path.insert(0, str(EXAMPLES))
+    from connect_four import GAME
+
+    from simkit import registry
+
+    registry.register_game(GAME)
+    return GAME
+
+
 def _run(out: Path, players=2, games=4000, overrides=None, strategies="hold-at,random"):
     from simkit.runner import RunSpec, run_games
 

@@ -25,8 +25,9 @@ atomic reference counts on each move, which were most of the time of a random ga
 """
 
 
+from simkit.game import HIDDEN
 from simkit.jit import inline, kernel
-from simkit.rng import shuffle
+from simkit.rng import rand_below, shuffle
 
 from .state import (
     AVALON_USED,
@@ -79,6 +80,7 @@ from .state import (
     PLAIN,
     PLAYER,
     RULES,
+    SHOWN,
     SP_AVALON,
     SP_CASTLE,
     SP_CIRCLE,
@@ -205,8 +207,13 @@ def hand(state, seat, t):
 
 @inline
 def add_hand(state, seat, t, k):
+    """``k`` cards of type ``t`` into (or, k < 0, face up out of) the seat's hand. A card
+    leaving face up takes one off what the other seat knows is there (SHOWN): it cannot
+    tell whether it was that one."""
     state[HAND + seat * N_TYPES + t] += k
     state[HAND_SIZE + seat] += k
+    if k < 0:
+        state[SHOWN + seat * N_TYPES + t] = max(0, state[SHOWN + seat * N_TYPES + t] + k)
 
 
 @inline
@@ -549,6 +556,7 @@ def counter_spell(state, items):
     add_hand(state, q, t, -1)
     push(state, q, state[PENDING_TERR], t)
     add_hand(state, q, t, 1)
+    state[SHOWN + q * N_TYPES + t] += 1  # both seats saw it go into his hand
     items[q, I_COUNTER + (t >> 1)] += 1
     items[p, I_ENCHANT_WARDED] += 1
     clear_pending(state)
@@ -726,8 +734,7 @@ def apply_move(params, state, move, chance, items):
         go_to_supply(state)
     elif move < ENCHANT:
         t = (move - STRENGTHEN) // N_TERR
-        state[HAND + p * N_TYPES + t] -= 1
-        state[HAND_SIZE + p] -= 1
+        add_hand(state, p, t, -1)
         push(state, p, (move - STRENGTHEN) % N_TERR, t)
         items[p, I_STRENGTHEN + t] += 1
     elif move < ATTACK:
@@ -770,13 +777,163 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
-    """Hidden: the other hand's types, the draw pile, face-down territory cards."""
+    """Hidden: the other hand's types, the draw pile, face-down territory cards. What the
+    seat knows of the other hand (SHOWN, the enchantress a counter-spell brought it) is
+    public, like the hand's size."""
     obs[:] = state
     q = 1 - seat
     for t in range(N_TYPES):
-        obs[HAND + q * N_TYPES + t] = -2
+        obs[HAND + q * N_TYPES + t] = HIDDEN
     for k in range(state[DECK_N]):
-        obs[DECK + k] = -2
+        obs[DECK + k] = HIDDEN
     for i in range(N_TERR):
         if state[OWNER + i] < 0:
-            obs[TERR_CARD + i] = -2
+            obs[TERR_CARD + i] = HIDDEN
+
+
+# ---------------------------------------------------------------- determinisation (search)
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    """Fill ``state`` with a full state drawn uniformly from those ``seat`` cannot tell
+    from ``obs``: the face-down territory cards dealt to the face-down slots, and the
+    cards the seat has not seen (all cards less its hand, both layouts, the discard pile,
+    an announced enchantress and the other hand's cards it knows of) dealt to the other
+    hand and the draw pile, in a new order (NOTES.md, Determinisation). ``scratch``
+    (int32[state_size]) holds the unseen territory cards, then the unseen cards by type
+    and one by one."""
+    state[:] = obs
+    deal_territories(state, stream, scratch)
+    q = 1 - seat
+    n = unseen_cards(state, seat, scratch)
+    must = -1  # a card type the other hand is known to hold (it was asked to answer)
+    if seat == state[PLAYER] and state[PHASE] == COUNTER:
+        must = state[PENDING_TYPE]
+    elif seat == state[PLAYER] and state[PHASE] == DEFEND:
+        must = state[PENDING_TYPE] & ~ENCHANTRESS
+    if must >= 0 and state[SHOWN + q * N_TYPES + must] > 0:
+        must = -1  # already known to be there
+    if must < 0:
+        deal_hand_and_pile(state, q, n, stream, scratch)
+    else:
+        deal_holding(state, q, n, must, stream, scratch)
+
+
+@kernel
+def deal_territories(state, stream, scratch):
+    """The territory cards not yet turned over, shuffled into the face-down slots."""
+    n = 0
+    for card in range(N_TERR):
+        seen = False
+        for i in range(N_TERR):
+            seen |= state[TERR_CARD + i] == card
+        if not seen:
+            scratch[n] = card
+            n += 1
+    shuffle(stream, scratch, n)
+    k = 0
+    for i in range(N_TERR):
+        if state[TERR_CARD + i] == HIDDEN:
+            state[TERR_CARD + i] = scratch[k]
+            k += 1
+
+
+@kernel
+def unseen_cards(state, seat, scratch):
+    """The cards ``seat`` has not seen, one entry each in ``scratch[N_TYPES:]``
+    (``scratch[:N_TYPES]`` counts them by type); returns how many."""
+    for t in range(N_TYPES):
+        scratch[t] = 0
+    for c in range(state[M_COLOURS]):
+        scratch[2 * c] = state[M_KNIGHTS]
+        scratch[2 * c + ENCHANTRESS] = state[M_ENCH]
+    q = 1 - seat
+    for t in range(N_TYPES):
+        scratch[t] -= (state[HAND + seat * N_TYPES + t] + state[DISCARD + t]
+                       + state[SHOWN + q * N_TYPES + t])
+    for s in range(2):
+        for i in range(N_TERR):
+            at = stack_at(state, s, i)
+            for k in range(height(state, s, i)):
+                scratch[state[at + k]] -= 1
+    if state[PHASE] == COUNTER:
+        scratch[state[PENDING_TYPE]] -= 1  # the announced enchantress, in the air
+    n = 0
+    for t in range(N_TYPES):
+        for _ in range(scratch[t]):
+            scratch[N_TYPES + n] = t
+            n += 1
+    return n
+
+
+@kernel
+def deal_hand_and_pile(state, q, n, stream, scratch):
+    """Shuffle the ``n`` unseen cards: the first fill ``q``'s hand beside the cards known
+    to be in it, the rest, in that order, are the draw pile."""
+    pool = scratch[N_TYPES:N_TYPES + n]
+    shuffle(stream, pool, n)
+    m = known_in_hand(state, q)
+    for k in range(m):
+        state[HAND + q * N_TYPES + pool[k]] += 1
+    for k in range(n - m):
+        state[DECK + k] = pool[m + k]
+
+
+@kernel
+def deal_holding(state, q, n, must, stream, scratch):
+    """As ``deal_hand_and_pile``, given that ``q``'s hand holds at least one card of type
+    ``must``: how many it holds is drawn from the hypergeometric law given at least one,
+    the rest of the hand from the other unseen cards, and the pile is what is left,
+    shuffled."""
+    m = known_in_hand(state, q)
+    marked = scratch[must]
+    j = hypergeometric_at_least_one(stream, marked, n, m)
+    others = scratch[N_TYPES:N_TYPES + n]
+    k = 0
+    for x in range(n):
+        if others[x] != must:
+            others[k] = others[x]
+            k += 1
+    shuffle(stream, others, k)
+    state[HAND + q * N_TYPES + must] += j
+    for x in range(m - j):
+        state[HAND + q * N_TYPES + others[x]] += 1
+    d = 0
+    for x in range(m - j, k):
+        state[DECK + d] = others[x]
+        d += 1
+    for _ in range(marked - j):
+        state[DECK + d] = must
+        d += 1
+    shuffle(stream, state[DECK:DECK + d], d)
+
+
+@kernel
+def known_in_hand(state, q):
+    """Set ``q``'s hand to the cards the other seat knows are in it; returns how many more
+    it holds (to be dealt)."""
+    m = state[HAND_SIZE + q]
+    for t in range(N_TYPES):
+        state[HAND + q * N_TYPES + t] = state[SHOWN + q * N_TYPES + t]
+        m -= state[SHOWN + q * N_TYPES + t]
+    return m
+
+
+@kernel
+def hypergeometric_at_least_one(stream, marked, n, m):
+    """How many of ``marked`` cards among ``n`` a uniform hand of ``m`` holds, drawn given
+    that it holds at least one: P(j) is proportional to C(marked, j) C(n - marked, m - j)."""
+    lo = max(1, m - (n - marked))
+    hi = min(marked, m)
+    total = 0.0
+    w = 1.0
+    for j in range(lo, hi + 1):
+        total += w
+        w *= (marked - j) * (m - j) / ((j + 1) * (n - marked - m + j + 1))
+    u = rand_below(stream, 1 << 53) / float(1 << 53) * total
+    w = 1.0
+    for j in range(lo, hi):
+        if u < w:
+            return j
+        u -= w
+        w *= (marked - j) * (m - j) / ((j + 1) * (n - marked - m + j + 1))
+    return hi

@@ -27,17 +27,24 @@ colours). Territories lie in a row of 11 slots; slot order is adjacency ("connec
    |                                   |             while face down)
    | HEIGHT [2][11]                    |  63 ..  84  cards on each side at each slot
    | DISCARD [10 types]                |  85 ..  94  the discard pile, counts by type
+   | SHOWN [2][10 types]               |  95 .. 114  cards in a seat's hand the other
+   |                                   |             seat knows are there (see below)
    +-----------------------------------+
-   | RULES [58]                        |  95 .. 152  a copy of params[0] made by new_game:
+   | RULES [58]                        | 115 .. 172  a copy of params[0] made by new_game:
    |   M_* main numbers, P_CROWNS /    |             the hot kernels read the game's numbers
    |   P_TERRAIN / P_SPECIAL by card,  |             here, never from the params tuple
    |   P_TILE_COUNT / P_TILE_CARDS     |             (taking an array out of a tuple costs
    |   by tile kind                    |             reference counts on every move)
    +-----------------------------------+
-   | DECK [ncards]                     | 153 ..      draw pile, DECK[DECK_N-1] is the top
+   | DECK [ncards]                     | 173 ..      draw pile, DECK[DECK_N-1] is the top
    | STACK [2][11][ncards]             |  each side's pile at each slot, bottom first;
    |                                   |  STACK[s][i][HEIGHT[s][i]-1] is the top card
    +-----------------------------------+
+
+SHOWN is the other seat's memory of a hand: the enchantress a counter-spell brings into the
+defender's hand is seen going there, so it counts one there; each card of a type that
+leaves the hand face up (laid, announced, lost, discarded) takes one off, since the other
+seat cannot tell whether it was the one it knew of. It never exceeds the hand's count.
 
 Phases (who decides in each, see ``rules.to_move``):
 
@@ -67,7 +74,8 @@ OWNER = TILE_AVAIL + N_TILE_KINDS
 TERR_CARD = OWNER + N_TERR
 HEIGHT = TERR_CARD + N_TERR
 DISCARD = HEIGHT + 2 * N_TERR
-RULES = DISCARD + N_TYPES
+SHOWN = DISCARD + N_TYPES
+RULES = SHOWN + 2 * N_TYPES
 
 # the rules block: absolute state offsets; params[0][k - RULES] holds the same number
 M_COLOURS, M_KNIGHTS, M_ENCH, M_NCARDS = RULES, RULES + 1, RULES + 2, RULES + 3

@@ -31,6 +31,7 @@ from .state import (
     PHASE_NAMES,
     PLAYER,
     RULES,
+    SHOWN,
     SPECIAL_NAMES,
     START_DRAWN,
     SUPPLY,
@@ -228,6 +229,10 @@ def check_state(params, n_players, state):
         if h.sum() != state[HAND_SIZE + s]:
             problems.append(f"{seat_name(s)} hand size {state[HAND_SIZE + s]} != {h.sum()}")
         seen += np.maximum(h, 0)
+        shown = state[SHOWN + s * N_TYPES:SHOWN + (s + 1) * N_TYPES]
+        if (shown < 0).any() or (shown > h).any():
+            problems.append(f"{seat_name(s)}'s known cards {shown.tolist()} are not in the "
+                            f"hand {h.tolist()}")
         for i in range(N_TERR):
             hgt = state[HEIGHT + s * N_TERR + i]
             off = DECK + nc + (s * N_TERR + i) * nc

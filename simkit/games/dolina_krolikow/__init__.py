@@ -275,6 +275,11 @@ def compile_params(values: dict, n_players: int) -> tuple:
         raise SimkitError("resources.*_cost: recolour + 5 pips must cost under 37 tokens")
     if cfg[C_HOUSE_LIMIT] > MAXH:
         raise SimkitError(f"houses.limit_*: at most {MAXH}")
+    if cfg[C_HOUSE_LIMIT] < cfg[C_HOUSES_DEALT]:
+        which = "two_players" if two else "more_players"
+        raise SimkitError(f"houses.limit_{which} ({cfg[C_HOUSE_LIMIT]}) is below "
+                          f"houses.dealt_{which} ({cfg[C_HOUSES_DEALT]}): a player may keep "
+                          "every House card dealt at setup")
     fit1, fit2 = fit_tables(cards)
     req = np.zeros((len(cards), 2, 2, 3), np.int32)
     for i, (_, _, alts) in enumerate(cards):

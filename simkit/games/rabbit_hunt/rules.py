@@ -8,6 +8,27 @@ hand ``p`` to the helpers (see simkit/jit.py on why).
 import numpy as np
 
 from simkit.game import HIDDEN
+from simkit.games.rabbit_hunt.deal import deal_unseen, face_down_cells, public_memory
+from simkit.games.rabbit_hunt.memory import (
+    AS_SEEN,
+    cell_tags_at,
+    face_up_at,
+    group_at,
+    placer_at,
+    remember_bunny_back,
+    remember_draw,
+    remember_elimination,
+    remember_fill,
+    remember_hand_shown,
+    remember_peek,
+    remember_place,
+    remember_return,
+    remember_shown_to_all,
+    seen_at,
+    setup_memory,
+    split,
+    tag_of,
+)
 from simkit.games.rabbit_hunt.state import (
     ACTIONS_LEFT,
     ALL_SHOW,
@@ -24,13 +45,19 @@ from simkit.games.rabbit_hunt.state import (
     ELIMINATED,
     END,
     FARMER,
+    G_LOCS,
+    G_UNKNOWN,
+    GROUP_W,
+    GROUPS,
     HAND,
+    IN_HAND,
     IT_BUNNY_CAUGHT,
     IT_BUNNY_LOST,
     IT_BUNNY_PLACED,
     IT_DRAWN,
     IT_PLACED,
     IT_TRIGGERED,
+    KNOWN_TAG,
     LAST_STANDING,
     LOOKER,
     LOST,
@@ -47,7 +74,9 @@ from simkit.games.rabbit_hunt.state import (
     M_SWAP,
     M_TO_HOME,
     MOVE_ANY,
+    N_CELL_FIELDS,
     N_FARMLAND,
+    N_GROUPS,
     N_KINDS,
     N_PLAYERS,
     NEIGH,
@@ -82,14 +111,15 @@ from simkit.games.rabbit_hunt.state import (
     PILE,
     PILE_EMPTY,
     PILE_LEN,
+    PILE_TAGS,
     PLACE_CARD,
     REMOVED,
     RUNNING,
     SHOW,
     SHOW_OR_LOSE,
-    SHOWN_TO,
     STEP_1,
     SUPPLY,
+    TAG_BITS,
     TO_MOVE,
     TO_WAREHOUSE,
     TURN_ENDS,
@@ -107,7 +137,7 @@ ALL_SEATS = 15
 @kernel
 def state_size(params, n_players):
     p = params[0]
-    return CELLS + 5 * p[P_CELLS]
+    return CELLS + N_CELL_FIELDS * p[P_CELLS]
 
 
 @kernel
@@ -119,21 +149,6 @@ def max_moves(params, n_players):
 @inline
 def encode(kind, arg):
     return (kind << 16) | arg
-
-
-@inline
-def face_up_at(p, c):
-    return CELLS + p[P_CELLS] + c
-
-
-@inline
-def seen_at(p, c):
-    return CELLS + 2 * p[P_CELLS] + c
-
-
-@inline
-def placer_at(p, c):
-    return CELLS + 3 * p[P_CELLS] + c
 
 
 @inline
@@ -168,7 +183,7 @@ def partners(state, a, b):
 @inline
 def hand_add(state, seat, kind, n):
     state[HAND + seat * N_KINDS + kind] += n
-    state[SHOWN_TO + seat] = 0  # whoever saw the hand no longer knows it
+    state[IN_HAND + seat] += n
 
 
 @inline
@@ -223,7 +238,7 @@ def move_cost(p, d):
 
 # ---------------------------------------------------------------- cards, carrots, pile
 @kernel
-def draw(state, seat, items):
+def draw(p, state, seat, items):
     """Draw the top card; the game ends the moment the pile is used up."""
     if state[PILE_LEN] == 0:
         return
@@ -231,6 +246,7 @@ def draw(state, seat, items):
     kind = state[PILE + state[PILE_LEN]]
     state[PILE + state[PILE_LEN]] = NO_CARD
     hand_add(state, seat, kind, 1)
+    remember_draw(p, state, seat, state[PILE_LEN], kind)
     items[seat, kind * 3 + IT_DRAWN] += 1
     if state[PILE_LEN] == 0:
         state[END] = PILE_EMPTY
@@ -238,11 +254,13 @@ def draw(state, seat, items):
 
 @kernel
 def put_bottom(state, kind):
-    """Put a card at the bottom of the draw pile."""
+    """Put a card at the bottom of the draw pile (its memory tags move with the pile)."""
     n = state[PILE_LEN]
     for i in range(n, 0, -1):
         state[PILE + i] = state[PILE + i - 1]
+        state[PILE_TAGS + i] = state[PILE_TAGS + i - 1]
     state[PILE] = kind
+    state[PILE_TAGS] = 0
     state[PILE_LEN] = n + 1
 
 
@@ -273,6 +291,7 @@ def put_card(p, state, seat, kind, c, items):
     state[face_up_at(p, c)] = 0
     state[seen_at(p, c)] = 1 << seat
     state[placer_at(p, c)] = seat
+    remember_place(p, state, seat, c)
     if kind == BUNNY:
         items[seat, IT_BUNNY_PLACED] += 1
     else:
@@ -281,7 +300,8 @@ def put_card(p, state, seat, kind, c, items):
 
 @kernel
 def fill_from_pile(p, state, c):
-    """A caught bunny's place is filled from the pile, face down, unseen."""
+    """A caught bunny's place is filled from the pile, face down, unseen (but by whoever put
+    that card under the pile)."""
     state[PILE_LEN] -= 1
     card = state[PILE + state[PILE_LEN]]
     if state[CELLS + c] == NO_CARD:
@@ -289,7 +309,7 @@ def fill_from_pile(p, state, c):
     state[CELLS + c] = card
     state[PILE + state[PILE_LEN]] = NO_CARD
     state[face_up_at(p, c)] = 0
-    state[seen_at(p, c)] = 0
+    state[seen_at(p, c)] = remember_fill(p, state, c, state[PILE_LEN])
     state[placer_at(p, c)] = -1
 
 
@@ -331,12 +351,13 @@ def deal(p, n_players, state):
     for seat in range(4):
         state[FARMER + seat] = s[P_CENTER] if seat < n_players else -1
         state[ELIMINATED + seat] = 0 if seat < n_players else 1
+    setup_memory(state, n_players, s[P_BUNNIES])
     for seat in range(n_players):
         state[CARROTS + seat] = s[P_CARROTS_START]
         state[SUPPLY] -= s[P_CARROTS_START]
-        state[HAND + seat * N_KINDS + BUNNY] = s[P_BUNNIES]
+        hand_add(state, seat, BUNNY, s[P_BUNNIES])
         for _ in range(s[P_HAND_SIZE]):
-            draw(state, seat, scratch)
+            draw(p, state, seat, scratch)
 
 
 # ---------------------------------------------------------------- turns
@@ -490,6 +511,7 @@ def reveal(p, state, seat, c, chance, items):
         return
     state[face_up_at(p, c)] = 1
     state[seen_at(p, c)] = ALL_SEATS
+    remember_shown_to_all(p, state, c, card)
     items[seat, card * 3 + IT_TRIGGERED] += 1
     trigger(p, state, seat, card, items)
 
@@ -499,6 +521,7 @@ def reveal_bunny(p, state, seat, c, owner, chance, items):
     catchable = owner != seat and not (partners(state, seat, owner)
                                        and p[P_PARTNERS_CATCH] == 0)
     state[seen_at(p, c)] = ALL_SEATS  # shown to everyone
+    remember_shown_to_all(p, state, c, BUNNY)
     if catchable:
         catch(p, state, seat, c, owner, chance, items)
     elif owner == seat and hand_total(state, seat) > 0:
@@ -516,21 +539,24 @@ def catch(p, state, seat, c, owner, chance, items):
     fill_from_pile(p, state, c)
     used_up = state[PILE_LEN] == 0
     if state[LOST + owner] >= p[P_BUNNIES]:
-        eliminate(state, owner, chance)  # may end the game as last standing first
+        eliminate(p, state, owner, chance)  # may end the game as last standing first
     if state[END] == RUNNING and used_up:
         state[END] = PILE_EMPTY
 
 
 @kernel
-def eliminate(state, seat, chance):
+def eliminate(p, state, seat, chance):
     """All three bunnies caught: the player is out, their cards shuffled into the pile."""
     state[ELIMINATED + seat] = 1
     state[FARMER + seat] = -1
+    dumped = state[IN_HAND + seat]
     for k in range(N_FARMLAND):
         for _ in range(state[HAND + seat * N_KINDS + k]):
             state[PILE + state[PILE_LEN]] = k
             state[PILE_LEN] += 1
         state[HAND + seat * N_KINDS + k] = 0
+    state[IN_HAND + seat] = 0
+    remember_elimination(p, state, seat, dumped)
     shuffle(chance, state[PILE:PILE + state[PILE_LEN]], state[PILE_LEN])
     if units_left(state) <= 1:
         state[END] = LAST_STANDING
@@ -550,8 +576,8 @@ def units_left(state):
 
 
 @kernel
-def show_hand(state, seat, lose_if_bunnies):
-    state[SHOWN_TO + seat] = ALL_SEATS
+def show_hand(p, state, seat, lose_if_bunnies):
+    remember_hand_shown(p, state, seat, ALL_SEATS)
     if lose_if_bunnies and state[HAND + seat * N_KINDS + BUNNY] > 0:
         lose_carrots(state, seat)
 
@@ -562,9 +588,9 @@ def trigger(p, state, seat, kind, items):
     if kind == CARROT_1 or kind == CARROT_2:
         gain_carrots(p, state, seat, 1 if kind == CARROT_1 else 2)
     elif kind == DRAW_1 or kind == DRAW_2:
-        draw(state, seat, items)
+        draw(p, state, seat, items)
         if kind == DRAW_2 and state[END] == RUNNING:
-            draw(state, seat, items)
+            draw(p, state, seat, items)
     elif kind == STEP_1:
         state[PHASE] = PH_STEP
     elif kind == MOVE_ANY:
@@ -580,11 +606,11 @@ def trigger(p, state, seat, kind, items):
         if hand_total(state, seat) > 0 and any_placeable(p, state):
             state[PHASE] = PH_EXTRA_PLACE
     elif kind == SHOW or kind == SHOW_OR_LOSE:
-        show_hand(state, seat, kind == SHOW_OR_LOSE)
+        show_hand(p, state, seat, kind == SHOW_OR_LOSE)
     elif kind == ALL_SHOW:
         for other in range(state[N_PLAYERS]):
             if state[ELIMINATED + other] == 0:
-                show_hand(state, other, True)
+                show_hand(p, state, other, True)
     elif kind == TURN_ENDS:
         state[ACTIONS_LEFT] = 0
 
@@ -618,15 +644,17 @@ def apply_move(params, state, move, chance, items):
     elif kind == M_SWAP:
         c = state[AUX_CELL]
         hand_add(state, seat, BUNNY, 1)
+        remember_bunny_back(state, seat)
         put_card(p, state, seat, arg, c, items)
         resume(p, state)
     elif kind == M_RETURN:
         hand_add(state, seat, arg, -1)
         put_bottom(state, arg)
+        remember_return(p, state, seat)
         state[AUX_COUNT] += 1
     elif kind == M_DONE:
         for _ in range(state[AUX_COUNT]):
-            draw(state, seat, items)
+            draw(p, state, seat, items)
         resume(p, state)
     elif kind == M_STEP:
         arrive(p, state, seat, arg, chance, items)
@@ -642,13 +670,15 @@ def apply_move(params, state, move, chance, items):
         resume(p, state)
     elif kind == M_PEEK:
         state[seen_at(p, arg)] |= 1 << seat
+        card = state[CELLS + arg]
+        remember_peek(p, state, seat, arg, card if card < BUNNY else BUNNY)
         resume(p, state)
 
 
 @kernel
 def apply_action(p, state, seat, kind, arg, chance, items):
     if kind == M_DRAW:
-        draw(state, seat, items)
+        draw(p, state, seat, items)
         resume(p, state)
     elif kind == M_CARROT:
         gain_carrots(p, state, seat, 1)
@@ -662,7 +692,7 @@ def apply_action(p, state, seat, kind, arg, chance, items):
     else:  # M_LOOK: the looked-at player may now put cards back and redraw as many
         state[CARROTS + seat] -= p[P_COST_LOOK]
         state[SUPPLY] += p[P_COST_LOOK]
-        state[SHOWN_TO + arg] |= 1 << seat
+        split(p, state, seat, arg, AS_SEEN)  # the looker now knows the hand
         state[PHASE] = PH_RETURN
         state[TO_MOVE] = arg
         state[LOOKER] = seat
@@ -734,15 +764,53 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
+    """What ``seat`` knows (NOTES.md: Hidden information): face-down cards it has not seen,
+    the pile but for cards it put back, and others' hands but those it knows exactly are
+    HIDDEN; of the memory it keeps its own groups and its own tags (others' read HIDDEN and
+    0). Its groups say what it still knows of the hidden cards (``memory.py``)."""
     p = params[0]
-    """What ``seat`` knows: face-down cards it has not seen, others' hands it was not shown
-    (or that changed since), and the pile are hidden."""
-    obs[:] = state
+    n_cells = p[P_CELLS]
+    mine = group_at(seat, 0)
+    rows = N_GROUPS * GROUP_W
+    obs[:GROUPS] = state[:GROUPS]
+    obs[GROUPS:mine] = HIDDEN
+    obs[mine:mine + rows] = state[mine:mine + rows]
+    obs[mine + rows:CELLS] = HIDDEN
+    obs[CELLS:] = state[CELLS:]
     me = 1 << seat
-    for c in range(p[P_CELLS]):
+    shift = TAG_BITS * seat
+    for c in range(n_cells):
+        if state[CELLS + c] == NO_CARD:
+            continue  # (an empty cell has no tags)
         if face_down(p, state, c) and (state[seen_at(p, c)] & me) == 0:
             obs[CELLS + c] = HIDDEN
+        word = state[cell_tags_at(p, c)]
+        if word != 0:
+            obs[cell_tags_at(p, c)] = tag_of(word, seat) << shift
     for other in range(state[N_PLAYERS]):
-        if other != seat and (state[SHOWN_TO + other] & me) == 0:
+        r = group_at(seat, other)
+        if other != seat and (state[r + G_LOCS] != 0 or state[r + G_UNKNOWN] != 0):
             obs[HAND + other * N_KINDS:HAND + (other + 1) * N_KINDS] = HIDDEN
     obs[PILE:PILE + 75] = HIDDEN
+    for i in range(state[PILE_LEN]):  # (no pile card beyond the pile is tagged)
+        word = state[PILE_TAGS + i]
+        if word != 0:
+            tag = tag_of(word, seat)
+            obs[PILE_TAGS + i] = tag << shift
+            if tag == KNOWN_TAG:
+                obs[PILE + i] = state[PILE + i]
+
+
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    """A full state drawn at random (from ``stream``) among those ``seat`` cannot tell from
+    its observation ``obs`` (NOTES.md: Determinisation): what it sees is kept; the other
+    hands' cards it does not know, the face-down cards it has not seen and the pile's order
+    are dealt again, each memory group getting its known cards back; the other seats'
+    memory is what the table showed them. ``scratch``: int32[state_size]; nothing is
+    allocated."""
+    p = params[0]
+    state[:] = obs
+    n_fd = face_down_cells(p, state, scratch)
+    deal_unseen(p, state, seat, n_fd, stream, scratch)
+    public_memory(p, state, seat, n_fd, scratch)

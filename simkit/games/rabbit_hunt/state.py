@@ -4,20 +4,46 @@ The farmland is a hex grid of ``n_cells`` cells (axial coordinates, radius ``boa
 with the warehouse in the centre cell; "crisscross, at least two neighbours" is exactly a
 hex grid's rule. A state is one int32 array:
 
-    +--------------------------------------------------------------------------------+
-    | header (16)  N_PLAYERS TURN_SEAT TO_MOVE PHASE ACTIONS_LEFT TURNS END PILE_LEN  |
-    |              AUX_CELL AUX_COUNT LOOKER SUPPLY REMOVED ...                       |
-    | per seat     FARMER[4] CARROTS[4] CAUGHT[4] LOST[4] ELIMINATED[4] SHOWN_TO[4]   |
-    | hands        HAND[4][15]   counts by kind: 0..13 farmland events, 14 own bunny  |
-    | pile         PILE[75]      farmland kinds, top of the pile at PILE[PILE_LEN-1]  |
-    | cells        CARD[n_cells] -1 empty, 0..13 farmland kind, 14+s bunny of seat s, |
-    |                            30 warehouse                                         |
-    |              FACE_UP[n_cells]  1 once revealed                                  |
-    |              SEEN[n_cells]     bit s set: seat s knows what the card is         |
-    |              PLACER[n_cells]   seat that put the card there, -1 none (public)   |
-    |              NEXT_TO[n_cells]  cards on the neighbouring cells (cards never leave |
-    |                                the farmland, so this only grows)                |
-    +--------------------------------------------------------------------------------+
+    +----------------------------------------------------------------------------------+
+    | header (16)  N_PLAYERS TURN_SEAT TO_MOVE PHASE ACTIONS_LEFT TURNS END PILE_LEN   |
+    |              AUX_CELL AUX_COUNT LOOKER SUPPLY REMOVED ...                        |
+    | per seat     FARMER[4] CARROTS[4] CAUGHT[4] LOST[4] ELIMINATED[4] IN_HAND[4]     |
+    |              IN_HAND: cards held (public: everyone sees how many)                |
+    | hands        HAND[4][15]   counts by kind: 0..13 farmland events, 14 own bunny   |
+    | pile         PILE[75]      farmland kinds, top of the pile at PILE[PILE_LEN-1]   |
+    |              PILE_TAGS[75] memory tags of each pile card (below)                 |
+    | memory       GROUPS[4][16][19]  per seat 16 groups:                              |
+    |                            OWNER LOCS UNKNOWN BUNNY_CAP KNOWN[15]                |
+    | cells        CARD[n_cells] -1 empty, 0..13 farmland kind, 14+s bunny of seat s,  |
+    |                            30 warehouse                                          |
+    |              FACE_UP[n_cells]  1 once revealed                                   |
+    |              SEEN[n_cells]     bit s set: seat s knows what the card is          |
+    |              PLACER[n_cells]   seat that put the card there, -1 none (public)    |
+    |              NEXT_TO[n_cells]  cards on the neighbouring cells (cards never      |
+    |                                leave the farmland, so this only grows)           |
+    |              CELL_TAGS[n_cells] memory tags of each card (below)                 |
+    +----------------------------------------------------------------------------------+
+
+Memory (NOTES.md: What a seat remembers). What seat ``v`` knows of the cards it cannot see
+is a few *groups*: a set of places (a player's hand, face-down cards, cards at the bottom of
+the pile) that together hold KNOWN (counts by hand kind, bunnies at 14) plus UNKNOWN cards
+it knows nothing about, which come from the cards it has not seen anywhere. Group row
+``GROUPS[v][g]``:
+
+    OWNER      whose cards they are, -1 a free row
+    LOCS       how many face-down cards and pile cards of the group are tagged with it
+    UNKNOWN    cards of the group the seat does not know
+    BUNNY_CAP  hand groups: the most bunnies the hand can hold (it only shrinks when the
+               hand does: a drawn card is never a bunny); 0 in the other rows
+    KNOWN      [15] cards of the group it knows, by kind
+
+Rows 0..3 are the hand groups: row ``o`` is seat o's hand plus the cards it laid or put back
+since ``v`` last knew that hand exactly (row ``v`` itself is unused: a seat sees its hand).
+Rows 4..15 hold cards cut off from a hand when ``v`` learnt the hand (a look, a show): they
+still hold what the hand's group held and the hand no longer does. A tag word (one per cell,
+one per pile card) keeps 7 bits per seat, seat s at bits 7s..7s+6: 0 the card is in none
+of s's groups (seen by s, or a card s knows nothing special about), g+1 it is in s's group
+g, 127 s knows it (a card it put back under the pile). The pile never holds a bunny.
 
 The seat whose turn it is (TURN_SEAT) is kept apart from the seat that decides (TO_MOVE):
 a player whose hand was looked at decides which cards to put back during another's turn.
@@ -51,10 +77,24 @@ CARROTS = FARMER + MAX_SEATS
 CAUGHT = CARROTS + MAX_SEATS
 LOST = CAUGHT + MAX_SEATS
 ELIMINATED = LOST + MAX_SEATS
-SHOWN_TO = ELIMINATED + MAX_SEATS
-HAND = SHOWN_TO + MAX_SEATS
+IN_HAND = ELIMINATED + MAX_SEATS
+HAND = IN_HAND + MAX_SEATS
 PILE = HAND + MAX_SEATS * N_KINDS
-CELLS = PILE + DECK_MAX  # CARD, FACE_UP, SEEN, PLACER, NEXT_TO follow, n_cells each
+PILE_TAGS = PILE + DECK_MAX
+
+# memory: each seat's groups (see the layout above)
+N_SPLIT = 12  # groups cut off from hands, per seat (beyond them two are merged): 1,000
+# random 4-player games need at most 13, 2 of them more than 12; heuristic games at most 9
+N_GROUPS = MAX_SEATS + N_SPLIT
+G_OWNER, G_LOCS, G_UNKNOWN, G_BUNNY_CAP, G_KNOWN = range(5)
+GROUP_W = G_KNOWN + N_KINDS
+GROUPS = PILE_TAGS + DECK_MAX
+TAG_BITS, TAG_MASK = 7, 127
+KNOWN_TAG = 127  # a pile card the seat knows (it put it back)
+
+CELLS = GROUPS + MAX_SEATS * N_GROUPS * GROUP_W
+# CARD, FACE_UP, SEEN, PLACER, NEXT_TO, CELL_TAGS follow, n_cells each
+N_CELL_FIELDS = 6
 
 # phases: what the next decision is about
 (PH_PLACE, PH_ACTION, PH_SWAP, PH_STEP, PH_MOVE_ANY, PH_TO_WAREHOUSE, PH_PEEK, PH_EXTRA_PLACE,
@@ -128,6 +168,9 @@ def compile_params(values: dict, n_players: int) -> tuple:
             f"need at least {needed}")
     if n_players * values["carrots.start"] > values["carrots.total"]:
         raise SimkitError("carrots.start times the players exceeds carrots.total")
+    if values["carrots.cap"] < values["carrots.start"]:
+        raise SimkitError(f"carrots.cap ({values['carrots.cap']}) is below carrots.start "
+                          f"({values['carrots.start']}): players would start over the cap")
     coords, neigh, center = hex_board(values["board_radius"])
     scalars = np.zeros(NEIGH, dtype=np.int32)
     scalars[:] = [
@@ -147,4 +190,4 @@ def teams(n_players: int) -> list[int]:
 
 
 def state_size_for(n_cells: int) -> int:
-    return CELLS + 5 * n_cells
+    return CELLS + N_CELL_FIELDS * n_cells

@@ -1,8 +1,11 @@
-"""Rabbit Hunt told as text (``simkit replay``), and its conservation laws (tests)."""
+"""Rabbit Hunt told as text (``simkit replay``), and its conservation laws and the soundness
+of every seat's memory (tests)."""
 
 import numpy as np
 
+from .memory import cell_tags_at, group_at
 from .state import (
+    ALL_SHOW,
     AUX_CELL,
     BUNNY,
     CARROTS,
@@ -12,8 +15,15 @@ from .state import (
     ELIMINATED,
     END,
     FARMER,
+    G_BUNNY_CAP,
+    G_KNOWN,
+    G_LOCS,
+    G_OWNER,
+    G_UNKNOWN,
     HAND,
+    IN_HAND,
     KINDS,
+    KNOWN_TAG,
     LOST,
     M_CARROT,
     M_DONE,
@@ -27,7 +37,9 @@ from .state import (
     M_STEP,
     M_SWAP,
     M_TO_HOME,
+    MAX_SEATS,
     N_FARMLAND,
+    N_GROUPS,
     N_KINDS,
     N_PLAYERS,
     NO_CARD,
@@ -39,9 +51,13 @@ from .state import (
     P_DECK,
     PILE,
     PILE_LEN,
+    PILE_TAGS,
     REMOVED,
-    SHOWN_TO,
+    SHOW,
+    SHOW_OR_LOSE,
     SUPPLY,
+    TAG_BITS,
+    TAG_MASK,
     TO_MOVE,
     TURN_SEAT,
     WAREHOUSE,
@@ -88,19 +104,37 @@ def describe_setup(params, n_players, state):
     return lines
 
 
+def seats_text(mask):
+    return ", ".join(seat_name(s) for s in range(MAX_SEATS) if (mask >> s) & 1) or "nobody"
+
+
 def _changes(params, n, before, after):
     """The consequences of a decision that the move itself does not say."""
     n_cells = params[0][P_CELLS]
     out = []
     up = CELLS + n_cells
+    shown = set()
     for c in range(n_cells):
         if after[up + c] and not before[up + c] and c != params[0][P_CENTER]:
             out.append(f"turns up {card_name(after[CELLS + c])} at {cell_name(params, c)} "
                        "[seen by all]")
+            if after[CELLS + c] in (SHOW, SHOW_OR_LOSE):
+                shown.add(int(before[TO_MOVE]))
+            elif after[CELLS + c] == ALL_SHOW:
+                shown.update(s for s in range(n) if not after[ELIMINATED + s])
+    # cards drawn from under the pile are known to whoever put them there
+    known_drawn = {}
+    if after[PILE_LEN] < before[PILE_LEN] and not (after[CAUGHT:CAUGHT + n] !=
+                                                   before[CAUGHT:CAUGHT + n]).any():
+        for i in range(after[PILE_LEN], before[PILE_LEN]):
+            kind = int(before[PILE + i])
+            known_drawn[kind] = known_drawn.get(kind, 0) | _pile_knowers(before, i)
     for s in range(n):
         if after[CAUGHT + s] > before[CAUGHT + s]:
+            # whoever put the filling card under the pile knows it
+            knowers = seats_text(_pile_knowers(before, before[PILE_LEN] - 1))
             out.append(f"{seat_name(s)} catches a bunny [seen by all]; its place is filled "
-                       "from the pile face down [seen by nobody]")
+                       f"from the pile face down [seen by {knowers}]")
         if after[LOST + s] > before[LOST + s]:
             out.append(f"{seat_name(s)} has lost {after[LOST + s]} bunnies")
         if after[ELIMINATED + s] and not before[ELIMINATED + s]:
@@ -108,12 +142,14 @@ def _changes(params, n, before, after):
         for k in range(N_KINDS):
             d = after[HAND + s * N_KINDS + k] - before[HAND + s * N_KINDS + k]
             if d > 0 and k < N_FARMLAND:
+                knew = known_drawn.get(k, 0) & ~(1 << s)
+                also = f"; {seats_text(knew)} put it back" if knew else ""
                 out.append(f"{seat_name(s)} draws {d}x {KINDS[k].replace('_', ' ')} "
-                           f"[seen by {seat_name(s)}]")
+                           f"[seen by {seat_name(s)}{also}]")
         dc = after[CARROTS + s] - before[CARROTS + s]
         if dc:
             out.append(f"{seat_name(s)} carrots {before[CARROTS + s]} -> {after[CARROTS + s]}")
-        if after[SHOWN_TO + s] == 15 and before[SHOWN_TO + s] != 15:
+        if s in shown:
             out.append(f"{seat_name(s)} shows the hand [seen by all]: {hand_text(after, s)}")
         if after[FARMER + s] != before[FARMER + s] and after[FARMER + s] >= 0:
             out.append(f"{seat_name(s)}'s farmer now at {cell_name(params, after[FARMER + s])}")
@@ -122,6 +158,13 @@ def _changes(params, n, before, after):
     if after[END] and not before[END]:
         out.append("the draw pile is used up" if after[PILE_LEN] == 0 else "one side is left")
     return out
+
+
+def _pile_knowers(state, i):
+    """Seats that know the pile card at ``i`` (they put it back) as a bit set."""
+    word = int(state[PILE_TAGS + i]) if i >= 0 else 0
+    return sum(1 << s for s in range(MAX_SEATS)
+               if (word >> (TAG_BITS * s)) & TAG_MASK == KNOWN_TAG)
 
 
 def describe_move(params, n_players, before, move, after):
@@ -165,6 +208,15 @@ def describe_move(params, n_players, before, move, after):
 
 
 def check_state(params, n_players, state):
+    """Conservation of farmland cards, bunnies and carrots, the bounds on them, and every
+    seat's memory."""
+    problems = conservation_problems(params, n_players, state)
+    for viewer in range(MAX_SEATS):
+        problems += memory_problems(params, n_players, state, viewer)
+    return problems
+
+
+def conservation_problems(params, n_players, state):
     """Conservation of farmland cards, bunnies and carrots, and the bounds on them."""
     s = params[0]
     n_cells = s[P_CELLS]
@@ -194,6 +246,86 @@ def check_state(params, n_players, state):
         problems.append(f"carrots {carrots} != {s[P_CARROTS_TOTAL]}")
     if (hands < 0).any():
         problems.append("a negative hand count")
+    if (state[IN_HAND:IN_HAND + 4] != hands.sum(axis=1)).any():
+        problems.append("cards in hand (IN_HAND) differ from the hands")
     if not 0 <= state[N_PLAYERS] <= 4 or state[N_PLAYERS] != n_players:
         problems.append("player count corrupted")
+    return problems
+
+
+def memory_problems(params, n_players, state, viewer):
+    """What can be checked of ``viewer``'s memory against the cards as they are: its tags
+    lie only on cards it cannot see, each group's places hold exactly as many cards as the
+    group counts and at least the cards it knows, and it keeps count of every bunny of
+    another seat that it has not seen."""
+    s = params[0]
+    n_cells = s[P_CELLS]
+    name = seat_name(viewer)
+    cells = state[CELLS:CELLS + n_cells]
+    up = state[CELLS + n_cells:CELLS + 2 * n_cells]
+    seen = (state[CELLS + 2 * n_cells:CELLS + 3 * n_cells] >> viewer) & 1
+    shift = TAG_BITS * viewer
+    ctag = (state[cell_tags_at(s, 0):cell_tags_at(s, 0) + n_cells] >> shift) & TAG_MASK
+    ptag = (state[PILE_TAGS:PILE_TAGS + DECK_MAX] >> shift) & TAG_MASK
+    pile = state[PILE:PILE + DECK_MAX]
+    problems = []
+    if viewer >= n_players:
+        if (ctag != 0).any() or (ptag != 0).any():
+            problems.append(f"{name} is not playing but has memory tags")
+        return problems
+    if ((ctag > 0) & ((cells == NO_CARD) | (cells == WAREHOUSE) | (up == 1) | (seen == 1) |
+                      (ctag == KNOWN_TAG))).any():
+        problems.append(f"{name} tags a card it can see, or no card")
+    if (ptag[state[PILE_LEN]:] != 0).any():
+        problems.append(f"{name} tags a pile card beyond the pile")
+    for g in range(N_GROUPS):
+        r = group_at(viewer, g)
+        owner, locs, unknown = state[r + G_OWNER], state[r + G_LOCS], state[r + G_UNKNOWN]
+        known = state[r + G_KNOWN:r + G_KNOWN + N_KINDS]
+        on_cells = np.flatnonzero(ctag == g + 1)
+        on_pile = np.flatnonzero(ptag == g + 1)
+        what = f"{name}'s group {g}"
+        if owner < 0:
+            if len(on_cells) or len(on_pile) or (state[r + 1:r + G_KNOWN + N_KINDS] != 0).any():
+                problems.append(f"{what} is free but not empty")
+            continue
+        if g < MAX_SEATS and (owner != g or g == viewer or g >= n_players):
+            problems.append(f"{what} is a hand group of the wrong seat ({owner})")
+        if g >= MAX_SEATS and (owner == viewer or not 0 <= owner < n_players):
+            problems.append(f"{what} has the wrong owner ({owner})")
+        if locs != len(on_cells) + len(on_pile):
+            problems.append(f"{what} counts {locs} places, {len(on_cells) + len(on_pile)} "
+                            "are tagged")
+        if unknown < 0 or (known < 0).any():
+            problems.append(f"{what} has a negative count")
+        held = np.zeros(N_KINDS, np.int64)
+        if g < MAX_SEATS:
+            held += state[HAND + owner * N_KINDS:HAND + (owner + 1) * N_KINDS]
+        for c in on_cells:
+            card = cells[c]
+            if card >= BUNNY and card != BUNNY + owner:
+                problems.append(f"{what} holds another seat's bunny")
+            held[min(card, BUNNY)] += 1
+        for i in on_pile:
+            held[pile[i]] += 1
+        if held.sum() != known.sum() + unknown:
+            problems.append(f"{what} holds {held.sum()} cards, counts "
+                            f"{known.sum()} known + {unknown} unknown")
+        if (held < known).any():
+            problems.append(f"{what} knows a card that is not there")
+        cap = state[r + G_BUNNY_CAP]
+        if g < MAX_SEATS and state[HAND + owner * N_KINDS + BUNNY] > cap:
+            problems.append(f"{what}: the hand holds more bunnies than its cap {cap}")
+        if g >= MAX_SEATS and cap != 0:
+            problems.append(f"{what} has a bunny cap")
+    for o in range(n_players):
+        if o == viewer:
+            continue
+        unseen = state[HAND + o * N_KINDS + BUNNY] + int(
+            np.sum((cells == BUNNY + o) & (seen == 0)))
+        counted = sum(state[group_at(viewer, g) + G_KNOWN + BUNNY] for g in range(N_GROUPS)
+                      if state[group_at(viewer, g) + G_OWNER] == o)
+        if unseen != counted:
+            problems.append(f"{name} counts {counted} unseen bunnies of {seat_name(o)}, "
+                            f"there are {unseen}")
     return problems

@@ -11,8 +11,8 @@ index it directly; a tuple of many arrays would be copied into every call.
 """
 
 from simkit.game import HIDDEN
-from simkit.jit import kernel
-from simkit.rng import rand_below
+from simkit.jit import inline, kernel
+from simkit.rng import rand_below, shuffle
 
 from . import state as _state
 from .state import (
@@ -147,6 +147,7 @@ from .state import (
     S_RESOLVE,
     S_SELECT,
     S_WAIT,
+    SEEN_AT,
     SETUP,
     SIDE,
     SILVER,
@@ -333,6 +334,7 @@ def unlock_at(state, s):
 def place(params, state, c, s, items):
     """Move ``c`` to ``s`` (no battle): Holly's lock lifts when an elil leaves or enters."""
     old = state[LOC + c]
+    follow_seen(state, c, old, s)
     count(state, c, -1)
     state[LOC + c] = s
     count(state, c, 1)
@@ -348,8 +350,34 @@ def place(params, state, c, s, items):
             state[BB_ONTO_SNARE] = 1
 
 
+@inline
+def follow_seen(state, c, old, s):
+    """Keep SEEN_AT, what the opponent knows of where characters stand, as ``c`` moves from
+    ``old`` to ``s``. A known token, or an attacker (revealed before anyone decides), is
+    seen to go: it needs no SEEN_AT. An unknown token that was the only unknown one of its
+    side on ``old`` is seen to go too, and followed. Otherwise the opponent cannot tell
+    which of the unknown tokens on ``old`` left, and loses the space of every one of them.
+    Inlined: every move calls it."""
+    if state[KNOWN + c] == 1 or c == state[ATT] or old < 0:
+        state[SEEN_AT + c] = -1           # its place is seen, or it enters the board
+        return
+    lo = 0 if c < N_RABBITS else N_RABBITS
+    hi = N_RABBITS if c < N_RABBITS else N_CHARS
+    n = 0
+    for x in range(lo, hi):
+        n += state[STAT + x] == IN_PLAY and state[LOC + x] == old and state[KNOWN + x] == 0
+    if n == 1:
+        if state[SEEN_AT + c] >= 0:
+            state[SEEN_AT + c] = s
+        return
+    for x in range(lo, hi):
+        if state[LOC + x] == old and state[KNOWN + x] == 0:
+            state[SEEN_AT + x] = -1
+
+
 @kernel
 def defeat(params, state, c, items):
+    state[SEEN_AT + c] = -1
     count(state, c, -1)
     state[STAT + c] = DEFEATED
     state[LOC + c] = -1
@@ -525,6 +553,7 @@ def new_game(params, n_players, state, chance):
         state[JOIN_AT + j] = -1
     for c in range(N_CHARS):
         state[LOC + c] = -1
+        state[SEEN_AT + c] = -1
     for k in range(9):
         state[HAND + k] = 1
         state[HAND + N_CARDS + k] = 1
@@ -617,6 +646,152 @@ def observe(params, state, seat, obs):
         if not (seat == HLESSIL and state[ELIL_FIRST] == 1):
             obs[opp_card] = HIDDEN
     obs[own_card] = state[own_card]
+
+
+# ---- determinisation (for the search strategies) ---------------------------------------
+
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    """Fill ``state`` with a full state drawn uniformly from those ``seat`` cannot tell
+    from ``obs``: the opponent's unseen characters are dealt to its unseen tokens, the
+    face-down card is drawn from the hand it lies in, and the unseen mover, whether Holly
+    moved and who has reached the Down are filled in to match (NOTES.md, Determinisation).
+    ``scratch`` (int32[STATE_SIZE]) holds the free tokens per space, the characters to
+    deal and the tokens they go to."""
+    table = params[0]
+    state[:] = obs
+    opp = 1 - seat
+    deal_characters(state, opp, seat, stream, scratch)
+    if obs[MOVER] == HIDDEN:
+        state[MOVER] = unseen_mover(table, state, opp, stream)
+    if obs[HOLLY_LOOK] == HIDDEN:
+        # set when Holly moves, cleared once his move is resolved (P_HOLLY or the turn's end)
+        looks = state[MOVER] == HOLLY and state[PHASE] != P_HOLLY and state[WINNER] < 0
+        state[HOLLY_LOOK] = 1 if looks else 0
+    if obs[DOWN_SEEN] == HIDDEN:
+        state[DOWN_SEEN] = reached_down(table, state, stream)
+    opp_card = CARD_E if opp == ELIL else CARD_H
+    if obs[opp_card] == HIDDEN:
+        state[opp_card] = face_down_card(state, opp, stream)
+
+
+@kernel
+def deal_characters(state, opp, seat, stream, scratch):
+    """Deal ``opp``'s characters whose place is hidden to its tokens no seen character
+    accounts for (CNT is public), uniformly, but for those the observation pins to a space
+    (``forced_space``: a mixed character's SEEN_AT, the attacker before the reveal,
+    Blackberry just joined to the busy Snare)."""
+    lo = 0 if opp == HLESSIL else N_RABBITS
+    hi = N_RABBITS if opp == HLESSIL else N_CHARS
+    free = 0                              # scratch[0:16] free tokens per space
+    chars = N_SPACES                      # scratch[16:39] characters to deal
+    tokens = N_SPACES + N_CHARS           # scratch[39:62] their tokens' spaces
+    for s in range(N_SPACES):
+        scratch[free + s] = state[CNT + opp * N_SPACES + s]
+    for c in range(lo, hi):
+        if state[STAT + c] == IN_PLAY and state[LOC + c] != HIDDEN:
+            scratch[free + state[LOC + c]] -= 1
+    n = 0
+    for c in range(lo, hi):
+        if state[STAT + c] == IN_PLAY and state[LOC + c] == HIDDEN:
+            s = forced_space(state, seat, c)
+            if s >= 0:
+                state[LOC + c] = s
+                scratch[free + s] -= 1
+            else:
+                scratch[chars + n] = c
+                n += 1
+    k = 0
+    for s in range(N_SPACES):
+        for _ in range(scratch[free + s]):
+            scratch[tokens + k] = s
+            k += 1
+    shuffle(stream, scratch[tokens:tokens + k], k)
+    for i in range(n):
+        state[LOC + scratch[chars + i]] = scratch[tokens + i]
+
+
+@kernel
+def forced_space(state, seat, c):
+    """Where ``c``, hidden from ``seat``, must stand by what ``seat`` sees, or -1."""
+    if state[SEEN_AT + c] >= 0:
+        return state[SEEN_AT + c]         # its token was mixed where it stood
+    if c == state[ATT]:
+        return state[BSPACE]              # named as attacker before the battle reveals it
+    if c == BLACKBERRY and state[BB_ONTO_SNARE] == 1:
+        return state[LOC + SNARE]         # the Snare falls to him when his move ends
+    return -1
+
+
+@kernel
+def unseen_mover(table, state, opp, stream):
+    """The mover, one of ``opp``'s unknown characters: the attacker, the character the
+    phase names (Dandelion's second move, Hazel's group, Holly's look), one of those in
+    Efrafa when they are to escape, or any (a state no seat decides in)."""
+    if state[ATTACKING] == 1 and state[ATT] >= 0:
+        return state[ATT]
+    ph = state[PHASE]
+    if ph == P_DAND:
+        return DANDELION
+    if ph == P_GROUP:
+        return HAZEL
+    if ph == P_HOLLY:
+        return HOLLY
+    lo = 0 if opp == HLESSIL else N_RABBITS
+    hi = N_RABBITS if opp == HLESSIL else N_CHARS
+    at = table[G_EFRAFA] if ph == P_ESCAPE else -1
+    n = 0
+    for c in range(lo, hi):
+        n += unknown_on(state, c, at)
+    if n == 0:                            # never seen in play: any unknown character
+        at = -1
+        for c in range(lo, hi):
+            n += unknown_on(state, c, at)
+    k = rand_below(stream, n)
+    for c in range(lo, hi):
+        if unknown_on(state, c, at):
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@inline
+def unknown_on(state, c, at):
+    """``c`` is in play, its token unknown, and on space ``at`` (-1: anywhere)."""
+    return (state[STAT + c] == IN_PLAY and state[KNOWN + c] == 0
+            and (at < 0 or state[LOC + c] == at))
+
+
+@kernel
+def reached_down(table, state, stream):
+    """Who has reached the Down (it feeds the items only): every character on it now, a
+    coin for every other one that has been on the board, none of the others."""
+    seen = 0
+    maybe = 0
+    for c in range(N_CHARS):
+        st = state[STAT + c]
+        if st == IN_PLAY and is_down(table, state[LOC + c]):
+            seen |= 1 << c
+        elif st == IN_PLAY or st == DEFEATED:
+            maybe |= 1 << c
+    return seen | (rand_below(stream, 1 << N_CHARS) & maybe)
+
+
+@kernel
+def face_down_card(state, side, stream):
+    """The card ``side`` chose face down: one of the cards in its hand, uniformly."""
+    hand = HAND + side * N_CARDS
+    n = 0
+    for k in range(9):
+        n += state[hand + k]
+    j = rand_below(stream, n)
+    for k in range(9):
+        if state[hand + k] == 1:
+            if j == 0:
+                return k
+            j -= 1
+    return -1
 
 
 @kernel
@@ -1520,6 +1695,7 @@ def mix(state):
         if (known >> c) & 1 == 1:
             if (twice >> ((0 if c < N_RABBITS else N_SPACES) + state[LOC + c])) & 1 == 1:
                 state[KNOWN + c] = 0
+                state[SEEN_AT + c] = state[LOC + c]   # which token, not where, is hidden
 
 
 @kernel

@@ -18,8 +18,14 @@ first), seat 1 the hlessil player (side HLESSIL = 1); a side's number is its sea
     HAND[2][11] 1 when the card is in the side's hand; a card chosen face
                down stays until both cards are revealed           (140 .. 161)
     CNT[2][16] tokens of each side on each space (public)       (162 .. 193)
+    SEEN_AT[23] the space the opponent knows a character stands on though it
+               no longer knows which token it is, -1 none (public)  (194 .. 216)
 
 Characters 0..13 are the rabbits (hlessil), 14..22 the elil. -1 means empty or none.
+
+KNOWN says the opponent can tell which token a character is; SEEN_AT keeps what it still
+knows of a character after a shuffle hides its token: the space, for as long as no unseen
+token leaves that space (NOTES.md, Hidden identities and shuffling).
 PHASE says which decision is awaited from seat DECIDER; STEP is where the automatic
 resolution resumes after it (battle sub-steps, escapes, the end of a turn).
 """
@@ -72,7 +78,8 @@ KNOWN = STAT + N_CHARS
 LOCK = KNOWN + N_CHARS
 HAND = LOCK + N_CHARS
 CNT = HAND + 2 * N_CARDS
-STATE_SIZE = CNT + 2 * N_SPACES
+SEEN_AT = CNT + 2 * N_SPACES
+STATE_SIZE = SEEN_AT + N_CHARS
 
 # phases (the decision awaited)
 (P_SETUP, P_MOVE, P_GROUP, P_ESCAPE, P_DAND, P_HOLLY, P_QUESTION, P_CARD, P_RETREAT,

@@ -63,6 +63,7 @@ from .state import (
     PHASE,
     QUESTION,
     QUESTION_NAMES,
+    SEEN_AT,
     SIDE,
     SNARE,
     SNARE_FREED,
@@ -327,6 +328,11 @@ def check_state(params, n_players, state):
         if s == int(g[0]) and h and state[BSPACE] != s and state[WINNER] < 0 \
                 and state[PHASE] not in (P_ESCAPE, P_GROUP, P_FLAME):
             problems.append("a rabbit stays in Efrafa")
+    for c in range(N_CHARS):
+        seen = int(state[SEEN_AT + c])
+        if seen >= 0 and (state[STAT + c] != IN_PLAY or state[LOC + c] != seen):
+            problems.append(f"{CHAR_NAMES[c]} is known to stand on {_space(params, seen)} "
+                            f"but is on {_space(params, int(state[LOC + c]))}")
     ens = int(state[ENSNARED])
     if ens >= 0:
         if state[STAT + ens] != IN_PLAY or state[STAT + SNARE] != IN_PLAY:

@@ -1,10 +1,15 @@
 """A hand-built Rabbit Hunt table for scenario tests: a fresh game from ``new_game`` whose
-fields are then set through helpers that keep the conservation laws (``check_state``)."""
+fields are then set through helpers that keep the conservation laws and every seat's memory
+sound (``check_state``). A card laid by a seat is remembered as if that seat had drawn it
+unseen and laid it; a hand set by ``set_hand`` is one the others know nothing of but its
+bunnies."""
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
+from simkit.games.rabbit_hunt import memory as M
 from simkit.games.rabbit_hunt import rules as R
 from simkit.games.rabbit_hunt import state as S
 from simkit.games.rabbit_hunt.transcript import check_state
@@ -14,6 +19,16 @@ E = R.encode
 
 # every Table built during a test; conftest checks their conservation after the test
 LIVE = []
+
+
+class Group(NamedTuple):
+    """A row of a seat's memory (state.py): whose cards, how many face-down and pile cards
+    are tagged with it, how many of its cards are unknown, the bunny cap, the known cards."""
+    owner: int
+    places: int
+    unknown: int
+    cap: int
+    known: dict
 
 
 @cache
@@ -67,6 +82,10 @@ class Table:
     def hand(self, seat, kind=None):
         row = self.st[S.HAND + seat * S.N_KINDS:S.HAND + (seat + 1) * S.N_KINDS]
         return row.copy() if kind is None else int(row[kind])
+
+    def hand_kinds(self, seat):
+        """The hand as {kind: count}."""
+        return {k: int(x) for k, x in enumerate(self.hand(seat)) if x}
 
     def hand_total(self, seat):
         return int(self.hand(seat).sum())
@@ -125,6 +144,29 @@ class Table:
         problems = check_state(self.params, self.n, self.st)
         assert problems == [], problems
 
+    def tags(self, c):
+        return int(self.st[M.cell_tags_at(self.p, c)])
+
+    def group(self, seat, g):
+        """Seat's group row ``g`` (a Group)."""
+        r = M.group_at(seat, g)
+        known = {k: int(x) for k, x in enumerate(self.st[r + S.G_KNOWN:r + S.GROUP_W]) if x}
+        return Group(self[r + S.G_OWNER], self[r + S.G_LOCS], self[r + S.G_UNKNOWN],
+                     self[r + S.G_BUNNY_CAP], known)
+
+    def cut_off(self, seat, owner):
+        """Seat's groups of cards cut off from owner's hand: {row: (Group, tagged cells)}."""
+        out = {}
+        for g in range(S.MAX_SEATS, S.N_GROUPS):
+            if self.group(seat, g).owner == owner:
+                cells = [c for c in range(self.n_cells) if M.tag_of(self.tags(c), seat) == g + 1]
+                out[g] = (self.group(seat, g), cells)
+        return out
+
+    def tagged(self, seat, g):
+        """Cells in seat's group row g."""
+        return [c for c in range(self.n_cells) if M.tag_of(self.tags(c), seat) == g + 1]
+
     def observe(self, seat):
         obs = np.empty_like(self.st)
         R.observe(self.params, self.st, seat, obs)
@@ -140,10 +182,12 @@ class Table:
     def pop_pile(self):
         """Take the top card off the pile (it goes onto the table or into a hand)."""
         self[S.PILE_LEN] -= 1
+        assert self[S.PILE_TAGS + self[S.PILE_LEN]] == 0, "a remembered pile card"
         self[S.PILE + self[S.PILE_LEN]] = S.NO_CARD
 
     def push_pile(self, kind):
         self[S.PILE + self[S.PILE_LEN]] = kind
+        self[S.PILE_TAGS + self[S.PILE_LEN]] = 0
         self[S.PILE_LEN] += 1
 
     def set_pile(self, kinds):
@@ -151,6 +195,7 @@ class Table:
         removed cards (or taken back from them)."""
         diff = self[S.PILE_LEN] - len(kinds)
         assert self[S.REMOVED] + diff >= 0
+        assert not self.st[S.PILE_TAGS:S.PILE_TAGS + S.DECK_MAX].any(), "remembered cards"
         self[S.REMOVED] += diff
         self.st[S.PILE:S.PILE + S.DECK_MAX] = S.NO_CARD
         self.st[S.PILE:S.PILE + len(kinds)] = kinds
@@ -162,6 +207,13 @@ class Table:
         for k in range(S.N_FARMLAND):
             self[S.HAND + seat * S.N_KINDS + k] = kinds.get(k, 0)
         after = self.farmland_in_hand(seat)
+        self[S.IN_HAND + seat] += after - before
+        for v in range(self.n):  # the others know the bunnies, not the new farmland cards
+            if v != seat:
+                r = M.group_at(v, seat)
+                self.st[r + S.G_KNOWN:r + S.G_KNOWN + S.N_FARMLAND] = 0
+                known = int(self.st[r + S.G_KNOWN:r + S.GROUP_W].sum())
+                self[r + S.G_UNKNOWN] = self.hand_total(seat) + self[r + S.G_LOCS] - known
         for _ in range(after - before):
             self.pop_pile()
         for _ in range(before - after):
@@ -172,8 +224,16 @@ class Table:
         old = self.card(c)
         if old == S.NO_CARD or old == S.WAREHOUSE:
             return
+        word = self.tags(c)
+        for v in range(self.n):  # whoever kept it in a group loses it from there
+            tag = M.tag_of(word, v)
+            if tag:
+                M.take_out(self.p, self.st, v, tag - 1, min(old, S.BUNNY))
+        self.st[M.cell_tags_at(self.p, c)] = 0
         if old >= S.BUNNY:
             self[S.HAND + (old - S.BUNNY) * S.N_KINDS + S.BUNNY] += 1
+            self[S.IN_HAND + old - S.BUNNY] += 1
+            M.remember_bunny_back(self.st, old - S.BUNNY)
         else:
             self.push_pile(old)
 
@@ -182,15 +242,28 @@ class Table:
         A farmland card comes off the pile, a bunny out of its owner's hand."""
         assert c != self.center
         self._release(c)
+        layer = placer
         if card >= S.BUNNY:
-            owner = card - S.BUNNY
+            owner = layer = card - S.BUNNY  # only its owner ever lays a bunny
             assert self.hand(owner, S.BUNNY) > 0
             self[S.HAND + owner * S.N_KINDS + S.BUNNY] -= 1
+            self[S.IN_HAND + owner] -= 1
         else:
             self.pop_pile()
+            for v in range(self.n):  # the layer drew it unseen
+                if layer >= 0 and v != layer:
+                    self[M.group_at(v, layer) + S.G_UNKNOWN] += 1
         if self.card(c) == S.NO_CARD:
             R.occupy(self.p, self.st, c, card)
         self[S.CELLS + c] = card
+        kind = min(card, S.BUNNY)
+        if layer >= 0:
+            M.remember_place(self.p, self.st, layer, c)
+            if up or seen == 15:
+                M.remember_shown_to_all(self.p, self.st, c, kind)
+            for v in range(self.n):
+                if (seen >> v) & 1 and v != layer:
+                    M.remember_peek(self.p, self.st, v, c, kind)
         self[R.face_up_at(self.p, c)] = up
         self[R.seen_at(self.p, c)] = seen
         self[R.placer_at(self.p, c)] = placer
@@ -204,6 +277,10 @@ class Table:
         """``by`` has caught ``n`` of ``owner``'s bunnies (out of the owner's hand)."""
         assert self.hand(owner, S.BUNNY) >= n
         self[S.HAND + owner * S.N_KINDS + S.BUNNY] -= n
+        self[S.IN_HAND + owner] -= n
+        for v in range(self.n):
+            if v != owner:
+                self[M.group_at(v, owner) + S.G_KNOWN + S.BUNNY] -= n
         self[S.LOST + owner] += n
         self[S.CAUGHT + by] += n
 

@@ -215,7 +215,8 @@ def test_look_at_a_hand_the_looked_at_seat_returns_cards_and_redraws():
     assert t.carrots(0) == 1 and t[S.SUPPLY] == 24 - 1 - 4
     assert t[S.ACTIONS_LEFT] == 1  # one action
     assert t[S.PHASE] == S.PH_RETURN and t[S.TO_MOVE] == 1 and t[S.TURN_SEAT] == 0
-    assert t[S.SHOWN_TO + 1] & 1  # P1 saw it
+    g = t.group(0, 1)  # P1 saw it: knows it exactly
+    assert (g.places, g.unknown, g.known) == (0, 0, t.hand_kinds(1))
     obs = t.observe(0)
     assert (obs[S.HAND + S.N_KINDS:S.HAND + 2 * S.N_KINDS] == t.hand(1)).all()
     assert (t.observe(2)[S.HAND + S.N_KINDS:S.HAND + 2 * S.N_KINDS] == -2).all()

@@ -4,6 +4,7 @@ used by every scenario does catch a broken state."""
 import numpy as np
 from rh_table import E, Table
 
+from simkit.games.rabbit_hunt import memory as M
 from simkit.games.rabbit_hunt import state as S
 from simkit.games.rabbit_hunt.transcript import check_state
 
@@ -28,11 +29,18 @@ def test_fresh_game_observation():
                 assert (hand_seen(t, viewer, seat) == t.hand(seat)).all()
             else:
                 assert (hand_seen(t, viewer, seat) == HIDDEN).all()
-        # everything else is public and untouched
+        # of the memory, the viewer keeps its own groups; the others' read HIDDEN
+        own = slice(M.group_at(viewer, 0), M.group_at(viewer + 1, 0))
+        assert (obs[own] == t.st[own]).all()
+        groups = slice(S.GROUPS, S.CELLS)
+        assert (np.delete(obs[groups], np.arange(own.start, own.stop) - S.GROUPS)
+                == HIDDEN).all()
+        # everything else is public and untouched (no card is tagged yet)
         mask = np.ones(len(t.st), bool)
         mask[S.PILE:S.PILE + 75] = False
         mask[S.HAND:S.HAND + 4 * S.N_KINDS] = False
         mask[S.CELLS:S.CELLS + t.n_cells] = False
+        mask[groups] = False
         assert (obs[mask] == t.st[mask]).all()
 
 
@@ -86,12 +94,21 @@ def test_shown_hand_visible_until_it_changes():
     assert (hand_seen(t, 0, 0) == t.hand(0)).all()
 
 
-def test_a_placement_hides_a_shown_hand_again():
+def test_a_placement_hides_a_shown_hand_again_but_not_from_memory():
     t = Table(2)
-    t[S.SHOWN_TO + 0] = 15
+    t.strip_ring()
+    c = t.cell(1, 0)
+    t.lay(c, S.SHOW)
+    t.to_actions(0)
+    t.set_carrots(0, 1)
+    t.apply(E(S.M_MOVE, c))
+    shown = t.hand_kinds(0)
     assert (hand_seen(t, 1, 0) == t.hand(0)).all()
+    t[S.PHASE] = S.PH_PLACE
     t.apply(t.legal()[0])
-    assert (hand_seen(t, 1, 0) == HIDDEN).all()
+    assert (hand_seen(t, 1, 0) == HIDDEN).all()  # no longer known card for card...
+    g = t.group(1, 0)  # ...but the hand and the card laid hold them
+    assert (g.places, g.unknown, g.known) == (1, 0, shown)
 
 
 def test_caught_bunnys_replacement_is_hidden_from_all():

@@ -5,14 +5,16 @@ revealed, and again after a shuffle), the card the hlessil play face down before
 who moved, and whether Holly moved. What it shows and keeps showing: token counts, every
 revealed card (a revealed card stays out of its hand until the hand comes back), the two
 battlers of a fight, a revealed token for as long as it is not mixed with another of its
-side on its space.
+side on its space, and after the shuffle its space (SEEN_AT) until a token the seat cannot
+name leaves that space.
 
 Three checks on every decision of random games:
 - changing what a seat has not seen (relabelling the opponent's unknown tokens, the
   face-down card, the hidden flags) leaves its observation unchanged;
 - two secret choices the opponent cannot tell apart (each placement at setup, each
-  face-down card, moves of different unknown tokens between the same spaces) lead to the
-  same observation when the opponent next decides;
+  face-down card, moves of different unknown tokens between the same spaces, which
+  unknown rabbits go along with Hazel) lead to the same observation when the opponent
+  next decides;
 - what a seat was shown stays in its observation as long as the table shows it.
 """
 
@@ -51,12 +53,31 @@ from simkit.games.watership_down.state import (
     P_SETUP,
     PHASE,
     ROUND,
+    SEEN_AT,
+    SIDE,
     STAT,
     STATE_SIZE,
 )
 from simkit.rng import game_seeds, seed_streams
 
-from .helpers import EFRAFA, NUTHANGER, ROAD, SPEC, P, card, mv, params, play, position
+from .helpers import (
+    EFRAFA,
+    ENBORNE,
+    HEATHER,
+    NEWTOWN,
+    NUTHANGER,
+    RIVER,
+    ROAD,
+    SAND,
+    SPEC,
+    C,
+    P,
+    card,
+    mv,
+    params,
+    play,
+    position,
+)
 
 N_GAMES = 100
 LAYOUTS = list(SPEC.data["board.layout"].choices)
@@ -109,8 +130,10 @@ def run_until(params, st, chance, move, viewer):
 
 
 def relabel_unknown(st, side, rng):
-    """The same table with the identities of ``side``'s unknown tokens shuffled."""
-    unknown = [c for c in side_chars(side) if st[STAT + c] == IN_PLAY and st[KNOWN + c] == 0]
+    """The same table with the identities of ``side``'s unknown tokens shuffled (those
+    the opponent still knows the space of, SEEN_AT, stay)."""
+    unknown = [c for c in side_chars(side) if st[STAT + c] == IN_PLAY and st[KNOWN + c] == 0
+               and st[SEEN_AT + c] < 0]
     assert all(st[LOCK + c] == 0 for c in unknown)
     new = st.copy()
     perm = rng.permutation(unknown)
@@ -225,6 +248,72 @@ def test_secret_choices_look_alike_to_the_opponent(board):
                 assert np.array_equal(v, views[0]), (int(st[PHASE]), group)
             counts[P_MOVE if st[PHASE] == P_DAND else int(st[PHASE])] += len(views) > 1
     assert all(n > 20 for n in counts.values()), counts
+
+
+def companion_choices(params, st):
+    """The hlessil's choices of which unknown rabbit goes along with Hazel, which the elil
+    cannot tell apart (a move of several tokens is made of them), when nothing on Hazel's
+    space tells them apart either (the busy Snare falls to Blackberry or to a group of
+    six, and shows who is there)."""
+    if st[PHASE] != rules.P_GROUP:
+        return []
+    if st[rules.ENSNARED] >= 0 and st[LOC + rules.SNARE] == st[LOC + rules.HAZEL]:
+        return []
+    group = [m for m in legal(params, st)
+             if m >= rules.M_CHAR and st[KNOWN + m - rules.M_CHAR] == 0]
+    return [group] if len(group) > 1 else []
+
+
+def test_which_unknown_rabbit_goes_along_with_hazel_looks_alike_to_the_elil(board):
+    """As for single moves, the choice among the unknown rabbits that go along with Hazel
+    leaves the elil's view (SEEN_AT included) the same when they next decide. (Not so for
+    the Flaming Stick's retreats: a rabbit left without a retreat is defeated, and shown.)"""
+    P = board
+    n = 0
+    for st, chance, _ in random_games(P, 3 * N_GAMES, 24):
+        if rules.is_over(st):
+            continue
+        for group in companion_choices(P, st):
+            views = [v for v in (run_until(P, st, chance, m, ELIL) for m in group)
+                     if v is not None]
+            for v in views[1:]:
+                assert np.array_equal(v, views[0]), group
+            n += len(views) > 1
+    assert n > 20, n
+
+
+def test_a_mixed_characters_space_is_known_until_an_unseen_token_leaves_it():
+    """Woundwort, revealed on the Road, is joined by the Kestrel, unknown: the shuffle at
+    the turn's end hides which token is he, not where he is. The hlessil's view keeps his
+    space (SEEN_AT, while LOC is hidden) through moves elsewhere, and loses it when one of
+    the two tokens on the Road moves: either may have gone."""
+    st = position(ELIL, woundwort=ROAD, kestrel=NUTHANGER, fox=EFRAFA, buckthorn=SAND)
+    st[KNOWN + C["woundwort"]] = 1
+    play(st, mv("kestrel", ROAD))
+    assert st[SIDE] == HLESSIL and st[KNOWN + C["woundwort"]] == 0
+    o = observe(P, st, HLESSIL)
+    assert o[LOC + C["woundwort"]] == HIDDEN and o[SEEN_AT + C["woundwort"]] == ROAD
+    assert o[SEEN_AT + C["kestrel"]] == -1          # never known: nothing to keep
+    assert not SPEC.check_state(P, 2, st)
+    play(st, mv("buckthorn", ENBORNE))
+    play(st, mv("fox", RIVER))                       # an unknown token elsewhere moves
+    assert observe(P, st, HLESSIL)[SEEN_AT + C["woundwort"]] == ROAD
+    play(st, mv("buckthorn", HEATHER))
+    play(st, mv("kestrel", NEWTOWN))                 # one of the Road's two tokens goes
+    assert observe(P, st, HLESSIL)[SEEN_AT + C["woundwort"]] == -1
+    assert not SPEC.check_state(P, 2, st)
+
+
+def test_the_only_unseen_token_leaving_a_space_is_seen_to_go():
+    """Woundwort's space is known (SEEN_AT) and the other token there, the Kestrel, is
+    known: when a token the hlessil cannot name leaves the Road it is Woundwort, and his
+    new space is known."""
+    st = position(ELIL, woundwort=ROAD, kestrel=ROAD, fox=EFRAFA, buckthorn=SAND)
+    st[SEEN_AT + C["woundwort"]] = ROAD
+    st[KNOWN + C["kestrel"]] = 1
+    play(st, mv("woundwort", NEWTOWN))
+    o = observe(P, st, HLESSIL)
+    assert o[LOC + C["woundwort"]] == HIDDEN and o[SEEN_AT + C["woundwort"]] == NEWTOWN
 
 
 def test_what_was_shown_stays_shown_as_long_as_the_table_shows_it(board):

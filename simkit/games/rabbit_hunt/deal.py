@@ -1,0 +1,291 @@
+"""Determinisation: the kernels behind ``rules.determinize``, which deal again, at random,
+everything a seat has not seen, consistently with what it remembers (NOTES.md:
+Determinisation).
+
+From seat ``v``'s observation: every card it sees stays; each of its memory groups (a hand
+and/or face-down and pile cards, ``memory.py``) gets back its KNOWN cards plus UNKNOWN cards
+from the *pool*, the farmland cards ``v`` has not seen anywhere; the places in no group get
+the rest of the pool, and what is left over is what was put away at setup. Dealing the
+pool from one shuffle, and each group's cards over its places by a second, is uniform over
+the ways of laying the physical cards out (any deal of the pool is as likely as any other).
+The other seats' memory, hidden from ``v``, is filled in as what the table shows them
+(``public_memory``).
+
+``scratch`` (int32[state_size]) holds, from SC_COUNT on: the pool's count by kind, the
+other seats' unseen bunnies and tagged cards per owner, the pool card by card, the
+face-down cells, and a group's cells and cards while it is dealt. ``p`` is the flat
+parameter array.
+"""
+
+from simkit.game import HIDDEN
+from simkit.games.rabbit_hunt.memory import (
+    cell_tags_at,
+    face_up_at,
+    group_at,
+    placer_at,
+    seen_at,
+    tag_of,
+    tidy,
+    with_tag,
+)
+from simkit.games.rabbit_hunt.state import (
+    BUNNY,
+    CELLS,
+    DECK_MAX,
+    G_BUNNY_CAP,
+    G_KNOWN,
+    G_LOCS,
+    G_OWNER,
+    G_UNKNOWN,
+    GROUP_W,
+    HAND,
+    IN_HAND,
+    KNOWN_TAG,
+    MAX_SEATS,
+    N_FARMLAND,
+    N_GROUPS,
+    N_KINDS,
+    N_PLAYERS,
+    NO_CARD,
+    P_CELLS,
+    P_DECK_AT,
+    PILE,
+    PILE_LEN,
+    PILE_TAGS,
+    WAREHOUSE,
+)
+from simkit.jit import inline, kernel
+from simkit.rng import rand_below, shuffle
+
+# scratch layout
+SC_COUNT = 0  # [N_FARMLAND] the pool by kind
+SC_BUNNIES = 16  # [MAX_SEATS * MAX_SEATS] seat u's unseen bunnies of owner o, at u * 4 + o
+SC_LOCS = 32  # [MAX_SEATS * MAX_SEATS] seat u's cards tagged in its group for owner o
+SC_POOL = 48  # [DECK_MAX] the pool, card by card, shuffled
+SC_FACE_DOWN = SC_POOL + DECK_MAX  # [n_cells] the face-down cells
+# then [n_cells] a group's cells its owner laid, [n_cells] its other cells, [DECK_MAX] its
+# farmland cards
+
+
+@inline
+def binomial(n, k):
+    """n choose k (0 when k < 0 or k > n); k is a bunny count, at most 3."""
+    if k < 0 or k > n:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
+@kernel
+def face_down_cells(p, state, scratch):
+    """The cells holding a face-down card, listed at SC_FACE_DOWN; returns how many."""
+    n_fd = 0
+    for c in range(p[P_CELLS]):
+        card = state[CELLS + c]
+        if card != NO_CARD and card != WAREHOUSE and state[face_up_at(p, c)] == 0:
+            scratch[SC_FACE_DOWN + n_fd] = c
+            n_fd += 1
+    return n_fd
+
+
+@inline
+def hand_hidden(obs, o):
+    return obs[HAND + o * N_KINDS] == HIDDEN
+
+
+@kernel
+def fill_pool(p, obs, v, n_fd, scratch):
+    """The farmland cards v has seen nowhere and knows in no group, one by one at SC_POOL:
+    the deck, less the cards it sees (cells, hands, pile) and its groups' known cards.
+    Returns how many; they are the group's UNKNOWN cards, the cards of the places in no
+    group and the cards put away at setup."""
+    for k in range(N_FARMLAND):
+        scratch[SC_COUNT + k] = p[p[P_DECK_AT] + k]
+    for c in range(p[P_CELLS]):
+        card = obs[CELLS + c]
+        if 0 <= card < BUNNY:  # (not HIDDEN, empty, a bunny or the warehouse)
+            scratch[SC_COUNT + card] -= 1
+    for o in range(obs[N_PLAYERS]):
+        if not hand_hidden(obs, o):
+            for k in range(N_FARMLAND):
+                scratch[SC_COUNT + k] -= obs[HAND + o * N_KINDS + k]
+    for i in range(obs[PILE_LEN]):
+        if obs[PILE + i] != HIDDEN:
+            scratch[SC_COUNT + obs[PILE + i]] -= 1
+    for g in range(N_GROUPS):
+        r = group_at(v, g)
+        if obs[r + G_OWNER] >= 0 and (g >= MAX_SEATS or hand_hidden(obs, g)):
+            for k in range(N_FARMLAND):
+                scratch[SC_COUNT + k] -= obs[r + G_KNOWN + k]
+    n_pool = 0
+    for k in range(N_FARMLAND):
+        for _ in range(scratch[SC_COUNT + k]):
+            scratch[SC_POOL + n_pool] = k
+            n_pool += 1
+    return n_pool
+
+
+@kernel
+def deal_group(p, state, v, g, n_fd, taken, stream, scratch):
+    """Deal v's group g: its KNOWN cards and UNKNOWN cards from the pool (from position
+    ``taken`` of the shuffled pool on) over its places, the owner's bunnies only in the
+    owner's hand (at most BUNNY_CAP) or on face-down cards the owner laid. Returns the pool
+    cards it took."""
+    n_cells = p[P_CELLS]
+    laid_at = SC_FACE_DOWN + n_cells
+    other_at = laid_at + n_cells
+    cards_at = other_at + n_cells
+    r = group_at(v, g)
+    owner = state[r + G_OWNER]
+    n_laid, n_other = 0, 0
+    for i in range(n_fd):
+        c = scratch[SC_FACE_DOWN + i]
+        if state[CELLS + c] == HIDDEN and tag_of(state[cell_tags_at(p, c)], v) == g + 1:
+            if state[placer_at(p, c)] == owner:
+                scratch[laid_at + n_laid] = c
+                n_laid += 1
+            else:  # a card from under the pile: never a bunny
+                scratch[other_at + n_other] = c
+                n_other += 1
+    in_hand = state[IN_HAND + owner] if g < MAX_SEATS else 0
+    cap = state[r + G_BUNNY_CAP] if g < MAX_SEATS else 0
+    bunnies = state[r + G_KNOWN + BUNNY]
+    # how many bunnies in the hand: as many ways as there are of choosing their places
+    lo, hi = max(0, bunnies - n_laid), min(bunnies, cap, in_hand)
+    ways = 0
+    for j in range(lo, hi + 1):
+        ways += binomial(in_hand, j) * binomial(n_laid, bunnies - j)
+    j = hi
+    if ways > 0:
+        pick = rand_below(stream, ways)
+        for jj in range(lo, hi + 1):
+            w = binomial(in_hand, jj) * binomial(n_laid, bunnies - jj)
+            if pick < w:
+                j = jj
+                break
+            pick -= w
+    # the other bunnies on laid cards chosen at random (a partial shuffle)
+    on_cells = bunnies - j
+    for i in range(on_cells):
+        k = i + rand_below(stream, n_laid - i)
+        c = scratch[laid_at + k]
+        scratch[laid_at + k] = scratch[laid_at + i]
+        scratch[laid_at + i] = c
+        state[CELLS + c] = BUNNY + owner
+    # the farmland cards: the known ones and the unknown ones from the pool, shuffled
+    n_cards = 0
+    for k in range(N_FARMLAND):
+        for _ in range(state[r + G_KNOWN + k]):
+            scratch[cards_at + n_cards] = k
+            n_cards += 1
+    unknown = state[r + G_UNKNOWN]
+    for i in range(unknown):
+        scratch[cards_at + n_cards] = scratch[SC_POOL + taken + i]
+        n_cards += 1
+    shuffle(stream, scratch[cards_at:cards_at + n_cards], n_cards)
+    nxt = 0
+    if g < MAX_SEATS:
+        row = HAND + owner * N_KINDS
+        state[row:row + N_KINDS] = 0
+        state[row + BUNNY] = j
+        for _ in range(in_hand - j):
+            state[row + scratch[cards_at + nxt]] += 1
+            nxt += 1
+    for i in range(on_cells, n_laid):
+        state[CELLS + scratch[laid_at + i]] = scratch[cards_at + nxt]
+        nxt += 1
+    for i in range(n_other):
+        state[CELLS + scratch[other_at + i]] = scratch[cards_at + nxt]
+        nxt += 1
+    for i in range(state[PILE_LEN]):
+        if state[PILE + i] == HIDDEN and tag_of(state[PILE_TAGS + i], v) == g + 1:
+            state[PILE + i] = scratch[cards_at + nxt]
+            nxt += 1
+    return unknown
+
+
+@kernel
+def deal_unseen(p, state, v, n_fd, stream, scratch):
+    """Everything v has not seen, in ``state`` (a copy of its observation), dealt again."""
+    n_pool = fill_pool(p, state, v, n_fd, scratch)
+    shuffle(stream, scratch[SC_POOL:SC_POOL + n_pool], n_pool)
+    taken = 0
+    for g in range(N_GROUPS):
+        r = group_at(v, g)
+        if state[r + G_OWNER] >= 0 and (g >= MAX_SEATS or hand_hidden(state, g)):
+            taken += deal_group(p, state, v, g, n_fd, taken, stream, scratch)
+    # the places in no group: the next pool cards (the pool is shuffled)
+    for i in range(n_fd):
+        c = scratch[SC_FACE_DOWN + i]
+        if state[CELLS + c] == HIDDEN:
+            state[CELLS + c] = scratch[SC_POOL + taken]
+            taken += 1
+    for i in range(state[PILE_LEN]):
+        if state[PILE + i] == HIDDEN:
+            state[PILE + i] = scratch[SC_POOL + taken]
+            taken += 1
+    state[PILE + state[PILE_LEN]:PILE + DECK_MAX] = NO_CARD  # (the observation hides all)
+    # what is left of the pool was put away at setup (REMOVED counts it)
+
+
+@kernel
+def public_memory(p, state, v, n_fd, scratch):
+    """The memory of every seat but v, which v cannot see, as the table shows it: each
+    other hand holds its owner's bunnies but those the seat has seen on the farmland, with
+    the face-down cards the owner laid that the seat has not seen (when any bunny is left
+    to look for among them), and each seat knows the cards it put under the pile (those v
+    knows were put back). Kept in the simplest form (``memory.tidy``)."""
+    n = state[N_PLAYERS]
+    scratch[SC_BUNNIES:SC_BUNNIES + 2 * MAX_SEATS * MAX_SEATS] = 0  # (and SC_LOCS)
+    for u in range(MAX_SEATS):
+        if u != v:
+            for g in range(N_GROUPS):
+                r = group_at(u, g)
+                state[r:r + GROUP_W] = 0
+                state[r + G_OWNER] = -1
+    for u in range(n):
+        for o in range(n):
+            scratch[SC_BUNNIES + u * MAX_SEATS + o] = state[HAND + o * N_KINDS + BUNNY]
+    for i in range(n_fd):
+        c = scratch[SC_FACE_DOWN + i]
+        card = state[CELLS + c]
+        if card >= BUNNY:
+            o = card - BUNNY
+            for u in range(n):
+                if (state[seen_at(p, c)] >> u) & 1 == 0:
+                    scratch[SC_BUNNIES + u * MAX_SEATS + o] += 1
+    for i in range(n_fd):
+        c = scratch[SC_FACE_DOWN + i]
+        o = state[placer_at(p, c)]
+        if o < 0:
+            continue
+        word = state[cell_tags_at(p, c)]
+        for u in range(n):
+            if (u != v and u != o and (state[seen_at(p, c)] >> u) & 1 == 0
+                    and scratch[SC_BUNNIES + u * MAX_SEATS + o] > 0):
+                word = with_tag(word, u, o + 1)
+                scratch[SC_LOCS + u * MAX_SEATS + o] += 1
+        state[cell_tags_at(p, c)] = word
+    for u in range(n):
+        if u == v:
+            continue
+        for o in range(n):
+            if o == u:
+                continue
+            r = group_at(u, o)
+            bunnies = scratch[SC_BUNNIES + u * MAX_SEATS + o]
+            locs = scratch[SC_LOCS + u * MAX_SEATS + o]
+            state[r + G_OWNER] = o
+            state[r + G_LOCS] = locs
+            state[r + G_KNOWN + BUNNY] = bunnies
+            state[r + G_UNKNOWN] = state[IN_HAND + o] + locs - bunnies
+            state[r + G_BUNNY_CAP] = min(bunnies, state[IN_HAND + o])
+            tidy(p, state, u, o)
+    for i in range(state[PILE_LEN]):
+        word = state[PILE_TAGS + i]
+        tag = tag_of(word, v)
+        if 0 < tag < KNOWN_TAG:  # a card of v's group for its owner: the owner put it back
+            owner = state[group_at(v, tag - 1) + G_OWNER]
+            state[PILE_TAGS + i] = with_tag(word, owner, KNOWN_TAG)
