@@ -1832,8 +1832,8 @@ def deal_days(P, obs, state, stream, scratch):
 def count_unseen(P, obs, seat, scratch):
     """``scratch[SC_UNSEEN + k]``: the cards of kind ``k`` that ``seat`` cannot place: all
     of them less the row, the discard pile, every army, its own hand and the cards known
-    to be in the other hands (KNOWN, and the card being paid for). (Seat blocks are
-    indexed here without ``pb``: a call a card costs more than the rest of the kernel.)"""
+    to be in the other hands (KNOWN, and the card being paid for). Seat blocks are indexed
+    here without calling ``pb``: a call per card kind cost six times the rest (NOTES.md)."""
     nk = P[R_NK]
     for k in range(nk):
         scratch[SC_UNSEEN + k] = P[CARD + k * N_CARD_COLS + C_COUNT]
