@@ -144,7 +144,7 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
               np.empty(count, np.int32), np.empty((count, n), np.float64),
               np.empty((count, n), np.int32), np.empty((count, n, k), np.int32))
     p.driver.module.play_batch(
-        p.compiled, n, seeds, codes, p.driver.needs_obs, p.weights, p.max_turns,
+        p.compiled, n, seeds, codes, p.weights, p.max_turns,
         np.empty(p.state_size, np.int32), np.empty(p.state_size, np.int32),
         np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64),
         c.end, c.turns, c.decisions, c.scores, c.ranks, c.items)
