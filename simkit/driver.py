@@ -70,7 +70,7 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
         'edit (see simkit/driver_template.py)."""',
         "import numpy as np",
         "",
-        "from simkit.jit import borrow, borrow_all, inline, kernel",
+        "from simkit.jit import borrow, borrow_all, inline, inline_source, kernel",
         "from simkit.rng import seed_streams",
         f"import {spec.rules.__name__} as game",
     ]

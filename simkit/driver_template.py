@@ -8,14 +8,17 @@ loop, written once, serves every game and every strategy with a warm on-disk cac
 generated module's name carries a hash of every source it depends on, so a change to any of
 them recompiles; a driver holds only the strategies a run uses, so a run compiles no other.
 
-Three kernels:
+``game_loop`` is the loop of every game: it plays a game on from whatever ``state`` it is
+given, into buffers its caller provides, allocating nothing. It is compiled into each of
+three kernels (``inline_source``: no library of its own to compile):
 
-- ``play_out`` plays a game on from whatever ``state`` it is given, into buffers its caller
-  provides, allocating nothing: the loop of every game, and the playout of a search that
-  copies a state (and its streams) and plays on from the copy;
 - ``play_batch`` plays a run's chunk of games from their seeds (its arrays are ``borrow``ed,
   see ``simkit.jit``, so the rules kernels count no references atomically);
+- ``play_out`` is the playout of a search: it plays on from a copy of a state (and of its
+  streams), for a budget of decisions or to the end;
 - ``play_game`` plays one game from its seed and records its moves (``simkit replay``).
+
+Only the kernels a process calls are compiled: a run compiles ``play_batch`` alone.
 
 When a game ends, and when ``finish`` is called:
 - before every decision the loop asks ``is_over``; if the game is over, ``finish`` gives the
@@ -34,7 +37,7 @@ A run whose strategies need no observation (``random``, ``first``) never calls
 # --- bindings: replaced in a generated driver ---
 import numpy as np
 
-from simkit.jit import borrow, borrow_all, inline, kernel
+from simkit.jit import borrow, borrow_all, inline, inline_source, kernel
 from simkit.rng import seed_streams
 
 game = None
@@ -55,9 +58,9 @@ def choose(code, params, state, obs, seat, moves, n_moves, weights, streams):  #
 NO_BUDGET = np.int64(-1)  # play on to the end (an int64, not a literal: one specialisation)
 
 
-@kernel
-def play_out(params, n_players, codes, weights, max_turns, state, obs, moves, streams, items,
-             scores, ranks, trace, budget):
+@inline_source
+def game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams, items,
+              scores, ranks, trace, budget):
     """Play the game in ``state`` on, for at most ``budget`` decisions (no limit when it is
     negative), allocating nothing.
 
@@ -97,6 +100,16 @@ def play_out(params, n_players, codes, weights, max_turns, state, obs, moves, st
 
 
 @kernel
+def play_out(params, n_players, codes, weights, max_turns, state, obs, moves, streams, items,
+             scores, ranks, trace, budget):
+    """``game_loop`` as a kernel of its own, for a search (or a test) to call: play the game
+    in ``state`` on for at most ``budget`` decisions (no limit when negative), into the
+    caller's buffers, allocating nothing; see ``game_loop``."""
+    return game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams,
+                     items, scores, ranks, trace, budget)
+
+
+@kernel
 def play_game(params, n_players, seed, codes, needs_obs, weights, max_turns, state, obs, moves,
               items, scores, ranks, trace):
     """Play one game from its ``seed``; seat ``s`` is played by strategy ``codes[s]``.
@@ -108,8 +121,8 @@ def play_game(params, n_players, seed, codes, needs_obs, weights, max_turns, sta
     streams = np.empty(1 + n_players, np.uint64)
     seed_streams(seed, n_players, streams)
     game.new_game(params, n_players, state, streams[0:1])
-    return play_out(params, n_players, codes, weights, max_turns, state, obs, moves, streams,
-                    items, scores, ranks, trace, NO_BUDGET)
+    return game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams,
+                     items, scores, ranks, trace, NO_BUDGET)
 
 
 @kernel
@@ -140,7 +153,7 @@ def play_batch(params, n_players, seeds, codes, weights, max_turns, state, obs, 
                 items[s, j] = 0
         seed_streams(seeds[g], n_players, streams)
         game.new_game(params, n_players, state, streams[0:1])
-        end, turns, decisions = play_out(
+        end, turns, decisions = game_loop(
             params, n_players, codes[g], weights, max_turns, state, obs, moves, streams, items,
             out_scores[g], out_ranks[g], trace, NO_BUDGET)
         out_end[g] = end

@@ -138,9 +138,11 @@ class _InlinePipeline(_CompilerBase):
         return [pm]
 
 
-def _compile(fn, **dispatcher_args) -> Kernel:
+def _compile(fn, inline_ir=False, **dispatcher_args) -> Kernel:
     options = dict(JIT_OPTIONS)
     cache = options.pop("cache")
+    if inline_ir:
+        options["inline"] = "always"
     dispatcher = Kernel(py_func=fn, locals={},
                         targetoptions={"nopython": True, "boundscheck": None, **options},
                         **dispatcher_args)
@@ -158,6 +160,14 @@ def inline(fn):
     """A small kernel that is inlined into every kernel calling it (for helpers in hot
     loops): compiled once, and inlined by LLVM (see the module's docstring)."""
     return _compile(fn, pipeline_class=_InlinePipeline)
+
+
+def inline_source(fn):
+    """A kernel whose source numba copies into each caller, so that it compiles as part of
+    them and never on its own. Only for a function with one or two callers (the driver's
+    game loop inside its batch loop): every copy is compiled again, and nested ones
+    recursively."""
+    return _compile(fn, inline_ir=True)
 
 
 def _borrowed(context, builder, ty, value):
