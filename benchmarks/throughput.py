@@ -5,7 +5,9 @@ Each measurement runs in a fresh process (so its peak memory is its own): it pla
 included) to a temporary directory, after a warm-up that loads the compiled kernels from
 numba's cache. Prints the seconds from the first game to the finished run folder (tables
 written), games/s and decisions/s over them, the warm-up (loading or, after a source change,
-compiling the kernels), and the process's peak resident memory.
+compiling the kernels), the process's peak resident memory, and games per CPU second of the
+process over the whole run (warm-up included): on a machine others share, wall-clock rates
+move with their load, CPU rates much less.
 
     python benchmarks/throughput.py                       # every game, 100,000 games each
     python benchmarks/throughput.py --game rabbit-hunt --players 2 --games 1000000
@@ -31,8 +33,10 @@ def measure(game: str, players: int, games: int, workers: int | None) -> dict:
     run = RunSpec.make(game, players, games, seed=1, strategies="random")
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
+        c0 = time.process_time()
         res = run_games(run, out=Path(tmp) / "run", workers=workers)
         wall = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         import pyarrow.parquet as pq
 
         decisions = pq.read_table(Path(tmp) / "run" / "games.parquet",
@@ -44,7 +48,8 @@ def measure(game: str, players: int, games: int, workers: int | None) -> dict:
             "seconds": round(play, 2), "warmup_seconds": round(wall - play, 2),
             "games_per_s": round(games / play), "decisions_per_s": round(decisions / play),
             "peak_mib": round(peak), "folder_mib": round(size / 2**20, 1),
-            "backend": res.meta["backend"]}
+            "backend": res.meta["backend"], "cpu_seconds": round(cpu, 2),
+            "games_per_cpu_s": round(games / cpu)}
 
 
 def cold_start() -> None:
@@ -76,9 +81,10 @@ def main() -> None:
 
     cases = [(g, n) for g, spec in registry.games().items() for n in spec.players
              if (args.game in (None, g)) and (args.players in (None, n))]
-    print(f"{os.cpu_count()} cores; random strategies; tables written")
+    print(f"{os.cpu_count()} cores; random strategies; tables written; load "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'game':18} {'P':>2} {'games':>10} {'s':>8} {'games/s':>9} {'decisions/s':>12} "
-          f"{'warm-up s':>9} {'peak MiB':>9} {'folder MiB':>10}")
+          f"{'warm-up s':>9} {'peak MiB':>9} {'folder MiB':>10} {'games/CPU-s':>11}")
     for g, n in cases:
         cmd = [sys.executable, __file__, "--one", "--game", g, "--players", str(n),
                "--games", str(args.games)] + (["--workers", str(args.workers)]
@@ -90,7 +96,7 @@ def main() -> None:
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{g:18} {n:>2} {r['games']:>10,} {r['seconds']:>8.2f} {r['games_per_s']:>9,} "
               f"{r['decisions_per_s']:>12,} {r['warmup_seconds']:>9.2f} {r['peak_mib']:>9,} "
-              f"{r['folder_mib']:>10}")
+              f"{r['folder_mib']:>10} {r['games_per_cpu_s']:>11,}")
     if args.cold_start:
         cold_start()
 

@@ -70,7 +70,7 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
         'edit (see simkit/driver_template.py)."""',
         "import numpy as np",
         "",
-        "from simkit.jit import borrow, borrow_all, inline, kernel",
+        "from simkit.jit import borrow, borrow_all, inline, inline_source, kernel",
         "from simkit.rng import seed_streams",
         f"import {spec.rules.__name__} as game",
     ]
@@ -80,10 +80,12 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
         mod, fn = specs[i].import_path
         lines.append(f"from {mod} import {fn} as strategy_{i}")
     lines += ["", "NOT_COMPILED = -1000", "", "", "@inline",
-              "def choose(code, params, obs, seat, moves, n_moves, weights, streams):"]
+              "def choose(code, params, state, obs, seat, moves, n_moves, weights, streams):"]
     for i in codes:
-        lines += [f"    if code == {i}:",
-                  f"        return strategy_{i}(params, obs, seat, moves, n_moves, weights[{i}],",
+        lines.append(f"    if code == {i}:")
+        if specs[i].needs_obs:
+            lines.append("        game.observe(params, state, seat, obs)")
+        lines += [f"        return strategy_{i}(params, obs, seat, moves, n_moves, weights[{i}],",
                   "                            streams[1 + seat:2 + seat])"]
     lines.append("    return NOT_COMPILED")
     return "\n".join(lines) + "\n" + body

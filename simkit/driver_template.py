@@ -8,14 +8,17 @@ loop, written once, serves every game and every strategy with a warm on-disk cac
 generated module's name carries a hash of every source it depends on, so a change to any of
 them recompiles; a driver holds only the strategies a run uses, so a run compiles no other.
 
-Three kernels:
+``game_loop`` is the loop of every game: it plays a game on from whatever ``state`` it is
+given, into buffers its caller provides, allocating nothing. It is compiled into each of
+three kernels (``inline_source``: no library of its own to compile):
 
-- ``play_out`` plays a game on from whatever ``state`` it is given, into buffers its caller
-  provides, allocating nothing: the loop of every game, and the playout of a search that
-  copies a state (and its streams) and plays on from the copy;
 - ``play_batch`` plays a run's chunk of games from their seeds (its arrays are ``borrow``ed,
   see ``simkit.jit``, so the rules kernels count no references atomically);
+- ``play_out`` is the playout of a search: it plays on from a copy of a state (and of its
+  streams), for a budget of decisions or to the end;
 - ``play_game`` plays one game from its seed and records its moves (``simkit replay``).
+
+Only the kernels a process calls are compiled: a run compiles ``play_batch`` alone.
 
 When a game ends, and when ``finish`` is called:
 - before every decision the loop asks ``is_over``; if the game is over, ``finish`` gives the
@@ -27,11 +30,14 @@ When a game ends, and when ``finish`` is called:
   it is played without asking the strategy (nor drawing from the seat's stream); else
   ``to_move`` names the seat, its strategy gets ``observe``'s view (only if it needs one)
   and chooses.
+
+A run whose strategies need no observation (``random``, ``first``) never calls
+``observe``, and its driver does not even compile it.
 """
 # --- bindings: replaced in a generated driver ---
 import numpy as np
 
-from simkit.jit import borrow, borrow_all, inline, kernel
+from simkit.jit import borrow, borrow_all, inline, inline_source, kernel
 from simkit.rng import seed_streams
 
 game = None
@@ -39,10 +45,11 @@ NOT_COMPILED = -1000
 
 
 @inline
-def choose(code, params, obs, seat, moves, n_moves, weights, streams):  # pragma: no cover
+def choose(code, params, state, obs, seat, moves, n_moves, weights, streams):  # pragma: no cover
     """Strategy ``code``'s choice for ``seat``: an index into ``moves[:n_moves]``, or
-    ``NOT_COMPILED`` for a code this driver does not hold. It hands the strategy its row of
-    ``weights`` and the seat's stream, ``streams[1 + seat:2 + seat]``."""
+    ``NOT_COMPILED`` for a code this driver does not hold. For a strategy that needs an
+    observation it first writes ``observe``'s view of ``state`` into ``obs``; it hands the
+    strategy its row of ``weights`` and the seat's stream, ``streams[1 + seat:2 + seat]``."""
     raise NotImplementedError
 
 
@@ -51,9 +58,9 @@ def choose(code, params, obs, seat, moves, n_moves, weights, streams):  # pragma
 NO_BUDGET = np.int64(-1)  # play on to the end (an int64, not a literal: one specialisation)
 
 
-@kernel
-def play_out(params, n_players, codes, needs_obs, weights, max_turns, state, obs, moves,
-             streams, items, scores, ranks, trace, budget):
+@inline_source
+def game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams, items,
+              scores, ranks, trace, budget):
     """Play the game in ``state`` on, for at most ``budget`` decisions (no limit when it is
     negative), allocating nothing.
 
@@ -68,7 +75,8 @@ def play_out(params, n_players, codes, needs_obs, weights, max_turns, state, obs
     while not game.is_over(state):
         if game.turn_number(state) >= max_turns:
             game.finish(params, state, scores, ranks)
-            ranks[:] = 0
+            for s in range(ranks.shape[0]):
+                ranks[s] = 0
             return 0, game.turn_number(state), decisions
         if decisions == budget:
             return -1, game.turn_number(state), decisions
@@ -78,10 +86,7 @@ def play_out(params, n_players, codes, needs_obs, weights, max_turns, state, obs
         k = 0
         if n > 1:
             seat = game.to_move(state)
-            code = codes[seat]
-            if needs_obs[code]:
-                game.observe(params, state, seat, obs)
-            k = choose(code, params, obs, seat, moves, n, weights, streams)
+            k = choose(codes[seat], params, state, obs, seat, moves, n, weights, streams)
             if k == NOT_COMPILED:
                 raise RuntimeError("a seat's strategy is not compiled into this driver")
             if k < 0 or k >= n:
@@ -95,24 +100,34 @@ def play_out(params, n_players, codes, needs_obs, weights, max_turns, state, obs
 
 
 @kernel
+def play_out(params, n_players, codes, weights, max_turns, state, obs, moves, streams, items,
+             scores, ranks, trace, budget):
+    """``game_loop`` as a kernel of its own, for a search (or a test) to call: play the game
+    in ``state`` on for at most ``budget`` decisions (no limit when negative), into the
+    caller's buffers, allocating nothing; see ``game_loop``."""
+    return game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams,
+                     items, scores, ranks, trace, budget)
+
+
+@kernel
 def play_game(params, n_players, seed, codes, needs_obs, weights, max_turns, state, obs, moves,
               items, scores, ranks, trace):
     """Play one game from its ``seed``; seat ``s`` is played by strategy ``codes[s]``.
 
     Fills ``items`` (int32[P, n_items], counting from what it holds), ``scores``
     (float64[P]) and ``ranks`` (int32[P]); records the first ``len(trace)`` moves in
-    ``trace``. Returns (end reason, turns, decisions)."""
+    ``trace``. Returns (end reason, turns, decisions). ``needs_obs`` is not read (which
+    strategies observe is known when the driver is generated); it stays for callers."""
     streams = np.empty(1 + n_players, np.uint64)
     seed_streams(seed, n_players, streams)
     game.new_game(params, n_players, state, streams[0:1])
-    return play_out(params, n_players, codes, needs_obs, weights, max_turns, state, obs,
-                    moves, streams, items, scores, ranks, trace, NO_BUDGET)
+    return game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams,
+                     items, scores, ranks, trace, NO_BUDGET)
 
 
 @kernel
-def play_batch(params, n_players, seeds, codes, needs_obs, weights, max_turns, state, obs,
-               moves, streams, out_end, out_turns, out_decisions, out_scores, out_ranks,
-               out_items):
+def play_batch(params, n_players, seeds, codes, weights, max_turns, state, obs, moves, streams,
+               out_end, out_turns, out_decisions, out_scores, out_ranks, out_items):
     """Play ``len(seeds)`` games; game ``g`` uses ``seeds[g]`` and seat strategies
     ``codes[g]`` (int32[G, P]). ``state``, ``obs`` (int32[state_size]), ``moves``
     (int32[max_moves]) and ``streams`` (uint64[1 + P]) are scratch. Outputs are per game:
@@ -122,7 +137,6 @@ def play_batch(params, n_players, seeds, codes, needs_obs, weights, max_turns, s
     # every array here is kept alive by the caller for the whole call
     params = borrow_all(params)
     codes = borrow(codes)
-    needs_obs = borrow(needs_obs)
     weights = borrow(weights)
     state = borrow(state)
     obs = borrow(obs)
@@ -134,12 +148,14 @@ def play_batch(params, n_players, seeds, codes, needs_obs, weights, max_turns, s
     trace = moves[0:0]
     for g in range(seeds.shape[0]):
         items = out_items[g]
-        items[:, :] = 0
+        for s in range(items.shape[0]):
+            for j in range(items.shape[1]):
+                items[s, j] = 0
         seed_streams(seeds[g], n_players, streams)
         game.new_game(params, n_players, state, streams[0:1])
-        end, turns, decisions = play_out(
-            params, n_players, codes[g], needs_obs, weights, max_turns, state, obs, moves,
-            streams, items, out_scores[g], out_ranks[g], trace, NO_BUDGET)
+        end, turns, decisions = game_loop(
+            params, n_players, codes[g], weights, max_turns, state, obs, moves, streams, items,
+            out_scores[g], out_ranks[g], trace, NO_BUDGET)
         out_end[g] = end
         out_turns[g] = turns
         out_decisions[g] = decisions

@@ -5,12 +5,30 @@ so the local runner can play chunks on several threads at once.
 
 Caches are keyed by a digest of all of simkit's sources (``source_digest``): see there why.
 
-Performance notes that hold for every game (measured on Rabbit Hunt's placement scan):
-- Taking an array out of the ``params`` tuple (``params[0]``) costs an atomic reference
-  count each time; inside a loop that is ~50 ns an iteration. Unpack the tuple once at the
-  top of a protocol kernel and hand the arrays to helpers.
-- A call to another kernel costs ~20 ns; tiny helpers called in hot loops should be
-  ``inline`` (numba inlines them in its IR: no call, no reference counting).
+How kernels compile (``kernel``, ``inline``), and why; measured with
+benchmarks/compile_time.py (CPU seconds of a cold first run) and single-thread games per
+CPU second, on the project's 2-core machine:
+
+- A call from one kernel to another compiles the callee for the argument types at the call
+  site. Numba would compile a separate copy for every literal constant (``item(items, c,
+  I_HIT)`` and ``item(items, c, I_MISS)`` are two functions) and for every integer width
+  (``int32`` read from a state, ``int64`` from arithmetic): Watership Down compiled its
+  two-line ``item`` 24 times. A simkit kernel is compiled once for plain ``int64`` integers
+  (and booleans, floats) instead, unless it can only be typed with its literal arguments.
+  Values are the same (numba does integer arithmetic in 64 bits either way); Watership
+  Down's cold compile went from 22.8 to 15.1 CPU seconds, every game's tables unchanged.
+- ``inline`` helpers used to be inlined by numba in its own IR, which re-types and
+  re-lowers a helper at every call site, recursively: Avalon's 42 helpers, nested, cost 15
+  of its 23 CPU seconds of compilation. An ``inline`` helper is now compiled once, as a
+  kernel marked ``alwaysinline`` for LLVM, which inlines it into every caller: Avalon
+  compiles in 9.8 CPU seconds and plays as fast (30,200 against 29,300 games per CPU
+  second; Rabbit Hunt 15,700 against 15,200, Connect Four 687,000 against 695,000).
+- Reference counts: numba counts references to every array a kernel receives, assigns or
+  slices with an atomic operation in a function call it never inlines; in a game loop
+  those were most of the time (see ``borrow``). The driver hands the rules kernels
+  borrowed arrays, so they cost a test of a null pointer. Taking an array out of the
+  ``params`` tuple still costs a count on an array that is not borrowed: unpack the tuple
+  once at the top of a protocol kernel and hand the arrays to helpers.
 """
 
 import hashlib
@@ -20,9 +38,15 @@ import time
 from pathlib import Path
 
 import numba
-from numba import njit as _njit
 from numba import types as _types
 from numba.core import cgutils as _cgutils
+from numba.core import errors as _errors
+from numba.core.compiler import CompilerBase as _CompilerBase
+from numba.core.compiler import DefaultPassBuilder as _DefaultPassBuilder
+from numba.core.compiler_machinery import LoweringPass as _LoweringPass
+from numba.core.compiler_machinery import register_pass as _register_pass
+from numba.core.registry import CPUDispatcher as _CPUDispatcher
+from numba.core.typed_passes import NativeLowering as _NativeLowering
 from numba.extending import intrinsic as _intrinsic
 
 JIT_OPTIONS = {"cache": True, "nogil": True}
@@ -65,14 +89,85 @@ def _use_keyed_cache() -> None:
 _use_keyed_cache()
 
 
+def _plain(ty):
+    """The type a kernel is compiled for when called with an argument of type ``ty``: no
+    literal, and signed integers as int64."""
+    ty = _types.unliteral(ty)
+    if isinstance(ty, _types.Integer) and ty.signed and ty.bitwidth < 64:
+        return _types.int64
+    return ty
+
+
+class Kernel(_CPUDispatcher):
+    """A numba dispatcher that compiles one copy for plain argument types (see the module's
+    docstring) when called from another kernel. Calls from Python are as numba's."""
+
+    def get_call_template(self, args, kws):
+        plain = tuple(_plain(a) for a in args)
+        plain_kws = {k: _plain(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return super().get_call_template(plain, plain_kws)
+            except (_errors.TypingError, _errors.ForceLiteralArg):
+                pass  # typed only with its literal arguments: compile that copy
+        return super().get_call_template(args, kws)
+
+
+@_register_pass(mutates_CFG=False, analysis_only=True)
+class _MarkAlwaysInline(_LoweringPass):
+    """Marks the compiled function ``alwaysinline``: LLVM then inlines it into every kernel
+    that links it (numba links a callee's code into its caller's module and optimizes
+    them together)."""
+
+    _name = "simkit_mark_always_inline"
+
+    def __init__(self):
+        _LoweringPass.__init__(self)
+
+    def run_pass(self, state):
+        name = state.cr.fndesc.llvm_func_name
+        state.library._final_module.get_function(name).add_function_attribute("alwaysinline")
+        return False
+
+
+class _InlinePipeline(_CompilerBase):
+    def define_pipelines(self):
+        pm = _DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm.add_pass_after(_MarkAlwaysInline, _NativeLowering)
+        pm.finalize()
+        return [pm]
+
+
+def _compile(fn, inline_ir=False, **dispatcher_args) -> Kernel:
+    options = dict(JIT_OPTIONS)
+    cache = options.pop("cache")
+    if inline_ir:
+        options["inline"] = "always"
+    dispatcher = Kernel(py_func=fn, locals={},
+                        targetoptions={"nopython": True, "boundscheck": None, **options},
+                        **dispatcher_args)
+    if cache:
+        dispatcher.enable_caching()
+    return dispatcher
+
+
 def kernel(fn):
     """Compile ``fn`` as a simkit kernel (nopython, cached, GIL released)."""
-    return _njit(**JIT_OPTIONS)(fn)
+    return _compile(fn)
 
 
 def inline(fn):
-    """A tiny kernel that numba inlines into its callers (for helpers in hot loops)."""
-    return _njit(inline="always", **JIT_OPTIONS)(fn)
+    """A small kernel that is inlined into every kernel calling it (for helpers in hot
+    loops): compiled once, and inlined by LLVM (see the module's docstring)."""
+    return _compile(fn, pipeline_class=_InlinePipeline)
+
+
+def inline_source(fn):
+    """A kernel whose source numba copies into each caller, so that it compiles as part of
+    them and never on its own. Only for a function with one or two callers (the driver's
+    game loop inside its batch loop): every copy is compiled again, and nested ones
+    recursively."""
+    return _compile(fn, inline_ir=True)
 
 
 def _borrowed(context, builder, ty, value):

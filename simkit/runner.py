@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from simkit import data, registry
@@ -43,6 +42,9 @@ from simkit.results import (
 from simkit.rng import game_seeds
 
 DEFAULT_CHUNK = 25_000
+MIN_CHUNK = 2_000
+"""Chunks shrink toward the end of a run (see ``chunk_bounds``), but not below this many
+games: smaller ones would cost more in table-building than they save in balance."""
 
 
 MAX_GAMES = 10**10
@@ -191,7 +193,7 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
               np.empty(count, np.int32), np.empty((count, n), np.float64),
               np.empty((count, n), np.int32), np.empty((count, n, k), np.int32))
     p.driver.module.play_batch(
-        p.compiled, n, seeds, codes, p.driver.needs_obs, p.weights, p.max_turns,
+        p.compiled, n, seeds, codes, p.weights, p.max_turns,
         np.empty(p.state_size, np.int32), np.empty(p.state_size, np.int32),
         np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64),
         c.end, c.turns, c.decisions, c.scores, c.ranks, c.items)
@@ -201,6 +203,40 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
 def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
     """What a Dask worker runs: rebuild the plan in its own process, play one chunk."""
     return play_chunk(plan(run), start, count)
+
+
+def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table]:
+    """The games and items tables of a played chunk."""
+    spec = registry.get_game(p.run.game)
+    return (games_table(chunk, p.driver.strategy_names, spec.teams(p.run.players),
+                        spec.end_reasons),
+            items_table(chunk, spec.item_columns))
+
+
+def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table, pa.Table]:
+    """What a local thread runs: play a chunk and build its tables, so that the thread
+    writing the run folder only writes."""
+    chunk = play_chunk(p, start, count)
+    return (chunk, *tables(p, chunk))
+
+
+def chunk_bounds(games: int, workers: int, chunk_size: int | None = None
+                 ) -> list[tuple[int, int]]:
+    """(start, count) of each chunk of a run. With a ``chunk_size``, chunks of that size.
+    Otherwise guided: each chunk takes a quarter of the remaining games per worker
+    (between ``MIN_CHUNK`` and ``DEFAULT_CHUNK``), so chunks shrink toward the end of the
+    run and every worker finishes its last one at about the same time. The chunking never
+    changes a game: game ``i`` depends only on the master seed and ``i``."""
+    if chunk_size is not None:
+        return [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+    bounds = []
+    start = 0
+    while start < games:
+        remaining = games - start
+        size = min(remaining, DEFAULT_CHUNK, max(MIN_CHUNK, math.ceil(remaining / (4 * workers))))
+        bounds.append((start, size))
+        start += size
+    return bounds
 
 
 class _Backend:
@@ -224,18 +260,22 @@ class _Backend:
             self.name = f"dask:{self.client.scheduler.address}"
             self.pending_max = 2 * max(1, len(self.client.scheduler_info()["workers"]))
             self.submit = lambda s, c: self.client.submit(remote_chunk, p.run, s, c, pure=False)
-            self.result = lambda future: future.result()
+            self.result = lambda future: self._tabulated(future.result())
         elif workers > 1:
             self.pool = ThreadPoolExecutor(workers)
             self.name = f"threads:{workers}"
             self.pending_max = 2 * workers
-            self.submit = lambda s, c: self.pool.submit(play_chunk, p, s, c)
+            self.submit = lambda s, c: self.pool.submit(play_and_tabulate, p, s, c)
             self.result = lambda future: future.result()
         else:
             self.name = "serial"
             self.pending_max = 1
             self.submit = lambda s, c: (s, c)
-            self.result = lambda bounds: play_chunk(p, *bounds)
+            self.result = lambda bounds: self._tabulated(play_chunk(p, *bounds))
+        self._plan = p
+
+    def _tabulated(self, chunk: Chunk) -> tuple[Chunk, pa.Table, pa.Table]:
+        return (chunk, *tables(self._plan, chunk))
 
     def close(self, wait: bool) -> None:
         if self.pool is not None:
@@ -244,9 +284,10 @@ class _Backend:
             self.client.close()
 
 
-def _ordered(submit: Callable[[int, int], Any], result: Callable[[Any], Chunk],
-             bounds: list[tuple[int, int]], pending_max: int) -> Iterator[Chunk]:
-    """Submit chunks (at most ``pending_max`` in flight) and yield them in game order."""
+def _ordered(submit: Callable[[int, int], Any], result: Callable[[Any], Any],
+             bounds: list[tuple[int, int]], pending_max: int) -> Iterator[Any]:
+    """Submit chunks (at most ``pending_max`` in flight) and yield their results in game
+    order."""
     pending: dict[int, Any] = {}
     nxt = 0
     for i, (start, count) in enumerate(bounds):
@@ -324,14 +365,12 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     DataFrames (empty when written to ``out``, to keep memory bounded) and run.json.
     On Ctrl-C the games finished so far are kept, marked ``complete: false``."""
     p = plan(run)
-    spec = registry.get_game(run.game)
     workers = workers or os.cpu_count() or 1
-    if chunk_size is None:
-        chunk_size = max(1, min(DEFAULT_CHUNK, math.ceil(run.games / (4 * workers))))
-    bounds = [(s, min(chunk_size, run.games - s)) for s in range(0, run.games, chunk_size)]
+    bounds = chunk_bounds(run.games, workers, chunk_size)
     with _compile_notice(run.game, progress):
         play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
-    backend = _Backend(p, workers, scheduler)
+    # a run of one chunk is played here: no thread to start for it
+    backend = _Backend(p, workers if len(bounds) > 1 else 1, scheduler)
     try:
         writer = RunWriter(out, overwrite) if out is not None else None
     except BaseException:
@@ -350,10 +389,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     stop = _StopRequests()
     try:
         with stop:
-            for chunk in _ordered(backend.submit, backend.result, bounds, backend.pending_max):
-                g = games_table(chunk, p.driver.strategy_names, spec.teams(run.players),
-                                spec.end_reasons)
-                it = items_table(chunk, spec.item_columns)
+            for chunk, g, it in _ordered(backend.submit, backend.result, bounds,
+                                         backend.pending_max):
                 if writer is not None:
                     writer.write(g, it)
                 else:
@@ -368,7 +405,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                 raise KeyboardInterrupt
             elapsed = time.perf_counter() - started
             complete = done == run.games
-            meta = run_meta(p, backend.name, chunk_size, elapsed, done, complete)
+            meta = run_meta(p, backend.name, max(count for _, count in bounds), elapsed,
+                            done, complete)
             if writer is not None:
                 writer.close(meta)
     except BaseException as exc:
@@ -383,6 +421,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
             bar.close()
         backend.close(wait=not stop.requested)
     if writer is not None:
+        import pandas as pd
+
         result_games = pd.DataFrame()
         result_items = pd.DataFrame()
     else:
