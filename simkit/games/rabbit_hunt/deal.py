@@ -144,7 +144,7 @@ def fill_pool(p, obs, v, scratch):
     return n_pool
 
 
-@kernel
+@inline
 def by_group(state, v, n, values_at, tags_at, places_at, sorted_at, from_at, scratch):
     """Sort the unseen places among the ``n`` at ``places_at`` in scratch (those whose
     ``state[values_at + place]`` is HIDDEN; their tag words at ``state[tags_at + place]``)
@@ -168,7 +168,7 @@ def by_group(state, v, n, values_at, tags_at, places_at, sorted_at, from_at, scr
     scratch[from_at] = 0
 
 
-@kernel
+@inline
 def deal_group(p, state, v, g, taken, stream, scratch):
     """Deal v's group g: its KNOWN cards and UNKNOWN cards from the pool (from position
     ``taken`` of the shuffled pool on) over its places, the owner's bunnies only in the
@@ -318,7 +318,8 @@ def public_memory(p, state, v, n_fd, scratch):
             state[r + G_KNOWN + BUNNY] = bunnies
             state[r + G_UNKNOWN] = state[IN_HAND + o] + locs - bunnies
             state[r + G_BUNNY_CAP] = min(bunnies, state[IN_HAND + o])
-            tidy(p, state, u, o)
+            if locs > 0 and (state[IN_HAND + o] == 0 or state[r + G_UNKNOWN] == 0):
+                tidy(p, state, u, o)  # (only then is there anything to tidy)
     for i in range(state[PILE_LEN]):
         word = state[PILE_TAGS + i]
         tag = tag_of(word, v)
