@@ -11,10 +11,9 @@ the ways of laying the physical cards out (any deal of the pool is as likely as 
 The other seats' memory, hidden from ``v``, is filled in as what the table shows them
 (``public_memory``).
 
-``scratch`` (int32[state_size]) holds, from SC_COUNT on: the pool's count by kind, the
-other seats' unseen bunnies and tagged cards per owner, the pool card by card, the
-face-down cells, and a group's cells and cards while it is dealt. ``p`` is the flat
-parameter array.
+``scratch`` (int32[state_size]) holds the pool, the unseen places sorted by group and the
+other seats' counts (its layout is below); nothing is allocated, since search calls this on
+every iteration. ``p`` is the flat parameter array.
 """
 
 from simkit.game import HIDDEN
