@@ -11,10 +11,9 @@ the ways of laying the physical cards out (any deal of the pool is as likely as 
 The other seats' memory, hidden from ``v``, is filled in as what the table shows them
 (``public_memory``).
 
-``scratch`` (int32[state_size]) holds, from SC_COUNT on: the pool's count by kind, the
-other seats' unseen bunnies and tagged cards per owner, the pool card by card, the
-face-down cells, and a group's cells and cards while it is dealt. ``p`` is the flat
-parameter array.
+``scratch`` (int32[state_size]) holds the pool, the unseen places sorted by group and the
+other seats' counts (its layout is below); nothing is allocated, since search calls this on
+every iteration. ``p`` is the flat parameter array.
 """
 
 from simkit.game import HIDDEN
@@ -38,6 +37,7 @@ from simkit.games.rabbit_hunt.state import (
     G_OWNER,
     G_UNKNOWN,
     GROUP_W,
+    GROUPS,
     HAND,
     IN_HAND,
     KNOWN_TAG,
@@ -52,6 +52,7 @@ from simkit.games.rabbit_hunt.state import (
     PILE,
     PILE_LEN,
     PILE_TAGS,
+    REMOVED,
     WAREHOUSE,
 )
 from simkit.jit import inline, kernel
@@ -61,10 +62,13 @@ from simkit.rng import rand_below, shuffle
 SC_COUNT = 0  # [N_FARMLAND] the pool by kind
 SC_BUNNIES = 16  # [MAX_SEATS * MAX_SEATS] seat u's unseen bunnies of owner o, at u * 4 + o
 SC_LOCS = 32  # [MAX_SEATS * MAX_SEATS] seat u's cards tagged in its group for owner o
-SC_POOL = 48  # [DECK_MAX] the pool, card by card, shuffled
-SC_FACE_DOWN = SC_POOL + DECK_MAX  # [n_cells] the face-down cells
-# then [n_cells] a group's cells its owner laid, [n_cells] its other cells, [DECK_MAX] its
-# farmland cards
+SC_CELLS_FROM = 48  # [N_GROUPS + 2] where each group's cells start in SC_CELLS_BY (0: none)
+SC_PILE_FROM = SC_CELLS_FROM + N_GROUPS + 2  # [N_GROUPS + 2] the same for pile cards
+SC_POOL = SC_PILE_FROM + N_GROUPS + 2  # [DECK_MAX] the pool, card by card, shuffled
+SC_CARDS = SC_POOL + DECK_MAX  # [DECK_MAX] a group's farmland cards while it is dealt
+SC_PILE_BY = SC_CARDS + DECK_MAX  # [DECK_MAX] the unseen pile cards, by group
+SC_FACE_DOWN = SC_PILE_BY + DECK_MAX  # [n_cells] the face-down cells
+# then [n_cells] (SC_FACE_DOWN + n_cells) the unseen cells, by group
 
 
 @inline
@@ -78,9 +82,26 @@ def binomial(n, k):
     return out
 
 
+@inline
+def hand_hidden(obs, o):
+    return obs[HAND + o * N_KINDS] == HIDDEN
+
+
 @kernel
-def face_down_cells(p, state, scratch):
-    """The cells holding a face-down card, listed at SC_FACE_DOWN; returns how many."""
+def copy_seen(p, obs, v, state, scratch):
+    """``state`` := ``obs``, but the other seats' memory rows (HIDDEN there) emptied; the
+    face-down cells listed at SC_FACE_DOWN. Returns how many."""
+    mine = group_at(v, 0)
+    rows = N_GROUPS * GROUP_W
+    state[:GROUPS] = obs[:GROUPS]
+    state[mine:mine + rows] = obs[mine:mine + rows]
+    state[CELLS:] = obs[CELLS:]
+    for u in range(MAX_SEATS):
+        if u != v:
+            r = group_at(u, 0)
+            state[r:r + rows] = 0
+            for g in range(N_GROUPS):
+                state[r + g * GROUP_W + G_OWNER] = -1
     n_fd = 0
     for c in range(p[P_CELLS]):
         card = state[CELLS + c]
@@ -90,16 +111,11 @@ def face_down_cells(p, state, scratch):
     return n_fd
 
 
-@inline
-def hand_hidden(obs, o):
-    return obs[HAND + o * N_KINDS] == HIDDEN
-
-
 @kernel
-def fill_pool(p, obs, v, n_fd, scratch):
+def fill_pool(p, obs, v, scratch):
     """The farmland cards v has seen nowhere and knows in no group, one by one at SC_POOL:
     the deck, less the cards it sees (cells, hands, pile) and its groups' known cards.
-    Returns how many; they are the group's UNKNOWN cards, the cards of the places in no
+    Returns how many; they are the groups' UNKNOWN cards, the cards of the places in no
     group and the cards put away at setup."""
     for k in range(N_FARMLAND):
         scratch[SC_COUNT + k] = p[p[P_DECK_AT] + k]
@@ -127,28 +143,47 @@ def fill_pool(p, obs, v, n_fd, scratch):
     return n_pool
 
 
-@kernel
-def deal_group(p, state, v, g, n_fd, taken, stream, scratch):
+@inline
+def by_group(state, v, n, values_at, tags_at, places_at, sorted_at, from_at, scratch):
+    """Sort the unseen places among the ``n`` at ``places_at`` in scratch (those whose
+    ``state[values_at + place]`` is HIDDEN; their tag words at ``state[tags_at + place]``)
+    by v's group, a counting sort into ``sorted_at``: the places of group g (key g + 1; key
+    0, in none) run from scratch[from_at + g + 1] to scratch[from_at + g + 2]."""
+    scratch[from_at:from_at + N_GROUPS + 2] = 0
+    for i in range(n):
+        x = scratch[places_at + i]
+        if state[values_at + x] == HIDDEN:
+            scratch[from_at + 1 + tag_of(state[tags_at + x], v)] += 1
+    for key in range(N_GROUPS + 1):  # counts -> where each key starts, one along
+        scratch[from_at + key + 1] += scratch[from_at + key]
+    for i in range(n):
+        x = scratch[places_at + i]
+        if state[values_at + x] == HIDDEN:
+            key = tag_of(state[tags_at + x], v)
+            scratch[sorted_at + scratch[from_at + key]] = x
+            scratch[from_at + key] += 1
+    for key in range(N_GROUPS, 0, -1):  # each key's start, back in place
+        scratch[from_at + key] = scratch[from_at + key - 1]
+    scratch[from_at] = 0
+
+
+@inline
+def deal_group(p, state, v, g, taken, stream, scratch):
     """Deal v's group g: its KNOWN cards and UNKNOWN cards from the pool (from position
     ``taken`` of the shuffled pool on) over its places, the owner's bunnies only in the
     owner's hand (at most BUNNY_CAP) or on face-down cards the owner laid. Returns the pool
     cards it took."""
-    n_cells = p[P_CELLS]
-    laid_at = SC_FACE_DOWN + n_cells
-    other_at = laid_at + n_cells
-    cards_at = other_at + n_cells
+    cells_by = SC_FACE_DOWN + p[P_CELLS]
+    first, last = scratch[SC_CELLS_FROM + g + 1], scratch[SC_CELLS_FROM + g + 2]
     r = group_at(v, g)
     owner = state[r + G_OWNER]
-    n_laid, n_other = 0, 0
-    for i in range(n_fd):
-        c = scratch[SC_FACE_DOWN + i]
-        if state[CELLS + c] == HIDDEN and tag_of(state[cell_tags_at(p, c)], v) == g + 1:
-            if state[placer_at(p, c)] == owner:
-                scratch[laid_at + n_laid] = c
-                n_laid += 1
-            else:  # a card from under the pile: never a bunny
-                scratch[other_at + n_other] = c
-                n_other += 1
+    n_laid = 0  # the cells the owner laid first (a bunny may lie there), then the others
+    for i in range(first, last):
+        c = scratch[cells_by + i]
+        if state[placer_at(p, c)] == owner:
+            scratch[cells_by + i] = scratch[cells_by + first + n_laid]
+            scratch[cells_by + first + n_laid] = c
+            n_laid += 1
     in_hand = state[IN_HAND + owner] if g < MAX_SEATS else 0
     cap = state[r + G_BUNNY_CAP] if g < MAX_SEATS else 0
     bunnies = state[r + G_KNOWN + BUNNY]
@@ -166,68 +201,73 @@ def deal_group(p, state, v, g, n_fd, taken, stream, scratch):
                 j = jj
                 break
             pick -= w
-    # the other bunnies on laid cards chosen at random (a partial shuffle)
+    # the other bunnies on cells the owner laid, chosen at random (a partial shuffle)
     on_cells = bunnies - j
-    for i in range(on_cells):
-        k = i + rand_below(stream, n_laid - i)
-        c = scratch[laid_at + k]
-        scratch[laid_at + k] = scratch[laid_at + i]
-        scratch[laid_at + i] = c
+    for i in range(first, first + on_cells):
+        k = i + rand_below(stream, first + n_laid - i)
+        c = scratch[cells_by + k]
+        scratch[cells_by + k] = scratch[cells_by + i]
+        scratch[cells_by + i] = c
         state[CELLS + c] = BUNNY + owner
     # the farmland cards: the known ones and the unknown ones from the pool, shuffled
     n_cards = 0
     for k in range(N_FARMLAND):
         for _ in range(state[r + G_KNOWN + k]):
-            scratch[cards_at + n_cards] = k
+            scratch[SC_CARDS + n_cards] = k
             n_cards += 1
     unknown = state[r + G_UNKNOWN]
-    for i in range(unknown):
-        scratch[cards_at + n_cards] = scratch[SC_POOL + taken + i]
-        n_cards += 1
-    shuffle(stream, scratch[cards_at:cards_at + n_cards], n_cards)
-    nxt = 0
+    scratch[SC_CARDS + n_cards:SC_CARDS + n_cards + unknown] = scratch[
+        SC_POOL + taken:SC_POOL + taken + unknown]
+    n_cards += unknown
+    shuffle(stream, scratch[SC_CARDS:SC_CARDS + n_cards], n_cards)
+    nxt = SC_CARDS
     if g < MAX_SEATS:
         row = HAND + owner * N_KINDS
         state[row:row + N_KINDS] = 0
         state[row + BUNNY] = j
         for _ in range(in_hand - j):
-            state[row + scratch[cards_at + nxt]] += 1
+            state[row + scratch[nxt]] += 1
             nxt += 1
-    for i in range(on_cells, n_laid):
-        state[CELLS + scratch[laid_at + i]] = scratch[cards_at + nxt]
+    for i in range(first + on_cells, last):
+        state[CELLS + scratch[cells_by + i]] = scratch[nxt]
         nxt += 1
-    for i in range(n_other):
-        state[CELLS + scratch[other_at + i]] = scratch[cards_at + nxt]
+    for i in range(scratch[SC_PILE_FROM + g + 1], scratch[SC_PILE_FROM + g + 2]):
+        state[PILE + scratch[SC_PILE_BY + i]] = scratch[nxt]
         nxt += 1
-    for i in range(state[PILE_LEN]):
-        if state[PILE + i] == HIDDEN and tag_of(state[PILE_TAGS + i], v) == g + 1:
-            state[PILE + i] = scratch[cards_at + nxt]
-            nxt += 1
     return unknown
 
 
 @kernel
 def deal_unseen(p, state, v, n_fd, stream, scratch):
     """Everything v has not seen, in ``state`` (a copy of its observation), dealt again."""
-    n_pool = fill_pool(p, state, v, n_fd, scratch)
-    shuffle(stream, scratch[SC_POOL:SC_POOL + n_pool], n_pool)
+    n_pool = fill_pool(p, state, v, scratch)
+    # only the cards dealt need a random order: the rest were put away at setup
+    for i in range(n_pool - state[REMOVED]):
+        k = i + rand_below(stream, n_pool - i)
+        x = scratch[SC_POOL + k]
+        scratch[SC_POOL + k] = scratch[SC_POOL + i]
+        scratch[SC_POOL + i] = x
+    # the unseen places, by group
+    cells_by = SC_FACE_DOWN + p[P_CELLS]
+    by_group(state, v, n_fd, CELLS, cell_tags_at(p, 0), SC_FACE_DOWN, cells_by,
+             SC_CELLS_FROM, scratch)
+    for i in range(state[PILE_LEN]):
+        scratch[SC_CARDS + i] = i
+    by_group(state, v, state[PILE_LEN], PILE, PILE_TAGS, SC_CARDS, SC_PILE_BY, SC_PILE_FROM,
+             scratch)
     taken = 0
     for g in range(N_GROUPS):
         r = group_at(v, g)
         if state[r + G_OWNER] >= 0 and (g >= MAX_SEATS or hand_hidden(state, g)):
-            taken += deal_group(p, state, v, g, n_fd, taken, stream, scratch)
-    # the places in no group: the next pool cards (the pool is shuffled)
-    for i in range(n_fd):
-        c = scratch[SC_FACE_DOWN + i]
-        if state[CELLS + c] == HIDDEN:
-            state[CELLS + c] = scratch[SC_POOL + taken]
-            taken += 1
-    for i in range(state[PILE_LEN]):
-        if state[PILE + i] == HIDDEN:
-            state[PILE + i] = scratch[SC_POOL + taken]
-            taken += 1
+            taken += deal_group(p, state, v, g, taken, stream, scratch)
+    # the places in no group: the next pool cards
+    for i in range(scratch[SC_CELLS_FROM], scratch[SC_CELLS_FROM + 1]):
+        state[CELLS + scratch[cells_by + i]] = scratch[SC_POOL + taken]
+        taken += 1
+    for i in range(scratch[SC_PILE_FROM], scratch[SC_PILE_FROM + 1]):
+        state[PILE + scratch[SC_PILE_BY + i]] = scratch[SC_POOL + taken]
+        taken += 1
     state[PILE + state[PILE_LEN]:PILE + DECK_MAX] = NO_CARD  # (the observation hides all)
-    # what is left of the pool was put away at setup (REMOVED counts it)
 
 
 @kernel
@@ -236,15 +276,10 @@ def public_memory(p, state, v, n_fd, scratch):
     other hand holds its owner's bunnies but those the seat has seen on the farmland, with
     the face-down cards the owner laid that the seat has not seen (when any bunny is left
     to look for among them), and each seat knows the cards it put under the pile (those v
-    knows were put back). Kept in the simplest form (``memory.tidy``)."""
+    knows were put back). Kept in the simplest form (``memory.tidy``). Their rows are
+    empty (``copy_seen``)."""
     n = state[N_PLAYERS]
     scratch[SC_BUNNIES:SC_BUNNIES + 2 * MAX_SEATS * MAX_SEATS] = 0  # (and SC_LOCS)
-    for u in range(MAX_SEATS):
-        if u != v:
-            for g in range(N_GROUPS):
-                r = group_at(u, g)
-                state[r:r + GROUP_W] = 0
-                state[r + G_OWNER] = -1
     for u in range(n):
         for o in range(n):
             scratch[SC_BUNNIES + u * MAX_SEATS + o] = state[HAND + o * N_KINDS + BUNNY]
@@ -282,7 +317,8 @@ def public_memory(p, state, v, n_fd, scratch):
             state[r + G_KNOWN + BUNNY] = bunnies
             state[r + G_UNKNOWN] = state[IN_HAND + o] + locs - bunnies
             state[r + G_BUNNY_CAP] = min(bunnies, state[IN_HAND + o])
-            tidy(p, state, u, o)
+            if locs > 0 and (state[IN_HAND + o] == 0 or state[r + G_UNKNOWN] == 0):
+                tidy(p, state, u, o)  # (only then is there anything to tidy)
     for i in range(state[PILE_LEN]):
         word = state[PILE_TAGS + i]
         tag = tag_of(word, v)

@@ -8,7 +8,7 @@ hand ``p`` to the helpers (see simkit/jit.py on why).
 import numpy as np
 
 from simkit.game import HIDDEN
-from simkit.games.rabbit_hunt.deal import deal_unseen, face_down_cells, public_memory
+from simkit.games.rabbit_hunt.deal import copy_seen, deal_unseen, public_memory
 from simkit.games.rabbit_hunt.memory import (
     AS_SEEN,
     cell_tags_at,
@@ -810,7 +810,6 @@ def determinize(params, obs, seat, state, stream, scratch):
     memory is what the table showed them. ``scratch``: int32[state_size]; nothing is
     allocated."""
     p = params[0]
-    state[:] = obs
-    n_fd = face_down_cells(p, state, scratch)
+    n_fd = copy_seen(p, obs, seat, state, scratch)
     deal_unseen(p, state, seat, n_fd, stream, scratch)
     public_memory(p, state, seat, n_fd, scratch)

@@ -395,7 +395,7 @@ def test_the_checks_fail_a_deal_that_is_not_uniform():
     moved[on_card, S.CELLS + c] = S.CARROT_2
     moved[on_card, S.HAND + g.owner * S.N_KINDS + B] += 1
     moved[on_card, S.HAND + g.owner * S.N_KINDS + S.CARROT_2] -= 1
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="bunnies in the hand"):
         check_bunnies(g, moved, rng, Counter())
     # the farmland cards: the card laid always the hand's empty card when it is farmland
     done = Counter()
