@@ -1,15 +1,22 @@
-"""Search strength and cost: ``mc`` and ``ismcts`` at a few budgets against the game's
-heuristic (or random), 2 players, seats rotated, for every game with a ``determinize``
-kernel. Prints per game and budget: the search's outright win rate with its 95% Wilson
-interval, milliseconds per search decision, the mean and deepest leaf of the tree, and the
-share of a decision's time spent outside playouts (estimated against the same number of
-bare playouts from determinised states).
+"""Search strength and cost, for every game with a ``determinize`` kernel.
 
-Games are played by a Python loop over the game's kernels (the search decides through
-``simkit.search.Search``), so the loop's own cost is not the engine's.
+Two parts, each printing one table:
 
-    python benchmarks/search_strength.py --games 100 --budgets 50,200,1000
-    python benchmarks/search_strength.py --game avalon --games 500 --budgets 400 --against heuristic
+- ``cost``: on positions sampled from heuristic self-play at 2 players (the states where a
+  seat had a choice), ``mc`` and ``ismcts`` decide at each budget. Prints milliseconds and
+  decisions per second, the mean and deepest leaf of the tree, playout decisions per
+  iteration, the share of a decision's time spent outside playouts (determinising,
+  selecting, expanding, backing up: one minus the time the same number of playout decisions
+  takes in bare playouts from the true state), and what ``ismcts@N`` costs against ``mc@N``.
+- ``strength``: real runs through the engine (``simkit.runner.run_games``: seats rotated,
+  the same seeds for every budget), the search against the game's heuristic at 2 players,
+  and against random at every player count. Prints the search's outright win rate with its
+  95% Wilson interval, the fair share (1/P, or 1/2 for two teams), PASS when the interval
+  is above it, and games per minute on the workers used.
+
+    python benchmarks/search_strength.py cost --budgets 50,200,1000
+    python benchmarks/search_strength.py strength --games 500 --budgets 400
+    python benchmarks/search_strength.py strength --game avalon --against random --games 100
 """
 
 from __future__ import annotations
@@ -18,97 +25,153 @@ import argparse
 import time
 
 import numpy as np
-from simkit.reports.analysis import wilson
 
 from simkit import registry
+from simkit.analysis import strategy_outcomes
 from simkit.rng import game_seeds, seed_streams
-from simkit.runner import RunSpec, plan
+from simkit.runner import RunSpec, plan, run_games
 from simkit.search import Search
 
 
-def play(p, seats, seed: int, stats: dict) -> np.ndarray:
-    """One game; ``seats[s]`` is a Search or a strategy name. Returns the ranks."""
-    spec = registry.get_game(p.run.game)
-    rules, n = spec.rules, p.run.players
-    own = registry.strategies_for(p.run.game)
-    streams = np.empty(1 + n, np.uint64)
-    seed_streams(np.uint64(seed), n, streams)
-    state = np.zeros(p.state_size, np.int32)
-    obs = np.zeros(p.state_size, np.int32)
-    moves = np.zeros(p.max_moves, np.int32)
-    items = np.zeros((n, len(spec.item_columns)), np.int32)
-    rules.new_game(p.compiled, n, state, streams[0:1])
-    while not rules.is_over(state) and rules.turn_number(state) < p.max_turns:
-        k_moves = rules.legal_moves(p.compiled, state, moves)
-        k = 0
-        if k_moves > 1:
-            seat = rules.to_move(state)
-            rules.observe(p.compiled, state, seat, obs)
-            who = seats[seat]
-            if isinstance(who, Search):
-                t = time.perf_counter()
-                k = who.decide(obs, seat, moves, k_moves, streams[1 + seat:2 + seat])
-                stats["seconds"] += time.perf_counter() - t
-                stats["decisions"] += 1
-            else:
-                s = own[who]
-                w = np.array(list(s.weights.values()) or [0.0], np.float64)
-                k = s.kernel(p.compiled, obs, seat, moves, k_moves, w,
-                             streams[1 + seat:2 + seat])
-        rules.apply_move(p.compiled, state, moves[k], streams[0:1], items)
-    scores = np.zeros(n)
-    ranks = np.zeros(n, np.int32)
-    rules.finish(p.compiled, state, scores, ranks)
-    if rules.turn_number(state) >= p.max_turns:
-        ranks[:] = 0
-    return ranks
-
-
-def measure(game: str, kind: str, budget: int, against: str, games: int, rollout: str):
+def positions(game: str, count: int, seed: int = 7) -> list[tuple[np.ndarray, int]]:
+    """``count`` (true state, seat to move) pairs at decisions of heuristic self-play."""
     p = plan(RunSpec.make(game, 2, 1))
-    search = Search(p, kind, {"iterations": budget, "rollout": 1.0 if rollout == "heuristic"
-                              else 0.0})
-    stats = {"seconds": 0.0, "decisions": 0}
-    search.ws.stats[:] = 0
-    wins = 0
-    for i, seed in enumerate(game_seeds(2026, 0, games)):
-        me = i % 2
-        seats = [search, against] if me == 0 else [against, search]
-        ranks = play(p, seats, int(seed), stats)
-        wins += int(ranks[me] == 1 and ranks[1 - me] != 1)
-    lo, hi = wilson(wins, games)
-    it, depth, deepest, _ = search.ws.stats
-    return {"game": game, "search": f"{kind}@{budget}", "against": against,
-            "win_rate": wins / games, "ci": (float(lo), float(hi)),
-            "ms_per_decision": 1000 * stats["seconds"] / max(stats["decisions"], 1),
-            "mean_depth": depth / max(it, 1), "max_depth": deepest}
+    spec = registry.get_game(game)
+    rules = spec.rules
+    own = registry.strategies_for(game)
+    name = "heuristic" if "heuristic" in own else "random"
+    s = own[name]
+    w = np.array(list(s.weights.values()) or [0.0], np.float64)
+    found = []
+    for g in game_seeds(seed, 0, 1000):
+        streams = np.empty(3, np.uint64)
+        seed_streams(np.uint64(g), 2, streams)
+        state = np.zeros(p.state_size, np.int32)
+        obs = np.zeros(p.state_size, np.int32)
+        moves = np.zeros(p.max_moves, np.int32)
+        items = np.zeros((2, max(1, len(spec.item_columns))), np.int32)
+        rules.new_game(p.compiled, 2, state, streams[0:1])
+        step = 0
+        while not rules.is_over(state) and rules.turn_number(state) < p.max_turns:
+            n = rules.legal_moves(p.compiled, state, moves)
+            k = 0
+            if n > 1:
+                seat = int(rules.to_move(state))
+                if step % 7 == 0:
+                    found.append((state.copy(), seat))
+                    if len(found) == count:
+                        return found
+                step += 1
+                rules.observe(p.compiled, state, seat, obs)
+                k = s.kernel(p.compiled, obs, seat, moves, n, w, streams[1 + seat:2 + seat])
+            rules.apply_move(p.compiled, state, moves[k], streams[0:1], items)
+    return found
+
+
+def cost(game: str, kind: str, budget: int, sample) -> dict:
+    p = plan(RunSpec.make(game, 2, 1))
+    rules = registry.get_game(game).rules
+    search = Search(p, kind, {"iterations": budget})
+    ws = search.ws
+    moves = np.zeros(p.max_moves, np.int32)
+    obs = np.zeros(p.state_size, np.int32)
+    spent = bare = 0.0
+    playout_decisions = bare_decisions = 0.0
+    stats = np.zeros_like(ws.stats)
+    for i, (state, seat) in enumerate(sample):
+        n = rules.legal_moves(p.compiled, state, moves)
+        rules.observe(p.compiled, state, seat, obs)
+        ws.stats[:] = 0
+        t = time.perf_counter()
+        search.decide(obs, seat, moves, n, np.array([i + 1], np.uint64))
+        spent += time.perf_counter() - t
+        stats += ws.stats
+        playout_decisions += ws.stats[0, 3]
+        ws.stats[:] = 0
+        t = time.perf_counter()
+        search.module.bare_playouts(
+            p.compiled, state, budget, search.weights, np.array([i + 1], np.uint64), 2,
+            p.max_turns, search.teams, search.rollout_weights, ws.state, ws.obs, ws.moves,
+            ws.items, ws.scores, ws.ranks, ws.reward, ws.stats[0])
+        bare += time.perf_counter() - t
+        bare_decisions += ws.stats[0, 3]
+    it, depth, deepest, _, decisions = stats[0]
+    per_playout_decision = bare / max(bare_decisions, 1)
+    return {"ms": 1000 * spent / decisions, "per_s": decisions / spent,
+            "depth": depth / it, "deepest": deepest, "playout": playout_decisions / it,
+            "outside": 1 - per_playout_decision * playout_decisions / spent}
+
+
+def strength(game: str, search: str, against: str, players: int, games: int,
+             workers: int) -> dict:
+    seats = ",".join([search] + [against] * (players - 1))
+    run = RunSpec.make(game, players, games, 2026, seats)
+    t = time.perf_counter()
+    res = run_games(run, workers=workers)
+    elapsed = time.perf_counter() - t
+    table = strategy_outcomes(res.games, res.meta)
+    row = table[(table.strategy == search) & (table.seat == "all")].iloc[0]
+    teams = registry.get_game(game).teams(players)
+    fair = 1 / len(set(teams))
+    return {"win": row["win_rate"], "lo": row["win_low"], "hi": row["win_high"], "fair": fair,
+            "per_min": 60 * games / elapsed, "search": res.meta["search"][search]}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("part", choices=["cost", "strength"])
     ap.add_argument("--game", action="append", help="a game (repeatable; default: every game "
                     "with a determinize kernel)")
-    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--games", type=int, default=500, help="games a strength row")
+    ap.add_argument("--positions", type=int, default=40, help="positions a cost row")
     ap.add_argument("--budgets", default="50,200,1000")
-    ap.add_argument("--kinds", default="mc,ismcts")
-    ap.add_argument("--against", default="heuristic")
-    ap.add_argument("--rollout", default="random", choices=["random", "heuristic"])
+    ap.add_argument("--kinds", default="ismcts")
+    ap.add_argument("--against", default="heuristic", choices=["heuristic", "random"])
+    ap.add_argument("--players", default="", help="player counts for --against random "
+                    "(default: every count the game has)")
+    ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
     names = args.game or [g for g, s in registry.games().items()
-                          if hasattr(s.rules, "determinize") and 2 in s.players]
-    print(f"{'game':18} {'search':14} {'against':10} {'wins':>7} {'95% CI':>16} "
-          f"{'ms/decision':>11} {'depth':>6} {'deepest':>7}")
+                          if hasattr(s.rules, "determinize") and g not in ("trap",)]
+    budgets = [int(b) for b in args.budgets.split(",")]
+    if args.part == "cost":
+        print(f"{'game':18} {'search':14} {'ms/dec':>8} {'dec/s':>8} {'depth':>6} "
+              f"{'deepest':>7} {'playout':>8} {'outside':>8} {'vs mc':>6}", flush=True)
+        for game in names:
+            sample = positions(game, args.positions)
+            for budget in budgets:
+                mc = cost(game, "mc", budget, sample)
+                for kind in args.kinds.split(","):
+                    r = mc if kind == "mc" else cost(game, kind, budget, sample)
+                    print(f"{game:18} {kind + '@' + str(budget):14} {r['ms']:8.2f} "
+                          f"{r['per_s']:8.1f} {r['depth']:6.2f} {r['deepest']:7.0f} "
+                          f"{r['playout']:8.1f} {r['outside']:8.1%} "
+                          f"{r['ms'] / mc['ms']:6.2f}", flush=True)
+        return
+    print(f"{'game':18} {'P':>2} {'search':14} {'against':10} {'games':>6} {'wins':>7} "
+          f"{'95% CI':>16} {'fair':>6} {'':4} {'games/min':>9} {'ms/dec':>7}", flush=True)
     for game in names:
+        spec = registry.get_game(game)
+        counts = [2] if args.against == "heuristic" else (
+            [int(c) for c in args.players.split(",")] if args.players else list(spec.players))
         against = args.against
         if against not in registry.strategies_for(game):
             against = "random"
-        for kind in args.kinds.split(","):
-            for budget in (int(b) for b in args.budgets.split(",")):
-                r = measure(game, kind, budget, against, args.games, args.rollout)
-                lo, hi = r["ci"]
-                print(f"{game:18} {r['search']:14} {r['against']:10} {r['win_rate']:7.1%} "
-                      f"[{lo:6.1%}, {hi:6.1%}] {r['ms_per_decision']:11.2f} "
-                      f"{r['mean_depth']:6.1f} {r['max_depth']:7.0f}", flush=True)
+        for players in counts:
+            if players not in spec.players:
+                continue
+            for kind in args.kinds.split(","):
+                for budget in budgets:
+                    name = f"{kind}@{budget}"
+                    t = time.process_time()
+                    r = strength(game, name, against, players, args.games, args.workers)
+                    cpu = time.process_time() - t
+                    ms = 1000 * cpu / max(r["search"]["decisions"], 1)
+                    verdict = "PASS" if r["lo"] > r["fair"] else "miss"
+                    print(f"{game:18} {players:2} {name:14} {against:10} {args.games:6} "
+                          f"{r['win']:7.1%} [{r['lo']:6.1%}, {r['hi']:6.1%}] "
+                          f"{r['fair']:6.1%} {verdict:4} {r['per_min']:9.1f} {ms:7.1f}",
+                          flush=True)
 
 
 if __name__ == "__main__":

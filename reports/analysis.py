@@ -229,7 +229,9 @@ def _outcome_row(n: int, won: np.ndarray, tied: np.ndarray, share: np.ndarray) -
     for prefix, c in (("win", w), ("tie", t), ("loss", n - w - t)):
         row.update({k: float(v) for k, v in _rate_cols(prefix, c, n).items()})
     m = mean_ci(share)
-    row.update(score_share=m["mean"], share_low=m["ci_low"], share_high=m["ci_high"])
+    # a share lies in [0, 1]: so does its interval (the t interval can overshoot near 0, 1)
+    row.update(score_share=m["mean"], share_low=float(np.clip(m["ci_low"], 0, 1)),
+               share_high=float(np.clip(m["ci_high"], 0, 1)))
     return row
 
 

@@ -82,7 +82,9 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True,
                            help="Master seed: game i's seed derives from it and i.")
 strategies_option = click.option(
     "--strategies", default="random", show_default=True,
-    help="One strategy per seat, comma-separated, or one for all seats.")
+    help="One strategy per seat, comma-separated, or one for all seats. A search strategy "
+         "takes its budget after @: ismcts@1000 searches 1,000 iterations a decision (see "
+         "`simkit games` for every strategy and the search knobs).")
 fixed_option = click.option("--fixed-seats", is_flag=True,
                             help="Keep strategies in the seats given (default: rotate them by "
                                  "game, so each sits in each seat equally often).")
@@ -121,15 +123,39 @@ def main(debug):
 
 @main.command()
 def games():
-    """List the registered games, their player counts, versions and strategies."""
+    """List the registered games, their player counts, versions and strategies, and the
+    search strategies' knobs."""
     from simkit import registry
+    from simkit.search import KNOBS_SPEC, rollout_choices
 
+    searchers = []
     for name, spec in registry.games().items():
         players = ", ".join(map(str, spec.players))
-        strategies = ", ".join(registry.strategies_for(name))
-        click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: {strategies}")
+        own = registry.strategies_for(name)
+        searchable = hasattr(spec.rules, "determinize")
+        names = [n for n, st in own.items() if st.search is None or searchable]
+        click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
+                   f"{', '.join(names)}")
         if spec.summary:
             click.echo(f"{'':18} {spec.summary}")
+        if searchable:
+            searchers.append(name)
+        searchers_rollouts = rollout_choices(name) if searchable else {}
+        if searchable and "heuristic" not in searchers_rollouts:
+            click.echo(f"{'':18} (search rollouts: random only; no heuristic)")
+    search = {n: st for n, st in registry.strategies_for("").items() if st.search is not None}
+    if not search:
+        return
+    click.echo("")
+    click.echo("search strategies (games with a determinize kernel: "
+               f"{', '.join(searchers) or 'none'}):")
+    for n, st in search.items():
+        click.echo(f"  {n:8} {st.summary}")
+    click.echo("  NAME@N sets the budget (iterations); other knobs with --weight NAME.KNOB=VALUE "
+               "(every seat of NAME) or --weight NAME@N.KNOB=VALUE (that one):")
+    for knob, k in KNOBS_SPEC.items():
+        default = "auto" if knob == "rollout" else f"{k.default:g}"
+        click.echo(f"    {knob:14} default {default:6} {k.doc}")
 
 
 @main.command()

@@ -23,6 +23,7 @@ from simkit.registry import StrategySpec
 TEMPLATE = Path(__file__).with_name("driver_template.py")
 _ENGINE_SOURCES = ("driver_template.py", "rng.py", "jit.py")
 _BINDINGS_END = "# --- end of bindings ---"
+SEARCH_KERNELS = {"mc": "mc_search", "ismcts": "ismcts_search"}
 
 
 def cache_dir() -> Path:
@@ -60,9 +61,11 @@ class Driver:
         return w
 
 
-def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple[str, ...]) -> str:
+def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple[str, ...],
+            search_module: str | None = None) -> str:
     """The driver's source: the template's body under bindings of the game's rules and a
-    dispatch over the ``compiled`` strategies (by their code among all ``strategies``)."""
+    dispatch over the ``compiled`` strategies (by their code among all ``strategies``); a
+    search strategy calls the kernels of the game's ``search_module``."""
     template = TEMPLATE.read_text(encoding="utf-8")
     body = template.split(_BINDINGS_END, 1)[1]
     lines = [
@@ -77,16 +80,32 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
     specs = list(strategies.values())
     codes = [i for i, name in enumerate(strategies) if name in compiled]
     for i in codes:
-        mod, fn = specs[i].import_path
-        lines.append(f"from {mod} import {fn} as strategy_{i}")
+        if specs[i].search is not None:
+            lines.append(f"from {search_module} import {SEARCH_KERNELS[specs[i].search]} "
+                         f"as strategy_{i}")
+        else:
+            mod, fn = specs[i].import_path
+            lines.append(f"from {mod} import {fn} as strategy_{i}")
     lines += ["", "NOT_COMPILED = -1000", "", "", "@inline",
-              "def choose(code, params, state, obs, seat, moves, n_moves, weights, streams):"]
+              "def choose(code, slot, params, state, obs, seat, moves, n_moves, weights, "
+              "streams, n_players,",
+              "           max_turns, ws):"]
     for i in codes:
         lines.append(f"    if code == {i}:")
-        if specs[i].needs_obs:
+        if specs[i].needs_obs or specs[i].search is not None:
             lines.append("        game.observe(params, state, seat, obs)")
-        lines += [f"        return strategy_{i}(params, obs, seat, moves, n_moves, weights[{i}],",
-                  "                            streams[1 + seat:2 + seat])"]
+        if specs[i].search is not None:
+            lines += [f"        return strategy_{i}(params, obs, seat, moves, n_moves, "
+                      "weights[slot],",
+                      "                            streams[1 + seat:2 + seat], n_players, "
+                      "max_turns, ws[0],",
+                      "                            ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], "
+                      "ws[7], ws[8], ws[9],",
+                      "                            ws[10], ws[11][slot])"]
+        else:
+            lines += [f"        return strategy_{i}(params, obs, seat, moves, n_moves, "
+                      "weights[slot],",
+                      "                            streams[1 + seat:2 + seat])"]
     lines.append("    return NOT_COMPILED")
     return "\n".join(lines) + "\n" + body
 
@@ -95,7 +114,8 @@ def _sources(spec: GameSpec, strategies: list[StrategySpec]) -> list[Path]:
     engine = Path(simkit.__file__).parent
     files = [engine / f for f in _ENGINE_SOURCES]
     files += sorted(Path(spec.package_dir).rglob("*.py"))
-    files += [Path(sys.modules[s.import_path[0]].__file__) for s in strategies]
+    files += [Path(sys.modules[s.import_path[0]].__file__) for s in strategies
+              if s.search is None]
     return files
 
 
@@ -109,7 +129,12 @@ def load_driver(game_name: str, compiled: tuple[str, ...] | None = None) -> Driv
     for name in compiled:
         if name not in strategies:
             raise KeyError(f"{name!r} is not a strategy of {game_name}")
-    source = _render(spec, strategies, compiled)
+    search_module = None
+    if any(strategies[n].search is not None for n in compiled):
+        from simkit.search import load_search
+
+        search_module = load_search(game_name).__name__
+    source = _render(spec, strategies, compiled, search_module)
     digest = hashlib.sha256(source.encode())
     digest.update(numba.__version__.encode())
     for path in _sources(spec, [strategies[n] for n in compiled]):

@@ -2,7 +2,8 @@
 
 This file is never imported as it is. ``simkit.driver`` copies it into a small module per
 game and set of strategies, whose header binds ``game`` (the game's rules module) and
-``choose`` (a dispatch over those strategies by their integer code). Numba caches a function
+``choose`` (a dispatch over those strategies by their integer code; a search strategy's
+code calls the game's rendered search module, see ``simkit.search``). Numba caches a function
 only when everything it calls is a module-level global, so a per-game module is how one
 loop, written once, serves every game and every strategy with a warm on-disk cache. The
 generated module's name carries a hash of every source it depends on, so a change to any of
@@ -31,6 +32,13 @@ When a game ends, and when ``finish`` is called:
   ``to_move`` names the seat, its strategy gets ``observe``'s view (only if it needs one)
   and chooses.
 
+Seats are played by *slots*: the distinct strategy names of a run (``ismcts@200`` and
+``ismcts@1000`` are two slots of one strategy). ``slots[seat]`` is the seat's slot,
+``kernels[slot]`` the strategy code that plays it and ``weights[slot]`` its weights, so two
+slots of one strategy play with weights of their own. ``ws`` is the search workspace
+(``simkit.search.Workspace.arrays``), allocated once per thread and reused by every search
+decision; a run without search passes a small one that nothing reads.
+
 A run whose strategies need no observation (``random``, ``first``) never calls
 ``observe``, and its driver does not even compile it.
 """
@@ -45,11 +53,14 @@ NOT_COMPILED = -1000
 
 
 @inline
-def choose(code, params, state, obs, seat, moves, n_moves, weights, streams):  # pragma: no cover
+def choose(code, slot, params, state, obs, seat, moves, n_moves, weights, streams, n_players,
+           max_turns, ws):  # pragma: no cover
     """Strategy ``code``'s choice for ``seat``: an index into ``moves[:n_moves]``, or
     ``NOT_COMPILED`` for a code this driver does not hold. For a strategy that needs an
     observation it first writes ``observe``'s view of ``state`` into ``obs``; it hands the
-    strategy its row of ``weights`` and the seat's stream, ``streams[1 + seat:2 + seat]``."""
+    strategy its slot's row of ``weights`` and the seat's stream,
+    ``streams[1 + seat:2 + seat]``; a search also gets the player count, the turn cap and
+    the workspace ``ws``."""
     raise NotImplementedError
 
 
@@ -59,18 +70,18 @@ NO_BUDGET = np.int64(-1)  # play on to the end (an int64, not a literal: one spe
 
 
 @inline_source
-def game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams, items,
-              scores, ranks, trace, budget):
+def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs, moves,
+              streams, items, scores, ranks, trace, budget, ws):
     """Play the game in ``state`` on, for at most ``budget`` decisions (no limit when it is
     negative), allocating nothing.
 
-    Seat ``s`` is played by strategy ``codes[s]``; ``streams`` (uint64[1 + P]) are the
-    chance stream and each seat's, in the state they have reached; ``items`` (int32[P,
-    n_items]) counts on from what it holds. Fills ``scores`` (float64[P]) and ``ranks``
-    (int32[P]) when the game ends, and records the moves in ``trace`` while it has room.
-    Returns (end reason, turns, decisions made here); the end reason is -1 when the budget
-    ran out first (scores and ranks untouched), 0 for a timeout (see the module's docstring
-    for when ``finish`` is called)."""
+    Seat ``s`` is played by slot ``slots[s]`` (see the module's docstring); ``streams``
+    (uint64[1 + P]) are the chance stream and each seat's, in the state they have reached;
+    ``items`` (int32[P, n_items]) counts on from what it holds. Fills ``scores``
+    (float64[P]) and ``ranks`` (int32[P]) when the game ends, and records the moves in
+    ``trace`` while it has room. Returns (end reason, turns, decisions made here); the end
+    reason is -1 when the budget ran out first (scores and ranks untouched), 0 for a timeout
+    (see the module's docstring for when ``finish`` is called)."""
     decisions = 0
     while not game.is_over(state):
         if game.turn_number(state) >= max_turns:
@@ -86,7 +97,9 @@ def game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, s
         k = 0
         if n > 1:
             seat = game.to_move(state)
-            k = choose(codes[seat], params, state, obs, seat, moves, n, weights, streams)
+            slot = slots[seat]
+            k = choose(kernels[slot], slot, params, state, obs, seat, moves, n, weights,
+                       streams, n_players, max_turns, ws)
             if k == NOT_COMPILED:
                 raise RuntimeError("a seat's strategy is not compiled into this driver")
             if k < 0 or k >= n:
@@ -100,48 +113,50 @@ def game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, s
 
 
 @kernel
-def play_out(params, n_players, codes, weights, max_turns, state, obs, moves, streams, items,
-             scores, ranks, trace, budget):
-    """``game_loop`` as a kernel of its own, for a search (or a test) to call: play the game
-    in ``state`` on for at most ``budget`` decisions (no limit when negative), into the
+def play_out(params, n_players, slots, kernels, weights, max_turns, state, obs, moves, streams,
+             items, scores, ranks, trace, budget, ws):
+    """``game_loop`` as a kernel of its own, for a test or a tool to call: play the game in
+    ``state`` on for at most ``budget`` decisions (no limit when negative), into the
     caller's buffers, allocating nothing; see ``game_loop``."""
-    return game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams,
-                     items, scores, ranks, trace, budget)
+    return game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs, moves,
+                     streams, items, scores, ranks, trace, budget, ws)
 
 
 @kernel
-def play_game(params, n_players, seed, codes, needs_obs, weights, max_turns, state, obs, moves,
-              items, scores, ranks, trace):
-    """Play one game from its ``seed``; seat ``s`` is played by strategy ``codes[s]``.
+def play_game(params, n_players, seed, slots, kernels, weights, max_turns, state, obs, moves,
+              items, scores, ranks, trace, ws):
+    """Play one game from its ``seed``; seat ``s`` is played by slot ``slots[s]``.
 
     Fills ``items`` (int32[P, n_items], counting from what it holds), ``scores``
     (float64[P]) and ``ranks`` (int32[P]); records the first ``len(trace)`` moves in
-    ``trace``. Returns (end reason, turns, decisions). ``needs_obs`` is not read (which
-    strategies observe is known when the driver is generated); it stays for callers."""
+    ``trace``. Returns (end reason, turns, decisions)."""
     streams = np.empty(1 + n_players, np.uint64)
     seed_streams(seed, n_players, streams)
     game.new_game(params, n_players, state, streams[0:1])
-    return game_loop(params, n_players, codes, weights, max_turns, state, obs, moves, streams,
-                     items, scores, ranks, trace, NO_BUDGET)
+    return game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs, moves,
+                     streams, items, scores, ranks, trace, NO_BUDGET, ws)
 
 
 @kernel
-def play_batch(params, n_players, seeds, codes, weights, max_turns, state, obs, moves, streams,
-               out_end, out_turns, out_decisions, out_scores, out_ranks, out_items):
-    """Play ``len(seeds)`` games; game ``g`` uses ``seeds[g]`` and seat strategies
-    ``codes[g]`` (int32[G, P]). ``state``, ``obs`` (int32[state_size]), ``moves``
-    (int32[max_moves]) and ``streams`` (uint64[1 + P]) are scratch. Outputs are per game:
+def play_batch(params, n_players, seeds, slots, kernels, weights, max_turns, state, obs, moves,
+               streams, ws, out_end, out_turns, out_decisions, out_scores, out_ranks,
+               out_items):
+    """Play ``len(seeds)`` games; game ``g`` uses ``seeds[g]`` and seat slots ``slots[g]``
+    (int32[G, P]). ``state``, ``obs`` (int32[state_size]), ``moves`` (int32[max_moves]),
+    ``streams`` (uint64[1 + P]) and ``ws`` are scratch. Outputs are per game:
     ``out_end``/``out_turns``/``out_decisions`` int32[G], ``out_scores`` float64[G, P],
     ``out_ranks`` int32[G, P], ``out_items`` int32[G, P, n_items]. Per-decision data is
     never kept."""
     # every array here is kept alive by the caller for the whole call
     params = borrow_all(params)
-    codes = borrow(codes)
+    slots = borrow(slots)
+    kernels = borrow(kernels)
     weights = borrow(weights)
     state = borrow(state)
     obs = borrow(obs)
     moves = borrow(moves)
     streams = borrow(streams)
+    ws = borrow_all(ws)
     out_scores = borrow(out_scores)
     out_ranks = borrow(out_ranks)
     out_items = borrow(out_items)
@@ -154,8 +169,8 @@ def play_batch(params, n_players, seeds, codes, weights, max_turns, state, obs, 
         seed_streams(seeds[g], n_players, streams)
         game.new_game(params, n_players, state, streams[0:1])
         end, turns, decisions = game_loop(
-            params, n_players, codes[g], weights, max_turns, state, obs, moves, streams, items,
-            out_scores[g], out_ranks[g], trace, NO_BUDGET)
+            params, n_players, slots[g], kernels, weights, max_turns, state, obs, moves,
+            streams, items, out_scores[g], out_ranks[g], trace, NO_BUDGET, ws)
         out_end[g] = end
         out_turns[g] = turns
         out_decisions[g] = decisions

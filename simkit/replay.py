@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit import registry
+from simkit.errors import SimkitError
 from simkit.rng import seed_streams
 from simkit.runner import Plan, plan
 
@@ -28,13 +29,78 @@ def seat_label(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+TOP_MOVES = 3
+"""How many of a search decision's best moves a replay shows."""
+
+
+def _describe(spec, p: Plan, n: int, state: np.ndarray, move: int, chance: np.ndarray
+              ) -> list[str]:
+    """The game's words for ``move`` in ``state`` (played on copies: nothing changes)."""
+    if spec.describe_move is None:
+        return [f"move {move}"]
+    after = state.copy()
+    spec.rules.apply_move(p.compiled, after, move, chance.copy(),
+                          np.zeros((n, max(1, len(spec.item_columns))), np.int32))
+    return spec.describe_move(p.compiled, n, state.copy(), move, after)
+
+
+class _Searches:
+    """The run's search seats, decided again from Python at each of their decisions (their
+    streams are theirs alone, so this replays them exactly) to show what each search found:
+    its best moves with their visits and mean rewards."""
+
+    def __init__(self, p: Plan, names: list[str]):
+        from simkit.search import KERNELS, Workspace, load_search
+
+        specs = registry.strategies_for(p.run.game)
+        self.p = p
+        self.rules = registry.get_game(p.run.game).rules
+        self.kind = {}
+        for seat, name in enumerate(names):
+            base = registry.split_budget(name)[0]
+            if specs[base].search is not None:
+                self.kind[seat] = specs[base].search
+        if not self.kind:
+            return
+        module = load_search(p.run.game)
+        self.kernels = {k: getattr(module, KERNELS[k]) for k in set(self.kind.values())}
+        self.slots = [p.slots.index(nm) for nm in names]
+        self.ws = Workspace.make(p.search_nodes, p.run.players, p.state_size, p.max_moves,
+                                 len(p.item_columns), len(p.slots))
+        self.obs = np.empty(p.state_size, np.int32)
+
+    def decide(self, seat: int, state: np.ndarray, moves: np.ndarray, n_moves: int,
+               streams: np.ndarray):
+        """(chosen index, root moves) of ``seat``'s search, or None for a seat that does
+        not search."""
+        if seat not in self.kind:
+            return None
+        from simkit.search import root_moves
+
+        p, ws, slot = self.p, self.ws, self.slots[seat]
+        self.rules.observe(p.compiled, state, seat, self.obs)
+        k = self.kernels[self.kind[seat]](
+            p.compiled, self.obs, seat, moves, n_moves, p.weights[slot],
+            streams[1 + seat:2 + seat], p.run.players, p.max_turns, p.teams,
+            p.rollout_weights, ws.tree_i, ws.tree_f, ws.state, ws.obs, ws.moves, ws.items,
+            ws.scores, ws.ranks, ws.reward, ws.stats[slot])
+        return int(k), root_moves(self.kind[seat], ws, moves, n_moves, seat)
+
+
 def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) -> Replay:
     """Replay the game with ``seed`` under ``p``'s settings; ``seat_strategies`` (one per
-    seat) as the run's row recorded them, by default the run's own seat order."""
+    seat) as the run's row recorded them, by default the run's own seat order. At a search
+    seat's decision it also shows the search's best moves (visits, mean reward)."""
+    from simkit.runner import workspace
+
     spec = registry.get_game(p.run.game)
     n = p.run.players
     names = list(seat_strategies or p.run.strategies)
-    codes = np.array([p.driver.code(s) for s in names], dtype=np.int32)
+    for name in names:
+        if name not in p.slots:
+            raise SimkitError(f"strategy {name!r} is not one of this run's: "
+                              f"{', '.join(p.slots)}")
+    codes = np.array([p.slots.index(s) for s in names], dtype=np.int32)
     cap = max(10_000, p.max_turns * 200)
     trace = np.full(cap, -1, dtype=np.int32)
     state = np.empty(p.state_size, np.int32)
@@ -43,9 +109,10 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
     items = np.zeros((n, len(spec.item_columns)), np.int32)
     scores = np.zeros(n, np.float64)
     ranks = np.zeros(n, np.int32)
+    _, arrays = workspace(p)
     end, turns, decisions = p.driver.module.play_game(
-        p.compiled, n, np.uint64(seed), codes, p.driver.needs_obs, p.weights, p.max_turns,
-        state, obs, moves, items, scores, ranks, trace)
+        p.compiled, n, np.uint64(seed), codes, p.kernels, p.weights, p.max_turns,
+        state, obs, moves, items, scores, ranks, trace, arrays)
     if decisions > cap:
         raise RuntimeError(f"game has {decisions} decisions, more than the replay keeps")
     played = trace[:decisions].tolist()
@@ -60,15 +127,34 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
     rules.new_game(p.compiled, n, st, chance)
     if spec.describe_setup is not None:
         lines += spec.describe_setup(p.compiled, n, st.copy())
+    searches = _Searches(p, names)
+    legal = np.empty(p.max_moves, np.int32)
     scratch = np.zeros_like(items)
     for k, move in enumerate(played):
         before = st.copy()
+        chance_before = chance.copy()
         seat = int(rules.to_move(st))
+        found = None
+        if searches.kind:
+            n_legal = int(rules.legal_moves(p.compiled, st, legal))
+            if n_legal > 1:
+                found = searches.decide(seat, st, legal, n_legal, streams)
+                if found is not None and int(legal[found[0]]) != move:
+                    raise RuntimeError(f"the replayed search of {seat_label(seat)} chose "
+                                       f"another move at decision {k + 1}")
         rules.apply_move(p.compiled, st, move, chance, scratch)
         text = (spec.describe_move(p.compiled, n, before, move, st.copy())
                 if spec.describe_move is not None else [f"move {move}"])
         lines.append(f"[{k + 1}] {seat_label(seat)}: {text[0] if text else ''}")
         lines += [f"      {t}" for t in text[1:]]
+        if found is not None:
+            root = found[1]
+            total = sum(v for _, v, _ in root)
+            lines.append(f"      search: {total} visits over {len(root)} moves; best:")
+            for j, visits, mean in root[:TOP_MOVES]:
+                words = _describe(spec, p, n, before, int(legal[j]), chance_before)
+                lines.append(f"        {visits:>6} visits, mean reward {mean:.3f}: "
+                             f"{words[0] if words else int(legal[j])}")
     reason = spec.end_reasons[end]
     winners = [seat_label(s) for s in range(n) if ranks[s] == 1]
     lines.append(f"end: {reason} after {turns} turns and {decisions} decisions; "

@@ -62,6 +62,7 @@ class Chunk:
     scores: np.ndarray  # float64[G, P]
     ranks: np.ndarray  # int32[G, P]
     items: np.ndarray  # int32[G, P, n_items]
+    search: np.ndarray | None = None  # float64[slots, stats]: the searches' statistics
 
 
 def seat_column(kind: str, seat: int) -> str:

@@ -42,6 +42,8 @@ from simkit.results import (
 from simkit.rng import game_seeds
 
 DEFAULT_CHUNK = 25_000
+SEARCH_CHUNK = 4
+"""The largest chunk of a run with a search strategy (whose games take seconds)."""
 MIN_CHUNK = 2_000
 """Chunks shrink toward the end of a run (see ``chunk_bounds``), but not below this many
 games: smaller ones would cost more in table-building than they save in balance."""
@@ -61,18 +63,44 @@ def check_seed(seed) -> int:
     return seed
 
 
-def parse_weight(item) -> tuple[str, str, float]:
-    """``"STRATEGY.KEY=NUMBER"`` -> (strategy, key, value), or one line naming the problem."""
+def parse_weight(item) -> tuple[str, str, float | str]:
+    """``"STRATEGY.KEY=VALUE"`` -> (strategy, key, value), or one line naming the problem.
+    The value is a number, or a word for a weight that takes names
+    (``ismcts.rollout=heuristic``), resolved and checked when the run is planned."""
     if not isinstance(item, str) or "=" not in item or "." not in item.partition("=")[0]:
         raise SimkitError(f"a weight is STRATEGY.KEY=NUMBER (e.g. heuristic.cost=1.5), not "
                           f"{item!r}")
     key, _, text = item.partition("=")
     sname, _, wname = key.partition(".")
     value = data.parse_value(text.strip())
+    if isinstance(value, str) and value.replace("-", "_").isidentifier():
+        return sname.strip(), wname.strip(), value
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value \
             or abs(value) == float("inf"):
         raise SimkitError(f"weight {key.strip()} must be a finite number, not {text.strip()!r}")
     return sname.strip(), wname.strip(), float(value)
+
+
+def _with_budgets(game: str, names: list[str], weights) -> list[str]:
+    """Strategy names as the tables record them: a strategy with a budget and none in its
+    name gets its effective one (``ismcts`` -> ``ismcts@400``, or the ``--weight
+    ismcts.iterations`` given), so every table and report names the budget played."""
+    specs = registry.strategies_for(game)
+    out = []
+    for name in names:
+        base, budget = registry.split_budget(name)
+        spec = specs[base]
+        if spec.budget is not None and budget is None:
+            budget = spec.weights[spec.budget]
+            for sname, wname, v in weights:
+                if sname == base and wname == spec.budget:
+                    budget = v
+            if isinstance(budget, str) or budget != int(budget) or budget < 1:
+                raise SimkitError(f"{base}: {spec.budget} must be a whole number from 1 to "
+                                  f"{registry.MAX_BUDGET:,}, not {budget!r}")
+            name = f"{base}@{int(budget)}"
+        out.append(name)
+    return out
 
 
 @dataclass(frozen=True)
@@ -106,6 +134,7 @@ class RunSpec:
         over = data.parse_overrides(overrides)
         data.apply_overrides(spec.data, over)
         w = [parse_weight(item) for item in weights or ()]
+        names = _with_budgets(game, names, w)
         frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                               for k, v in over.items()))  # hashable: plans are cached
         run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w))
@@ -115,18 +144,37 @@ class RunSpec:
 
 @dataclass
 class Plan:
-    """A RunSpec resolved in this process: parameters compiled, driver loaded."""
+    """A RunSpec resolved in this process: parameters compiled, driver loaded.
+
+    Seats are played by *slots*, the run's distinct strategy names (``ismcts@200`` and
+    ``ismcts@1000`` are two slots of ``ismcts``): ``slots`` names them (the tables'
+    dictionary of strategy names), ``kernels[i]`` is slot ``i``'s strategy code in the
+    driver and ``weights[i]`` its effective weights."""
 
     run: RunSpec
     params: dict[str, data.Param]
     compiled: tuple
     driver: Driver
-    seat_codes: np.ndarray  # int32[P], the strategy code of each seat before rotation
-    weights: np.ndarray
+    seat_codes: np.ndarray  # int32[P], the slot of each seat before rotation
+    weights: np.ndarray  # float64[slots, W]
     max_turns: int
     state_size: int
     max_moves: int
     item_columns: list[str] = field(default_factory=list)
+    slots: tuple[str, ...] = ()
+    kernels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    search_nodes: int = 0  # the largest search budget of the run (0: no search)
+    rollout_weights: np.ndarray = field(default_factory=lambda: np.zeros(1, np.float64))
+    teams: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+
+    def slot_weights(self, slot: int) -> dict[str, float]:
+        """Slot ``slot``'s effective weights by name."""
+        names = self.driver.weight_names[int(self.kernels[slot])]
+        return dict(zip(names, self.weights[slot].tolist(), strict=False))
+
+    def base(self, slot: int) -> str:
+        """The strategy that plays slot ``slot`` (``ismcts`` for ``ismcts@1000``)."""
+        return self.driver.strategy_names[int(self.kernels[slot])]
 
 
 def compile_checked(spec, vals: dict, players: int) -> tuple:
@@ -148,29 +196,88 @@ def check_params(spec, params: dict) -> None:
         compile_checked(spec, vals, n)
 
 
+def _slot_weights(driver: Driver, slots: tuple[str, ...], run_weights, game: str
+                  ) -> np.ndarray:
+    """Each slot's weights: its strategy's defaults, then ``--weight BASE.KEY=V`` (every
+    slot of that strategy), then the budget of ``BASE@N``, then ``--weight
+    BASE@N.KEY=V`` (that slot alone). Named values (``rollout=heuristic``) become their
+    numbers; every value is checked."""
+    bases = [registry.split_budget(s)[0] for s in slots]
+    w = np.zeros((len(slots), driver.default_weights.shape[1]), np.float64)
+    for i, b in enumerate(bases):
+        w[i] = driver.default_weights[driver.code(b)]
+    specs = registry.strategies_for(game)
+    targets = set(slots) | set(bases)
+    for sname, _, _ in run_weights:
+        if sname not in targets:
+            raise SimkitError(f"--weight names strategy {sname!r}, which is not in this run; "
+                              f"its strategies: {', '.join(sorted(targets))}")
+    for exact in (False, True):
+        for i, (slot, b) in enumerate(zip(slots, bases, strict=True)):
+            spec = specs[b]
+            names = driver.weight_names[driver.code(b)]
+            if exact and spec.budget is not None and registry.split_budget(slot)[1] is not None:
+                w[i, names.index(spec.budget)] = registry.split_budget(slot)[1]
+            for sname, wname, v in run_weights:
+                if sname != (slot if exact else b) or (exact and slot == b):
+                    continue
+                if wname not in names:
+                    raise SimkitError(f"strategy {b} has no weight {wname!r}; its weights: "
+                                      f"{', '.join(names) or 'none'}")
+                if isinstance(v, str):
+                    choices = spec.named_weights.get(wname, {})
+                    if spec.search is not None and wname == "rollout":
+                        from simkit.search import rollout_choices
+
+                        choices = rollout_choices(game)
+                    if v not in choices:
+                        raise SimkitError(
+                            f"weight {sname}.{wname} must be a finite number"
+                            + (f" or one of: {', '.join(choices)}" if choices else "")
+                            + f", not {v!r}")
+                    v = choices[v]
+                w[i, names.index(wname)] = v
+    for i, (slot, b) in enumerate(zip(slots, bases, strict=True)):
+        if specs[b].search is not None:
+            from simkit.search import check_knobs, resolve_knobs
+
+            names = driver.weight_names[driver.code(b)]
+            knobs = dict(zip(names, w[i].tolist(), strict=False))
+            check_knobs(game, slot, knobs)
+            w[i, : len(names)] = list(resolve_knobs(game, knobs).values())
+    return w
+
+
 @cache
 def plan(run: RunSpec) -> Plan:
     spec = registry.get_game(run.game)
     params = data.apply_overrides(spec.data, dict(run.overrides))
     vals = data.values(params)
     compiled = compile_checked(spec, vals, run.players)
-    driver = load_driver(run.game, tuple(sorted(set(run.strategies))))
-    wover: dict[str, dict[str, float]] = {}
-    for sname, wname, v in run.weights:
-        if sname not in driver.strategy_names:
-            raise SimkitError(f"--weight names strategy {sname!r}, which is not in this run")
-        known = driver.weight_names[driver.code(sname)]
-        if wname not in known:
-            raise SimkitError(f"strategy {sname} has no weight {wname!r}; its weights: "
-                              f"{', '.join(known) or 'none'}")
-        wover.setdefault(sname, {})[wname] = v
+    slots = tuple(sorted(set(run.strategies)))
+    bases = tuple(registry.split_budget(s)[0] for s in slots)
+    driver = load_driver(run.game, tuple(sorted(set(bases))))
+    weights = _slot_weights(driver, slots, run.weights, run.game)
+    kernels = np.array([driver.code(b) for b in bases], np.int32)
+    specs = registry.strategies_for(run.game)
+    search_nodes = 0
+    rollout = np.zeros(1, np.float64)
+    if any(specs[b].search is not None for b in bases):
+        from simkit.search import rollout_weights
+
+        search_nodes = max(int(weights[i, driver.weight_names[kernels[i]].index("iterations")])
+                           for i, b in enumerate(bases) if specs[b].search is not None)
+        rollout = rollout_weights(run.game, {k: v for s, k, v in run.weights
+                                             if s == "heuristic" and not isinstance(v, str)})
     rules = spec.rules
     return Plan(
         run, params, compiled, driver,
-        np.array([driver.code(n) for n in run.strategies], dtype=np.int32),
-        driver.weights(wover), int(vals["max_turns"]),
+        np.array([slots.index(n) for n in run.strategies], dtype=np.int32),
+        weights, int(vals["max_turns"]),
         int(rules.state_size(compiled, run.players)),
-        int(rules.max_moves(compiled, run.players)), list(spec.item_columns))
+        int(rules.max_moves(compiled, run.players)), list(spec.item_columns),
+        slots, kernels, search_nodes, rollout,
+        np.array(spec.teams(run.players), np.int32))
 
 
 def seat_codes(p: Plan, start: int, count: int) -> np.ndarray:
@@ -184,6 +291,25 @@ def seat_codes(p: Plan, start: int, count: int) -> np.ndarray:
     return p.seat_codes[seats].astype(np.int32)
 
 
+_thread = threading.local()
+
+
+def workspace(p: Plan):
+    """This thread's search workspace for ``p``: allocated on the thread's first chunk of
+    the run and reused by every decision of every game after (a run without search gets a
+    tiny one that nothing reads)."""
+    from simkit.search import Workspace
+
+    key = (p.run, p.search_nodes)
+    cached = getattr(_thread, "workspace", None)
+    if cached is None or cached[0] != key:
+        ws = Workspace.make(p.search_nodes, p.run.players, p.state_size, p.max_moves,
+                            len(p.item_columns), len(p.slots))
+        cached = (key, ws, ws.arrays(p.teams, p.rollout_weights))
+        _thread.workspace = cached
+    return cached[1], cached[2]
+
+
 def play_chunk(p: Plan, start: int, count: int) -> Chunk:
     n = p.run.players
     k = len(p.item_columns)
@@ -192,11 +318,15 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
     c = Chunk(start, seeds, codes, np.empty(count, np.int32), np.empty(count, np.int32),
               np.empty(count, np.int32), np.empty((count, n), np.float64),
               np.empty((count, n), np.int32), np.empty((count, n, k), np.int32))
+    ws, arrays = workspace(p)
+    ws.stats[:] = 0
     p.driver.module.play_batch(
-        p.compiled, n, seeds, codes, p.weights, p.max_turns,
+        p.compiled, n, seeds, codes, p.kernels, p.weights, p.max_turns,
         np.empty(p.state_size, np.int32), np.empty(p.state_size, np.int32),
-        np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64),
+        np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64), arrays,
         c.end, c.turns, c.decisions, c.scores, c.ranks, c.items)
+    if p.search_nodes:
+        c.search = ws.stats.copy()
     return c
 
 
@@ -208,7 +338,7 @@ def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
 def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table]:
     """The games and items tables of a played chunk."""
     spec = registry.get_game(p.run.game)
-    return (games_table(chunk, p.driver.strategy_names, spec.teams(p.run.players),
+    return (games_table(chunk, p.slots, spec.teams(p.run.players),
                         spec.end_reasons),
             items_table(chunk, spec.item_columns))
 
@@ -220,7 +350,8 @@ def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table,
     return (chunk, *tables(p, chunk))
 
 
-def chunk_bounds(games: int, workers: int, chunk_size: int | None = None
+def chunk_bounds(games: int, workers: int, chunk_size: int | None = None,
+                 largest: int = DEFAULT_CHUNK, smallest: int = MIN_CHUNK
                  ) -> list[tuple[int, int]]:
     """(start, count) of each chunk of a run. With a ``chunk_size``, chunks of that size.
     Otherwise guided: each chunk takes a quarter of the remaining games per worker
@@ -233,7 +364,7 @@ def chunk_bounds(games: int, workers: int, chunk_size: int | None = None
     start = 0
     while start < games:
         remaining = games - start
-        size = min(remaining, DEFAULT_CHUNK, max(MIN_CHUNK, math.ceil(remaining / (4 * workers))))
+        size = min(remaining, largest, max(smallest, math.ceil(remaining / (4 * workers))))
         bounds.append((start, size))
         start += size
     return bounds
@@ -366,7 +497,10 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     On Ctrl-C the games finished so far are kept, marked ``complete: false``."""
     p = plan(run)
     workers = workers or os.cpu_count() or 1
-    bounds = chunk_bounds(run.games, workers, chunk_size)
+    if p.search_nodes:  # seconds a game: small chunks, for progress and for Ctrl-C
+        bounds = chunk_bounds(run.games, workers, chunk_size, SEARCH_CHUNK, 1)
+    else:
+        bounds = chunk_bounds(run.games, workers, chunk_size)
     with _compile_notice(run.game, progress):
         play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
     # a run of one chunk is played here: no thread to start for it
@@ -386,6 +520,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
     done = 0
+    search_stats = None
     stop = _StopRequests()
     try:
         with stop:
@@ -397,6 +532,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                     kept_games.append(g)
                     kept_items.append(it)
                 done += len(chunk.seeds)
+                search_stats = add_search_stats(search_stats, chunk)
                 if bar is not None:
                     bar.update(len(chunk.seeds))
                 if stop.requested:
@@ -406,7 +542,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
             elapsed = time.perf_counter() - started
             complete = done == run.games
             meta = run_meta(p, backend.name, max(count for _, count in bounds), elapsed,
-                            done, complete)
+                            done, complete, search_stats)
             if writer is not None:
                 writer.close(meta)
     except BaseException as exc:
@@ -443,8 +579,43 @@ class RunInterrupted(KeyboardInterrupt):
         self.out = out
 
 
+def add_search_stats(total: np.ndarray | None, chunk: Chunk) -> np.ndarray | None:
+    """``total`` with a chunk's search statistics added (the deepest leaf: the larger)."""
+    if chunk.search is None:
+        return total
+    if total is None:
+        return chunk.search.copy()
+    deepest = np.maximum(total[:, 2], chunk.search[:, 2])
+    total = total + chunk.search
+    total[:, 2] = deepest
+    return total
+
+
+def search_summary(p: Plan, stats: np.ndarray | None) -> dict | None:
+    """What the run's searches did, per search slot: decisions searched, iterations a
+    decision, the mean and deepest depth of the leaves reached in the tree, and playout
+    decisions an iteration (run.json's ``search``)."""
+    if stats is None:
+        return None
+    out = {}
+    specs = registry.strategies_for(p.run.game)
+    for i, name in enumerate(p.slots):
+        if specs[p.base(i)].search is None:
+            continue
+        iterations, depth, deepest, playout, decisions = stats[i][:5]
+        out[name] = {
+            "decisions": int(decisions),
+            "iterations_per_decision": round(iterations / decisions, 1) if decisions else None,
+            "mean_depth": round(depth / iterations, 2) if iterations else None,
+            "max_depth": int(deepest),
+            "playout_decisions_per_iteration": round(playout / iterations, 1)
+            if iterations else None,
+        }
+    return out
+
+
 def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
-             complete: bool) -> dict:
+             complete: bool, search_stats: np.ndarray | None = None) -> dict:
     spec = registry.get_game(p.run.game)
     return {
         "schema_version": SCHEMA_VERSION,
@@ -457,9 +628,8 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "master_seed": p.run.seed,
         "strategies": list(p.run.strategies),
         "rotate": p.run.rotate,
-        "strategy_weights": {n: dict(zip(p.driver.weight_names[p.driver.code(n)],
-                                         p.weights[p.driver.code(n)].tolist(), strict=False))
-                             for n in sorted(set(p.run.strategies))},
+        "strategy_weights": {name: p.slot_weights(i) for i, name in enumerate(p.slots)},
+        "search": search_summary(p, search_stats),
         "teams": [t + 1 for t in spec.teams(p.run.players)],
         "seat_names": list(spec.seat_names(p.run.players)) if spec.seat_names else None,
         "choice_events": sorted(spec.choice_events) if spec.choice_events is not None

@@ -28,16 +28,78 @@ import numpy as np
 
 import simkit
 from simkit import registry
+from simkit.driver import SEARCH_KERNELS as KERNELS
 from simkit.driver import cache_dir
 from simkit.errors import SimkitError
 
 TEMPLATE = Path(__file__).with_name("search_template.py")
 _BINDINGS_END = "# --- end of bindings ---"
-KERNELS = {"mc": "mc_search", "ismcts": "ismcts_search"}
-KNOBS = {"iterations": 400.0, "exploration": 0.7, "rollout": 0.0, "rollout_depth": 0.0,
-         "widen_k": 2.0, "widen_alpha": 0.5, "widen_above": 16.0}
-"""The search strategies' weights with their defaults, in the kernels' order."""
-ROLLOUTS = {"random": 0.0, "heuristic": 1.0}
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A search strategy's weight: its default, its range, and what it does."""
+
+    default: float
+    low: float
+    high: float
+    whole: bool
+    doc: str
+
+
+KNOBS_SPEC = {
+    "iterations": Knob(400, 1, 1_000_000, True,
+                       "playouts a decision, the budget (NAME@N sets it)"),
+    "exploration": Knob(0.7, 0, 100, False,
+                        "UCB1's exploration constant c (ismcts; rewards are score shares "
+                        "from 0 to 1)"),
+    "rollout": Knob(-1, -1, 1, True,
+                    "the policy of the playouts: random, heuristic (the game's), or auto: "
+                    "the heuristic where the game has one, else random"),
+    "rollout_depth": Knob(0, 0, 1_000_000, True,
+                          "cut a playout after this many decisions and score it 1/P for "
+                          "every seat (0: play to the end)"),
+    "widen_k": Knob(2, 0.01, 1_000_000, False,
+                    "progressive widening (ismcts): a node with more than widen_above legal "
+                    "moves keeps at most widen_k * visits^widen_alpha children"),
+    "widen_alpha": Knob(0.5, 0, 1, False, "the exponent of progressive widening"),
+    "widen_above": Knob(16, 0, 1_000_000, True,
+                        "widen only the nodes with more legal moves than this"),
+}
+"""The search strategies' weights, in the kernels' order (see ``search_template``)."""
+KNOBS = {name: float(k.default) for name, k in KNOBS_SPEC.items()}
+ROLLOUTS = {"auto": -1.0, "random": 0.0, "heuristic": 1.0}
+
+
+def rollout_choices(game: str) -> dict[str, float]:
+    """The rollout policies ``game`` offers: auto and random always, its heuristic when it
+    has one."""
+    return {name: code for name, code in ROLLOUTS.items()
+            if code <= 0 or int(code) in _rollout_strategies(game)}
+
+
+def resolve_knobs(game: str, values: dict[str, float]) -> dict[str, float]:
+    """``values`` with ``rollout`` auto made what it means in ``game``."""
+    if values.get("rollout") == ROLLOUTS["auto"]:
+        has = 1 in _rollout_strategies(game)
+        values = {**values, "rollout": ROLLOUTS["heuristic" if has else "random"]}
+    return values
+
+
+def check_knobs(game: str, label: str, values: dict[str, float]) -> None:
+    """Every knob of the search ``label`` in its range, or one line naming it and the range."""
+    for name, v in values.items():
+        k = KNOBS_SPEC[name]
+        if name == "rollout":
+            choices = rollout_choices(game)
+            if v not in choices.values():
+                raise SimkitError(f"{label}: rollout {v:g} is not a policy {game} has; "
+                                  f"rollout choices: {', '.join(choices)}")
+            continue
+        if not k.low <= v <= k.high or (k.whole and v != int(v)):
+            kind = "a whole number" if k.whole else "a number"
+            raise SimkitError(f"{label}: {name} must be {kind} from {k.low:g} to "
+                              f"{k.high:,g}, not {v:g}")
 
 
 def _rollout_strategies(game: str) -> dict:
@@ -111,8 +173,8 @@ def load_search(game: str) -> ModuleType:
 class Workspace:
     """Everything a search decision writes, allocated once and reused: the tree (``nodes``
     rows), a scratch state and observation, a move list, an items counter, scores, ranks,
-    per-seat rewards and statistics (iterations, summed leaf depth, deepest leaf, playout
-    decisions)."""
+    per-seat rewards, and statistics per slot of the run (iterations, summed leaf depth,
+    deepest leaf, playout decisions, decisions searched)."""
 
     tree_i: np.ndarray
     tree_f: np.ndarray
@@ -126,40 +188,92 @@ class Workspace:
     stats: np.ndarray
 
     @classmethod
-    def make(cls, nodes: int, players: int, state_size: int, max_moves: int, n_items: int):
-        from simkit.search_template import TREE_COLUMNS
+    def make(cls, nodes: int, players: int, state_size: int, max_moves: int, n_items: int,
+             slots: int = 1):
+        """A workspace for searches of at most ``nodes`` iterations (0: none, a workspace
+        nothing reads, for a run without search)."""
+        from simkit.search_template import STATS, TREE_COLUMNS
 
+        if nodes <= 0:
+            return cls(np.zeros((1, TREE_COLUMNS), np.int32), np.zeros((1, 2), np.float64),
+                       np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32),
+                       np.zeros((1, 1), np.int32), np.zeros(1, np.float64),
+                       np.zeros(1, np.int32), np.zeros(1, np.float64),
+                       np.zeros((max(slots, 1), STATS), np.float64))
         return cls(np.zeros((nodes + 1, TREE_COLUMNS), np.int32),
                    np.zeros((max(nodes + 1, max_moves), max(players, 2)), np.float64),
                    np.zeros(state_size, np.int32), np.zeros(state_size, np.int32),
                    np.zeros(max_moves, np.int32), np.zeros((players, max(n_items, 1)), np.int32),
                    np.zeros(players, np.float64), np.zeros(players, np.int32),
-                   np.zeros(players, np.float64), np.zeros(4, np.float64))
+                   np.zeros(players, np.float64), np.zeros((max(slots, 1), STATS), np.float64))
+
+    def arrays(self, teams: np.ndarray, rollout_weights: np.ndarray) -> tuple:
+        """The tuple the driver's ``choose`` hands a search (``ws``): the seats' teams, the
+        rollout policy's weights, then this workspace's arrays."""
+        return (teams, rollout_weights, self.tree_i, self.tree_f, self.state, self.obs,
+                self.moves, self.items, self.scores, self.ranks, self.reward, self.stats)
+
+
+def rollout_weights(game: str, overrides: dict[str, float] | None = None) -> np.ndarray:
+    """The weights the rollout heuristic plays with: its defaults, with ``overrides`` (a
+    run's ``--weight heuristic.KEY=...``)."""
+    own = registry.strategies_for(game)
+    if 1 not in _rollout_strategies(game):
+        return np.zeros(1, np.float64)
+    w = {**own["heuristic"].weights, **(overrides or {})}
+    return np.array(list(w.values()) or [0.0], np.float64)
+
+
+def root_moves(kind: str, ws: Workspace, moves: np.ndarray, n_moves: int, seat: int
+               ) -> list[tuple[int, int, float]]:
+    """What the last search in ``ws`` found at its root: (index into ``moves``, visits, mean
+    reward of ``seat``) of each legal move it tried, most visited first."""
+    from simkit.search_template import T_CHILD, T_MOVE, T_SIBLING, T_VISITS
+
+    out = []
+    if kind == "mc":
+        for j in range(n_moves):
+            v = int(ws.tree_f[j, 1])
+            if v:
+                out.append((j, v, float(ws.tree_f[j, 0] / v)))
+    else:
+        index = {int(m): k for k, m in enumerate(moves[:n_moves])}
+        child = int(ws.tree_i[0, T_CHILD])
+        while child >= 0:
+            k = index.get(int(ws.tree_i[child, T_MOVE]))
+            v = int(ws.tree_i[child, T_VISITS])
+            if k is not None and v:
+                out.append((k, v, float(ws.tree_f[child, seat] / v)))
+            child = int(ws.tree_i[child, T_SIBLING])
+    return sorted(out, key=lambda r: (-r[1], -r[2], r[0]))
 
 
 class Search:
-    """One game's search, ready to decide: its compiled module, parameters and workspace.
+    """One game's search, ready to decide from Python: its compiled module, parameters and
+    workspace (for tests, benchmarks and ``simkit replay``; a run's games call the same
+    kernels from the driver).
 
-    ``weights`` as ``strategies/search.py`` lists them (iterations, exploration, rollout,
-    rollout_depth, widen_k, widen_alpha, widen_above)."""
+    ``weights`` by name, as ``KNOBS`` lists them; unnamed ones keep their defaults."""
 
-    def __init__(self, plan, kind: str, weights: dict[str, float] | None = None):
+    def __init__(self, plan, kind: str, weights: dict[str, float] | None = None,
+                 heuristic_weights: dict[str, float] | None = None):
         if kind not in KERNELS:
             raise SimkitError(f"unknown search {kind!r}; valid choices: {', '.join(KERNELS)}")
         self.plan = plan
-        self.spec = registry.get_game(plan.run.game)
-        self.module = load_search(plan.run.game)
+        self.kind = kind
+        game = plan.run.game
+        self.spec = registry.get_game(game)
+        self.module = load_search(game)
         self.kernel = getattr(self.module, KERNELS[kind])
+        unknown_knobs = set(weights or {}) - set(KNOBS)
+        if unknown_knobs:
+            raise SimkitError(f"{kind} has no knob {sorted(unknown_knobs)[0]!r}; its knobs: "
+                              + ", ".join(KNOBS))
         knobs = {**KNOBS, **(weights or {})}
+        check_knobs(game, kind, knobs)
+        knobs = resolve_knobs(game, knobs)
         self.weights = np.array([knobs[k] for k in KNOBS], np.float64)
-        rollouts = _rollout_strategies(plan.run.game)
-        code = int(self.weights[2])
-        if code and code not in rollouts:
-            raise SimkitError(f"{plan.run.game} has no heuristic to play the rollouts; "
-                              "rollout choices: random")
-        own = registry.strategies_for(plan.run.game)
-        self.rollout_weights = np.array(list(own["heuristic"].weights.values()) or [0.0],
-                                        np.float64) if code else np.zeros(1, np.float64)
+        self.rollout_weights = rollout_weights(game, heuristic_weights)
         n = plan.run.players
         self.teams = np.array(self.spec.teams(n), np.int32)
         self.ws = Workspace.make(int(self.weights[0]), n, plan.state_size, plan.max_moves,
@@ -173,4 +287,9 @@ class Search:
         return int(self.kernel(self.plan.compiled, obs, seat, moves, n_moves, self.weights,
                                stream, self.plan.run.players, self.plan.max_turns, self.teams,
                                self.rollout_weights, ws.tree_i, ws.tree_f, ws.state, ws.obs,
-                               ws.moves, ws.items, ws.scores, ws.ranks, ws.reward, ws.stats))
+                               ws.moves, ws.items, ws.scores, ws.ranks, ws.reward,
+                               ws.stats[0]))
+
+    def root(self, moves: np.ndarray, n_moves: int, seat: int) -> list[tuple[int, int, float]]:
+        """The last decision's root: see ``root_moves``."""
+        return root_moves(self.kind, self.ws, moves, n_moves, seat)

@@ -1,10 +1,10 @@
-"""Search strategies, written once for every game: the template of the search part of a
-generated driver.
+"""Search strategies, written once for every game: the template of a game's search module.
 
-Like ``driver_template`` this file is never imported as it is. ``simkit.driver`` appends it
-to a game's generated driver, whose header binds ``game`` (the game's rules module, which
-must have a ``determinize`` kernel) and ``rollout_choose`` (a dispatch over the game's
-non-search strategies). Numba caches a function only when what it calls is a module-level
+Like ``driver_template`` this file is never imported as it is. ``simkit.search`` renders it
+into a module per game, whose header binds ``game`` (the game's rules module, which must
+have a ``determinize`` kernel) and ``rollout_choose`` (a dispatch over the game's non-search
+strategies); the game's generated driver imports its kernels and calls them from
+``choose``. Numba caches a function only when what it calls is a module-level
 global, so search is rendered per game rather than handed the kernels as arguments.
 
 Two strategies, both single-observer and honest: every iteration starts from a
@@ -58,8 +58,10 @@ W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WID
 # availability, and the seat that chose the move (whose reward UCB1 maximises)
 T_MOVE, T_PARENT, T_CHILD, T_SIBLING, T_VISITS, T_AVAIL, T_SEAT = 0, 1, 2, 3, 4, 5, 6
 TREE_COLUMNS = 7
-# stats: iterations, summed depth of the leaves reached, deepest leaf, playout decisions
-S_ITERATIONS, S_DEPTH, S_MAX_DEPTH, S_PLAYOUT = 0, 1, 2, 3
+# stats: iterations, summed depth of the leaves reached, deepest leaf, playout decisions,
+# decisions searched
+S_ITERATIONS, S_DEPTH, S_MAX_DEPTH, S_PLAYOUT, S_DECISIONS = 0, 1, 2, 3, 4
+STATS = 5
 
 
 @kernel
@@ -113,6 +115,21 @@ def playout(params, n_players, max_turns, teams, state, obs, moves, items, score
 
 
 @kernel
+def bare_playouts(params, source, n, weights, stream, n_players, max_turns, teams,
+                  rollout_weights, state, obs2, moves2, items, scores, ranks, reward, stats):
+    """``n`` playouts from copies of the full state ``source`` with the rollout policy of
+    ``weights`` and nothing else: the yardstick of the time a search spends outside its
+    playouts (``benchmarks/search_strength.py``)."""
+    items[:, :] = 0
+    rollout = int(weights[W_ROLLOUT])
+    depth = int(weights[W_DEPTH])
+    for _ in range(n):
+        state[:] = source
+        playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
+                ranks, rollout, rollout_weights, depth, stream, reward, stats)
+
+
+@kernel
 def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
               teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
               ranks, reward, stats):
@@ -121,6 +138,7 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
     first ``n_moves`` rows of ``tree_f`` for its sums."""
     budget = max(1, int(weights[W_ITERATIONS]))
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
+    stats[S_DECISIONS] += 1
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])
     for j in range(n_moves):
@@ -182,6 +200,7 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
     (into ``moves``) of the root child visited most."""
     budget = min(max(1, int(weights[W_ITERATIONS])), tree_i.shape[0] - 1)
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
+    stats[S_DECISIONS] += 1
     c = weights[W_EXPLORATION]
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])

@@ -62,10 +62,10 @@ def test_bad_runs_are_refused():
 def test_seats_rotate_strategies_evenly():
     p = plan(RunSpec.make("pig", 3, 1, strategies="hold-at,random,random"))
     codes = seat_codes(p, 0, 300)
-    hold = p.driver.code("hold-at")
+    hold = p.slots.index("hold-at")
     assert [(codes[:, s] == hold).sum() for s in range(3)] == [100, 100, 100]
     fixed = plan(RunSpec.make("pig", 3, 1, strategies="hold-at,random,random", rotate=False))
-    assert (seat_codes(fixed, 0, 300)[:, 0] == hold).all()
+    assert (seat_codes(fixed, 0, 300)[:, 0] == fixed.slots.index("hold-at")).all()
 
 
 def test_changing_a_strategy_does_not_change_the_deal():

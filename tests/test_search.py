@@ -73,5 +73,6 @@ def test_the_tree_grows_deeper_than_one_ply():
     n = rules.legal_moves(p.compiled, state, moves)
     search.ws.stats[:] = 0
     search.decide(state.copy(), 0, moves, n, np.array([1], np.uint64))
-    iterations, depth, deepest, _ = search.ws.stats
-    assert iterations == 400 and depth / iterations > 2 and deepest >= 5
+    iterations, depth, deepest, _, decisions = search.ws.stats[0]
+    assert decisions == 1 and iterations == 400
+    assert depth / iterations > 2 and deepest >= 5
