@@ -15,7 +15,7 @@ Two parts, each printing one table:
   is above it, and games per minute on the workers used.
 
     python benchmarks/search_strength.py cost --budgets 50,200,1000
-    python benchmarks/search_strength.py strength --games 500 --budgets 400
+    python benchmarks/search_strength.py strength --games 500 --budgets default,1000
     python benchmarks/search_strength.py strength --game avalon --against random --games 100
 """
 
@@ -30,7 +30,7 @@ from simkit import registry
 from simkit.analysis import strategy_outcomes
 from simkit.rng import game_seeds, seed_streams
 from simkit.runner import RunSpec, plan, run_games
-from simkit.search import Search
+from simkit.search import ROLLOUTS, Search
 
 
 def positions(game: str, count: int, seed: int = 7) -> list[tuple[np.ndarray, int]]:
@@ -68,17 +68,26 @@ def positions(game: str, count: int, seed: int = 7) -> list[tuple[np.ndarray, in
     return found
 
 
-def cost(game: str, kind: str, budget: int, sample) -> dict:
+def cost(game: str, kind: str, budget: int, sample, knobs: dict | None = None) -> dict:
     p = plan(RunSpec.make(game, 2, 1))
     rules = registry.get_game(game).rules
-    search = Search(p, kind, {"iterations": budget})
+    search = Search(p, kind, {"iterations": budget, **(knobs or {})})
     ws = search.ws
     moves = np.zeros(p.max_moves, np.int32)
     obs = np.zeros(p.state_size, np.int32)
     spent = bare = 0.0
     playout_decisions = bare_decisions = 0.0
     stats = np.zeros_like(ws.stats)
-    for i, (state, seat) in enumerate(sample):
+    for i, (state, seat) in enumerate(sample[:1] + sample):
+        if i == 0:  # compile (or load) the kernels before timing
+            n = rules.legal_moves(p.compiled, state, moves)
+            rules.observe(p.compiled, state, seat, obs)
+            search.decide(obs, seat, moves, n, np.array([1], np.uint64))
+            search.module.bare_playouts(
+                p.compiled, state, 1, search.weights, np.array([1], np.uint64), 2,
+                p.max_turns, search.teams, search.rollout_weights, ws.state, ws.obs,
+                ws.moves, ws.items, ws.scores, ws.ranks, ws.reward, ws.stats[0])
+            continue
         n = rules.legal_moves(p.compiled, state, moves)
         rules.observe(p.compiled, state, seat, obs)
         ws.stats[:] = 0
@@ -103,18 +112,20 @@ def cost(game: str, kind: str, budget: int, sample) -> dict:
 
 
 def strength(game: str, search: str, against: str, players: int, games: int,
-             workers: int) -> dict:
+             workers: int, weights=()) -> dict:
     seats = ",".join([search] + [against] * (players - 1))
-    run = RunSpec.make(game, players, games, 2026, seats)
+    run = RunSpec.make(game, players, games, 2026, seats, weights=list(weights))
     t = time.perf_counter()
     res = run_games(run, workers=workers)
     elapsed = time.perf_counter() - t
+    search = res.meta["strategies"][0]  # with its budget: ismcts -> ismcts@400
     table = strategy_outcomes(res.games, res.meta)
     row = table[(table.strategy == search) & (table.seat == "all")].iloc[0]
     teams = registry.get_game(game).teams(players)
     fair = 1 / len(set(teams))
     return {"win": row["win_rate"], "lo": row["win_low"], "hi": row["win_high"], "fair": fair,
-            "per_min": 60 * games / elapsed, "search": res.meta["search"][search]}
+            "per_min": 60 * games / elapsed, "search": res.meta["search"][search],
+            "name": search}
 
 
 def main() -> None:
@@ -130,19 +141,24 @@ def main() -> None:
     ap.add_argument("--players", default="", help="player counts for --against random "
                     "(default: every count the game has)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rollout", choices=["auto", "random", "heuristic"], default="auto",
+                    help="cost: the rollout policy")
+    ap.add_argument("--weight", action="append", default=[],
+                    help="strength: a knob, as simkit run takes it (ismcts.rollout_depth=0)")
     args = ap.parse_args()
     names = args.game or [g for g, s in registry.games().items()
                           if hasattr(s.rules, "determinize") and g not in ("trap",)]
-    budgets = [int(b) for b in args.budgets.split(",")]
+    budgets = [b for b in args.budgets.split(",")]  # "default": the game's own budget
     if args.part == "cost":
         print(f"{'game':18} {'search':14} {'ms/dec':>8} {'dec/s':>8} {'depth':>6} "
               f"{'deepest':>7} {'playout':>8} {'outside':>8} {'vs mc':>6}", flush=True)
         for game in names:
             sample = positions(game, args.positions)
-            for budget in budgets:
-                mc = cost(game, "mc", budget, sample)
+            for budget in (int(b) for b in budgets if b != "default"):
+                knobs = {"rollout": ROLLOUTS[args.rollout]}
+                mc = cost(game, "mc", budget, sample, knobs)
                 for kind in args.kinds.split(","):
-                    r = mc if kind == "mc" else cost(game, kind, budget, sample)
+                    r = mc if kind == "mc" else cost(game, kind, budget, sample, knobs)
                     print(f"{game:18} {kind + '@' + str(budget):14} {r['ms']:8.2f} "
                           f"{r['per_s']:8.1f} {r['depth']:6.2f} {r['deepest']:7.0f} "
                           f"{r['playout']:8.1f} {r['outside']:8.1%} "
@@ -162,9 +178,11 @@ def main() -> None:
                 continue
             for kind in args.kinds.split(","):
                 for budget in budgets:
-                    name = f"{kind}@{budget}"
+                    name = kind if budget == "default" else f"{kind}@{budget}"
                     t = time.process_time()
-                    r = strength(game, name, against, players, args.games, args.workers)
+                    r = strength(game, name, against, players, args.games, args.workers,
+                                 args.weight)
+                    name = r["name"]
                     cpu = time.process_time() - t
                     ms = 1000 * cpu / max(r["search"]["decisions"], 1)
                     verdict = "PASS" if r["lo"] > r["fair"] else "miss"

@@ -140,8 +140,11 @@ def games():
             click.echo(f"{'':18} {spec.summary}")
         if searchable:
             searchers.append(name)
-        searchers_rollouts = rollout_choices(name) if searchable else {}
-        if searchable and "heuristic" not in searchers_rollouts:
+        if searchable and spec.search_knobs:
+            click.echo(f"{'':18} search defaults: " + ", ".join(
+                f"{k} {v:g}" if not isinstance(v, str) else f"{k} {v}"
+                for k, v in spec.search_knobs.items()))
+        if searchable and "heuristic" not in rollout_choices(name):
             click.echo(f"{'':18} (search rollouts: random only; no heuristic)")
     search = {n: st for n, st in registry.strategies_for("").items() if st.search is not None}
     if not search:
@@ -154,7 +157,7 @@ def games():
     click.echo("  NAME@N sets the budget (iterations); other knobs with --weight NAME.KNOB=VALUE "
                "(every seat of NAME) or --weight NAME@N.KNOB=VALUE (that one):")
     for knob, k in KNOBS_SPEC.items():
-        default = "auto" if knob == "rollout" else f"{k.default:g}"
+        default = {"rollout": "auto", "cutoff": "even"}.get(knob, f"{k.default:g}")
         click.echo(f"    {knob:14} default {default:6} {k.doc}")
 
 

@@ -53,6 +53,15 @@ Optional fields of ``GameSpec`` that reports use:
         lost, drawn). Card value ranks the choices and shows the outcomes apart; a game
         that declares none has all its events ranked as choices, with a note.
 
+An optional field for the search strategies (``docs/search.md``):
+
+    search_knobs
+        The game's defaults for the search knobs, by name, over simkit's (for example
+        ``{"iterations": 250, "rollout": "random"}``): a budget that plays a decision in
+        about 50 ms at 2 players, the rollout policy that plays the game best for its cost.
+        The game's NOTES.md gives the figures they were chosen by. ``--weight`` and
+        ``NAME@N`` override them.
+
 Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
 effective values into a tuple of numpy arrays (``params``) that the kernels read.
 """
@@ -91,6 +100,7 @@ class GameSpec:
     describe_move: Callable | None = None
     check_state: Callable | None = None
     summary: str = ""
+    search_knobs: dict[str, float | str] | None = None
 
     def __post_init__(self):
         if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":

@@ -92,6 +92,10 @@ def _with_budgets(game: str, names: list[str], weights) -> list[str]:
         spec = specs[base]
         if spec.budget is not None and budget is None:
             budget = spec.weights[spec.budget]
+            if spec.search is not None:
+                from simkit.search import game_knobs
+
+                budget = game_knobs(game)[spec.budget]
             for sname, wname, v in weights:
                 if sname == base and wname == spec.budget:
                     budget = v
@@ -204,9 +208,14 @@ def _slot_weights(driver: Driver, slots: tuple[str, ...], run_weights, game: str
     numbers; every value is checked."""
     bases = [registry.split_budget(s)[0] for s in slots]
     w = np.zeros((len(slots), driver.default_weights.shape[1]), np.float64)
+    specs = registry.strategies_for(game)
     for i, b in enumerate(bases):
         w[i] = driver.default_weights[driver.code(b)]
-    specs = registry.strategies_for(game)
+        if specs[b].search is not None:  # the game's own defaults for the search knobs
+            from simkit.search import game_knobs
+
+            knobs = game_knobs(game)
+            w[i, : len(knobs)] = list(knobs.values())
     targets = set(slots) | set(bases)
     for sname, _, _ in run_weights:
         if sname not in targets:
@@ -602,7 +611,7 @@ def search_summary(p: Plan, stats: np.ndarray | None) -> dict | None:
     for i, name in enumerate(p.slots):
         if specs[p.base(i)].search is None:
             continue
-        iterations, depth, deepest, playout, decisions = stats[i][:5]
+        iterations, depth, deepest, playout, decisions = (float(x) for x in stats[i][:5])
         out[name] = {
             "decisions": int(decisions),
             "iterations_per_decision": round(iterations / decisions, 1) if decisions else None,

@@ -65,10 +65,14 @@ KNOBS_SPEC = {
     "widen_alpha": Knob(0.5, 0, 1, False, "the exponent of progressive widening"),
     "widen_above": Knob(16, 0, 1_000_000, True,
                         "widen only the nodes with more legal moves than this"),
+    "cutoff": Knob(0, 0, 1, True,
+                   "how a playout cut by rollout_depth is scored: even (1/P each) or standing "
+                   "(the ranks the game's finish gives the position where it was cut)"),
 }
 """The search strategies' weights, in the kernels' order (see ``search_template``)."""
 KNOBS = {name: float(k.default) for name, k in KNOBS_SPEC.items()}
 ROLLOUTS = {"auto": -1.0, "random": 0.0, "heuristic": 1.0}
+CUTOFFS = {"even": 0.0, "standing": 1.0}
 
 
 def rollout_choices(game: str) -> dict[str, float]:
@@ -76,6 +80,20 @@ def rollout_choices(game: str) -> dict[str, float]:
     has one."""
     return {name: code for name, code in ROLLOUTS.items()
             if code <= 0 or int(code) in _rollout_strategies(game)}
+
+
+def game_knobs(game: str) -> dict[str, float]:
+    """The search knobs' defaults in ``game``: simkit's, with the game's own
+    (``GameSpec.search_knobs``) over them."""
+    own = registry.get_game(game).search_knobs or {}
+    out = dict(KNOBS)
+    for name, v in own.items():
+        if name not in KNOBS:
+            raise SimkitError(f"{game}: search_knobs names {name!r}, which is not a search "
+                              f"knob; the knobs: {', '.join(KNOBS)}")
+        names = {"rollout": ROLLOUTS, "cutoff": CUTOFFS}.get(name, {})
+        out[name] = names[v] if isinstance(v, str) else float(v)
+    return out
 
 
 def resolve_knobs(game: str, values: dict[str, float]) -> dict[str, float]:
@@ -269,7 +287,7 @@ class Search:
         if unknown_knobs:
             raise SimkitError(f"{kind} has no knob {sorted(unknown_knobs)[0]!r}; its knobs: "
                               + ", ".join(KNOBS))
-        knobs = {**KNOBS, **(weights or {})}
+        knobs = {**game_knobs(game), **(weights or {})}
         check_knobs(game, kind, knobs)
         knobs = resolve_knobs(game, knobs)
         self.weights = np.array([knobs[k] for k in KNOBS], np.float64)

@@ -27,7 +27,8 @@ simulated moves, rollouts), never from the game's chance stream.
 Rewards are score shares, as the reports count them: 1 for every seat of the winning
 team, 1/k for each seat of k teams tied at rank 1, 0 otherwise (and for everyone at the
 turn cap). A playout cut off after ``rollout_depth`` decisions (0: never) scores 1/P for
-every seat.
+every seat (``cutoff`` even), or the score shares of the ranks the game's ``finish`` gives
+the position as if the game ended there (``cutoff`` standing).
 
 The workspace (tree arrays and scratch buffers) is allocated once per thread by the driver
 and reused across decisions and games: a decision allocates nothing.
@@ -36,6 +37,7 @@ Weights (``weights`` row of the seat), in this order:
     0 iterations (playouts per decision)   1 exploration (UCB1's c)
     2 rollout (the dispatch code of the rollout policy)   3 rollout_depth
     4 widen_k   5 widen_alpha   6 widen_above
+    7 cutoff (how a cut playout is scored: 0 even, 1 standing)
 """
 # --- bindings: replaced in a generated driver ---
 import math
@@ -54,6 +56,7 @@ def rollout_choose(code, params, obs, seat, moves, n_moves, weights, stream):  #
 
 W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WIDEN_ABOVE = (
     0, 1, 2, 3, 4, 5, 6)
+W_CUTOFF = 7
 # tree_i columns: the move into the node, its parent, first child, next sibling, visits,
 # availability, and the seat that chose the move (whose reward UCB1 maximises)
 T_MOVE, T_PARENT, T_CHILD, T_SIBLING, T_VISITS, T_AVAIL, T_SEAT = 0, 1, 2, 3, 4, 5, 6
@@ -83,10 +86,11 @@ def score_shares(n_players, teams, ranks, out):
 
 @kernel
 def playout(params, n_players, max_turns, teams, state, obs, moves, items, scores, ranks,
-            rollout, rollout_weights, depth, stream, reward, stats):
+            rollout, rollout_weights, depth, cutoff, stream, reward, stats):
     """Play ``state`` out with the rollout policy (dispatch code ``rollout``) and write each
     seat's reward in ``reward``; a playout longer than ``depth`` decisions (0: no limit)
-    scores 1/P for every seat."""
+    scores 1/P for every seat, or (``cutoff`` 1) the shares of the ranks ``finish`` gives
+    the position where it was cut."""
     n_done = 0
     while not game.is_over(state):
         if game.turn_number(state) >= max_turns:
@@ -94,7 +98,11 @@ def playout(params, n_players, max_turns, teams, state, obs, moves, items, score
             stats[S_PLAYOUT] += n_done
             return
         if depth > 0 and n_done >= depth:
-            reward[:n_players] = 1.0 / n_players
+            if cutoff == 1:
+                game.finish(params, state, scores, ranks)
+                score_shares(n_players, teams, ranks, reward)
+            else:
+                reward[:n_players] = 1.0 / n_players
             stats[S_PLAYOUT] += n_done
             return
         n = game.legal_moves(params, state, moves)
@@ -123,10 +131,11 @@ def bare_playouts(params, source, n, weights, stream, n_players, max_turns, team
     items[:, :] = 0
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])
+    cutoff = int(weights[W_CUTOFF])
     for _ in range(n):
         state[:] = source
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, stream, reward, stats)
+                ranks, rollout, rollout_weights, depth, cutoff, stream, reward, stats)
 
 
 @kernel
@@ -141,6 +150,7 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
     stats[S_DECISIONS] += 1
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])
+    cutoff = int(weights[W_CUTOFF])
     for j in range(n_moves):
         tree_f[j, 0] = 0.0
         tree_f[j, 1] = 0.0
@@ -149,7 +159,7 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
         game.determinize(params, obs, seat, state, stream, obs2)
         game.apply_move(params, state, moves[j], stream, items)
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, stream, reward, stats)
+                ranks, rollout, rollout_weights, depth, cutoff, stream, reward, stats)
         tree_f[j, 0] += reward[seat]
         tree_f[j, 1] += 1.0
         stats[S_ITERATIONS] += 1
@@ -204,6 +214,7 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
     c = weights[W_EXPLORATION]
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])
+    cutoff = int(weights[W_CUTOFF])
     widen_k = weights[W_WIDEN_K]
     widen_alpha = weights[W_WIDEN_ALPHA]
     widen_above = int(weights[W_WIDEN_ABOVE])
@@ -281,7 +292,7 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                 reward[:n_players] = 0.0
         else:
             playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                    ranks, rollout, rollout_weights, depth, stream, reward, stats)
+                    ranks, rollout, rollout_weights, depth, cutoff, stream, reward, stats)
         stats[S_ITERATIONS] += 1
         stats[S_DEPTH] += level
         stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], float(level))

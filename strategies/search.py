@@ -10,15 +10,15 @@ budget, so one run can seat two budgets (``--strategies ismcts@200,ismcts@1000``
 """
 
 from simkit.registry import StrategySpec, register_strategy
-from simkit.search import KNOBS, ROLLOUTS
+from simkit.search import CUTOFFS, KNOBS, ROLLOUTS
 
 register_strategy(StrategySpec(
     "mc", None, search="mc", budget="iterations", weights=dict(KNOBS),
-    named_weights={"rollout": dict(ROLLOUTS)},
+    named_weights={"rollout": dict(ROLLOUTS), "cutoff": dict(CUTOFFS)},
     summary="flat Monte Carlo: playouts of every legal move from determinised states, the "
             "best mean reward wins (mc@N: N playouts a decision)"))
 register_strategy(StrategySpec(
     "ismcts", None, search="ismcts", budget="iterations", weights=dict(KNOBS),
-    named_weights={"rollout": dict(ROLLOUTS)},
+    named_weights={"rollout": dict(ROLLOUTS), "cutoff": dict(CUTOFFS)},
     summary="information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012), "
             "UCB1 with availability counts (ismcts@N: N iterations a decision)"))

@@ -158,3 +158,23 @@ def test_a_search_on_a_game_without_determinize_names_the_missing_kernel(tmp_pat
                                     "ismcts", "--out", str(tmp_path / "o")])
     assert res.exit_code == 2
     assert "determinize kernel" in res.output and "win-block" in res.output
+
+
+def test_a_game_sets_its_own_search_defaults_and_the_user_overrides_them(tmp_path):
+    from dataclasses import replace
+
+    from pig_game import GAME as PIG
+
+    registry.register_game(replace(PIG, name="pig-tuned",
+                                   search_knobs={"iterations": 12, "exploration": 1.1}))
+    registry.register_strategy(replace(registry.strategies_for("pig")["hold-at"],
+                                       game="pig-tuned"))
+    res = simkit.simulate("pig-tuned", 2, 2, strategies="ismcts,mc@5", progress=False,
+                          weights=["mc.exploration=0.3"])
+    w = res.meta["strategy_weights"]
+    assert set(w) == {"ismcts@12", "mc@5"}
+    assert w["ismcts@12"]["exploration"] == 1.1 and w["mc@5"]["exploration"] == 0.3
+    registry.register_game(replace(PIG, name="pig-typo", search_knobs={"iteration": 12}))
+    res = CliRunner().invoke(main, ["run", "pig-typo", "--players", "2", "--strategies",
+                                    "ismcts", "--games", "1", "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "'iteration', which is not a search knob" in res.output
