@@ -29,6 +29,7 @@ from simkit.reports import summary as S
 from simkit.reports import verdict as V
 
 from simkit import folders
+from simkit.data import describe_override
 from simkit.errors import SimkitError
 from simkit.results import check_items, read_games, read_meta
 
@@ -58,7 +59,7 @@ class Run:
             text += ", " + " vs ".join(strategies)
         over = m.get("overrides") or {}
         if over:
-            text += ", " + ", ".join(f"{k}={v}" for k, v in over.items())
+            text += ", " + ", ".join(describe_override(k, v) for k, v in over.items())
         return text
 
 
@@ -447,7 +448,8 @@ def _settings(doc: Document, run: Run) -> None:
                          ", ".join(f"{k}={v:g}" if isinstance(v, int | float) else f"{k}={v}"
                                    for k, v in weights.items())))
     if m.get("overrides"):
-        rows.append(("overrides", ", ".join(f"{k}={v}" for k, v in m["overrides"].items())))
+        rows.append(("overrides", ", ".join(describe_override(k, v)
+                                            for k, v in m["overrides"].items())))
     rows += [
         ("backend", str(m.get("backend", "?"))),
         ("elapsed", f"{num(m.get('elapsed_seconds'))} s"),
