@@ -523,7 +523,8 @@ def _unknown_key(params: dict[str, Param], key: str) -> SimkitError:
                                  f"{', '.join(f'{lk}.{name}.{x}' for x in rl.field_names)}")
         return OverrideError(f"{lk}.{name}: {unknown('field', f, rl.field_names)}")
     shown = [k for k, p in params.items() if p.records is None]
-    shown += [f"{lk}.<{rl.noun}>.<field>" for lk, rl in lists.items()]
+    shown += [f"{lk}.<{rl.noun.replace(' ', '_') if rl.named else 'number'}>.<field>"
+              for lk, rl in lists.items()]
     err = unknown("parameter", key, shown)
     if lists:
         import difflib
