@@ -76,6 +76,27 @@ def csv_text(params: dict[str, Param], key: str) -> str:
     return buf.getvalue()
 
 
+# ---------------------------------------------------------------- names for transcripts
+
+_NAMES: dict[tuple[int, str], list[str]] = {}
+
+
+def remember_names(array, key: str, names: list[str]) -> None:
+    """Keep the names of list ``key``'s records beside a compiled ``array`` (while it
+    lives): the kernels read numbers only; a transcript names the records of the data the
+    array came from, so a card added from a spreadsheet is told by its own name."""
+    import weakref
+
+    _NAMES[(id(array), key)] = list(names)
+    weakref.finalize(array, _NAMES.pop, (id(array), key), None)
+
+
+def names_of(array, key: str, default: list[str]) -> list[str]:
+    """The names ``remember_names`` kept for ``array``, or ``default`` (an array compiled
+    elsewhere: a copy, or one sent from another process)."""
+    return _NAMES.get((id(array), key), default)
+
+
 # ---------------------------------------------------------------- reading
 
 TRUE, FALSE = {"true", "yes", "1"}, {"false", "no", "0"}

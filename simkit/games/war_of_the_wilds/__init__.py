@@ -4,11 +4,11 @@ Everything a designer may change is in ``data.toml``; ``compile_params`` turns i
 kernels' arrays. The layout of a state and the move encoding are in ``state.py``.
 """
 
-import weakref
 from pathlib import Path
 
 import numpy as np
 
+from simkit.cards import names_of, remember_names
 from simkit.data import fixed_records, load_data, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
@@ -244,20 +244,14 @@ def compile_params(values: dict, n_players: int) -> tuple:
     flat[HOMES:HOMES + homes.size] = homes.ravel()
     flat[DECK0:DECK0 + len(deck)] = deck
     flat[DAYD:DAYD + len(day_deck)] = day_deck
-    _KIND_NAMES[id(flat)] = names
-    weakref.finalize(flat, _KIND_NAMES.pop, id(flat), None)
+    remember_names(flat, "cards", names)
     return (flat,)
-
-
-_KIND_NAMES: dict[int, list[str]] = {}
-"""The card kinds' names of each compiled array alive (by id): the kernels read numbers
-only, the transcript names the kinds of the data they came from."""
 
 
 def kind_names(params) -> list[str]:
     """The names of the card kinds, in table order, of the data ``params`` was compiled
     from (the default data's for an array this process did not compile)."""
-    return _KIND_NAMES.get(id(params[0]), CARD_NAMES)
+    return names_of(params[0], "cards", CARD_NAMES)
 
 
 _DEFAULTS = {k: p.value for k, p in load_data(PACKAGE_DIR / "data.toml").items()}
