@@ -320,7 +320,8 @@ def fixed_records(values: dict[str, Any], key: str, names, noun: str = "row") ->
     rows = dict(records(values, key))
     for name in rows:
         if name not in names:
-            raise unknown(f"{noun} in {key} (the kernels know each one by name)", name, names)
+            raise SimkitError(f"{key}: {unknown(noun, name, names)} (the kernels know each "
+                              "by name)")
     missing = [n for n in names if n not in rows]
     if missing:
         raise SimkitError(f"{key} lacks the {noun}(s) {', '.join(missing)}: the kernels take "
