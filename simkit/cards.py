@@ -165,8 +165,8 @@ def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     valid = columns(rl)
     for h in header:
         if h not in valid:
-            raise unknown(f"column in {path} (a {rl.key} {rl.noun} has)", h or "(empty)",
-                          valid)
+            raise SimkitError(f"{path}: {unknown('column', h or '(empty)', valid)} (the "
+                              f"columns of {rl.key})")
     dup = [h for h in header if header.count(h) > 1]
     if dup:
         raise SimkitError(f"{path}: the column {dup[0]!r} is there twice")

@@ -5,12 +5,15 @@ every bad card file refused in one line, exit 2, nothing written."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from simkit import cards, data, registry
 from simkit.cli import main
@@ -161,12 +164,18 @@ def _write(text: str) -> Path:
 
 # ---------------------------------------------------------------- CSV in and out
 
-@pytest.mark.parametrize("game", sorted(registry.games()))
+WITH_LISTS = sorted(g for g, s in registry.games().items() if data.lists_of(s.data))
+
+
+def test_every_game_of_simkit_has_its_cards_as_record_lists():
+    assert {"avalon", "dolina-krolikow", "rabbit-hunt", "war-of-the-wilds",
+            "watership-down"} <= set(WITH_LISTS)
+
+
+@pytest.mark.parametrize("game", WITH_LISTS)
 def test_every_list_of_every_game_round_trips_through_csv(tmp_path, game):
     spec = registry.get_game(game)
     lists = data.lists_of(spec.data)
-    if not lists:
-        pytest.skip(f"{game} has no record lists")
     written = cards.export(spec.data, game, tmp_path / "lists")
     over, _ = cards.read_card_files(game, [str(tmp_path / "lists")])
     assert set(over) == set(lists) and len(written) == len(lists)
@@ -233,6 +242,16 @@ def test_a_card_added_in_the_sheet_plays_reports_and_replays_under_its_own_name(
     res = invoke("replay", "--run", tmp_path / "r", "--game", game)
     assert res.exit_code == 0, res.output
     assert "(matches the recorded row)" in res.output and "Stag" in res.output
+
+
+def test_a_runs_card_lists_export_from_its_run_json_alone(tmp_path):
+    path = wotw_cards(tmp_path, with_stag)
+    assert invoke("run", "war-of-the-wilds", "--players", 2, "--games", 5, "--out",
+                  tmp_path / "r", "--quiet", "--workers", 1, "--cards", path).exit_code == 0
+    res = invoke("cards", "--run", tmp_path / "r", "--export", tmp_path / "again.csv",
+                 "--list", "cards")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "again.csv").read_text() == path.read_text()
 
 
 def test_rules_shows_each_list_as_a_table_with_changed_cells_marked(tmp_path):
@@ -357,3 +376,30 @@ def test_a_run_spec_with_a_card_list_is_planned_once():
     a = RunSpec.make("war-of-the-wilds", 2, 1, overrides={"cards": rows})
     b = RunSpec.make("war-of-the-wilds", 2, 1, overrides={"cards": [dict(r) for r in rows]})
     assert a == b and plan(a) is plan(b)
+
+
+@settings(max_examples=int(os.environ.get("CARDS_EXAMPLES", 40)), deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(row=st.integers(0, 21), col=st.integers(0, 13),
+       text=st.one_of(st.text(max_size=12), st.sampled_from(
+           ["0", "-1", "99", "1.5", "3.0", "true", "flying band", "trick", "rally", "none",
+            "ambush", '"', "a,b", "\n", "boar"])))
+def test_any_cell_of_a_card_file_plays_or_is_refused_in_one_line(tmp_path, row, col, text):
+    """Whatever a designer types in any cell, `rules --cards` shows the game or refuses the
+    file in one line naming it, exit 2; never a traceback."""
+    import csv
+    import io
+
+    table = list(csv.reader(io.StringIO(wotw_cards(tmp_path).read_text())))
+    table[row][col] = text
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(table)
+    path = tmp_path / "cards.csv"
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    res = invoke("rules", "war-of-the-wilds", "--cards", path)
+    if res.exit_code == 0:
+        return
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and str(path) in lines[0], \
+        res.output

@@ -196,7 +196,8 @@ def compile_params(values: dict, n_players: int) -> tuple:
     first = values["first_game_cards"]
     for c in first:
         if c not in names:
-            raise SimkitError(f"first_game_cards names {c!r}, which is not a card kind")
+            raise SimkitError(f"cards: first_game_cards names {c!r}, which is not one of the "
+                              f"cards (keep it, or --set first_game_cards=[...])")
     n_items = len(names) * 5
     it_day = n_items
     it_aff = it_day + N_DAY_KINDS
