@@ -299,6 +299,8 @@ def test_whatif_compares_a_card_file_with_the_game_as_it_is(tmp_path):
     assert f"cards={tmp_path / 'cards.csv'}" in res.output
     assert "stag:played" in json.loads(
         (tmp_path / "w" / "changed" / "run.json").read_text())["item_columns"]
+    title = (tmp_path / "w" / "report" / "summary.md").read_text().splitlines()[0]
+    assert title.endswith("cards.boar.count 4 -> 2, cards.stag added")
 
 
 # ---------------------------------------------------------------- bad card files
