@@ -217,7 +217,8 @@ def _echo_list(spec, params, key: str, fields: bool = False) -> None:
     rl = data.lists_of(params)[key]
     n = len(data.table(params, key))
     which = rl.noun.replace(" ", "_") if rl.named else "number"
-    click.echo(f"\n{key}: {n} {rl.noun}s (--set {key}.<{which}>.<field>=VALUE)")
+    click.echo(f"\n{key}: {n} {rl.noun if n == 1 else rl.nouns} "
+               f"(--set {key}.<{which}>.<field>=VALUE)")
     for line in table_lines(params, key):
         click.echo(f"  {line}")
     gone = removed(params, spec.data, key)

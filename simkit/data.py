@@ -92,6 +92,14 @@ class RecordList:
     fields: tuple[Field, ...]
     named: bool
     noun: str = "row"
+    plural: str = ""
+
+    @property
+    def nouns(self) -> str:
+        """The noun's plural: ``_plural`` if the list gives one, else the English rule."""
+        n = self.noun
+        return self.plural or (n[:-1] + "ies" if n.endswith("y") and n[-2:-1] not in "aeiou"
+                               else n + "es" if n.endswith(("s", "x", "ch", "sh")) else n + "s")
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -185,10 +193,11 @@ def _collect_list(node: dict, key: str, out: dict, path) -> None:
     fields = node["_fields"]
     if not isinstance(fields, dict) or not fields:
         raise SimkitError(f"{path}: {key}._fields must declare at least one field")
-    extra = {k for k in node if k.startswith("_")} - {"_fields", "_rows", "_noun"}
+    extra = {k for k in node if k.startswith("_")} - {"_fields", "_rows", "_noun", "_plural"}
     if extra:
         raise SimkitError(f"{path}: {key}: unknown key(s) {', '.join(sorted(extra))}; "
-                          "a record list has _fields, _noun, and _rows or named records")
+                          "a record list has _fields, _noun, _plural, and _rows or named "
+                          "records")
     named = {k: v for k, v in node.items() if not k.startswith("_")}
     rows = node.get("_rows")
     if (rows is None) == (not named):
@@ -196,7 +205,7 @@ def _collect_list(node: dict, key: str, out: dict, path) -> None:
                           f"numbered ones ({key}._rows = [...]), not both or neither")
     noun = node.get("_noun", "row")
     rl = RecordList(key, tuple(_read_field(key, n, s, path) for n, s in fields.items()),
-                    named=rows is None, noun=str(noun))
+                    named=rows is None, noun=str(noun), plural=str(node.get("_plural", "")))
     if rl.named and rl.field("name"):
         raise SimkitError(f"{path}: {key}._fields.name: the records of a named list are "
                           "named by their tables; 'name' cannot be a field")
@@ -235,7 +244,7 @@ def record_params(rl: RecordList, rows, base: dict[str, Param], where: str = "")
     default parameters: a record of the same name (number) keeps their defaults (so
     ``changed`` says what differs), and their source and why unless the row gives its own."""
     if not isinstance(rows, list | tuple) or not rows:
-        raise SimkitError(f"{where}{rl.key} takes a list of one or more {rl.noun}s "
+        raise SimkitError(f"{where}{rl.key} takes a list of one or more {rl.nouns} "
                           "(a table of fields each)")
     out, seen = [], set()
     for i, row in enumerate(rows):
@@ -245,7 +254,7 @@ def record_params(rl: RecordList, rows, base: dict[str, Param], where: str = "")
         name = _record_name(rl, i, row, where)
         rkey = f"{rl.key}.{name}"
         if name in seen:
-            raise SimkitError(f"{where}{rkey}: two {rl.noun}s are called {name!r}")
+            raise SimkitError(f"{where}{rkey}: two {rl.nouns} are called {name!r}")
         seen.add(name)
         extra = set(row) - set(rl.field_names) - set(RECORD_KEYS) - ({"name"} if rl.named
                                                                      else set())
