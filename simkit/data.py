@@ -278,7 +278,7 @@ def record_params(rl: RecordList, rows, base: dict[str, Param], where: str = "")
             elif f.has_default:
                 value = f.default
             else:
-                raise SimkitError(f"{where}{rkey} lacks its {f.name} (a {f.describe()})")
+                raise SimkitError(f"{where}{rkey} lacks its {f.name} ({f.describe()})")
             if old is not None:  # a record of the defaults: its own, unless the row says
                 src, text = source or old.source, why or old.why
             else:                # the data file's records, and records an override adds
