@@ -29,6 +29,7 @@ from simkit.reports import summary as S
 from simkit.reports import verdict as V
 
 from simkit import folders
+from simkit.data import describe_override
 from simkit.errors import SimkitError
 from simkit.results import check_items, read_games, read_meta
 
@@ -58,7 +59,7 @@ class Run:
             text += ", " + " vs ".join(strategies)
         over = m.get("overrides") or {}
         if over:
-            text += ", " + ", ".join(f"{k}={v}" for k, v in over.items())
+            text += ", " + ", ".join(describe_override(k, v) for k, v in over.items())
         return text
 
 
@@ -447,7 +448,8 @@ def _settings(doc: Document, run: Run) -> None:
                          ", ".join(f"{k}={v:g}" if isinstance(v, int | float) else f"{k}={v}"
                                    for k, v in weights.items())))
     if m.get("overrides"):
-        rows.append(("overrides", ", ".join(f"{k}={v}" for k, v in m["overrides"].items())))
+        rows.append(("overrides", ", ".join(describe_override(k, v)
+                                            for k, v in m["overrides"].items())))
     rows += [
         ("backend", str(m.get("backend", "?"))),
         ("elapsed", f"{num(m.get('elapsed_seconds'))} s"),
@@ -729,7 +731,8 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
                      "cover those games")
     if title is None:
         diff = _param_diff(bm, cm)
-        what = ", ".join(f"{k} {b} -> {c}" for k, b, c in diff[:4]) or "what-if"
+        what = ", ".join(f"{k} {c}" if b == "-" else f"{k} {b}" if c == "-" else
+                         f"{k} {b} -> {c}" for k, b, c in diff[:4]) or "what-if"
         title = f"What-if for {bm.get('game', '?')} ({bm.get('players', '?')} players): {what}"
     with _atomic_folder(out) as tmp:
         doc = Document(tmp)
@@ -781,9 +784,17 @@ def _clear(t: pd.DataFrame) -> list[bool]:
 
 
 def _param_diff(bm: dict, cm: dict) -> list[tuple[str, str, str]]:
+    """The parameters that differ, a row each; a card (a record of a card list) that only
+    one run has is one row, ``cards.stag``, "added" or "removed"."""
     pb, pc = bm.get("params") or {}, cm.get("params") or {}
-    out = []
+    out, told = [], set()
     for key in [*pb, *(k for k in pc if k not in pb)]:
+        if (key in pb) != (key in pc):
+            record = key.rpartition(".")[0] or key
+            if record not in told:
+                told.add(record)
+                out.append((record, "-", "added") if key in pc else (record, "removed", "-"))
+            continue
         vb = (pb.get(key) or {}).get("value") if isinstance(pb.get(key), dict) else pb.get(key)
         vc = (pc.get(key) or {}).get("value") if isinstance(pc.get(key), dict) else pc.get(key)
         if vb != vc:

@@ -72,6 +72,10 @@ def _log_traceback() -> str:
 set_option = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
                           help="Change a value of the game's data (repeatable); see "
                                "`simkit rules GAME`.")
+cards_option = click.option("--cards", "card_files", multiple=True, metavar="FILE",
+                            help="Replace a card list from a CSV file (repeatable): FILE named "
+                                 "after its list (cards.csv), LIST=FILE, or a folder of "
+                                 "LIST.csv files; see `simkit cards GAME`.")
 weight_option = click.option("--weight", "weights", multiple=True,
                              metavar="STRATEGY.KEY=VALUE",
                              help="Change a strategy's weight (repeatable).")
@@ -161,26 +165,122 @@ def games():
         click.echo(f"    {knob:14} default {default:6} {k.doc}")
 
 
-@main.command()
-@click.argument("game")
-@set_option
-def rules(game, overrides):
-    """Show the effective data of GAME: each value, its default, its source and whether an
-    override changed it."""
+def _overrides(game: str, overrides, card_files, base: dict | None = None):
+    """--set and --cards as one overrides dict (the card lists first, so --set may change a
+    card a file added), and where each list came from."""
+    from simkit import data
+    from simkit.cards import read_card_files
+
+    lists, origins = read_card_files(game, card_files)
+    return {**(base or {}), **lists, **data.parse_overrides(overrides)}, origins
+
+
+def _effective(game: str, overrides, card_files):
+    """The game and its effective data under --set and --cards, checked at every player
+    count as `run` would check it."""
     from simkit import data, registry
+    from simkit.cards import explained
     from simkit.runner import check_params
 
     spec = registry.get_game(game)
-    params = data.apply_overrides(spec.data, data.parse_overrides(overrides))
-    check_params(spec, params)
+    over, origins = _overrides(game, overrides, card_files)
+    with explained(origins):
+        params = data.apply_overrides(spec.data, over)
+        check_params(spec, params)
+    return spec, params
+
+
+@main.command()
+@click.argument("game")
+@set_option
+@cards_option
+def rules(game, overrides, card_files):
+    """Show the effective data of GAME: each value, its default, its source and whether an
+    override changed it; each card list as a table, a row per card."""
+    from simkit import data
+
+    spec, params = _effective(game, overrides, card_files)
     click.echo(f"{spec.name} v{spec.version} (data: {spec.data_path})")
-    width = max(len(k) for k in params)
+    scalars = {k: p for k, p in params.items() if p.records is None}
+    width = max(len(k) for k in scalars)
     click.echo(f"{'key':{width}}  {'value':>14}  {'default':>14}  {'source':8}  why")
-    for key, p in params.items():
+    for key, p in scalars.items():
         mark = "*" if p.changed else " "
         click.echo(f"{key:{width}}  {_show(p.value):>14}{mark} {_show(p.default):>14}  "
                    f"{p.source:8}  {p.why}")
-    click.echo("* changed by --set")
+    for key in data.lists_of(params):
+        _echo_list(spec, params, key)
+    click.echo("* changed by --set or --cards; + a row data.toml does not have")
+
+
+def _echo_list(spec, params, key: str, fields: bool = False) -> None:
+    from simkit import data
+    from simkit.cards import field_lines, removed, table_lines
+
+    rl = data.lists_of(params)[key]
+    n = len(data.table(params, key))
+    which = rl.noun.replace(" ", "_") if rl.named else "number"
+    click.echo(f"\n{key}: {n} {rl.noun if n == 1 else rl.nouns} "
+               f"(--set {key}.<{which}>.<field>=VALUE)")
+    for line in table_lines(params, key):
+        click.echo(f"  {line}")
+    gone = removed(params, spec.data, key)
+    if gone:
+        click.echo(f"  removed: {', '.join(gone)}")
+    if fields:
+        click.echo("  fields:")
+        for line in field_lines(rl):
+            click.echo(f"  {line}")
+
+
+@main.command()
+@click.argument("game", required=False)
+@set_option
+@cards_option
+@click.option("--run", "run_dir", type=click.Path(path_type=Path),
+              help="The card lists a run was played with (its run.json), instead of GAME.")
+@click.option("--export", "export_to", type=click.Path(path_type=Path), metavar="PATH",
+              help="Write the lists as CSV: PATH a folder (one LIST.csv per list) or a "
+                   ".csv file (one list: the game's only one, or --list).")
+@click.option("--list", "only", metavar="LIST", help="Only this list.")
+@overwrite_option
+def cards(game, overrides, card_files, run_dir, export_to, only, overwrite):
+    """Show GAME's card lists (cards, tiles, territories, board spaces) as tables, with
+    each field's type, bounds and source; --export writes them as CSV files to edit in a
+    spreadsheet and give back with --cards."""
+    from simkit import data
+    from simkit.cards import export
+
+    if run_dir is not None:
+        from simkit.results import read_meta
+
+        if game is not None:
+            raise SimkitError("give GAME or --run RUN, not both")
+        meta = read_meta(run_dir)
+        game = meta["game"]
+        base = meta.get("overrides") or {}
+        over, origins = _overrides(game, overrides, card_files, base)
+        from simkit import registry
+        from simkit.cards import explained
+
+        spec = registry.get_game(game)
+        with explained(origins):
+            params = data.apply_overrides(spec.data, over)
+    elif game is None:
+        raise SimkitError("give GAME, or --run RUN")
+    else:
+        spec, params = _effective(game, overrides, card_files)
+    lists = data.lists_of(params)
+    if only is not None and only not in lists:
+        from simkit.errors import unknown
+
+        raise unknown(f"list of {game}", only, lists)
+    if export_to is not None:
+        for path in export(params, game, export_to, only, overwrite):
+            click.echo(f"wrote {path}")
+        return
+    for key in [only] if only else lists:
+        _echo_list(spec, params, key, fields=True)
 
 
 def _show(v) -> str:
@@ -198,6 +298,7 @@ def _show(v) -> str:
 @strategies_option
 @fixed_option
 @set_option
+@cards_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
               help="Output folder (default runs/GAME-Np-sSEED; for an experiment file, "
@@ -212,20 +313,26 @@ def _show(v) -> str:
 @quiet_option
 @json_option
 @fair_option
-def run(target, players, n_games, seed, strategies, fixed_seats, overrides, weights, out,
-        overwrite, workers, scheduler, chunk_size, report_dir, quiet, as_json, fair):
+def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
+        out, overwrite, workers, scheduler, chunk_size, report_dir, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
+    from simkit.cards import explained
     from simkit.experiments import load_experiments
     from simkit.runner import RunSpec
 
     if target.endswith(".toml"):
+        if card_files:
+            raise SimkitError("--cards is for a game; an experiment file gives each run's "
+                              'card files itself (cards = ["cards.csv"])')
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
     else:
         players = _players(target, players)
-        spec_run = RunSpec.make(target, players, n_games, seed, strategies, overrides,
-                                not fixed_seats, weights)
+        over, origins = _overrides(target, overrides, card_files)
+        with explained(origins):
+            spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
+                                    not fixed_seats, weights)
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
     from simkit.folders import check_output
 
@@ -337,8 +444,12 @@ def report(runs, out, title, quiet, as_json, fair):
 @main.command()
 @click.argument("game")
 @set_option
+@cards_option
 @click.option("--base-set", "base_overrides", multiple=True, metavar="KEY=VALUE",
               help="Change the base game too (repeatable); --set applies on top of it.")
+@click.option("--base-cards", "base_card_files", multiple=True, metavar="FILE",
+              help="Replace a card list in the base game too (repeatable); --cards applies "
+                   "on top of it.")
 @players_option
 @click.option("--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games to play in each of the two runs (the same seeds).")
@@ -354,22 +465,29 @@ def report(runs, out, title, quiet, as_json, fair):
 @quiet_option
 @json_option
 @fair_option
-def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, fixed_seats,
-           weights, out, overwrite, workers, scheduler, quiet, as_json, fair):
-    """Play GAME as it is and as changed by --set, on the same seeds, and show the
-    differences with 95% intervals that use the pairing; writes both runs and a report."""
+def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
+           seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
+           as_json, fair):
+    """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
+    the differences with 95% intervals that use the pairing; writes both runs and a
+    report."""
     from simkit import data
+    from simkit.cards import explained
     from simkit.runner import RunSpec
 
-    if not overrides:
-        raise SimkitError("whatif needs at least one --set KEY=VALUE to compare against")
+    if not overrides and not card_files:
+        raise SimkitError("whatif needs at least one --set KEY=VALUE (or --cards FILE) to "
+                          "compare against")
     players = _players(game, players)
-    base_over = data.parse_overrides(base_overrides)
-    changed_over = {**base_over, **data.parse_overrides(overrides)}
-    base = RunSpec.make(game, players, n_games, seed, strategies, base_over, not fixed_seats,
-                        weights)
-    changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
-                           not fixed_seats, weights)
+    base_over, base_origins = _overrides(game, base_overrides, base_card_files)
+    changes, origins = _overrides(game, overrides, card_files)
+    changed_over = {**base_over, **changes}
+    with explained(base_origins):
+        base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
+                            not fixed_seats, weights)
+    with explained({**base_origins, **origins}):
+        changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
+                               not fixed_seats, weights)
     from simkit import folders
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
@@ -384,7 +502,6 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
 
     b, c = load_run(out / "base"), load_run(out / "changed")
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path)
-    changes = data.parse_overrides(overrides)
     verdicts = whatif_verdicts(table, fair / 100)
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
@@ -392,14 +509,17 @@ def whatif(game, overrides, base_overrides, players, n_games, seed, strategies, 
         from simkit.reports.summary import records
 
         _emit_json({"game": game, "players": players, "changes": changes,
-                    "base_changes": base_over, "games": n_games, "master_seed": seed,
+                    "base_changes": base_over,
+                    "card_files": {k: o.path for k, o in origins.items()},
+                    "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
                     "differences": records(table), "folder": str(out),
                     "report": str(path)})
         return
     if quiet:
         return
-    text = ", ".join(f"{k}={v}" for k, v in changes.items())
+    text = ", ".join(f"{k}={origins[k].path}" if k in origins else
+                     data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
     click.echo("Verdict")
     for v in verdicts:
@@ -473,11 +593,13 @@ def export(run_dir, fmt, out, overwrite, quiet):
               help="The strategy in each seat, as the row's strategy_s1, strategy_s2, ... "
                    "columns say.")
 @set_option
+@cards_option
 @weight_option
 @click.option("--run", "run_dir", type=click.Path(path_type=Path),
               help="Replay a game of this run folder (with --game).")
 @click.option("--game", "game_index", type=int, help="The game's index in --run.")
-def replay(game, seed, players, strategies, overrides, weights, run_dir, game_index):
+def replay(game, seed, players, strategies, overrides, card_files, weights, run_dir,
+           game_index):
     """Replay one game as text: every decision, every chance outcome, and hidden
     information marked with who could see it. Either GAME --seed S --players N
     [--strategies ...], or --run DIR --game INDEX (checked against its row)."""
@@ -490,6 +612,9 @@ def replay(game, seed, players, strategies, overrides, weights, run_dir, game_in
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
+        if overrides or card_files:
+            raise SimkitError("--run replays a game as it was played; --set and --cards are "
+                              "for GAME --seed S")
         meta = read_meta(run_dir)
         done = int(meta.get("games_completed", 0))
         if not 0 <= game_index < max(done, 1):
@@ -517,7 +642,11 @@ def replay(game, seed, players, strategies, overrides, weights, run_dir, game_in
     if game is None or seed is None:
         raise SimkitError("give GAME --seed S --players N, or --run DIR --game INDEX")
     players = _players(game, players)
-    r = do_replay(game, players, seed, strategies, overrides, weights)
+    from simkit.cards import explained
+
+    over, origins = _overrides(game, overrides, card_files)
+    with explained(origins):
+        r = do_replay(game, players, seed, strategies, over, weights)
     click.echo("\n".join(r.lines))
 
 

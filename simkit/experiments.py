@@ -9,6 +9,8 @@
     strategies = ["heuristic", "random"]   # or "heuristic,random"; one per seat or one for all
     rotate = true                   # seats rotate strategies (default)
     weights = ["heuristic.catch=2"] # optional strategy weights
+    cards = ["cards.csv"]           # optional card lists from CSV files (as --cards; paths
+                                    # relative to this file)
     [run.set]                       # optional overrides of the game's data
     "carrots.cap" = 8
 
@@ -22,17 +24,20 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from simkit.cards import explained, read_card_files
 from simkit.errors import SimkitError
 from simkit.runner import RunSpec
 
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights"}
+KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights",
+        "cards"}
 REQUIRED = ("game", "players", "games")
 TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
          ("games", (int,), "an integer"), ("seed", (int,), "an integer"),
          ("strategies", (str, list), "a name, a comma-separated list or a list of names"),
          ("rotate", (bool,), "true or false"), ("set", (dict,), "a table of KEY = VALUE"),
-         ("weights", (list,), 'a list of "STRATEGY.KEY=NUMBER"')]
+         ("weights", (list,), 'a list of "STRATEGY.KEY=NUMBER"'),
+         ("cards", (list,), 'a list of card files ("cards.csv", "LIST=FILE")')]
 
 
 def _is(value, kinds) -> bool:
@@ -88,9 +93,12 @@ def load_experiments(path: Path) -> list[Experiment]:
             raise SimkitError(f"{where}: two runs are named {name!r}")
         names.add(name)
         try:
-            spec = RunSpec.make(r["game"], r["players"], r["games"], r.get("seed", 0),
-                                r.get("strategies", "random"), r.get("set", {}),
-                                r.get("rotate", True), r.get("weights"))
+            lists, origins = read_card_files(r["game"], r.get("cards", ()), path.parent)
+            with explained(origins):
+                spec = RunSpec.make(r["game"], r["players"], r["games"], r.get("seed", 0),
+                                    r.get("strategies", "random"),
+                                    {**lists, **r.get("set", {})}, r.get("rotate", True),
+                                    r.get("weights"))
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
         out.append(Experiment(name, spec))

@@ -52,6 +52,11 @@ Optional fields of ``GameSpec`` that reports use:
         choices (played, taken, bought, kept); every other event is an outcome (caught,
         lost, drawn). Card value ranks the choices and shows the outcomes apart; a game
         that declares none has all its events ranked as choices, with a note.
+    item_columns_of(values) -> list[str]
+        The item columns of a game with these effective data values (``{key: value}``, as
+        ``compile`` gets them), for a game whose cards come from its data: a card kind added
+        from a spreadsheet then has columns of its own, under its own name. ``item_columns``
+        stays the columns of the default data; runs use this when it is given.
 
 An optional field for the search strategies (``docs/search.md``):
 
@@ -101,6 +106,7 @@ class GameSpec:
     check_state: Callable | None = None
     summary: str = ""
     search_knobs: dict[str, float | str] | None = None
+    item_columns_of: Callable[[dict[str, Any]], Sequence[str]] | None = None
 
     def __post_init__(self):
         if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":
@@ -114,6 +120,12 @@ class GameSpec:
             if unknown:
                 raise ValueError(f"{self.name}: choice_events {sorted(unknown)} are not "
                                  f"events of its item columns ({sorted(events)})")
+
+    def columns_for(self, values: dict[str, Any]) -> list[str]:
+        """The item columns of a run with these effective data values."""
+        if self.item_columns_of is None:
+            return list(self.item_columns)
+        return list(self.item_columns_of(values))
 
     @property
     def data_path(self) -> Path:

@@ -40,7 +40,7 @@ def _describe(spec, p: Plan, n: int, state: np.ndarray, move: int, chance: np.nd
         return [f"move {move}"]
     after = state.copy()
     spec.rules.apply_move(p.compiled, after, move, chance.copy(),
-                          np.zeros((n, max(1, len(spec.item_columns))), np.int32))
+                          np.zeros((n, max(1, len(p.item_columns))), np.int32))
     return spec.describe_move(p.compiled, n, state.copy(), move, after)
 
 
@@ -106,7 +106,7 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
     state = np.empty(p.state_size, np.int32)
     obs = np.empty(p.state_size, np.int32)
     moves = np.empty(p.max_moves, np.int32)
-    items = np.zeros((n, len(spec.item_columns)), np.int32)
+    items = np.zeros((n, len(p.item_columns)), np.int32)
     scores = np.zeros(n, np.float64)
     ranks = np.zeros(n, np.int32)
     _, arrays = workspace(p)

@@ -139,8 +139,7 @@ class RunSpec:
         data.apply_overrides(spec.data, over)
         w = [parse_weight(item) for item in weights or ()]
         names = _with_budgets(game, names, w)
-        frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                              for k, v in over.items()))  # hashable: plans are cached
+        frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))  # plans cached
         run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w))
         plan(run)  # compile the parameters now, so a bad value fails before any output
         return run
@@ -284,7 +283,7 @@ def plan(run: RunSpec) -> Plan:
         np.array([slots.index(n) for n in run.strategies], dtype=np.int32),
         weights, int(vals["max_turns"]),
         int(rules.state_size(compiled, run.players)),
-        int(rules.max_moves(compiled, run.players)), list(spec.item_columns),
+        int(rules.max_moves(compiled, run.players)), spec.columns_for(vals),
         slots, kernels, search_nodes, rollout,
         np.array(spec.teams(run.players), np.int32))
 
@@ -349,7 +348,7 @@ def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table]:
     spec = registry.get_game(p.run.game)
     return (games_table(chunk, p.slots, spec.teams(p.run.players),
                         spec.end_reasons),
-            items_table(chunk, spec.item_columns))
+            items_table(chunk, p.item_columns))
 
 
 def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table, pa.Table]:
@@ -644,10 +643,10 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "choice_events": sorted(spec.choice_events) if spec.choice_events is not None
         else None,
         "end_reasons": list(spec.end_reasons),
-        "item_columns": list(spec.item_columns),
+        "item_columns": list(p.item_columns),
         "params": {k: {"value": q.value, "default": q.default, "source": q.source,
                        "why": q.why, "changed": q.changed} for k, q in p.params.items()},
-        "overrides": dict(p.run.overrides),
+        "overrides": {k: data.thaw(v) for k, v in p.run.overrides},
         "backend": backend,
         "chunk_size": chunk_size,
         "versions": _versions(),

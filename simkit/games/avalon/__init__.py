@@ -4,6 +4,8 @@ from pathlib import Path
 
 import numpy as np
 
+from simkit.cards import names_of, remember_names
+from simkit.data import fixed_records, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
 
@@ -32,6 +34,7 @@ from .state import (
     RULES,
     SPECIAL_NAMES,
     TERRAIN_NAMES,
+    TILE_NAMES,
 )
 from .transcript import check_state, describe_move, describe_setup
 
@@ -63,18 +66,43 @@ def compile_params(values: dict, n_players: int) -> tuple:
     put(M_START_HAND, start_hand)
     put(M_PER_SIDE, per_side)
     put(M_EXHAUSTED_DRAW, values["rules.cards_exhausted"] == "draw")
-    put(P_CROWNS, values["territories.crowns"])
-    for key, names, at in (("territories.terrain", TERRAIN_NAMES, P_TERRAIN),
-                           ("territories.special", SPECIAL_NAMES, P_SPECIAL)):
-        for i, name in enumerate(values[key]):
-            if name not in names:
-                raise SimkitError(f"{key}[{i}] = {name!r}; choices: {', '.join(names)}")
-        put(at, [names.index(name) for name in values[key]])
-    if sum(values["supply.count"]) < 2:
-        raise SimkitError("supply.count must give at least 2 tiles (one may lie before a player)")
-    put(P_TILE_COUNT, values["supply.count"])
-    put(P_TILE_CARDS, values["supply.cards"])
+    terr = territories(values)
+    put(P_CROWNS, [t["crowns"] for _, t in terr])
+    for field, names, at in (("terrain", TERRAIN_NAMES, P_TERRAIN),
+                             ("special", SPECIAL_NAMES, P_SPECIAL)):
+        for name, t in terr:
+            if t[field] not in names:
+                raise SimkitError(f"territories.{name}.{field} = {t[field]!r}; choices: "
+                                  f"{', '.join(names)}")
+        put(at, [names.index(t[field]) for _, t in terr])
+    tiles = fixed_records(values, "supply", TILE_NAMES, "tile kind")
+    count = [tiles[k]["count"] for k in TILE_NAMES]
+    if sum(count) < 2:
+        raise SimkitError("supply: the counts must give at least 2 tiles (one may lie before "
+                          "a player)")
+    put(P_TILE_COUNT, count)
+    put(P_TILE_CARDS, [tiles[k]["cards"] for k in TILE_NAMES])
+    remember_names(main, "territories", [name for name, _ in terr])
     return (main,)
+
+
+def territories(values: dict) -> list[tuple[str, dict]]:
+    """The territory cards in card id order: [(name, {crowns, terrain, special})]."""
+    terr = records(values, "territories")
+    if len(terr) != N_TERR:
+        raise SimkitError(f"territories: the row has {N_TERR} territory cards (the kernels "
+                          f"take {N_TERR}), not {len(terr)}")
+    return terr
+
+
+def territory_names(params) -> list[str]:
+    """The territories' names, by card id, of the data ``params`` was compiled from."""
+    return names_of(params[0], "territories", rules.TERRITORY_NAMES)
+
+
+def item_columns_of(values: dict) -> list[str]:
+    """The item columns of these data values: the territories under their own names."""
+    return rules.item_columns([name for name, _ in territories(values)])
 
 
 GAME = GameSpec(
@@ -84,6 +112,7 @@ GAME = GameSpec(
     players=(2,),
     compile=compile_params,
     item_columns=rules.ITEM_COLUMNS,
+    item_columns_of=item_columns_of,
     choice_events=frozenset({"attack", "defend", "enchant", "counter_spell", "strengthen",
                              "taken", "used"}),
     end_reasons=rules.END_REASONS,

@@ -116,19 +116,25 @@ N_MOVES = DISCARD_CARD + N_TYPES
 TERRITORY_NAMES = ["castle_hill", "castle_forest", "castle_plain", "avalon", "swamp",
                    "stone_circle", "plain_a", "plain_b", "hill_a", "forest", "hill_b"]
 TYPE_NAMES = [f"{k}_{c}" for c in COLOUR_NAMES for k in ("knight", "enchantress")]
-ITEM_COLUMNS = (
-    [f"{n}:conquered" for n in TERRITORY_NAMES]
-    + [f"{n}:held_at_end" for n in TERRITORY_NAMES]
-    + [f"{n}:lost" for n in TERRITORY_NAMES]
-    + [f"tile_{n}:taken" for n in TILE_NAMES]
-    + [f"{n}:strengthen" for n in TYPE_NAMES]
-    + [f"{n}:attack" for n in TYPE_NAMES]
-    + [f"knight_{c}:defend" for c in COLOUR_NAMES]
-    + [f"enchantress_{c}:enchant" for c in COLOUR_NAMES]
-    + [f"enchantress_{c}:counter_spell" for c in COLOUR_NAMES]
-    + ["enchantment:succeeded", "enchantment:warded_off", "attack:warded_off",
-       "avalon_reduction:used"]
-)
+
+
+def item_columns(territories) -> list[str]:
+    """The item columns, the territories (by card id) under ``territories``' names."""
+    return ([f"{n}:conquered" for n in territories]
+            + [f"{n}:held_at_end" for n in territories]
+            + [f"{n}:lost" for n in territories]
+            + [f"tile_{n}:taken" for n in TILE_NAMES]
+            + [f"{n}:strengthen" for n in TYPE_NAMES]
+            + [f"{n}:attack" for n in TYPE_NAMES]
+            + [f"knight_{c}:defend" for c in COLOUR_NAMES]
+            + [f"enchantress_{c}:enchant" for c in COLOUR_NAMES]
+            + [f"enchantress_{c}:counter_spell" for c in COLOUR_NAMES]
+            + ["enchantment:succeeded", "enchantment:warded_off", "attack:warded_off",
+               "avalon_reduction:used"])
+
+
+ITEM_COLUMNS = item_columns(TERRITORY_NAMES)
+"""The item columns of the default data (data.toml's territory names)."""
 I_CONQUERED = 0
 I_HELD = I_CONQUERED + N_TERR
 I_LOST = I_HELD + N_TERR

@@ -58,11 +58,17 @@ def seat_name(s: int) -> str:
     return f"P{s + 1}"
 
 
+def _names(params) -> list[str]:
+    from . import territory_names  # the territories of the data params came from
+
+    return territory_names(params)
+
+
 def territory_name(params, card: int) -> str:
     crowns = int(num(params, r.P_CROWNS + card))
     terrain = TERRAIN_NAMES[num(params, r.P_TERRAIN + card)]
     special = SPECIAL_NAMES[num(params, r.P_SPECIAL + card)]
-    what = r.TERRITORY_NAMES[card]
+    what = _names(params)[card]
     extra = "" if special == "none" else f", {special.replace('_', ' ')}"
     land = "" if terrain == "none" else f", {terrain}"
     return f"{what} ({crowns} crown{'s' if crowns != 1 else ''}{land}{extra})"
@@ -102,7 +108,7 @@ def describe_setup(params, n_players, state):
         lines.append(f"  {seat_name(s)}: " + " | ".join(row))
     for s in range(2):
         lines.append(f"{seat_name(s)} hand: {hand_text(state, s)} [seen by {seat_name(s)}]")
-    order = ", ".join(r.TERRITORY_NAMES[c] for c in state[TERR_CARD:TERR_CARD + N_TERR])
+    order = ", ".join(_names(params)[c] for c in state[TERR_CARD:TERR_CARD + N_TERR])
     lines.append(f"territory order (face down, seen by no one): {order}")
     lines.append("P1 begins")
     return lines
@@ -127,7 +133,7 @@ def _slot(params, state, i) -> str:
     owner = state[OWNER + i]
     if owner < 0:
         return f"slot {i + 1} (face down)"
-    return f"slot {i + 1} {r.TERRITORY_NAMES[state[TERR_CARD + i]]} ({seat_name(owner)})"
+    return f"slot {i + 1} {_names(params)[state[TERR_CARD + i]]} ({seat_name(owner)})"
 
 
 def _what(params, before, move, after, p, q):

@@ -6,11 +6,11 @@ the mission texts become condition codes, the clash table of the setup redeal is
 from the conditions.
 """
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
+from simkit.data import load_data, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
 
@@ -71,7 +71,8 @@ SIZES = {"small": 0, "large": 1}
 
 
 def parse_marking(tok: str, card: str) -> tuple[int, int, int]:
-    """One marking -> (kind, colour, pips); see data.toml for the notation."""
+    """One marking -> (kind, colour, pips); see data.toml for the notation. ``card`` names
+    the card in errors."""
     if tok == "SC":
         return (K_SAME_COLOUR, -1, -1)
     if tok == "SP":
@@ -82,30 +83,47 @@ def parse_marking(tok: str, card: str) -> tuple[int, int, int]:
         return (K_COLOUR, DICE_COLOURS[tok[0]], -1)
     if tok[0] in DICE_COLOURS and len(tok) == 2 and tok[1] in "123456":
         return (K_COLOUR_PIPS, DICE_COLOURS[tok[0]], int(tok[1]))
-    raise SimkitError(f"rabbits.cards: bad marking {tok!r} in {card!r}")
+    raise SimkitError(f"{card}: bad marking {tok!r}; markings: O G B (a colour), O1..B6 "
+                      "(a colour and pips), *1..*6 (pips), SC, SP (two dice)")
 
 
-def parse_card(text: str):
-    """'Large white: B1 *2 / G G' -> (size, colour, [[marking, marking], ...])."""
-    head, _, req = text.partition(":")
-    words = head.lower().split()
-    if len(words) != 2 or words[0] not in SIZES or words[1] not in RABBIT_COLOURS:
-        raise SimkitError(f"rabbits.cards: {text!r} must start '<Small|Large> <colour>:'")
-    size = SIZES[words[0]]
+def parse_card(size: str, colour: str, needs: str, key: str = "rabbits.cards"):
+    """('large', 'white', 'B1 *2 / G G') -> (size, colour, [[marking, marking], ...]);
+    ``key`` (the card's, ``rabbits.cards.7``) names it in errors."""
+    if size not in SIZES or colour not in RABBIT_COLOURS:
+        raise SimkitError(f"{key}: a card is small or large and white, brown or spotted, "
+                          f"not {size} {colour}")
+    size = SIZES[size]
     alts = []
-    for alt in req.split("/"):
-        marks = [parse_marking(t, text) for t in alt.split()]
+    for alt in needs.split("/"):
+        marks = [parse_marking(t, f"{key}.needs") for t in alt.split()]
         pair = len(marks) == 1 and marks[0][0] in (K_SAME_COLOUR, K_SAME_PIPS)
         singles = all(m[0] in (K_COLOUR, K_COLOUR_PIPS, K_PIPS) for m in marks)
         ok = (size == 0 and len(marks) == 1 and singles) or (
             size == 1 and (pair or (len(marks) == 2 and singles)))
         if not ok:
-            raise SimkitError(f"rabbits.cards: {text!r}: a Small rabbit needs one single-die "
+            raise SimkitError(f"{key}.needs: {needs!r}: a Small rabbit needs one single-die "
                               "marking, a Large one two, or one two-dice marking (SC, SP)")
         alts.append(marks)
     if len(alts) > 2:
-        raise SimkitError(f"rabbits.cards: {text!r} has more than two alternatives")
-    return size, RABBIT_COLOURS[words[1]], alts
+        raise SimkitError(f"{key}.needs: {needs!r} has more than two alternatives")
+    return size, RABBIT_COLOURS[colour], alts
+
+
+def card_text(card: dict) -> str:
+    """A rabbit card's record as the rulebook would print it: 'Large white: B1 *2 / G G'."""
+    return f"{card['size'].title()} {card['colour']}: {card['needs']}"
+
+
+def rabbit_cards(values: dict):
+    """The rabbit cards of these data values: [(key, record)] in list order."""
+    return [(f"rabbits.cards.{n}", c) for n, c in records(values, "rabbits.cards")]
+
+
+def missions(values: dict, which: str) -> list[tuple[str, str]]:
+    """The House (``which`` "house") or Forest cards: [(key, condition)] in list order."""
+    return [(f"missions.{which}.{n}", r["condition"])
+            for n, r in records(values, f"missions.{which}")]
 
 
 def single_ok(m, face: int) -> bool:
@@ -193,12 +211,12 @@ def parse_condition(words: list[str], text: str, key: str) -> tuple[int, int, in
             return ({"size": P_SIZE, "large": P_LARGE, "small": P_SMALL}[w], int(words[1]), 0)
     except (IndexError, KeyError, ValueError):
         pass
-    raise SimkitError(f"{key}: cannot read the condition {text!r}")
+    raise SimkitError(f"{key}: cannot read the condition {text!r}; a Family's: has <colour> "
+                      "N, only <colour>, none <colour>, rainbow, mono, size N, large N, small N")
 
 
-def parse_forest(text: str) -> tuple[int, int, int, int, int]:
+def parse_forest(text: str, key: str = "missions.forest") -> tuple[int, int, int, int, int]:
     w = text.split()
-    key = "missions.forest"
     if w and w[0] == "every":
         return (Q_EVERY, 0, *parse_condition(w[1:], text, key))
     if w and w[0] == "count" and len(w) > 2 and w[1].isdigit():
@@ -207,7 +225,8 @@ def parse_forest(text: str) -> tuple[int, int, int, int, int]:
         colour = 3 if w[1] == "any" else RABBIT_COLOURS.get(w[1], -1)
         if colour >= 0:
             return (Q_TOTAL, 0, 0, colour, int(w[2]))
-    raise SimkitError(f"missions.forest: cannot read the condition {text!r}")
+    raise SimkitError(f"{key}: cannot read the condition {text!r}; a Forest card's: every "
+                      "<family condition>, count K <family condition>, total <colour|any> N")
 
 
 def clash_table(forest, house):
@@ -226,16 +245,16 @@ def clash_table(forest, house):
 def compile_params(values: dict, n_players: int) -> tuple:
     """Effective data values -> the kernels' parameter arrays (see rules.py for the order)."""
     v = values
-    cards = [parse_card(t) for t in v["rabbits.cards"]]
-    house = [parse_condition(t.split(), t, "missions.house") for t in v["missions.house"]]
-    forest = [parse_forest(t) for t in v["missions.forest"]]
+    cards = [parse_card(c["size"], c["colour"], c["needs"], key)
+             for key, c in rabbit_cards(v)]
+    house = [parse_condition(t.split(), t, key) for key, t in missions(v, "house")]
+    forest = [parse_forest(t, key) for key, t in missions(v, "forest")]
     if not 8 < len(cards) <= MAXC:
         raise SimkitError(f"rabbits.cards: between 9 and {MAXC} cards, not {len(cards)}")
-    if not 0 < len(house) <= MAXHC or not 0 < len(forest) <= MAXF:
-        raise SimkitError(f"missions: 1..{MAXHC} House cards and 1..{MAXF} Forest cards")
-    if (len(cards), len(house), len(forest)) != _default_counts():
-        raise SimkitError("rabbits.cards / missions.*: the item columns follow data.toml's "
-                          "card counts; change the lists in data.toml itself")
+    if not 0 < len(house) <= MAXHC:
+        raise SimkitError(f"missions.house: 1 to {MAXHC} House cards, not {len(house)}")
+    if not 0 < len(forest) <= MAXF:
+        raise SimkitError(f"missions.forest: 1 to {MAXF} Forest cards, not {len(forest)}")
     two, four = n_players == 2, n_players == 4
     cfg = np.zeros(N_CFG, np.int32)
     cfg[C_ROUNDS] = v[f"rounds.{ {2: 'two', 3: 'three', 4: 'four'}[n_players]}_players"]
@@ -296,28 +315,22 @@ def compile_params(values: dict, n_players: int) -> tuple:
         reach=reach_table(int(cfg[C_RECOLOUR]), int(cfg[C_PIP])))
 
 
-def _default_lists():
-    data = tomllib.loads((Path(__file__).parent / "data.toml").read_text(encoding="utf-8"))
-    return (data["rabbits"]["cards"]["value"], data["missions"]["house"]["value"],
-            data["missions"]["forest"]["value"])
-
-
-def _default_counts():
-    return tuple(len(x) for x in _default_lists())
-
-
 def _slug(text: str) -> str:
     return "_".join(text.lower().replace("*", "any").split())
 
 
-def _item_names():
-    rabbits, houses, forests = _default_lists()
-    return ([f"rabbit_{i + 1:02d}_{_slug(t.partition(':')[0])}" for i, t in enumerate(rabbits)],
-            [f"house_{i + 1:02d}_{_slug(t)}" for i, t in enumerate(houses)],
-            [f"forest_{i + 1}_{_slug(t)}" for i, t in enumerate(forests)])
+def item_columns_of(values: dict) -> list[str]:
+    """The item columns of these data values, named after the cards by number (e.g.
+    ``rabbit_22_small_spotted:acquired``, ``house_02_only_brown:completed``)."""
+    return rules.item_columns(
+        [f"rabbit_{i + 1:02d}_{c['size']}_{c['colour']}"
+         for i, (_, c) in enumerate(rabbit_cards(values))],
+        [f"house_{i + 1:02d}_{_slug(t)}" for i, (_, t) in enumerate(missions(values, "house"))],
+        [f"forest_{i + 1}_{_slug(t)}" for i, (_, t) in enumerate(missions(values, "forest"))])
 
 
-ITEM_COLUMNS = rules.item_columns(*_item_names())
+ITEM_COLUMNS = item_columns_of({k: p.value for k, p in load_data(
+    Path(__file__).parent / "data.toml").items()})
 
 GAME = GameSpec(
     name="dolina-krolikow",
@@ -326,6 +339,7 @@ GAME = GameSpec(
     players=(2, 3, 4),
     compile=compile_params,
     item_columns=ITEM_COLUMNS,
+    item_columns_of=item_columns_of,
     choice_events=frozenset({"acquired", "kept", "exchanged", "housed", "to_deck", "rabbit",
                              "resources", "recolour", "pips", "colour", "swap", "pass",
                              "discarded_at_setup"}),

@@ -51,6 +51,7 @@ a player whose hand was looked at decides which cards to put back during another
 
 import numpy as np
 
+from simkit.data import fixed_records
 from simkit.errors import SimkitError
 
 MAX_SEATS = 4
@@ -155,17 +156,18 @@ def hex_board(radius: int):
 def compile_params(values: dict, n_players: int) -> tuple:
     """Effective data values -> (flat int32 parameters for the kernels, coordinates
     int32[C, 2] of the cells for the transcript)."""
-    deck = np.array([values[f"farmland.{k}"] for k in KINDS], dtype=np.int32)
+    farmland = fixed_records(values, "farmland", KINDS, "event")
+    deck = np.array([farmland[k]["count"] for k in KINDS], dtype=np.int32)
     total = int(deck.sum())
     removed = int(values["removed_cards"][n_players - 2])
     needed = values["cards_round_warehouse"] + n_players * values["hand_size"] + 1
     if total > DECK_MAX:
-        raise SimkitError(f"the farmland counts add up to {total}; at most {DECK_MAX} fit")
+        raise SimkitError(f"farmland: the counts add up to {total}; at most {DECK_MAX} fit")
     if total - removed < needed:
         raise SimkitError(
-            f"farmland.* add up to {total} cards and removed_cards puts {removed} away for "
-            f"{n_players} players, leaving {total - removed}; the warehouse ring and the deals "
-            f"need at least {needed}")
+            f"farmland: the counts add up to {total} cards and removed_cards puts {removed} "
+            f"away for {n_players} players, leaving {total - removed}; the warehouse ring and "
+            f"the deals need at least {needed}")
     if n_players * values["carrots.start"] > values["carrots.total"]:
         raise SimkitError("carrots.start times the players exceeds carrots.total")
     if values["carrots.cap"] < values["carrots.start"]:

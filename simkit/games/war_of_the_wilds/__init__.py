@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.data import load_data
+from simkit.cards import names_of, remember_names
+from simkit.data import fixed_records, load_data, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
 
@@ -82,55 +83,88 @@ from .transcript import check_state, describe_move, describe_setup
 PACKAGE_DIR = Path(__file__).parent
 
 
+COST_FIELDS = [f"cost_{r}" for r in RESOURCE_NAMES] + ["cost_any"]
+
+
 def card_table(values: dict) -> tuple[list[str], np.ndarray]:
-    """The card kinds in file order and their int32[K, N_CARD_COLS] table."""
-    names = [k.split(".", 1)[1] for k in values if k.startswith("cards.")]
-    if not 1 <= len(names) <= MAX_KINDS:
-        raise SimkitError(f"cards: between 1 and {MAX_KINDS} card kinds, not {len(names)}")
-    table = np.zeros((len(names), N_CARD_COLS), np.int32)
-    for i, name in enumerate(names):
+    """The card kinds in list order and their int32[K, N_CARD_COLS] table."""
+    rows = records(values, "cards")
+    if not 1 <= len(rows) <= MAX_KINDS:
+        raise SimkitError(f"cards: between 1 and {MAX_KINDS} card kinds, not {len(rows)}")
+    table = np.zeros((len(rows), N_CARD_COLS), np.int32)
+    for i, (name, c) in enumerate(rows):
         key = f"cards.{name}"
-        row = values[key]
-        count, *cost, strength, health, words, ability, amount = row
-        words = set(words.split())
+        words, ability = set(c["words"]), c["ability"]
         if not words <= WORDS:
-            raise SimkitError(f"{key}: unknown words {sorted(words - WORDS)}")
+            raise SimkitError(f"{key}.words: unknown words {sorted(words - WORDS)}; "
+                              f"choices: {', '.join(sorted(WORDS))}")
         if ability not in EFFECTS:
-            raise SimkitError(f"{key}: unknown ability {ability!r}; one of {EFFECTS}")
+            raise SimkitError(f"{key}.ability: unknown ability {ability!r}; choices: "
+                              f"{', '.join(EFFECTS)}")
         trick = "trick" in words
         creature_only = ability in CREATURE_EFFECTS and ability != "none"
         if (trick and creature_only) or (not trick and ability not in CREATURE_EFFECTS):
-            raise SimkitError(f"{key}: ability {ability!r} does not fit a "
-                              f"{'trick' if trick else 'creature'}")
-        if not trick and health < 1:
-            raise SimkitError(f"{key}: a creature needs health of at least 1")
+            fits = sorted(set(EFFECTS) - CREATURE_EFFECTS) if trick else \
+                [e for e in EFFECTS if e in CREATURE_EFFECTS]
+            raise SimkitError(f"{key}.ability: {ability!r} does not fit a "
+                              f"{'trick' if trick else 'creature'}; choices for one: "
+                              f"{', '.join(fits)}")
+        if not trick and c["health"] < 1:
+            raise SimkitError(f"{key}.health: a creature needs health of at least 1")
         if trick and "relentless" in words:
-            raise SimkitError(f"{key}: only a creature can be relentless")
-        if min(count, *cost, strength, health, amount) < 0:
+            raise SimkitError(f"{key}.words: only a creature can be relentless")
+        cost = [c[f] for f in COST_FIELDS]
+        if min(c["count"], *cost, c["strength"], c["health"], c["amount"]) < 0:
             raise SimkitError(f"{key}: numbers must not be negative")
-        table[i, C_COUNT] = count
+        table[i, C_COUNT] = c["count"]
         table[i, C_COST:C_COST + 4] = cost[:4]
         table[i, C_ANY] = cost[4]
-        table[i, C_STR] = strength
-        table[i, C_HP] = health
+        table[i, C_STR] = c["strength"]
+        table[i, C_HP] = c["health"]
         table[i, C_FLY] = "flying" in words
         table[i, C_RANGED] = "ranged" in words
         table[i, C_BAND] = "band" in words
         table[i, C_WAITS] = "waits" in words
         table[i, C_TRICK] = trick
         table[i, C_EFFECT] = EFFECTS.index(ability)
-        table[i, C_AMOUNT] = amount
+        table[i, C_AMOUNT] = c["amount"]
         table[i, C_TARGETED] = ability in TARGETED_EFFECTS
         table[i, C_ATTACKS] = values["relentless_attacks"] if "relentless" in words else 1
-    return names, table
+    return [name for name, _ in rows], table
+
+
+def home_kinds(values: dict) -> list[tuple[str, str]]:
+    """The home cards, each its two resource kinds, in list order."""
+    homes = []
+    for row, h in records(values, "homes"):
+        kinds = (h["first"], h["second"])
+        if not set(kinds) <= set(RESOURCE_NAMES) or kinds[0] == kinds[1]:
+            raise SimkitError(f"homes.{row}: a home shows two different kinds of "
+                              f"{', '.join(RESOURCE_NAMES)}, not {' and '.join(kinds)}")
+        homes.append(kinds)
+    return homes
+
+
+def home_names(homes: list[tuple[str, str]]) -> list[str]:
+    """``berry_twig``...; a second home of the same two kinds is ``berry_twig_2``."""
+    names: list[str] = []
+    for kinds in homes:
+        name = "_".join(kinds)
+        names.append(name if name not in names else f"{name}_{names.count(name) + 1}")
+    return names
 
 
 def item_columns(card_names: list[str], homes: list[str]) -> list[str]:
     cols = [f"{c}:{e}" for c in card_names for e in CARD_EVENTS]
     cols += [f"day_{d}:seen" for d in DAY_NAMES]
     cols += [f"day_{DAY_NAMES[d]}:affected" for d in IMMEDIATE_DAYS]
-    cols += [f"home_{h.replace(' ', '_')}:dealt" for h in homes]
+    cols += [f"home_{h}:dealt" for h in homes]
     return cols
+
+
+def item_columns_of(values: dict) -> list[str]:
+    """The item columns of a game with these data values: its own card kinds and homes."""
+    return item_columns(card_table(values)[0], home_names(home_kinds(values)))
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
@@ -140,34 +174,30 @@ def compile_params(values: dict, n_players: int) -> tuple:
     at every kernel call, and that cost more than the game itself."""
     names, cards = card_table(values)
     deck = np.repeat(np.arange(len(names), dtype=np.int32), cards[:, C_COUNT])
-    if len(deck) != values["deck_size"]:
-        raise SimkitError(f"deck_size is {values['deck_size']} but the cards.* counts add up "
-                          f"to {len(deck)}")
     if len(deck) > MAX_CARDS:
-        raise SimkitError(f"cards: at most {MAX_CARDS} cards in the deck")
+        raise SimkitError(f"cards: the counts add up to {len(deck)}; at most {MAX_CARDS} "
+                          "cards fit the deck")
+    if len(deck) != values["deck_size"]:
+        raise SimkitError(f"cards: the counts add up to {len(deck)}, but deck_size is "
+                          f"{values['deck_size']} (change one: --set deck_size={len(deck)})")
     day_vals = np.full((N_DAY_KINDS, 4), -1, np.int32)
     day_deck = []
+    days = fixed_records(values, "day_cards", DAY_NAMES, "day card")
     for d, name in enumerate(DAY_NAMES):
-        key = f"day_cards.{name}"
-        if key not in values:
-            raise SimkitError(f"data.toml lacks {key}")
-        day_vals[d, :3] = values[key]
-        day_deck += [d] * values[key][0]
+        day = days[name]
+        day_vals[d, :3] = (day["count"], day["number"], day["second_number"])
+        day_deck += [d] * day["count"]
     if not values["days"] <= len(day_deck) <= MAX_DAY_CARDS:
-        raise SimkitError(f"days = {values['days']} needs at least that many day cards "
-                          f"(there are {len(day_deck)}, at most {MAX_DAY_CARDS})")
-    homes = []
-    for h in values["homes"]:
-        kinds = h.split()
-        if len(kinds) != 2 or not set(kinds) <= set(RESOURCE_NAMES):
-            raise SimkitError(f"homes: {h!r} must name two of {RESOURCE_NAMES}")
-        homes.append([RESOURCE_NAMES.index(k) for k in kinds])
+        raise SimkitError(f"day_cards: days = {values['days']} needs at least that many day "
+                          f"cards (there are {len(day_deck)}, at most {MAX_DAY_CARDS})")
+    homes = [[RESOURCE_NAMES.index(k) for k in kinds] for kinds in home_kinds(values)]
     if len(homes) < n_players:
         raise SimkitError(f"homes: {len(homes)} home cards for {n_players} players")
     first = values["first_game_cards"]
     for c in first:
         if c not in names:
-            raise SimkitError(f"first_game_cards names {c!r}, which is not a card kind")
+            raise SimkitError(f"cards: first_game_cards names {c!r}, which is not one of the "
+                              f"cards (keep it, or --set first_game_cards=[...])")
     n_items = len(names) * 5
     it_day = n_items
     it_aff = it_day + N_DAY_KINDS
@@ -215,17 +245,20 @@ def compile_params(values: dict, n_players: int) -> tuple:
     flat[HOMES:HOMES + homes.size] = homes.ravel()
     flat[DECK0:DECK0 + len(deck)] = deck
     flat[DAYD:DAYD + len(day_deck)] = day_deck
+    remember_names(flat, "cards", names)
     return (flat,)
 
 
-def _default_values() -> dict:
-    return {k: p.value for k, p in load_data(PACKAGE_DIR / "data.toml").items()}
+def kind_names(params) -> list[str]:
+    """The names of the card kinds, in table order, of the data ``params`` was compiled
+    from (the default data's for an array this process did not compile)."""
+    return names_of(params[0], "cards", CARD_NAMES)
 
 
-_DEFAULTS = _default_values()
+_DEFAULTS = {k: p.value for k, p in load_data(PACKAGE_DIR / "data.toml").items()}
 CARD_NAMES = card_table(_DEFAULTS)[0]
-HOME_NAMES = list(_DEFAULTS["homes"])
-ITEM_COLUMNS = item_columns(CARD_NAMES, HOME_NAMES)
+"""The card kinds of the default data (a run's own are in its item columns)."""
+ITEM_COLUMNS = item_columns_of(_DEFAULTS)
 
 GAME = GameSpec(
     name="war-of-the-wilds",
@@ -234,6 +267,7 @@ GAME = GameSpec(
     players=(2, 3, 4),
     compile=compile_params,
     item_columns=ITEM_COLUMNS,
+    item_columns_of=item_columns_of,
     choice_events=frozenset({"played", "attacked", "blocked"}),
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,

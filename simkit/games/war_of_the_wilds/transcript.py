@@ -102,11 +102,24 @@ from .state import (
     tables,
 )
 
+_KINDS: list[str] | None = None  # the card kinds of the params being described
+
 
 def _names():
+    if _KINDS is not None:
+        return _KINDS
     from . import CARD_NAMES  # the package's card kinds, in data.toml order
 
     return CARD_NAMES
+
+
+def _describing(params) -> None:
+    """Name the card kinds as the data ``params`` was compiled from names them (a kind
+    added from a spreadsheet has its own name in the replay)."""
+    from . import kind_names
+
+    global _KINDS
+    _KINDS = kind_names(params)
 
 
 def card_name(k: int) -> str:
@@ -159,6 +172,7 @@ def row_text(params, state) -> str:
 
 
 def describe_setup(params, n_players, state):
+    _describing(params)
     homes = tables(params)[2]
     lines = []
     for p in range(n_players):
@@ -171,6 +185,7 @@ def describe_setup(params, n_players, state):
 
 
 def describe_move(params, n_players, before, move, after):
+    _describing(params)
     ph = int(before[PHASE])
     s = int(before[SEAT])
     # a move that ends the last turn of a day also turns over the next day's card: its

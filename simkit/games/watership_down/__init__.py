@@ -4,6 +4,8 @@ from pathlib import Path
 
 import numpy as np
 
+from simkit.cards import names_of, remember_names
+from simkit.data import fixed_records, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
 
@@ -15,6 +17,8 @@ from .state import (
     D_SIDE,
     DIR_NAMES,
     ELIL,
+    FIRST_JOINER,
+    HAND_SIZE,
     HLESSIL,
     KIND_NAMES,
     N_CHARS,
@@ -41,52 +45,51 @@ def _space(names, name, key):
     return names.index(name)
 
 
-def _pair(names, text, sep, key):
-    parts = [t.strip() for t in text.split(sep)]
-    if len(parts) != 2:
-        raise SimkitError(f"{key}: {text!r} must read 'A {sep} B' with two space names")
-    return tuple(_space(names, t, key) for t in parts)
-
-
 def board_layout(values):
     """The chosen layout's names, rows and neighbours: (names, rows, nb, sp, layout) with
     nb int32[2 sides, 3 directions, 16, 2] (-1 none; lower space numbers first) and sp
     int32[16, 3] (row, wooded, Watership Down)."""
     layout = values["board.layout"]
-    key = f"board.{layout}"
-    if f"{key}.spaces" not in values:
+    key = f"board.{layout}.spaces"
+    spaces = records(values, key)
+    if not spaces:
         raise SimkitError(f"board.layout: no layout {layout!r} in data.toml")
-    names, rows = values[f"{key}.spaces"], values[f"{key}.rows"]
-    if len(names) != N_SPACES or len(set(names)) != N_SPACES or len(rows) != N_SPACES:
-        raise SimkitError(f"{key}.spaces and {key}.rows: the kernels take {N_SPACES} distinct "
-                          "spaces ('The board consists of sixteen spaces')")
+    names = [name for name, _ in spaces]
+    rows = [space["row"] for _, space in spaces]
+    if len(names) != N_SPACES:
+        raise SimkitError(f"{key}: the kernels take {N_SPACES} spaces ('The board consists of "
+                          f"sixteen spaces'), not {len(names)}")
     ahead = {HLESSIL: [set() for _ in names], ELIL: [set() for _ in names]}
     side_of = [set() for _ in names]
-    for text in values[f"{key}.forward"]:
-        a, b = _pair(names, text, ">", f"{key}.forward")
-        if rows[b] <= rows[a]:
-            raise SimkitError(f"{key}.forward: {text!r} must lead to a higher row")
-        ahead[HLESSIL][a].add(b)
-        ahead[ELIL][b].add(a)
-    for text in values[f"{key}.sideways"]:
-        a, b = _pair(names, text, "-", f"{key}.sideways")
-        if rows[a] != rows[b]:
-            raise SimkitError(f"{key}.sideways: {text!r} must join two spaces of one row")
-        side_of[a].add(b)
-        side_of[b].add(a)
+    for a, (name, space) in enumerate(spaces):
+        for there in space["ahead"]:
+            b = _space(names, there, f"{key}.{name}.ahead")
+            if rows[b] <= rows[a]:
+                raise SimkitError(f"{key}.{name}.ahead: {there} must be in a higher row")
+            ahead[HLESSIL][a].add(b)
+            ahead[ELIL][b].add(a)
+        for there in space["beside"]:
+            b = _space(names, there, f"{key}.{name}.beside")
+            if rows[a] != rows[b] or a == b:
+                raise SimkitError(f"{key}.{name}.beside: {there} must be another space of "
+                                  "its row")
+            if name not in spaces[b][1]["beside"]:
+                raise SimkitError(f"{key}.{name}.beside: {there} must name {name} beside it "
+                                  "too (neighbours along a row are both ways)")
+            side_of[a].add(b)
     nb = np.full((2, 3, N_SPACES, 2), -1, np.int32)
     for side in (HLESSIL, ELIL):          # errors in the hlessil's terms, as data.toml
         for a in range(N_SPACES):
             for d, there in ((D_FWD, ahead[side][a]), (D_BACK, ahead[1 - side][a]),
                              (D_SIDE, side_of[a])):
                 if len(there) > 2:
-                    raise SimkitError(f"{key}: {names[a]} has more than two "
+                    where = {D_FWD: ".ahead", D_SIDE: ".beside"}.get(d, "")
+                    raise SimkitError(f"{key}.{names[a]}{where}: more than two "
                                       f"{DIR_NAMES[d]} neighbours (the kernels take two)")
                 nb[side, d, a, :len(there)] = sorted(there)
     sp = np.zeros((N_SPACES, 3), np.int32)
     sp[:, 0] = rows
-    for w in values[f"{key}.wooded"]:
-        sp[_space(names, w, f"{key}.wooded"), 1] = 1
+    sp[:, 1] = [space["wooded"] for _, space in spaces]
     for w in values["board.watership_down"]:
         sp[_space(names, w, "board.watership_down"), 2] = 1
     return names, rows, nb, sp, layout
@@ -128,26 +131,34 @@ def compile_params(values: dict, n_players: int) -> tuple:
         int(values["abilities.blackberry_snare_on_his_space"]), middle,
     ], np.int32)
     ch = np.zeros((N_CHARS, 4), np.int32)
+    rabbits = fixed_records(values, "hlessil", CHAR_KEYS[:N_RABBITS], "rabbit")
+    elil = fixed_records(values, "elil", CHAR_KEYS[N_RABBITS:], "elil")
+    if elil["snare"]["strength"] != 0:
+        raise SimkitError("elil.snare.strength: the Snare has no strength ('with the "
+                          "exception of the Snare'); keep it 0")
     for c, key in enumerate(CHAR_KEYS):
         side = HLESSIL if c < N_RABBITS else ELIL
-        base = f"hlessil.{key}" if side == HLESSIL else f"elil.{key}"
-        ch[c, 0] = values[f"{base}.strength"]
+        char = rabbits[key] if side == HLESSIL else elil[key]
+        ch[c, 0] = char["strength"]
         ch[c, 1] = side
-        ch[c, 2] = int(values.get(f"{base}.doe", False))
-        ch[c, 3] = int(values.get(f"{base}.starts", True))
+        ch[c, 2] = int(char.get("doe", False))
+        ch[c, 3] = int(char.get("starts", True))
     if ch[:N_RABBITS, 3].sum() != 9 or ch[N_RABBITS:, 3].sum() != 9:
-        raise SimkitError("hlessil.*.starts: exactly nine rabbits start the game")
+        raise SimkitError("hlessil: exactly nine rabbits start the game (starts = true), not "
+                          f"{ch[:N_RABBITS, 3].sum()}")
     cards = np.zeros((2, 11, 2), np.int32)
     for side, key in ((HLESSIL, "hlessil"), (ELIL, "elil")):
-        kinds, vals = values[f"cards.{key}.kinds"], values[f"cards.{key}.values"]
-        for k, (kind, v) in enumerate(zip(kinds, vals, strict=True)):
-            if kind not in KIND_NAMES:
-                raise SimkitError(f"cards.{key}.kinds: unknown kind {kind!r}")
-            cards[side, k] = (KIND_NAMES.index(kind), v)
+        hand = battle_cards(values, key)
+        for k, (name, card) in enumerate(hand):
+            if card["kind"] not in KIND_NAMES:
+                raise SimkitError(f"cards.{key}.{name}.kind: unknown kind {card['kind']!r}; "
+                                  f"choices: {', '.join(KIND_NAMES)}")
+            cards[side, k] = (KIND_NAMES.index(card["kind"]), card["value"])
+    joiners = fixed_records(values, "joining", CHAR_KEYS[FIRST_JOINER:N_RABBITS], "joiner")
     join = np.zeros((N_JOINERS, 3), np.int32)
     for j in range(N_JOINERS):
         key = CHAR_KEYS[9 + j]
-        trig, appear = values[f"joining.{key}.trigger"], values[f"joining.{key}.appears"]
+        trig, appear = joiners[key]["trigger"], joiners[key]["appears"]
         if trig == "escape":
             join[j, :2] = (rules.JOIN_ESCAPE, 0)
         elif trig == "defeat_elil":
@@ -176,11 +187,34 @@ def compile_params(values: dict, n_players: int) -> tuple:
         hit = nb[:, :, :, k] >= 0
         nbmask[hit] |= (1 << nb[:, :, :, k][hit]).astype(np.int32)
     table = np.zeros(PARAMS_SIZE, np.int32)
+    for key in ("hlessil", "elil"):
+        remember_names(table, f"cards.{key}", [name for name, _ in battle_cards(values, key)])
     table[:len(g)] = g
     for off, arr in ((O_NB, nb), (O_NBM, nbmask), (O_SP, sp), (O_CH, ch), (O_CARDS, cards),
                      (O_JOIN, join), (O_SETUP, setup), (O_NAMES, encode_names(names))):
         table[off:off + arr.size] = arr.ravel()
     return (table,)
+
+
+def battle_cards(values: dict, side: str) -> list[tuple[str, dict]]:
+    """The battle cards of one side's hand (``side`` "hlessil" or "elil"), in hand order."""
+    hand = records(values, f"cards.{side}")
+    if len(hand) != HAND_SIZE:
+        raise SimkitError(f"cards.{side}: 'a hand of nine cards', not {len(hand)} (the "
+                          "kernels take nine)")
+    return hand
+
+
+def card_names(params, side: str) -> list[str]:
+    """The battle cards' names of one side, in hand order, of the data ``params`` came from."""
+    return names_of(params[0], f"cards.{side}", rules.H_CARDS if side == "hlessil"
+                    else rules.E_CARDS)
+
+
+def item_columns_of(values: dict) -> list[str]:
+    """The item columns of these data values: the battle cards under their own names."""
+    return rules.item_columns([n for n, _ in battle_cards(values, "hlessil")],
+                              [n for n, _ in battle_cards(values, "elil")])
 
 
 GAME = GameSpec(
@@ -190,6 +224,7 @@ GAME = GameSpec(
     players=(2,),
     compile=compile_params,
     item_columns=rules.ITEM_COLUMNS,
+    item_columns_of=item_columns_of,
     choice_events=frozenset({"played", "entered", "used"}),
     seat_names=lambda n: ["elil", "hlessil"],
     end_reasons=rules.END_REASONS,

@@ -173,9 +173,10 @@ END_REASONS = list(_state.END_REASONS)
 JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT, JOIN_DEFEAT_ATTACKING = 0, 1, 2, 3
 
 # ---- items: "item:event" columns, and their indices -------------------------------------
-_H_CARDS = ["1", "2", "3", "4", "5", "retreat_backward", "retreat_sideways",
-            "retreat_forward", "kehaar"]
-_E_CARDS = ["1", "2", "3", "4", "5", "6", "retreat_backwards", "tracker", "flaming_stick"]
+H_CARDS = ["1", "2", "3", "4", "5", "retreat_backward", "retreat_sideways",
+           "retreat_forward", "kehaar"]
+E_CARDS = ["1", "2", "3", "4", "5", "6", "retreat_backwards", "tracker", "flaming_stick"]
+"""The battle cards' names in data.toml (a run's own are its data's: item_columns)."""
 _ABILITIES = ["hazel_group", "fiver_elil_first", "fiver_hazel", "bigwig_first",
               "blackberry_replay", "blackberry_snare", "dandelion_double", "pipkin_reveal",
               "silver_rats", "holly_look", "hyzenthlay_retreat", "blackavar_retreat",
@@ -183,13 +184,20 @@ _ABILITIES = ["hazel_group", "fiver_elil_first", "fiver_hazel", "bigwig_first",
               "kehaar_return", "tracker_cancel", "flaming_stick", "snare_ensnare",
               "snare_defeated_group", "snare_defeated_efrafa", "efrafa_escape",
               "campion_no_retreat", "down_cross_attack", "el_ahrairah", "gift_to_the_thousand"]
-ITEM_COLUMNS = ([f"card_hlessil_{c}:{e}" for c in _H_CARDS for e in ("played", "won", "lost")]
-                + [f"card_elil_{c}:{e}" for c in _E_CARDS for e in ("played", "won", "lost")]
-                + [f"{k}:{e}" for k in CHAR_KEYS for e in ("entered", "defeated")]
-                + [f"{k}:reached_down" for k in CHAR_KEYS]
-                + [f"{k}:{e}" for k in CHAR_KEYS[FIRST_JOINER:N_RABBITS]
-                   for e in ("joined", "lost")]
-                + [f"{a}:used" for a in _ABILITIES])
+
+
+def item_columns(h_cards, e_cards) -> list[str]:
+    """The item columns, each side's battle cards (in hand order) under these names."""
+    return ([f"card_hlessil_{c}:{e}" for c in h_cards for e in ("played", "won", "lost")]
+            + [f"card_elil_{c}:{e}" for c in e_cards for e in ("played", "won", "lost")]
+            + [f"{k}:{e}" for k in CHAR_KEYS for e in ("entered", "defeated")]
+            + [f"{k}:reached_down" for k in CHAR_KEYS]
+            + [f"{k}:{e}" for k in CHAR_KEYS[FIRST_JOINER:N_RABBITS]
+               for e in ("joined", "lost")]
+            + [f"{a}:used" for a in _ABILITIES])
+
+
+ITEM_COLUMNS = item_columns(H_CARDS, E_CARDS)
 I_CARDS = 0                        # + (side_block * 9 + card) * 3 + event; hlessil block 0
 I_CHARS = 54                       # + char * 2 + (0 entered, 1 defeated)
 I_DOWN = I_CHARS + 2 * N_CHARS     # + character

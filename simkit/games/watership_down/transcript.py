@@ -73,10 +73,6 @@ from .state import (
 )
 
 SIDE_NAMES = ["elil (P1)", "hlessil (P2)"]
-H_CARD_NAMES = ["1", "2", "3", "4", "5", "Retreat Backward", "Retreat Sideways",
-                "Retreat Forward", "Kehaar"]
-E_CARD_NAMES = ["1", "2", "3", "4", "5", "6", "Retreat Backwards", "Tracker",
-                "Flaming Stick"]
 def space_names(params):
     """The board's space names, decoded from the params table (``state.NAMES``)."""
     codes = params[0][O_NAMES:O_NAMES + N_SPACES * NAME_LEN].reshape(N_SPACES, NAME_LEN)
@@ -87,11 +83,14 @@ def _space(params, s):
     return space_names(params)[s] if 0 <= s < N_SPACES else "off the board"
 
 
-def _card(side, k):
+def _card(params, side, k):
+    """A battle card's name as its data names it (``retreat_backward``: Retreat Backward)."""
+    from . import card_names
+
     if k < 0:
         return "no card"
-    names = H_CARD_NAMES if side == HLESSIL else E_CARD_NAMES
-    return names[k] if k < len(names) else f"card {k}"
+    names = card_names(params, "hlessil" if side == HLESSIL else "elil")
+    return names[k].replace("_", " ").title() if k < len(names) else f"card {k}"
 
 
 def _where(state):
@@ -201,8 +200,8 @@ def _fight_line(params, before, move, side):
         rs += int(t[G_GIFT_BONUS_INDEX])
     elif before[GIFT] == e:
         es += int(t[G_GIFT_BONUS_INDEX])
-    line = (f"revealed: {CHAR_NAMES[r]} {_card(HLESSIL, ch)}, {CHAR_NAMES[e]} "
-            f"{_card(ELIL, ce)} -> {CHAR_NAMES[r]} {rs}+{hv}={rs + hv}, "
+    line = (f"revealed: {CHAR_NAMES[r]} {_card(params, HLESSIL, ch)}, {CHAR_NAMES[e]} "
+            f"{_card(params, ELIL, ce)} -> {CHAR_NAMES[r]} {rs}+{hv}={rs + hv}, "
             f"{CHAR_NAMES[e]} {es}+{ev}={es + ev}")
     hk = int(t[O_CARDS + HLESSIL * 22 + ch * 2]) if ch >= 0 else -1
     ek = int(t[O_CARDS + ELIL * 22 + ce * 2]) if ce >= 0 else -1
@@ -273,9 +272,9 @@ def describe_move(params, n_players, before, move, after):
         if before[other_card] < 0:
             vis = "face up (the elil play first)" if side == ELIL and before[ELIL_FIRST] \
                 else f"face down [seen by {mine}]"
-            head = f"{who} plays {_card(side, k)} {vis}"
+            head = f"{who} plays {_card(params, side, k)} {vis}"
         else:
-            head = f"{who} plays {_card(side, k)}" + ("" if open_first else
+            head = f"{who} plays {_card(params, side, k)}" + ("" if open_first else
                                                      f" [seen by {mine}]")
             extra.append(_fight_line(params, before, move, side))
     elif ph == P_RETREAT:

@@ -42,17 +42,22 @@ from simkit.games.avalon.state import (
     PLAYER,
     SHOWN,
     TERR_CARD,
+    TILE_NAMES,
 )
 from simkit.registry import get_game
 from simkit.rng import game_seeds, seed_streams
 from simkit.runner import RunSpec, plan
 
+# every territory a stone circle; only one kind of supply tile (two of it)
+STONE_CIRCLES = {f"territories.{n}.special": "stone_circle" for n in r.TERRITORY_NAMES}
+ONE_TILE_KIND = {**{f"supply.{k}.count": 0 for k in TILE_NAMES},
+                 "supply.dark_per_territory.count": 2}
 SPEC = get_game("avalon")
 DRAWS = 2000
 P1, P2 = 0, 1
 OVERRIDES = {"data": {}, "two-colours": {"cards.colours": 2},
              "no-hands": {"setup.cards_per_side": 3, "setup.hand": 0},
-             "stone-circles": {"territories.special": ["stone_circle"] * 11}}
+             "stone-circles": STONE_CIRCLES}
 PLANS = {name: plan(RunSpec.make("avalon", 2, 1, overrides=o)) for name, o in OVERRIDES.items()}
 DEFAULT = PLANS["data"]
 

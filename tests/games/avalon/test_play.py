@@ -10,6 +10,7 @@ import pytest
 
 from simkit import simulate
 from simkit.games.avalon import rules as r
+from simkit.games.avalon.state import TILE_NAMES
 from simkit.replay import replay
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -84,9 +85,13 @@ def test_heuristic_beats_random_in_three_games_of_four():
     assert (g["strategy_s1"] == "heuristic").mean() == 0.5, "seats rotate"
 
 
+# every territory a stone circle; only one kind of supply tile (two of it)
+STONE_CIRCLES = {f"territories.{n}.special": "stone_circle" for n in r.TERRITORY_NAMES}
+ONE_TILE_KIND = {**{f"supply.{k}.count": 0 for k in TILE_NAMES},
+                 "supply.dark_per_territory.count": 2}
 OVERRIDES = [{"cards.colours": 2}, {"setup.cards_per_side": 3, "setup.hand": 0},
              {"rules.max_conquests": 11, "rules.castle_defence": 10, "rules.castle_loss": 10},
-             {"supply.count": [0, 0, 0, 0, 0, 2]}, {"territories.special": ["stone_circle"] * 11}]
+             ONE_TILE_KIND, STONE_CIRCLES]
 
 
 @pytest.mark.parametrize("overrides", OVERRIDES)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from avalon_table import E, K, Table, attack, enchant, strengthen
 
+from simkit.errors import SimkitError
 from simkit.games.avalon import rules as r
 from simkit.games.avalon import state as S
 from simkit.games.avalon.state import (
@@ -501,7 +502,6 @@ def test_exhausted_cards_end_the_game_on_crowns():
 
 @pytest.mark.parametrize("bad", [{"setup.hand": 20, "setup.cards_per_side": 3}])
 def test_impossible_setups_are_refused(bad):
-    from simkit.errors import SimkitError
     with pytest.raises(SimkitError):
         Table(overrides=bad)
 
@@ -563,3 +563,32 @@ def test_check_state_catches_a_lost_card_a_bad_phase_and_changed_rules():
     t = Table()
     t.state[S.M_WIN] = 99
     assert any("RULES block" in p for p in t.check())
+
+
+# ------------------------------------------------------------------ the card lists as data
+def test_one_field_override_changes_play_as_the_field_says():
+    """--set territories.swamp.crowns=2: the 14 crowns that do not win above make 15."""
+    held = ["castle_hill", "castle_forest", "castle_plain", "plain_a", "swamp", "stone_circle",
+            "avalon"]
+    for swamp, wins in ((1, False), (2, True)):
+        t = _owner_of(Table(overrides={"territories.swamp.crowns": swamp}), P1, held)
+        assert r.crowns(t.state, P1) == 13 + swamp
+        t.play(r.END_PLAYS).play(r.SUPPLY_TILE + S.TILE_FIXED_DARK)
+        assert r.is_over(t.state) == wins and (t.state[WINNER] == P1) == wins
+
+
+def test_a_territory_renamed_in_its_list_is_reported_and_told_under_its_new_name():
+    from simkit import data
+    from simkit.games.avalon import GAME, territory_names
+    from simkit.games.avalon.transcript import describe_setup
+
+    assert [n for n, _ in data.table(GAME.data, "territories")] == r.TERRITORY_NAMES
+    rows = [{"name": "bog" if n == "swamp" else n, **{f: p.value for f, p in row.items()}}
+            for n, row in data.table(GAME.data, "territories")]
+    t = Table(overrides={"territories": rows})
+    assert territory_names(t.params)[r.TERRITORY_NAMES.index("swamp")] == "bog"
+    assert "bog:conquered" in t.plan.item_columns and "swamp:conquered" not in \
+        t.plan.item_columns
+    assert "bog" in describe_setup(t.params, 2, t.state)[-2]
+    with pytest.raises(SimkitError, match="the row has 11 territory cards"):
+        Table(overrides={"territories": rows[:10]})

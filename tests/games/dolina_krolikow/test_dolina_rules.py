@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from simkit import data
-from simkit.games.dolina_krolikow import compile_params
+from simkit.errors import SimkitError
+from simkit.games.dolina_krolikow import card_text, compile_params, missions, rabbit_cards
 from simkit.games.dolina_krolikow import rules as R
 from simkit.games.dolina_krolikow import state as S
 from simkit.games.dolina_krolikow.tables import view
@@ -16,9 +17,10 @@ from simkit.games.dolina_krolikow.transcript import check_state
 from simkit.registry import get_game
 
 GAME = get_game("dolina-krolikow")
-CARDS = GAME.data["rabbits.cards"].value
-HOUSES = GAME.data["missions.house"].value
-FORESTS = GAME.data["missions.forest"].value
+VALUES = data.values(GAME.data)
+CARDS = [card_text(c) for _, c in rabbit_cards(VALUES)]  # "Large white: B1 *2 / G G"
+HOUSES = [t for _, t in missions(VALUES, "house")]
+FORESTS = [t for _, t in missions(VALUES, "forest")]
 ORANGE, GREEN, BLUE = 0, 1, 2
 CARROT, CABBAGE, CORNFLOWER = 0, 1, 2
 
@@ -996,3 +998,44 @@ def test_check_state_sees_house_counts_that_do_not_match_the_rabbits():
     assert t.problems() == []
     t[S.HOUSE_LARGE] = 3
     assert any("Large" in p or "counts" in p for p in t.problems())
+
+
+# --- the card lists as data ---------------------------------------------------------------
+def test_one_field_override_changes_play_as_the_field_says():
+    """--set rabbits.cards.7.colour=brown: card 7 (Small white: *1) is then a brown rabbit,
+    so a Family of it and a brown Large completes 'only brown'."""
+    seven = card("Small white: *1")
+    assert seven + 1 == 7
+    for colour, done in (("white", False), ("brown", True)):
+        t = Table(2, **{"rabbits.cards.7.colour": colour})
+        t.finish_setup()
+        t.set_houses(0, [house("only brown")])
+        t.house_rabbit(0, 0, card("Large brown: G G"))
+        t.house_rabbit(0, 0, seven)
+        assert bool(R.house_mission_done(t.params, t.state, 0, 0)) == done
+
+
+def test_a_cards_needs_changed_in_one_field_changes_which_dice_fit():
+    b4 = card("Small brown: B4")
+    t = Table(2, **{f"rabbits.cards.{b4 + 1}.needs": "O4"})
+    t.to_picks()
+    t.put(0, b4)
+    t.roll(face(ORANGE, 4), face(BLUE, 3), face(BLUE, 4))
+    t.give_tokens(0, 0, 0, 0)
+    legal = t.moves()
+    assert t.place_move(0, 0, face(ORANGE, 4)) in legal
+    assert t.place_move(2, 0, face(BLUE, 4)) not in legal
+
+
+def test_a_card_added_as_a_row_is_dealt_and_gets_its_own_item_columns():
+    import simkit
+
+    rows = [dict(c) for _, c in rabbit_cards(VALUES)] + [
+        {"size": "large", "colour": "spotted", "needs": "SP / O6 B6"}]
+    res = simkit.simulate("dolina-krolikow", 2, 40, seed=2, overrides={"rabbits.cards": rows},
+                          workers=1)
+    assert res.meta["params"]["rabbits.cards.52.needs"]["value"] == "SP / O6 B6"
+    assert "rabbit_52_large_spotted:acquired" in res.items.columns
+    assert len(res.games) == 40
+    with pytest.raises(SimkitError, match=r"rabbits\.cards\.52\.needs: bad marking 'X9'"):
+        params_for(2, **{"rabbits.cards": rows[:-1] + [{**rows[-1], "needs": "SP / X9 B6"}]})

@@ -2,7 +2,7 @@
 
 import pytest
 
-from simkit import simulate
+from simkit import data, simulate
 from simkit.registry import get_game
 
 
@@ -16,6 +16,6 @@ def test_random_games_end_after_the_rulebook_rounds(players, rounds):
 def test_data_marks_every_value_with_its_source():
     game = get_game("dolina-krolikow")
     assert all(p.source in ("rulebook", "assumed") and p.why for p in game.data.values())
-    assert len(game.data["rabbits.cards"].value) == 51
-    assert len(game.data["missions.house"].value) == 16
-    assert len(game.data["missions.forest"].value) == 9
+    assert len(data.table(game.data, "rabbits.cards")) == 51
+    assert len(data.table(game.data, "missions.house")) == 16
+    assert len(data.table(game.data, "missions.forest")) == 9

@@ -36,9 +36,18 @@ def test_removed_cards_compile_per_player_count(n, removed):
 
 
 def test_deck_counts_override():
-    t = Table(4, **{"farmland.empty": 2})
+    """One field of one event's card, --set farmland.empty.count=2: ten fewer in the deck."""
+    t = Table(4, **{"farmland.empty.count": 2})
     assert t.p[S.P_DECK] == 65
     assert t[S.PILE_LEN] == 65 - 6 - 20
+
+
+def test_an_event_deck_of_one_kind_deals_only_that_kind():
+    """--set farmland.<event>.count for every event: a deck of 40 'take 2 carrots'."""
+    over = {f"farmland.{k}.count": 0 for k in S.KINDS}
+    t = Table(2, **{**over, "farmland.take_2_carrots.count": 70})
+    pile = t.st[S.PILE:S.PILE + t[S.PILE_LEN]]
+    assert t[S.PILE_LEN] == 70 - 30 - 6 - 10 and (pile == S.CARROT_2).all()
 
 
 def test_impossible_deck_is_refused():

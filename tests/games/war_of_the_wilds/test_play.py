@@ -35,9 +35,9 @@ def play_random(n, seed, overrides=None):
 
 # Relentless on Bands, fliers and a third attack: units that lose their lead in one fight
 # and go on to the next
-RELENTLESS = {"cards.mouse_militia": [10, 1, 0, 0, 0, 0, 1, 1, "band relentless", "none", 0],
-              "cards.bee_swarm": [6, 1, 0, 0, 1, 0, 1, 1, "flying band relentless", "none", 0],
-              "cards.crow": [6, 0, 1, 0, 1, 1, 2, 2, "flying relentless", "none", 0],
+RELENTLESS = {"cards.mouse_militia.words": ["band", "relentless"],
+              "cards.bee_swarm.words": ["flying", "band", "relentless"],
+              "cards.crow.words": ["flying", "relentless"],
               "relentless_attacks": 3}
 
 

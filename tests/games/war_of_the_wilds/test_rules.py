@@ -583,8 +583,7 @@ def test_relentless_creature_killed_in_its_first_fight_misses_the_second():
 
 
 def test_relentless_band_goes_on_led_by_a_survivor():
-    relentless_mice = [10, 1, 0, 0, 0, 0, 1, 1, "band relentless", "none", 0]
-    t = ready(3, overrides={"cards.mouse_militia": relentless_mice})
+    t = ready(3, overrides={"cards.mouse_militia.words": ["band", "relentless"]})
     main_phase(t)
     for _ in range(3):
         t.put_creature(0, "mouse_militia")  # 1/1 each, one unit of 3/3
@@ -645,7 +644,7 @@ def test_only_a_creature_can_be_relentless():
     from simkit.errors import SimkitError
 
     with pytest.raises(SimkitError, match="relentless"):
-        Table(2, {"cards.war_cry": [2, 1, 0, 0, 0, 0, 0, 0, "trick relentless", "rally", 1]})
+        Table(2, {"cards.war_cry.words": ["trick", "relentless"]})
 
 
 # --- trading and the end of the turn --------------------------------------------------------
@@ -1238,19 +1237,62 @@ def test_card_list_is_checked_against_the_deck_size():
     from simkit.errors import SimkitError
 
     with pytest.raises(SimkitError, match="deck_size"):
-        Table(2, {"cards.sparrow": [9, 0, 0, 0, 1, 0, 1, 1, "flying", "none", 0]})
+        Table(2, {"cards.sparrow.count": 9})
     with pytest.raises(SimkitError, match="ability"):
-        Table(2, {"cards.sparrow": [8, 0, 0, 0, 1, 0, 1, 1, "flying", "forage", 0]})
+        Table(2, {"cards.sparrow.ability": "forage"})
 
 
 def test_a_redesigned_card_changes_play_without_code():
-    t = Table(2, {"cards.sparrow": [8, 0, 0, 0, 1, 0, 5, 1, "flying", "unblocked_steal", 2]})
+    t = Table(2, {"cards.sparrow.strength": 5, "cards.sparrow.ability": "unblocked_steal",
+                  "cards.sparrow.amount": 2})
     t.to_turn(0)
     main_phase(t)
     t.put_creature(0, "sparrow")
     t.set_acorns(1, stored=10)
     attack(t, [1])
     assert t.get(0, STORE) == 7  # noqa: F405
+
+
+def test_one_field_override_changes_play_as_the_field_says():
+    """--set cards.sparrow.strength=3: an unblocked Sparrow steals 3 acorns, not 1."""
+    for strength, stolen in ((1, 1), (3, 3)):
+        t = Table(2, {"cards.sparrow.strength": strength})
+        t.to_turn(0)
+        main_phase(t)
+        t.put_creature(0, "sparrow")
+        t.set_acorns(1, stored=10)
+        attack(t, [1])
+        assert t.get(0, STORE) == stolen  # noqa: F405
+
+
+def default_rows():
+    """The card list of data.toml as the rows a card file gives."""
+    from simkit import data
+    from simkit.games.war_of_the_wilds import GAME
+
+    return [{"name": name, **{f: p.value for f, p in row.items()}}
+            for name, row in data.table(GAME.data, "cards")]
+
+
+def test_a_card_kind_added_as_a_row_plays_at_once():
+    """A new kind with an effect the kernels know: its own index, its own item columns,
+    its ability works (a 1/3 Stag that defends with +3 strength kills a 1/2 Mole)."""
+    rows = default_rows()
+    next(r for r in rows if r["name"] == "boar")["count"] = 2
+    rows.append({"name": "stag", "count": 2, "strength": 1, "health": 3,
+                 "ability": "defend_strength", "amount": 3})
+    t = Table(2, {"cards": rows})
+    assert t.kinds[-1] == "stag" and t.params[0][R_NK] == 22  # noqa: F405
+    assert "stag:blocked" in t.columns and "stag:died" in t.columns
+    t.to_turn(0)
+    main_phase(t)
+    t.put_creature(0, "mole")
+    t.put_creature(1, "stag")
+    t.set_acorns(1, stored=5)
+    attack(t, [1])
+    t.play(BLOCK + 0)  # noqa: F405
+    assert t.army(0) == [] and t.army(1) == ["stag"]
+    assert t.item(1, "stag:blocked") == 1 and t.item(0, "mole:died") == 1
 
 
 def test_fewer_days():

@@ -4,7 +4,7 @@ reach them (pytest imports it through this folder's conftest)."""
 import numpy as np
 
 from simkit import data
-from simkit.games.war_of_the_wilds import CARD_NAMES, GAME, ITEM_COLUMNS, check_state
+from simkit.games.war_of_the_wilds import CARD_NAMES, GAME, check_state, kind_names
 from simkit.games.war_of_the_wilds import rules as R
 from simkit.games.war_of_the_wilds.state import *  # noqa: F403
 
@@ -16,12 +16,14 @@ class Table:
     """A game on the table: params, state, the chance stream, items."""
 
     def __init__(self, n=2, overrides=None, seed=7):
-        params = data.apply_overrides(GAME.data, overrides or {})
-        self.params = GAME.compile(data.values(params), n)
+        values = data.values(data.apply_overrides(GAME.data, overrides or {}))
+        self.params = GAME.compile(values, n)
+        self.kinds = kind_names(self.params)  # the table's card kinds (an override may add)
+        self.columns = GAME.columns_for(values)
         self.n = n
         self.state = np.empty(R.state_size(self.params, n), np.int32)
         self.chance = np.array([seed], np.uint64)
-        self.items = np.zeros((n, len(ITEM_COLUMNS)), np.int32)
+        self.items = np.zeros((n, len(self.columns)), np.int32)
         self.moves = np.empty(R.max_moves(self.params, n), np.int32)
         R.new_game(self.params, n, self.state, self.chance)
 
@@ -40,11 +42,11 @@ class Table:
         return self.moves[:n].tolist()
 
     def item(self, p, col):
-        return int(self.items[p, ITEM_COLUMNS.index(col)])
+        return int(self.items[p, self.columns.index(col)])
 
     def army(self, p):
         b = self.b(p)
-        return [CARD_NAMES[k] for k in self.state[b + ARMY:b + ARMY + MAX_ARMY] if k >= 0]  # noqa: F405
+        return [self.kinds[k] for k in self.state[b + ARMY:b + ARMY + MAX_ARMY] if k >= 0]  # noqa: F405
 
     # --- building ------------------------------------------------------------------------
     def set(self, p, off, v):
@@ -57,17 +59,19 @@ class Table:
 
     def give_card(self, p, name, n=1):
         """Move ``n`` cards of kind ``name`` from the deck into ``p``'s hand."""
-        self._take_from_deck(K[name], n)
-        self.set(p, HAND + K[name], self.get(p, HAND + K[name]) + n)  # noqa: F405
+        k = self.kinds.index(name)
+        self._take_from_deck(k, n)
+        self.set(p, HAND + k, self.get(p, HAND + k) + n)  # noqa: F405
         self.set(p, HAND_N, self.get(p, HAND_N) + n)  # noqa: F405
 
     def put_creature(self, p, name, flags=0):
         """Put a creature from the deck into ``p``'s army; returns its army place."""
-        self._take_from_deck(K[name], 1)
+        k = self.kinds.index(name)
+        self._take_from_deck(k, 1)
         b = self.b(p)
         for i in range(MAX_ARMY):  # noqa: F405
             if self.state[b + ARMY + i] < 0:  # noqa: F405
-                self.state[b + ARMY + i] = K[name]  # noqa: F405
+                self.state[b + ARMY + i] = k  # noqa: F405
                 self.state[b + AFLAG + i] = flags  # noqa: F405
                 return i
         raise AssertionError("army full")
@@ -77,7 +81,7 @@ class Table:
         for _ in range(n):
             dn = st[DECK_N]  # noqa: F405
             idx = [i for i in range(dn) if st[DECK + i] == k]  # noqa: F405
-            assert idx, f"no {CARD_NAMES[k]} left in the deck"
+            assert idx, f"no {self.kinds[k]} left in the deck"
             i = idx[0]
             st[DECK + i] = st[DECK + dn - 1]  # noqa: F405
             st[DECK + dn - 1] = -1  # noqa: F405
@@ -92,7 +96,7 @@ class Table:
     def clear_hands(self):
         """Empty every hand (cards back to the deck) and every resource hand."""
         for p in range(self.n):
-            for k in range(len(CARD_NAMES)):
+            for k in range(len(self.kinds)):
                 while self.get(p, HAND + k) > 0:  # noqa: F405
                     self.set(p, HAND + k, self.get(p, HAND + k) - 1)  # noqa: F405
                     self.set(p, HAND_N, self.get(p, HAND_N) - 1)  # noqa: F405

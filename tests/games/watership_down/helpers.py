@@ -3,7 +3,7 @@
 import numpy as np
 
 from simkit import registry
-from simkit.data import values
+from simkit.data import records, values
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (  # noqa: F401
     CHAR_NAMES,
@@ -40,7 +40,7 @@ def params(**overrides):
 
 P = params()
 C = {n.lower(): i for i, n in enumerate(CHAR_NAMES)}
-S = {n: i for i, n in enumerate(values(SPEC.data)[f"board.{LAYOUT}.spaces"])}
+S = {n: i for i, (n, _) in enumerate(records(values(SPEC.data), f"board.{LAYOUT}.spaces"))}
 # short names for spaces (diamond-7)
 SAND, ENBORNE, NEWTOWN, ECCH, HEATHER, ROAD = 0, 1, 2, 3, 4, 5
 COWSLIP, BEECH, HONEY, NUTHANGER = 6, 7, 8, 9

@@ -4,7 +4,8 @@ a bad layout is refused with a message naming its key."""
 import numpy as np
 import pytest
 
-from simkit.data import values
+from simkit import data
+from simkit.data import records, values
 from simkit.errors import SimkitError
 from simkit.games.watership_down import board_layout, compile_params
 from simkit.games.watership_down.state import (
@@ -26,11 +27,16 @@ DATA = values(SPEC.data)
 LAYOUTS = list(SPEC.data["board.layout"].choices)
 
 
-def layout_values(layout, **changes):
+def layout_values(layout, changes=None):
+    """The data values on ``layout``, with ``changes`` ({"Space.field": value}) to it."""
     vals = dict(DATA)
     vals["board.layout"] = layout
-    vals.update({f"board.{layout}.{k}": v for k, v in changes.items()})
+    vals.update({f"board.{layout}.spaces.{k}": v for k, v in (changes or {}).items()})
     return vals
+
+
+def space_list(layout):
+    return [n for n, _ in records(DATA, f"board.{layout}.spaces")]
 
 
 def nb(table, side, d, s):
@@ -49,7 +55,7 @@ def test_every_layout_fits_the_rulebooks_board(layout):
     vals = layout_values(layout)
     (table,) = compile_params(vals, 2)
     names = space_names((table,))
-    assert names == vals[f"board.{layout}.spaces"] and len(set(names)) == N_SPACES
+    assert names == space_list(layout) and len(set(names)) == N_SPACES
     rows = [int(table[O_SP + s * 3]) for s in range(N_SPACES)]
     down = [names.index(n) for n in DATA["board.watership_down"]]
     middle = rows[down[0]]
@@ -74,41 +80,41 @@ def test_every_layout_fits_the_rulebooks_board(layout):
 
 
 def test_the_transcript_names_the_layouts_spaces():
+    """Spaces renamed in the layout's list (as a card file renames them) are the board's."""
     layout = LAYOUTS[0]
-    vals = layout_values(layout)
     renamed = {"Sandleford": "Old Warren", "Efrafa": "Red Warren"}
-    for k in ("spaces", "forward", "sideways"):
-        key = f"board.{layout}.{k}"
-        vals[key] = [_rename(x, renamed) for x in vals[key]]
-    vals["board.hlessil_home"], vals["board.elil_home"] = "Old Warren", "Red Warren"
-    vals["joining.holly.appears"] = "Old Warren"
+
+    def new(name):
+        return renamed.get(name, name)
+
+    rows = [{"name": new(n), **{f: p.value for f, p in space.items()}}
+            for n, space in data.table(SPEC.data, f"board.{layout}.spaces")]
+    for row in rows:
+        row["ahead"], row["beside"] = [new(x) for x in row["ahead"]], [new(x) for x in
+                                                                        row["beside"]]
+    vals = data.values(data.apply_overrides(SPEC.data, {
+        "board.layout": layout, f"board.{layout}.spaces": rows,
+        "board.hlessil_home": "Old Warren", "board.elil_home": "Red Warren",
+        "joining.holly.appears": "Old Warren"}))
     p = compile_params(vals, 2)
     assert "Old Warren" in space_names(p) and "Sandleford" not in space_names(p)
     assert "from Red Warren" in describe_setup(p, 2, None)[0]
 
 
-def _rename(text, renamed):
-    for a, b in renamed.items():
-        text = text.replace(a, b)
-    return text
-
-
 @pytest.mark.parametrize("change,message", [
-    ({"forward": ["Sandleford > Nowhere"]}, "unknown space 'Nowhere'"),
-    ({"forward": ["The Enborne > Sandleford"]}, "must lead to a higher row"),
-    ({"sideways": ["Sandleford - The Enborne"]}, "one row"),
-    ({"forward": ["Sandleford > The Enborne", "Sandleford > Newtown Copse",
-                  "Sandleford > The Road"]}, "more than two forward neighbours"),
-    ({"rows": [0] * 16}, "must lead to a higher row"),
+    ({"Sandleford.ahead": ["Nowhere"]}, "unknown space 'Nowhere'"),
+    ({"The Enborne.ahead": ["Sandleford"]}, "ahead: Sandleford must be in a higher row"),
+    ({"Sandleford.beside": ["The Enborne"]}, "must be another space of its row"),
+    ({"Sandleford.ahead": ["The Enborne", "Newtown Copse", "The Road"]},
+     "more than two forward neighbours"),
+    ({f"{n}.row": 0 for n in space_list("diamond-7")}, "must be in a higher row"),
+    ({"The Enborne.beside": []}, "Newtown Copse.beside: The Enborne must name Newtown Copse"),
 ])
 def test_a_bad_layout_is_refused_naming_its_key(change, message):
-    layout = "diamond-7"
-    vals = layout_values(layout)
-    for k, v in change.items():
-        key = f"board.{layout}.{k}"
-        vals[key] = v + vals[key][len(v):] if k in ("forward", "sideways") else v
-    with pytest.raises(SimkitError, match=message):
+    vals = layout_values("diamond-7", change)
+    with pytest.raises(SimkitError, match=message) as err:
         compile_params(vals, 2)
+    assert "board.diamond-7.spaces." in str(err.value)
 
 
 def test_the_down_must_lie_between_two_sides_of_six():
@@ -135,3 +141,23 @@ def test_diamond_7_neighbours():
     assert [names[t] for t in nb(table, HLESSIL, D_SIDE, n["Heather Wood"])] == \
         ["Ecchinswell Copse", "The Road"]
     assert np.array_equal(compile_params(layout_values("diamond-7"), 2)[0], table)
+
+
+def test_the_characters_and_battle_cards_are_lists_the_kernels_know_by_name():
+    rabbits = [{"name": "hazle" if n == "hazel" else n, **{f: p.value for f, p in r.items()}}
+               for n, r in data.table(SPEC.data, "hlessil")]
+    with pytest.raises(SimkitError, match="hlessil: unknown rabbit 'hazle' .*did you mean"):
+        SPEC.compile(data.values(data.apply_overrides(SPEC.data, {"hlessil": rabbits})), 2)
+    with pytest.raises(SimkitError, match="elil.snare.strength: the Snare has no strength"):
+        SPEC.compile(dict(DATA, **{"elil.snare.strength": 2}), 2)
+    cards = [{"name": "seven" if n == "6" else n, **{f: p.value for f, p in c.items()}}
+             for n, c in data.table(SPEC.data, "cards.elil")]
+    vals = data.values(data.apply_overrides(SPEC.data, {"cards.elil": cards,
+                                                        "cards.elil.seven.value": 7}))
+    assert "card_elil_seven:played" in SPEC.columns_for(vals)
+    from simkit.games.watership_down import card_names
+
+    assert card_names(SPEC.compile(vals, 2), "elil")[5] == "seven"  # the replay's name
+    with pytest.raises(SimkitError, match="a hand of nine cards', not 8"):
+        SPEC.compile(data.values(data.apply_overrides(SPEC.data, {"cards.elil": cards[:8]})),
+                     2)

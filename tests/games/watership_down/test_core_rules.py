@@ -296,3 +296,23 @@ def test_warren_also_counts_at_the_end_of_an_elil_turn():
     play(st, card(6), params=off)
     play(st, card(0), params=off)
     assert st[WINNER] < 0 and st[SIDE] == HLESSIL
+
+
+def test_one_field_override_changes_play_as_the_field_says():
+    """--set "board.diamond-7.spaces.Heather Wood.wooded=false": Heather Wood is open
+    ground, so a third rabbit may stand there (the test above, on changed data)."""
+    p = params(**{"board.diamond-7.spaces.Heather Wood.wooded": False})
+    st = position(HLESSIL, p, hazel=SAND, fiver=HEATHER, pipkin=HEATHER, bigwig=ENBORNE,
+                  woundwort=EFRAFA)
+    assert mv("bigwig", HEATHER) in legal(st, p)
+
+
+def test_a_battle_card_changed_in_one_field_fights_with_its_new_value():
+    """--set cards.elil.1.value=3: the Rats with their "1" card now total 2 + 3 and beat
+    Buckthorn's 3 + 1 (with the card's value 1 they lose, as above)."""
+    p = params(**{"cards.elil.1.value": 3})
+    st = position(HLESSIL, p, buckthorn=ROAD, rats=NUTHANGER, woundwort=EFRAFA)
+    play(st, mv("buckthorn", NUTHANGER), p)
+    play(st, card(0), p)
+    play(st, card(0), p)
+    assert status(st, "buckthorn") == DEFEATED and status(st, "rats") == IN_PLAY
