@@ -141,7 +141,7 @@ def load_driver(game_name: str, compiled: tuple[str, ...] | None = None) -> Driv
         digest.update(path.read_bytes())
     modname = f"simkit_driver_{spec.name.replace('-', '_')}_{digest.hexdigest()[:16]}"
     path = cache_dir() / f"{modname}.py"
-    if not path.exists():
+    if not path.exists() or path.read_text(encoding="utf-8") != source:  # or truncated
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -34,6 +34,8 @@ CPU second, on the project's 2-core machine:
 import hashlib
 import os
 import shutil
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -76,6 +78,12 @@ def _use_keyed_cache() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     root = Path(os.environ.get("SIMKIT_CACHE_DIR") or Path.home() / ".cache" / "simkit")
+    if not _writable(root / "numba"):
+        fallback = Path(tempfile.gettempdir()) / f"simkit-cache-{os.getuid()}"
+        print(f"simkit: the cache folder {root} cannot be written; using {fallback} instead "
+              "(set SIMKIT_CACHE_DIR to choose another)", file=sys.stderr)
+        root = fallback
+        os.environ["SIMKIT_CACHE_DIR"] = str(root)  # the generated drivers follow
     here = root / "numba" / source_digest()
     here.mkdir(parents=True, exist_ok=True)
     os.utime(here)
@@ -86,7 +94,43 @@ def _use_keyed_cache() -> None:
             shutil.rmtree(other, ignore_errors=True)
 
 
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
+
+
 _use_keyed_cache()
+
+
+_damaged: list[str] = []
+
+
+def _healing(cache) -> None:
+    """Make a kernel's numba cache treat a damaged entry (an empty or garbled index or data
+    file, left by a full disk or a killed process) as a missing one: it is removed, the
+    kernel compiles afresh and is saved again, and the run carries on."""
+    load = cache.load_overload
+
+    def load_overload(sig, target_context):
+        try:
+            return load(sig, target_context)
+        except Exception as exc:  # noqa: BLE001 - any unreadable entry: rebuild it
+            index = Path(cache._cache_file._index_path)
+            if not _damaged:
+                print(f"simkit: a damaged cache entry ({index.name}: {type(exc).__name__}) "
+                      "was removed and is compiled again (and any other found)",
+                      file=sys.stderr)
+            _damaged.append(index.name)
+            index.unlink(missing_ok=True)
+            return None
+
+    cache.load_overload = load_overload
 
 
 def _plain(ty):
@@ -101,6 +145,10 @@ def _plain(ty):
 class Kernel(_CPUDispatcher):
     """A numba dispatcher that compiles one copy for plain argument types (see the module's
     docstring) when called from another kernel. Calls from Python are as numba's."""
+
+    def enable_caching(self):
+        super().enable_caching()
+        _healing(self._cache)
 
     def get_call_template(self, args, kws):
         plain = tuple(_plain(a) for a in args)
