@@ -141,8 +141,8 @@ def main() -> None:
     ap.add_argument("--players", default="", help="player counts for --against random "
                     "(default: every count the game has)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--rollout", choices=["auto", "random", "heuristic"], default="auto",
-                    help="cost: the rollout policy")
+    ap.add_argument("--rollout", choices=["auto", "random", "heuristic"],
+                    help="cost: the rollout policy (default: the game's own default)")
     ap.add_argument("--weight", action="append", default=[],
                     help="strength: a knob, as simkit run takes it (ismcts.rollout_depth=0)")
     args = ap.parse_args()
@@ -155,7 +155,7 @@ def main() -> None:
         for game in names:
             sample = positions(game, args.positions)
             for budget in (int(b) for b in budgets if b != "default"):
-                knobs = {"rollout": ROLLOUTS[args.rollout]}
+                knobs = {"rollout": ROLLOUTS[args.rollout]} if args.rollout else {}
                 mc = cost(game, "mc", budget, sample, knobs)
                 for kind in args.kinds.split(","):
                     r = mc if kind == "mc" else cost(game, kind, budget, sample, knobs)
