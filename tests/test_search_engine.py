@@ -178,3 +178,13 @@ def test_a_game_sets_its_own_search_defaults_and_the_user_overrides_them(tmp_pat
     res = CliRunner().invoke(main, ["run", "pig-typo", "--players", "2", "--strategies",
                                     "ismcts", "--games", "1", "--out", str(tmp_path / "o")])
     assert res.exit_code == 2 and "'iteration', which is not a search knob" in res.output
+
+
+def test_simkit_games_lists_the_search_strategies_with_their_knobs_and_game_defaults():
+    res = CliRunner().invoke(main, ["games"])
+    assert res.exit_code == 0
+    out = res.output
+    assert "search strategies" in out and "ismcts" in out and "NAME@N" in out
+    for knob in ("iterations", "exploration", "rollout", "rollout_depth", "cutoff"):
+        assert f"    {knob} " in out
+    assert "search defaults: iterations 250" in out  # rabbit-hunt's own
