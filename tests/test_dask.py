@@ -27,3 +27,15 @@ def test_dask_cluster_matches_local_threads(client, tmp_path):
     pd.testing.assert_frame_equal(local.games, on_dask.games)
     pd.testing.assert_frame_equal(local.items, on_dask.items)
     assert remote.meta["games_completed"] == 3000
+
+
+def test_a_search_run_on_dask_matches_local_threads(client, tmp_path):
+    run = RunSpec.make("avalon", 2, 8, seed=3, strategies="ismcts@20,heuristic")
+    local = run_games(run, workers=2, chunk_size=3)
+    run_games(run, out=tmp_path / "dask", scheduler=client, chunk_size=2)
+    from simkit.results import read_run
+
+    on_dask = read_run(tmp_path / "dask")
+    pd.testing.assert_frame_equal(local.games, on_dask.games)
+    pd.testing.assert_frame_equal(local.items, on_dask.items)
+    assert on_dask.meta["search"] == local.meta["search"]
