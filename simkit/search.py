@@ -68,6 +68,9 @@ KNOBS_SPEC = {
     "cutoff": Knob(0, 0, 1, True,
                    "how a playout cut by rollout_depth is scored: even (1/P each) or standing "
                    "(the ranks the game's finish gives the position where it was cut)"),
+    "rollout_random": Knob(0, 0, 1, False,
+                           "in a heuristic rollout, the chance that a move is a random one "
+                           "instead (a looser model of the other players)"),
 }
 """The search strategies' weights, in the kernels' order (see ``search_template``)."""
 KNOBS = {name: float(k.default) for name, k in KNOBS_SPEC.items()}

@@ -38,6 +38,7 @@ Weights (``weights`` row of the seat), in this order:
     2 rollout (the dispatch code of the rollout policy)   3 rollout_depth
     4 widen_k   5 widen_alpha   6 widen_above
     7 cutoff (how a cut playout is scored: 0 even, 1 standing)
+    8 rollout_random (in a heuristic rollout, the chance of a random move instead)
 """
 # --- bindings: replaced in a generated driver ---
 import math
@@ -56,7 +57,7 @@ def rollout_choose(code, params, obs, seat, moves, n_moves, weights, stream):  #
 
 W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WIDEN_ABOVE = (
     0, 1, 2, 3, 4, 5, 6)
-W_CUTOFF = 7
+W_CUTOFF, W_MIX = 7, 8
 # tree_i columns: the move into the node, its parent, first child, next sibling, visits,
 # availability, and the seat that chose the move (whose reward UCB1 maximises)
 T_MOVE, T_PARENT, T_CHILD, T_SIBLING, T_VISITS, T_AVAIL, T_SEAT = 0, 1, 2, 3, 4, 5, 6
@@ -86,11 +87,12 @@ def score_shares(n_players, teams, ranks, out):
 
 @kernel
 def playout(params, n_players, max_turns, teams, state, obs, moves, items, scores, ranks,
-            rollout, rollout_weights, depth, cutoff, stream, reward, stats):
+            rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats):
     """Play ``state`` out with the rollout policy (dispatch code ``rollout``) and write each
     seat's reward in ``reward``; a playout longer than ``depth`` decisions (0: no limit)
     scores 1/P for every seat, or (``cutoff`` 1) the shares of the ranks ``finish`` gives
-    the position where it was cut."""
+    the position where it was cut. In a heuristic rollout each move is a random one with
+    chance ``mix`` (per 1,000)."""
     n_done = 0
     while not game.is_over(state):
         if game.turn_number(state) >= max_turns:
@@ -108,7 +110,7 @@ def playout(params, n_players, max_turns, teams, state, obs, moves, items, score
         n = game.legal_moves(params, state, moves)
         k = 0
         if n > 1:
-            if rollout == 0:
+            if rollout == 0 or (mix > 0 and rand_below(stream, 1000) < mix):
                 k = rand_below(stream, n)
             else:
                 seat = game.to_move(state)
@@ -132,10 +134,11 @@ def bare_playouts(params, source, n, weights, stream, n_players, max_turns, team
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])
     cutoff = int(weights[W_CUTOFF])
+    mix = int(1000 * weights[W_MIX])
     for _ in range(n):
         state[:] = source
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, cutoff, stream, reward, stats)
+                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats)
 
 
 @kernel
@@ -151,6 +154,7 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])
     cutoff = int(weights[W_CUTOFF])
+    mix = int(1000 * weights[W_MIX])
     for j in range(n_moves):
         tree_f[j, 0] = 0.0
         tree_f[j, 1] = 0.0
@@ -159,7 +163,7 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
         game.determinize(params, obs, seat, state, stream, obs2)
         game.apply_move(params, state, moves[j], stream, items)
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, cutoff, stream, reward, stats)
+                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats)
         tree_f[j, 0] += reward[seat]
         tree_f[j, 1] += 1.0
         stats[S_ITERATIONS] += 1
@@ -215,6 +219,7 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
     rollout = int(weights[W_ROLLOUT])
     depth = int(weights[W_DEPTH])
     cutoff = int(weights[W_CUTOFF])
+    mix = int(1000 * weights[W_MIX])
     widen_k = weights[W_WIDEN_K]
     widen_alpha = weights[W_WIDEN_ALPHA]
     widen_above = int(weights[W_WIDEN_ABOVE])
@@ -292,7 +297,7 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                 reward[:n_players] = 0.0
         else:
             playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                    ranks, rollout, rollout_weights, depth, cutoff, stream, reward, stats)
+                    ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats)
         stats[S_ITERATIONS] += 1
         stats[S_DEPTH] += level
         stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], float(level))
