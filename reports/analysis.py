@@ -1,5 +1,5 @@
 """Statistics on result tables: win rates, first-player advantage, endings, game length, item
-value and what-if comparisons. Pure pandas/numpy/scipy/statsmodels; no plotting.
+value and what-if comparisons. Pure pandas/numpy and scipy.special; no plotting.
 
 Every function takes the ``games`` table of a run (a row per game, see ``simkit.results``) and
 the run's ``meta`` (run.json as a dict, or None). A seat *won* a game when its rank is 1, so
@@ -9,6 +9,13 @@ tables then have a row group per player count (the ``players`` column).
 
 All intervals are 95%. Win rates use Wilson score intervals; means of per-game quantities
 use a t interval on the per-game values (paired per-game differences for what-if runs).
+
+The intervals and tests are written out here in a few lines of numpy over the distribution
+functions of ``scipy.special`` (the very ones ``scipy.stats`` calls), in the same operations
+as statsmodels' ``proportion_confint`` (Wilson), ``confint_proportions_2indep`` (Newcomb)
+and ``proportions_ztest``, and scipy's ``t``, ``norm`` and ``ttest_1samp``, so they give the
+same numbers to the last bit (tests/reports/test_analysis.py compares them) without
+importing scipy.stats and statsmodels: those two took 0.8 s of every `simkit run` summary.
 """
 
 from __future__ import annotations
@@ -22,18 +29,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from scipy import stats
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_confint,
-    proportions_ztest,
-)
+from scipy import special
 
 from simkit.errors import SimkitError
 from simkit.results import read_items_batches, seat_column
 
 ALPHA = 0.05
-Z95 = float(stats.norm.ppf(1 - ALPHA / 2))
+Z95 = float(special.ndtri(1 - ALPHA / 2))  # scipy.stats.norm.ppf(0.975)
+_WILSON_Z = float(-special.ndtri(ALPHA / 2))  # statsmodels' norm.isf(0.025): Wilson, Newcomb
 ITEM_BATCH_ROWS = 1 << 20  # rows of items.parquet held at once while streaming
 MIN_OCCURRENCES = 30  # fewer seat-games with (or without) an item: too few to judge its value
 
@@ -126,14 +129,48 @@ def _outcomes(won: np.ndarray, teams: np.ndarray) -> np.ndarray:
 
 def wilson(count, nobs) -> tuple[np.ndarray, np.ndarray]:
     """95% Wilson score interval for ``count`` successes in ``nobs`` trials (arrays allowed);
-    NaN where ``nobs`` is 0."""
+    NaN where ``nobs`` is 0. As statsmodels' ``proportion_confint(method="wilson")``."""
     count = np.asarray(count, dtype=float)
     nobs = np.asarray(nobs, dtype=float)
     safe = np.where(nobs > 0, nobs, 1.0)
-    lo, hi = proportion_confint(count, safe, alpha=ALPHA, method="wilson")
+    lo, hi = _wilson(count, safe)
     lo = np.where(nobs > 0, lo, np.nan)
     hi = np.where(nobs > 0, hi, np.nan)
     return lo, hi
+
+
+def _wilson(count, nobs):
+    """The Wilson interval in statsmodels' own operations (``nobs`` > 0)."""
+    q = count / nobs
+    crit2 = _WILSON_Z**2
+    denom = 1 + crit2 / nobs
+    center = (q + crit2 / (2 * nobs)) / denom
+    dist = _WILSON_Z * np.sqrt(q * (1.0 - q) / nobs + crit2 / (4.0 * nobs**2))
+    dist /= denom
+    return np.clip(center - dist, 0, 1), np.clip(center + dist, 0, 1)
+
+
+def _t_quantile(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (``t.ppf``)."""
+    return float(special.stdtrit(df, 1 - ALPHA / 2))
+
+
+def _t_two_sided_p(t: float, df: int) -> float:
+    """Two-sided p-value of a t statistic (``2 * t.sf(|t|, df)``)."""
+    return float(2 * special.stdtr(df, -abs(t)))
+
+
+def _normal_two_sided_p(z: float) -> float:
+    """Two-sided p-value of a normal statistic (``2 * norm.sf(|z|)``)."""
+    return float(special.ndtr(-abs(z)) * 2)
+
+
+def _ttest_p(x: np.ndarray) -> float:
+    """``scipy.stats.ttest_1samp(x, 0).pvalue``, in scipy's operations (len(x) >= 2)."""
+    n = len(x)
+    mean = x.mean()
+    v = np.mean((x - mean) ** 2) * (n / (n - 1.0))
+    return float(2 * special.stdtr(float(n - 1), -abs(mean / np.sqrt(v / n))))
 
 
 def mean_ci(values: np.ndarray) -> dict:
@@ -157,8 +194,8 @@ def mean_ci(values: np.ndarray) -> dict:
     if se <= 1e-12 * max(1.0, abs(mean)):
         return {"mean": mean, "se": 0.0, "ci_low": mean, "ci_high": mean,
                 "p_value": 1.0 if mean == 0 else 0.0, "n": n}
-    half = float(stats.t.ppf(1 - ALPHA / 2, n - 1)) * se
-    p = float(stats.ttest_1samp(x, 0.0).pvalue)
+    half = _t_quantile(n - 1) * se
+    p = _ttest_p(x)
     return {"mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half,
             "p_value": p, "n": n}
 
@@ -654,12 +691,11 @@ def _item_row(name: str, n_total: int, wins_total: int, n1: int, w1: int, count_
     if n1 and n0:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            lo, hi = confint_proportions_2indep(w1, n1, w0, n0, method="newcomb",
-                                                compare="diff", alpha=ALPHA)
+            lo, hi = _newcomb(w1, n1, w0, n0)
             if (w1 + w0) in (0, n1 + n0):
                 p = 1.0  # every seat-game won (or lost) alike: no difference at all
             else:
-                p = float(proportions_ztest([w1, w0], [n1, n0])[1])
+                p = _two_proportion_p(w1, n1, w0, n0)
     return {"item": name, "seat_games": n_total, "occurred": n1,
             "occurred_share": n1 / n_total if n_total else np.nan,
             "win_rate_occurred": r1, "win_rate_not": r0, "difference": r1 - r0,
@@ -667,6 +703,28 @@ def _item_row(name: str, n_total: int, wins_total: int, n1: int, w1: int, count_
             "mean_count": count_sum / n_total if n_total else np.nan,
             "mean_count_occurred": count_sum / n1 if n1 else np.nan,
             "enough": bool(n1 >= min_occurrences and n0 >= min_occurrences)}
+
+
+def _newcomb(w1: int, n1: int, w0: int, n0: int) -> tuple[float, float]:
+    """95% Newcomb interval of w1/n1 - w0/n0 (n1, n0 > 0), as statsmodels'
+    ``confint_proportions_2indep(method="newcomb", compare="diff")``."""
+    p1, p0 = w1 / n1, w0 / n0
+    low1, upp1 = (float(v) for v in _wilson(np.float64(w1), np.float64(n1)))
+    low0, upp0 = (float(v) for v in _wilson(np.float64(w0), np.float64(n0)))
+    d_low = np.sqrt((p1 - low1) ** 2 + (upp0 - p0) ** 2)
+    d_upp = np.sqrt((p0 - low0) ** 2 + (upp1 - p1) ** 2)
+    return float((p1 - p0) - d_low), float((p1 - p0) + d_upp)
+
+
+def _two_proportion_p(w1: int, n1: int, w0: int, n0: int) -> float:
+    """Two-sided p-value of the pooled two-proportion z test, as statsmodels'
+    ``proportions_ztest([w1, w0], [n1, n0])``."""
+    count = np.array([w1, w0])
+    nobs = np.array([n1, n0])
+    prop = count * 1.0 / nobs
+    pooled = np.sum(count) * 1.0 / np.sum(nobs)
+    std = np.sqrt(pooled * (1 - pooled) * np.sum(1.0 / nobs))
+    return _normal_two_sided_p((prop[0] - prop[1] - 0) / std)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -894,9 +952,9 @@ def _item_occurrence_rows(base_items, changed_items, items: list[str], players: 
                 lo = hi = mean
                 p = 1.0 if mean == 0 else 0.0
             else:
-                half = float(stats.t.ppf(1 - ALPHA / 2, n - 1)) * se
+                half = _t_quantile(n - 1) * se
                 lo, hi = mean - half, mean + half
-                p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+                p = _t_two_sided_p(mean / se, n - 1)
         rows.append({"measure": "item occurrence", "group": item,
                      "base": s_b[j] / n if n else np.nan, "changed": s_c[j] / n if n else np.nan,
                      "difference": mean, "ci_low": lo, "ci_high": hi, "p_value": p, "n": n,
@@ -928,7 +986,7 @@ def _item_rows(vb: pd.DataFrame, vc: pd.DataFrame) -> list[dict]:
         if not math.isnan(se) and not math.isnan(diff):
             if se > 0:
                 lo, hi = diff - Z95 * se, diff + Z95 * se
-                p = float(2 * stats.norm.sf(abs(diff) / se))
+                p = _normal_two_sided_p(diff / se)
             else:
                 lo = hi = diff
                 p = 1.0 if diff == 0 else 0.0
