@@ -77,15 +77,20 @@ def _first(games: pd.DataFrame, players: int) -> np.ndarray:
 
 
 def _results(games: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(won, tied, share) of each seat in each game, each [G, P].
+    """(won, tied, share) of each seat in each game, each [G, P] (see ``results_of``)."""
+    return results_of(_first(games, players), _teams(games, players))
+
+
+def results_of(first: np.ndarray, teams: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(won, tied, share) of each seat in each game, each [G, P], from ``first`` (bool[G, P]:
+    the seat has rank 1) and ``teams`` (int[G, P]).
 
     won: the seat won outright: it has rank 1 and every rank-1 seat is on its team (a
     team's shared win counts for each of its seats). tied: it has rank 1 with seats of
     other teams. share: its score share, 1 for a win, 1/k for a tie among k teams, 0
     otherwise (the chess convention), so a game's shares add up to the number of seats on
     the winning side, and to 0 in a game nobody won."""
-    first = _first(games, players)
-    teams = _teams(games, players)
     # teams with a rank-1 seat, per game: count distinct team ids among rank-1 seats
     ids = np.where(first, teams, -1)
     ids.sort(axis=1)
@@ -200,6 +205,45 @@ def mean_ci(values: np.ndarray) -> dict:
             "p_value": p, "n": n}
 
 
+def mean_ci_counts(values, counts) -> dict:
+    """``mean_ci`` of a sample given as its distinct ``values`` and how often each occurs
+    (``counts``): a run's summary counts score shares per outcome instead of keeping them
+    per game. The same interval and test; sums are taken in another order, so figures may
+    differ from ``mean_ci``'s in the last bits."""
+    v = np.asarray(values, dtype=float)
+    c = np.asarray(counts, dtype=np.int64)
+    v, c = v[c > 0], c[c > 0]
+    n = int(c.sum())
+    if n == 0:
+        return mean_ci(np.empty(0))
+    mean = float((c * v).sum() / n)
+    var = float((c * (v - mean) ** 2).sum() / (n - 1)) if n > 1 else np.nan
+    return _mean_ci_of(n, mean, var, constant=len(v) == 1)
+
+
+def mean_ci_sums(n: int, total: float, shifted_squares: float, shift: float) -> dict:
+    """``mean_ci`` from the sum of ``n`` values and the sum of their squared differences from
+    ``shift`` (any number near their mean: a run's summary sums each chunk's scores)."""
+    if n == 0:
+        return mean_ci(np.empty(0))
+    mean = total / n
+    var = max(0.0, (shifted_squares - n * (mean - shift) ** 2) / (n - 1)) if n > 1 else np.nan
+    return _mean_ci_of(n, mean, var)
+
+
+def _mean_ci_of(n: int, mean: float, var: float, constant: bool = False) -> dict:
+    if n < 2:
+        return {"mean": mean, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+                "p_value": np.nan, "n": n}
+    se = math.sqrt(var) / math.sqrt(n)
+    if constant or se <= 1e-12 * max(1.0, abs(mean)):
+        return {"mean": mean, "se": 0.0, "ci_low": mean, "ci_high": mean,
+                "p_value": 1.0 if mean == 0 else 0.0, "n": n}
+    half = _t_quantile(n - 1) * se
+    return {"mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half,
+            "p_value": _t_two_sided_p(mean / se, n - 1), "n": n}
+
+
 def _strategy_codes(games: pd.DataFrame, players: int,
                     order: list[str] | None = None) -> tuple[list[str], np.ndarray]:
     """(names, int32[G, P] index into names, -1 where unknown) of the strategy in each seat.
@@ -261,12 +305,17 @@ OUTCOME_COLUMNS = ["wins", "ties", "losses", "win_rate", "win_low", "win_high", 
 def _outcome_row(n: int, won: np.ndarray, tied: np.ndarray, share: np.ndarray) -> dict:
     """Counts, rates with 95% Wilson intervals and the mean score share with its t
     interval, over ``n`` seat-games given as flat arrays."""
-    w, t = int(won.sum()), int(tied.sum())
+    return _outcome_counts_row(n, int(won.sum()), int(tied.sum()), mean_ci(share))
+
+
+def _outcome_counts_row(n: int, w: int, t: int, share: dict) -> dict:
+    """``_outcome_row`` from the counts of wins and ties and ``share``, the ``mean_ci`` of
+    the score shares."""
     row = {"wins": w, "ties": t, "losses": n - w - t}
     for prefix, c in (("win", w), ("tie", t), ("loss", n - w - t)):
         row.update({k: float(v) for k, v in _rate_cols(prefix, c, n).items()})
-    m = mean_ci(share)
-    row.update(score_share=m["mean"], share_low=m["ci_low"], share_high=m["ci_high"])
+    row.update(score_share=share["mean"], share_low=share["ci_low"],
+               share_high=share["ci_high"])
     return row
 
 

@@ -1,6 +1,8 @@
 """A run's summary, as text (the end of ``simkit run``) and as a dict (``--json``): verdicts
 first, then outcomes by seat, team and strategy, first-player advantage, scores, length and
-endings. Built from the analysis tables; it never plays a game."""
+endings. Built from the analysis tables of a games table and its items (a run folder), or
+from a ``reports.tally.Tally`` counted while the run was played (the end of ``simkit run``);
+it never plays a game."""
 
 from __future__ import annotations
 
@@ -16,22 +18,31 @@ def _items(items, games: pd.DataFrame, meta: dict) -> pd.DataFrame | None:
     if items is None:
         return None
     several = len(set(meta.get("strategies") or [])) > 1
-    values = A.item_value(items, games, meta, by_strategy=several)
+    return _choices(A.item_value(items, games, meta, by_strategy=several), meta)
+
+
+def _choices(values: pd.DataFrame, meta: dict) -> pd.DataFrame:
+    """The rows of ``values`` (``item_value``) that are the players' choices."""
     if not len(values):
         return values
     kinds = values["item"].map(lambda c: A.item_kind(c, meta))
     return values[kinds != "outcome"]
 
 
-def tables(games: pd.DataFrame, meta: dict | None, items=None,
-           fair: float = V.DEFAULT_FAIR) -> dict:
-    """Every table and verdict of a run summary (DataFrames and ``Verdict``s)."""
+def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR) -> dict:
+    """Every table and verdict of a run summary (DataFrames and ``Verdict``s). ``games``: a
+    games table (``items`` then the items table or its path, or None), or a ``Tally`` of the
+    run (``items`` unused)."""
     meta = meta or {}
-    t = {"seats": A.seat_outcomes(games, meta), "teams": A.team_outcomes(games, meta),
-         "strategies": A.strategy_outcomes(games, meta),
-         "fpa": A.first_player_advantage(games, meta), "scores": A.scores(games, meta),
-         "length": A.game_length(games, meta), "endings": A.endings(games, meta),
-         "items": _items(items, games, meta)}
+    if not isinstance(games, pd.DataFrame):
+        t = games.tables(meta)
+        t["items"] = _choices(t["items"], meta)
+    else:
+        t = {"seats": A.seat_outcomes(games, meta), "teams": A.team_outcomes(games, meta),
+             "strategies": A.strategy_outcomes(games, meta),
+             "fpa": A.first_player_advantage(games, meta), "scores": A.scores(games, meta),
+             "length": A.game_length(games, meta), "endings": A.endings(games, meta),
+             "items": _items(items, games, meta)}
     verdicts = []
     for p in sorted(int(x) for x in t["fpa"]["players"]):
         verdicts.append(V.seat_verdict(t["seats"], t["endings"], p, fair))
@@ -50,7 +61,7 @@ def records(df: pd.DataFrame | None) -> list[dict]:
     return V.clean(df.to_dict("records"))
 
 
-def summary_dict(games: pd.DataFrame, meta: dict | None, items=None,
+def summary_dict(games, meta: dict | None, items=None,
                  fair: float = V.DEFAULT_FAIR) -> dict:
     """The summary as plain JSON-ready data: verdicts, outcomes by seat (and team and
     strategy), first-player advantage, scores, length, endings and item values, each with
@@ -116,7 +127,7 @@ def _outcome_line(label: str, n: int, r) -> str:
             f" {_pct(r.tie_rate)} {_pct(r.loss_rate)} {_pct(r.score_share)}")
 
 
-def summary_text(games: pd.DataFrame, meta: dict | None = None, items=None,
+def summary_text(games, meta: dict | None = None, items=None,
                  fair: float = V.DEFAULT_FAIR) -> str:
     """The fixed-width summary printed at the end of a run (at most 100 columns)."""
     meta = meta or {}

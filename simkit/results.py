@@ -34,6 +34,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -169,11 +170,13 @@ class RunWriter:
 
 @dataclass
 class RunResult:
-    """A run's tables as pandas DataFrames, and its run.json as a dict."""
+    """A run's tables as pandas DataFrames, and its run.json as a dict; ``tally``, when the
+    run was asked for one, the counts of its summary (``simkit.reports.tally.Tally``)."""
 
     games: pd.DataFrame
     items: pd.DataFrame
     meta: dict
+    tally: Any = None
 
 
 def read_meta(folder: Path) -> dict:
