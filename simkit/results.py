@@ -71,35 +71,53 @@ def seat_column(kind: str, seat: int) -> str:
     return f"{kind}_s{seat}"
 
 
+def _column(values: np.ndarray) -> pa.Array:
+    """An Arrow array over a numpy array of numbers (copied only if not contiguous).
+    ``pa.array`` would do, but it imports pandas (to ask whether the array is a pandas
+    object): a sixth of a second that a quiet run otherwise never pays."""
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
+
+
+def _strings(names) -> pa.Array:
+    """An Arrow string array of ``names`` (the dictionary of a column; see ``_column``)."""
+    data = [str(n).encode() for n in names]
+    offsets = np.cumsum([0, *map(len, data)]).astype(np.int32)
+    return pa.Array.from_buffers(pa.string(), len(data),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+
+
 def games_table(chunk: Chunk, strategy_names, teams, end_reasons) -> pa.Table:
     """The games table of a chunk; ``teams`` are the kernels' 0-based team of each seat."""
     g, p = chunk.ranks.shape
     cols: dict[str, pa.Array] = {
-        "game": pa.array(np.arange(chunk.start, chunk.start + g, dtype=np.int64)),
-        "seed": pa.array(chunk.seeds, type=pa.uint64()),
-        "players": pa.array(np.full(g, p, dtype=np.int8)),
+        "game": _column(np.arange(chunk.start, chunk.start + g, dtype=np.int64)),
+        "seed": _column(chunk.seeds.astype(np.uint64, copy=False)),
+        "players": _column(np.full(g, p, dtype=np.int8)),
     }
-    names = pa.array(list(strategy_names), type=pa.string())
+    names = _strings(strategy_names)
     for s in range(p):
         cols[seat_column("strategy", s + 1)] = pa.DictionaryArray.from_arrays(
-            pa.array(chunk.codes[:, s], type=pa.int32()), names)
+            _column(chunk.codes[:, s].astype(np.int32, copy=False)), names)
     for s in range(p):
-        cols[seat_column("team", s + 1)] = pa.array(np.full(g, teams[s] + 1, dtype=np.int8))
+        cols[seat_column("team", s + 1)] = _column(np.full(g, teams[s] + 1, dtype=np.int8))
     for s in range(p):
-        cols[seat_column("rank", s + 1)] = pa.array(chunk.ranks[:, s].astype(np.int8))
+        cols[seat_column("rank", s + 1)] = _column(chunk.ranks[:, s].astype(np.int8))
     for s in range(p):
-        cols[seat_column("score", s + 1)] = pa.array(chunk.scores[:, s])
+        cols[seat_column("score", s + 1)] = _column(chunk.scores[:, s].astype(np.float64,
+                                                                           copy=False))
     won = chunk.ranks == 1
     n_won = won.sum(axis=1)
-    cols["winner"] = pa.array(np.where(n_won == 1, won.argmax(axis=1) + 1, 0).astype(np.int8))
+    cols["winner"] = _column(np.where(n_won == 1, won.argmax(axis=1) + 1, 0).astype(np.int8))
     team_arr = np.asarray(teams)
     first_team = team_arr[won.argmax(axis=1)]
     one_team = (n_won > 0) & np.all(~won | (team_arr[None, :] == first_team[:, None]), axis=1)
-    cols["winning_team"] = pa.array(np.where(one_team, first_team + 1, 0).astype(np.int8))
-    cols["turns"] = pa.array(chunk.turns)
-    cols["decisions"] = pa.array(chunk.decisions)
+    cols["winning_team"] = _column(np.where(one_team, first_team + 1, 0).astype(np.int8))
+    cols["turns"] = _column(chunk.turns)
+    cols["decisions"] = _column(chunk.decisions)
     cols["end_reason"] = pa.DictionaryArray.from_arrays(
-        pa.array(chunk.end, type=pa.int32()), pa.array(list(end_reasons), type=pa.string()))
+        _column(chunk.end.astype(np.int32, copy=False)), _strings(end_reasons))
     return pa.table(cols)
 
 
@@ -107,11 +125,11 @@ def items_table(chunk: Chunk, item_columns) -> pa.Table:
     g, p, k = chunk.items.shape
     flat = np.minimum(chunk.items.reshape(g * p, k), 65535).astype(np.uint16)
     cols = {
-        "game": pa.array(np.repeat(np.arange(chunk.start, chunk.start + g, dtype=np.int64), p)),
-        "seat": pa.array(np.tile(np.arange(1, p + 1, dtype=np.int8), g)),
+        "game": _column(np.repeat(np.arange(chunk.start, chunk.start + g, dtype=np.int64), p)),
+        "seat": _column(np.tile(np.arange(1, p + 1, dtype=np.int8), g)),
     }
     for j, name in enumerate(item_columns):
-        cols[name] = pa.array(flat[:, j])
+        cols[name] = _column(flat[:, j])
     return pa.table(cols)
 
 
@@ -179,11 +197,12 @@ class RunWriter:
 
 @dataclass
 class RunResult:
-    """A run's tables as pandas DataFrames, and its run.json as a dict; ``tally``, when the
-    run was asked for one, the counts of its summary (``simkit.reports.tally.Tally``)."""
+    """A run's tables as pandas DataFrames (None for a run written to a folder), and its
+    run.json as a dict; ``tally``, when the run was asked for one, the counts of its summary
+    (``simkit.reports.tally.Tally``)."""
 
-    games: pd.DataFrame
-    items: pd.DataFrame
+    games: pd.DataFrame | None
+    items: pd.DataFrame | None
     meta: dict
     tally: Any = None
 

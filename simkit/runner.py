@@ -362,7 +362,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
 
     ``workers`` local threads (default: all cores), or a Dask cluster when ``scheduler`` is
     an address (``tcp://host:8786``) or a ``distributed.Client``. Returns the tables as
-    DataFrames (empty when written to ``out``, to keep memory bounded) and run.json, and
+    DataFrames (None when written to ``out``, to keep memory bounded: ``read_run`` reads
+    them) and run.json, and
     with ``tally`` the counts of the run's summary (``simkit.reports.tally.Tally``: what
     ``simkit run`` prints, without reading the tables back).
     On Ctrl-C the games finished so far are kept, marked ``complete: false``."""
@@ -425,12 +426,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         if bar is not None:
             bar.close()
         backend.close(wait=not stop.requested)
-    if writer is not None:
-        import pandas as pd
-
-        result_games = pd.DataFrame()
-        result_items = pd.DataFrame()
-    else:
+    result_games = result_items = None  # written: not read back (nor pandas imported)
+    if writer is None:
         result_games = pa.concat_tables(kept_games).to_pandas()
         result_items = pa.concat_tables(kept_items).to_pandas()
     res = RunResult(result_games, result_items, meta, counts)
