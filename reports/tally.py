@@ -14,21 +14,17 @@ memory does not grow with the number of games:
 - per strategy and item column, the seat-games, wins, seat-games with the event, their wins
   and the sum of the counts: ``analysis.item_counts``'s table.
 
-``Tally.tables`` turns them into the DataFrames that ``reports.summary`` prints, with the
-columns and figures of ``reports.analysis`` (``seat_outcomes``, ``team_outcomes``, ...) on
-the same games: counts are exact; means and intervals are the same up to the order of
-their sums (the last bits), so the printed summary is the one a run folder gives
-(tests/reports/test_tally.py).
+``Tally.tables`` turns them into the tables that ``reports.summary`` prints, as rows (a
+dict per row, no pandas: a run imports none), with the columns and figures of
+``reports.analysis`` (``seat_outcomes``, ``team_outcomes``, ...) on the same games: counts
+are exact; means and intervals are the same up to the order of their sums (the last bits),
+so the printed summary is the one a run folder gives (tests/reports/test_tally.py).
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
-from simkit.reports import analysis as A
-
-OUTCOME_COUNT_COLUMNS = ["strategy", "item", "seat_games", "wins", "occurred",
-                         "occurred_wins", "count_sum"]
+from simkit.reports import stats as st
 
 
 class _Sums:
@@ -48,7 +44,7 @@ class _Sums:
         self.squares += float(((x - self.shift) ** 2).sum())
 
     def mean_ci(self) -> dict:
-        return A.mean_ci_sums(self.n, self.total, self.squares, self.shift or 0.0)
+        return st.mean_ci_sums(self.n, self.total, self.squares, self.shift or 0.0)
 
 
 class Tally:
@@ -70,8 +66,8 @@ class Tally:
         masks = np.arange(1 << p)
         self._first = (masks[:, None] >> np.arange(p)[None, :]) & 1 == 1  # bool[M, P]
         teams_m = np.broadcast_to(self.teams, self._first.shape)
-        self._won, self._tied, self._share = A.results_of(self._first, teams_m)
-        self._outcome = A._outcomes(self._first, teams_m)
+        self._won, self._tied, self._share = st.results_of(self._first, teams_m)
+        self._outcome = st._outcomes(self._first, teams_m)
         self._place = (len(self.strategy_names) + 1) ** np.arange(p, dtype=np.int64)
         self._combo_index: dict[int, int] = {}
         self.combos = np.empty((0, p), dtype=np.int32)  # strategy codes of each seat
@@ -178,24 +174,22 @@ class Tally:
     def _outcome_row(self, n: int, seat: int, counts: np.ndarray) -> dict:
         w = int(counts @ self._won[:, seat])
         t = int(counts @ self._tied[:, seat])
-        return A._outcome_counts_row(n, w, t, A.mean_ci_counts(self._share[:, seat], counts))
+        return st._outcome_counts_row(n, w, t, st.mean_ci_counts(self._share[:, seat], counts))
 
-    def seat_outcomes(self, meta: dict) -> pd.DataFrame:
+    def seat_outcomes(self, meta: dict) -> list[dict]:
         p, n, cm = self.players, self.games, self._by_mask()
-        names = A.seat_names(meta, p)
+        names = st.seat_names(meta, p)
         fair = self._share.mean(axis=1)
         rows = []
         for s in range(p):
-            adv = A.mean_ci_counts(self._share[:, s] - fair, cm)
+            adv = st.mean_ci_counts(self._share[:, s] - fair, cm)
             rows.append({"players": p, "seat": s + 1, "name": names[s], "games": n,
                          **self._outcome_row(n, s, cm), "advantage": adv["mean"],
                          "adv_low": adv["ci_low"], "adv_high": adv["ci_high"],
                          "adv_p": adv["p_value"]})
-        return pd.DataFrame(rows, columns=["players", "seat", "name", "games",
-                                           *A.OUTCOME_COLUMNS, "advantage", "adv_low",
-                                           "adv_high", "adv_p"])
+        return rows
 
-    def team_outcomes(self) -> pd.DataFrame:
+    def team_outcomes(self) -> list[dict]:
         p, n, cm = self.players, self.games, self._by_mask()
         ids = sorted({int(x) for x in self.teams})
         rows = []
@@ -205,10 +199,9 @@ class Tally:
                 rows.append({"players": p, "team": t,
                              "seats": "+".join(str(s + 1) for s in seats), "games": n,
                              **self._outcome_row(n, seats[0], cm)})
-        return pd.DataFrame(rows, columns=["players", "team", "seats", "games",
-                                           *A.OUTCOME_COLUMNS])
+        return rows
 
-    def strategy_outcomes(self) -> pd.DataFrame:
+    def strategy_outcomes(self) -> list[dict]:
         p = self.players
         per_combo = self.counts.sum(axis=1)
         seated = self.combos[per_combo > 0]
@@ -235,18 +228,15 @@ class Tally:
                 t = sum(int(self.counts[c] @ self._tied[:, s]) for c, s in zip(cs, ss,
                                                                                 strict=True))
                 rows.append({"players": p, "strategy": name, "seat": seat, "seat_games": n,
-                             **A._outcome_counts_row(n, w, t,
-                                                     A.mean_ci_counts(values, counts)),
+                             **st._outcome_counts_row(n, w, t,
+                                                     st.mean_ci_counts(values, counts)),
                              "fair_share": fair})
-        df = pd.DataFrame(rows, columns=["players", "strategy", "seat", "seat_games",
-                                         *A.OUTCOME_COLUMNS, "fair_share"])
-        df["seat"] = df["seat"].astype(object)
-        return df
+        return rows
 
-    def first_player_advantage(self) -> pd.DataFrame:
+    def first_player_advantage(self) -> list[dict]:
         p, n, cm = self.players, self.games, self._by_mask()
         share, won = self._share, self._won
-        r = A.mean_ci_counts(A._fpa_per_game(share), cm)
+        r = st.mean_ci_counts(st._fpa_per_game(share), cm)
         row = {"players": p, "games": n,
                "seat1_win_rate": int(cm @ won[:, 0]) / n if n else np.nan,
                "seat1_score_share": float(cm @ share[:, 0]) / n if n else np.nan,
@@ -256,14 +246,14 @@ class Tally:
                "first_minus_second": np.nan, "fms_low": np.nan, "fms_high": np.nan,
                "fms_p": np.nan}
         if p == 2:
-            f = A.mean_ci_counts(won[:, 0].astype(float) - won[:, 1], cm)
+            f = st.mean_ci_counts(won[:, 0].astype(float) - won[:, 1], cm)
             row.update(first_minus_second=f["mean"], fms_low=f["ci_low"],
                        fms_high=f["ci_high"], fms_p=f["p_value"])
-        return pd.DataFrame([row], columns=list(row))
+        return [row]
 
-    def score_table(self, meta: dict) -> pd.DataFrame:
+    def score_table(self, meta: dict) -> list[dict]:
         p = self.players
-        names = A.seat_names(meta, p)
+        names = st.seat_names(meta, p)
         rows = []
         for s in range(p):
             m, mg = self.scores[s].mean_ci(), self.margins[s].mean_ci()
@@ -272,55 +262,56 @@ class Tally:
                          "score_high": m["ci_high"], "wins": self.margins[s].n,
                          "mean_margin": mg["mean"], "margin_low": mg["ci_low"],
                          "margin_high": mg["ci_high"]})
-        return pd.DataFrame(rows, columns=["players", "seat", "name", "games", "mean_score",
-                                           "score_low", "score_high", "wins", "mean_margin",
-                                           "margin_low", "margin_high"])
+        return rows
 
-    def game_length(self) -> pd.DataFrame:
+    def game_length(self) -> list[dict]:
         rows = []
         for measure, hist in (("turns", self.turns), ("decisions", self.decisions)):
             row = {"players": self.players, "measure": measure, "games": self.games}
-            if self.games:
-                row.update(_hist_stats(hist))
+            figures = _hist_stats(hist) if self.games else {}
+            for key in ("mean", "sd", "min", *st._QUANTILES, "max"):  # analysis' column order
+                row[key] = figures.get(key, np.nan)
             rows.append(row)
-        cols = ["players", "measure", "games", "mean", "sd", "min", *A._QUANTILES, "max"]
-        return pd.DataFrame(rows, columns=cols)
+        return rows
 
-    def endings(self) -> pd.DataFrame:
+    def endings(self) -> list[dict]:
         p, n = self.players, self.games
         rows = []
         for r, c in zip(self.end_reasons, self.ends.tolist(), strict=False):
-            lo, hi = A.wilson(c, n)
+            lo, hi = st.wilson(c, n)
             rows.append({"players": p, "kind": "end reason", "name": r, "count": c,
                          "share": c / n if n else np.nan, "ci_low": float(lo),
                          "ci_high": float(hi)})
         oc = np.bincount(self._outcome, weights=self._by_mask(),
-                         minlength=len(A.OUTCOMES)).round().astype(np.int64)
-        for i, name in enumerate(A.OUTCOMES):
-            lo, hi = A.wilson(oc[i], n)
+                         minlength=len(st.OUTCOMES)).round().astype(np.int64)
+        for i, name in enumerate(st.OUTCOMES):
+            lo, hi = st.wilson(oc[i], n)
             rows.append({"players": p, "kind": "outcome", "name": name, "count": int(oc[i]),
                          "share": oc[i] / n if n else np.nan, "ci_low": float(lo),
                          "ci_high": float(hi)})
-        return pd.DataFrame(rows, columns=["players", "kind", "name", "count", "share",
-                                           "ci_low", "ci_high"])
+        return rows
 
-    def item_counts(self, by_strategy: bool) -> pd.DataFrame:
-        """``analysis.item_counts``' table of the run."""
+    def item_counts(self, by_strategy: bool) -> list[dict]:
+        """``analysis.item_counts``' table of the run, as rows."""
         groups = [(name, [i]) for i, name in enumerate(self.names)] if by_strategy else \
             [("all", list(range(len(self.names))))]
-        rows = [{"strategy": label, "item": name,
+        return [{"strategy": label, "item": name,
                  "seat_games": int(self.seat_games[gs].sum()),
                  "wins": int(self.seat_wins[gs].sum()),
                  "occurred": int(self.occurred[j, gs].sum()),
                  "occurred_wins": int(self.occurred_wins[j, gs].sum()),
                  "count_sum": int(self.count_sum[j, gs].sum())}
                 for label, gs in groups for j, name in enumerate(self.item_columns)]
-        return pd.DataFrame(rows, columns=OUTCOME_COUNT_COLUMNS)
 
-    def item_value(self, meta: dict) -> pd.DataFrame:
+    def item_value(self, meta: dict) -> list[dict]:
         """``analysis.item_value``'s table, by strategy when the run has several."""
         several = len(set(meta.get("strategies") or [])) > 1
-        return A.item_value_from_counts(self.item_counts(several), by_strategy=several)
+        out = []
+        for c in self.item_counts(several):
+            row = st._item_row(c["item"], c["seat_games"], c["wins"], c["occurred"],
+                              c["occurred_wins"], c["count_sum"], st.MIN_OCCURRENCES)
+            out.append({"strategy": c["strategy"], **row} if several else row)
+        return out
 
 
 def _grow_add(total: np.ndarray, more: np.ndarray) -> np.ndarray:
@@ -346,7 +337,7 @@ def _hist_stats(hist: np.ndarray) -> dict:
         return x[np.searchsorted(ends, i, side="right")]
 
     out = {"mean": mean, "sd": sd, "min": x[0], "max": x[-1]}
-    for key, q in A._QUANTILES.items():
+    for key, q in st._QUANTILES.items():
         virtual = (n - 1) * q
         below = np.floor(virtual)
         gamma = virtual - below

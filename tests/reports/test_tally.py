@@ -73,9 +73,32 @@ def test_tally_counts_exactly(tmp_path):
     for key, frame in (("seats", A.seat_outcomes(folder.games, folder.meta)),
                        ("endings", A.endings(folder.games, folder.meta))):
         cols = ["wins", "ties", "losses"] if key == "seats" else ["count"]
-        assert t[key][cols].equals(frame[cols])
+        assert [[r[c] for c in cols] for r in t[key]] == frame[cols].to_numpy().tolist()
+    for key, frame in (("seats", A.seat_outcomes), ("teams", A.team_outcomes),
+                       ("strategies", A.strategy_outcomes), ("fpa", A.first_player_advantage),
+                       ("scores", A.scores), ("length", A.game_length)):
+        assert [list(r) for r in t[key]] == [list(frame(folder.games, folder.meta).columns)] * \
+            len(t[key]), f"{key}: analysis' columns in its order"
     counts = A.item_counts(folder.items_path, folder.games, folder.meta, by_strategy=True)
-    assert res.tally.item_counts(by_strategy=True).equals(counts)
+    assert res.tally.item_counts(by_strategy=True) == counts.to_dict("records")
+
+
+def test_a_run_with_its_summary_imports_no_pandas(tmp_path):
+    """The summary at the end of `simkit run` comes from the tally: no pandas, no scipy.stats,
+    no statsmodels, no matplotlib in the process."""
+    import subprocess
+
+    code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parents[2] / 'examples')!r})\n"
+            "from pig_game import GAME\nfrom simkit import registry\n"
+            "registry.register_game(GAME)\nfrom simkit.cli import main\n"
+            f"main(['run', 'pig', '--players', '2', '--games', '300', '--out', "
+            f"{str(tmp_path / 'run')!r}], standalone_mode=False)\n"
+            "heavy = [m for m in ('pandas', 'scipy.stats', 'statsmodels', 'matplotlib') "
+            "if m in sys.modules]\nprint('HEAVY', heavy)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "pig (version" in out and "Verdict" in out
+    assert "HEAVY []" in out
 
 
 def test_no_tally_unless_asked(tmp_path):
