@@ -1,7 +1,8 @@
 """What `simkit run` costs beyond playing the games, against issue 13's targets.
 
-Prints medians of ``--repeat`` fresh processes (wall and CPU seconds of the process) and
-PASS or MISS against each target:
+Prints medians of ``--repeat`` fresh processes (wall and CPU seconds of the process; the
+1,000-game runs interleaved with the floor, so that a change of load hits both) and PASS or
+MISS against each target:
 
 1. the floor, ``python -c "import numba, pyarrow.parquet"``, and a warm ``simkit run GAME
    --games 1000`` (kernels loaded from numba's cache) of Pig, Connect Four and Rabbit Hunt,
@@ -155,22 +156,33 @@ def main() -> None:
 
         for game, players in GAMES:  # warm numba's cache and the bytecode caches
             subprocess.run(run(game, players, 1000, "--quiet"), check=True, env=child_env())
-        floor = median_of([sys.executable, "-c", "import numba, pyarrow.parquet"], args.repeat)
+        # interleaved (floor, then every run, repeat): a change of the machine's load
+        # then hits the floor and the runs alike
+        cmds = {"floor": [sys.executable, "-c", "import numba, pyarrow.parquet"]}
+        for game, players in GAMES:
+            cmds[game] = run(game, players, 1000)
+            cmds[game + " --quiet"] = run(game, players, 1000, "--quiet")
+        times = {k: [] for k in cmds}
+        for _ in range(args.repeat):
+            for k, cmd in cmds.items():
+                times[k].append(timed(cmd))
+        med = {k: (statistics.median(t[0] for t in v), statistics.median(t[1] for t in v))
+               for k, v in times.items()}
+        floor = med["floor"]
         print(f"\n1. fixed cost: a warm run of 1,000 games (target: at most {FIXED_TARGET} s "
               "of wall time beyond the floor, with its summary)")
         print(f"{'':46} {'wall s':>7} {'CPU s':>7} {'beyond floor':>12}")
         label = 'python -c "import numba, pyarrow.parquet"'
         print(f"{label:46} {floor[0]:7.3f} {floor[1]:7.3f}")
         fixed_cpu = {}
-        for game, players in GAMES:
-            for label, extra in (("", ()), (" --quiet", ("--quiet",))):
-                wall, cpu = median_of(run(game, players, 1000, *extra), args.repeat)
+        for game, _ in GAMES:
+            for label in (game, game + " --quiet"):
+                wall, cpu = med[label]
                 beyond = wall - floor[0]
-                mark = f"  {verdict(beyond <= FIXED_TARGET)}" if not extra else ""
-                print(f"{'simkit run ' + game + label:46} {wall:7.3f} {cpu:7.3f} "
-                      f"{beyond:12.3f}{mark}")
-                if not extra:
-                    fixed_cpu[game] = cpu
+                mark = "" if label.endswith("--quiet") else \
+                    f"  {verdict(beyond <= FIXED_TARGET)}"
+                print(f"{'simkit run ' + label:46} {wall:7.3f} {cpu:7.3f} {beyond:12.3f}{mark}")
+            fixed_cpu[game] = med[game][1]
         n = args.games
         reps = max(1, min(args.repeat, 3))
         print(f"\n2. and 3. simkit run connect-four --games {n:,} (summary printed), "
