@@ -1,19 +1,29 @@
-"""The fixed costs of `simkit run`: what a warm run of 1,000 games costs beyond importing
-numba and pyarrow, and where it goes.
+"""What `simkit run` costs beyond playing the games, against issue 13's targets.
 
-Prints the median of ``--repeat`` fresh processes (wall and CPU seconds) for:
+Prints medians of ``--repeat`` fresh processes (wall and CPU seconds of the process; the
+1,000-game runs interleaved with the floor, so that a change of load hits both) and PASS or
+MISS against each target:
 
-- ``python -c "import numba, pyarrow.parquet"``: the floor every run pays;
-- ``simkit run GAME --games 1000 --quiet`` (warm: the kernels load from numba's cache);
-- the same without ``--quiet``: the summary the CLI prints (re-reading games.parquet, the
-  statistics and their imports) is the difference;
+1. the floor, ``python -c "import numba, pyarrow.parquet"``, and a warm ``simkit run GAME
+   --games 1000`` (kernels loaded from numba's cache) of Pig, Connect Four and Rabbit Hunt,
+   with its summary and with ``--quiet``: the run with its summary must take at most 0.35 s
+   of wall time more than the floor;
+2. everything but play, per million games: the CPU seconds of ``simkit run connect-four
+   --games 1000000`` (summary printed), less the CPU seconds of playing the same games with
+   ``runner.play_chunk`` alone in another process, less the fixed cost (the same for a
+   1,000-game run): at most 1 s;
+3. end to end: the CPU seconds of that million-game run against the C kernel's
+   (benchmarks/connect_four.c, compiled here with ``cc -O2``) playing the same games: at
+   most 3 times.
 
-then, in one more fresh process, the phases of a quiet run: imports, finding the games and
-strategies, the plan (parameters and driver), loading the compiled driver, playing and
-writing the folder.
+The example games are run as installed plugins when ``pip install -e examples/`` registered
+them, else through a few lines that register them before simkit's CLI starts (said so in
+the output). The child processes write bytecode caches even when PYTHONDONTWRITEBYTECODE is
+set here, as an installed simkit has them. Then one more process shows the phases of a quiet
+1,000-game run.
 
-    python benchmarks/fixed_costs.py                    # rabbit-hunt, 2 players
-    python benchmarks/fixed_costs.py --game avalon --repeat 7
+    python benchmarks/fixed_costs.py                      # 5 repeats, a million games
+    python benchmarks/fixed_costs.py --repeat 7 --games 2000000
 """
 
 from __future__ import annotations
@@ -21,17 +31,52 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from importlib.metadata import entry_points
+from pathlib import Path
 
-PHASES = r"""
-import sys, time
-t0 = time.perf_counter()
-from simkit.runner import RunSpec, plan, play_chunk, run_games
+HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE.parent / "examples"
+FIXED_TARGET = 0.35  # s of wall time beyond the floor, a 1,000-game run
+PER_MILLION_TARGET = 1.0  # CPU s per million games, everything but play
+C_RATIO_TARGET = 3.0
+GAMES = (("pig", 2), ("connect-four", 2), ("rabbit-hunt", 2))
+
+REGISTER = f"""
+import sys
+sys.path.insert(0, {str(EXAMPLES)!r})
+from connect_four import GAME as CONNECT_FOUR
+from pig_game import GAME as PIG
 from simkit import registry
+registry.register_game(CONNECT_FOUR)
+registry.register_game(PIG)
+"""
+
+CLI = REGISTER + """
+from simkit.cli import entry
+sys.argv = ["simkit", *sys.argv[1:]]
+entry()
+"""
+
+PLAY = REGISTER + """
+import time
+from simkit.runner import RunSpec, chunk_bounds, plan, play_chunk
+games = int(sys.argv[1])
+p = plan(RunSpec.make("connect-four", 2, games, seed=0))
+play_chunk(p, 0, 1)
+t0 = time.process_time()
+for start, count in chunk_bounds(games, 1):
+    play_chunk(p, start, count)
+print(time.process_time() - t0)
+"""
+
+PHASES = "import time\nt0 = time.perf_counter()\n" + REGISTER + r"""
+from simkit.runner import RunSpec, plan, play_chunk, run_games
 t1 = time.perf_counter()
 registry.games()
 t2 = time.perf_counter()
@@ -41,18 +86,25 @@ play_chunk(plan(run), 0, 1)
 t4 = time.perf_counter()
 run_games(run, out=OUT, overwrite=True)
 t5 = time.perf_counter()
-for name, a, b in (("imports (simkit.runner)", t0, t1), ("games and strategies found", t1, t2),
+for name, a, b in (("imports (example games, simkit.runner)", t0, t1),
+                   ("games and strategies found", t1, t2),
                    ("plan: parameters, driver module", t2, t3),
                    ("compiled driver loaded (numba cache)", t3, t4),
                    ("1,000 games played, folder written", t4, t5)):
-    print(f"  {name:38} {b - a:6.3f} s")
+    print(f"  {name:40} {b - a:6.3f} s")
 """
 
 
+def child_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(cmd: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=child_env())
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -63,35 +115,103 @@ def median_of(cmd: list[str], repeat: int) -> tuple[float, float]:
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def simkit_cmd() -> tuple[list[str], str]:
+    """How to start `simkit` with the example games registered."""
+    installed = {ep.name for ep in entry_points(group="simkit.games")}
+    if {"pig", "connect-four"} <= installed:
+        return [sys.executable, "-m", "simkit"], "examples installed as plugins"
+    return [sys.executable, "-c", CLI], "examples registered by a wrapper (not installed)"
+
+
+def c_kernel(tmp: Path, games: int, repeat: int) -> float | None:
+    cc = shutil.which("cc")
+    if cc is None:
+        return None
+    exe = tmp / "connect_four"
+    subprocess.run([cc, "-O2", "-o", str(exe), str(HERE / "connect_four.c")], check=True)
+    return median_of([str(exe), str(games), "0"], repeat)[1]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="rabbit-hunt")
-    ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--games", type=int, default=1_000_000,
+                    help="games of the Connect Four run of targets 2 and 3")
     args = ap.parse_args()
-    py = sys.executable
-    print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"median of {args.repeat} processes")
+    simkit, how = simkit_cmd()
+    print(f"{os.cpu_count()} cores; load before: {load()}; median of {args.repeat} processes; "
+          f"{how}")
     with tempfile.TemporaryDirectory() as tmp:
-        run = [py, "-m", "simkit", "run", args.game, "--players", str(args.players),
-               "--games", "1000", "--overwrite", "--out", f"{tmp}/run"]
-        subprocess.run(run + ["--quiet"], check=True)  # warm numba's cache
-        floor = median_of([py, "-c", "import numba, pyarrow.parquet"], args.repeat)
-        quiet = median_of(run + ["--quiet"], args.repeat)
-        loud = median_of(run, args.repeat)
-        print(f"{'':44} {'wall s':>7} {'CPU s':>7}")
-        for name, (wall, cpu) in (('python -c "import numba, pyarrow.parquet"', floor),
-                                  ("simkit run --games 1000 --quiet", quiet),
-                                  ("simkit run --games 1000 (with summary)", loud)):
-            print(f"{name:44} {wall:7.3f} {cpu:7.3f}")
-        for name, a, b in (("run beyond the imports", quiet, floor),
-                           ("the summary (CLI, reports)", loud, quiet)):
-            print(f"{name:44} {a[0] - b[0]:7.3f} {a[1] - b[1]:7.3f}")
-        print("phases of a quiet run (one process):")
-        code = (f"GAME, PLAYERS, OUT = {args.game!r}, {args.players}, {tmp + '/phases'!r}\n"
-                + PHASES)
-        subprocess.run([py, "-c", code], check=True)
-    print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        def run(game, players, games, *extra):
+            return simkit + ["run", game, "--players", str(players), "--games", str(games),
+                             "--overwrite", "--out", f"{tmp}/{game}", *extra]
+
+        for game, players in GAMES:  # warm numba's cache and the bytecode caches
+            subprocess.run(run(game, players, 1000, "--quiet"), check=True, env=child_env())
+        # interleaved (floor, then every run, repeat): a change of the machine's load
+        # then hits the floor and the runs alike
+        cmds = {"floor": [sys.executable, "-c", "import numba, pyarrow.parquet"]}
+        for game, players in GAMES:
+            cmds[game] = run(game, players, 1000)
+            cmds[game + " --quiet"] = run(game, players, 1000, "--quiet")
+        times = {k: [] for k in cmds}
+        for _ in range(args.repeat):
+            for k, cmd in cmds.items():
+                times[k].append(timed(cmd))
+        med = {k: (statistics.median(t[0] for t in v), statistics.median(t[1] for t in v))
+               for k, v in times.items()}
+        floor = med["floor"]
+        print(f"\n1. fixed cost: a warm run of 1,000 games (target: at most {FIXED_TARGET} s "
+              "of wall time beyond the floor, with its summary)")
+        print(f"{'':46} {'wall s':>7} {'CPU s':>7} {'beyond floor':>12}")
+        label = 'python -c "import numba, pyarrow.parquet"'
+        print(f"{label:46} {floor[0]:7.3f} {floor[1]:7.3f}")
+        fixed_cpu = {}
+        for game, _ in GAMES:
+            for label in (game, game + " --quiet"):
+                wall, cpu = med[label]
+                beyond = wall - floor[0]
+                mark = "" if label.endswith("--quiet") else \
+                    f"  {verdict(beyond <= FIXED_TARGET)}"
+                print(f"{'simkit run ' + label:46} {wall:7.3f} {cpu:7.3f} {beyond:12.3f}{mark}")
+            fixed_cpu[game] = med[game][1]
+        n = args.games
+        reps = max(1, min(args.repeat, 3))
+        print(f"\n2. and 3. simkit run connect-four --games {n:,} (summary printed), "
+              f"median of {reps}")
+        big = median_of(run("connect-four", 2, n), reps)
+        plays = []
+        for _ in range(reps):
+            out = subprocess.run([sys.executable, "-c", PLAY, str(n)], check=True,
+                                 capture_output=True, text=True, env=child_env())
+            plays.append(float(out.stdout.split()[-1]))
+        play = statistics.median(plays)
+        c = c_kernel(Path(tmp), n, reps)
+        rest = (big[1] - play - fixed_cpu["connect-four"]) * 1e6 / n
+        print(f"  the run: {big[0]:.2f} s wall, {big[1]:.2f} s CPU; play alone "
+              f"(play_chunk, one thread): {play:.2f} s CPU; fixed cost (1,000 games): "
+              f"{fixed_cpu['connect-four']:.2f} s CPU")
+        print(f"2. everything but play: {rest:.2f} CPU s per million games (target "
+              f"{PER_MILLION_TARGET}): {verdict(rest <= PER_MILLION_TARGET)}")
+        if c is None:
+            print("3. end to end: no cc, so no C kernel to compare with")
+        else:
+            ratio = big[1] / c
+            print(f"3. end to end: {big[1]:.2f} CPU s against the C kernel's {c:.2f} (cc -O2): "
+                  f"{ratio:.2f} times (target at most {C_RATIO_TARGET}): "
+                  f"{verdict(ratio <= C_RATIO_TARGET)}")
+        print("\nphases of a quiet run of 1,000 Connect Four games (one process):")
+        code = f"GAME, PLAYERS, OUT = 'connect-four', 2, {tmp + '/phases'!r}\n" + PHASES
+        subprocess.run([sys.executable, "-c", code], check=True, env=child_env())
+    print(f"load after: {load()}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Statistics on result tables: win rates, first-player advantage, endings, game length, item
-value and what-if comparisons. Pure pandas/numpy/scipy/statsmodels; no plotting.
+value and what-if comparisons. Pure pandas/numpy; no plotting. The intervals and tests
+themselves, which need no table, are in ``reports.stats`` (and imported here).
 
 Every function takes the ``games`` table of a run (a row per game, see ``simkit.results``) and
 the run's ``meta`` (run.json as a dict, or None). A seat *won* a game when its rank is 1, so
@@ -22,23 +23,40 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from scipy import stats
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_confint,
-    proportions_ztest,
+from simkit.reports.stats import (  # noqa: F401 - analysis names them too
+    _QUANTILES,
+    _WILSON_Z,
+    ALPHA,
+    MIN_OCCURRENCES,
+    OUTCOME_COLUMNS,
+    OUTCOMES,
+    Z95,
+    _fpa_per_game,
+    _item_row,
+    _mean_ci_of,
+    _newcomb,
+    _normal_two_sided_p,
+    _outcome_counts_row,
+    _outcomes,
+    _rate_cols,
+    _t_quantile,
+    _t_two_sided_p,
+    _ttest_p,
+    _two_proportion_p,
+    _wilson,
+    item_kind,
+    mean_ci,
+    mean_ci_counts,
+    mean_ci_sums,
+    results_of,
+    seat_names,
+    wilson,
 )
 
 from simkit.errors import SimkitError
 from simkit.results import read_items_batches, seat_column
 
-ALPHA = 0.05
-Z95 = float(stats.norm.ppf(1 - ALPHA / 2))
 ITEM_BATCH_ROWS = 1 << 20  # rows of items.parquet held at once while streaming
-MIN_OCCURRENCES = 30  # fewer seat-games with (or without) an item: too few to judge its value
-
-# how a game ended, by its rank-1 seats
-OUTCOMES = ("one winner", "team win", "tie", "no winner")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,24 +92,8 @@ def _first(games: pd.DataFrame, players: int) -> np.ndarray:
 
 
 def _results(games: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(won, tied, share) of each seat in each game, each [G, P].
-
-    won: the seat won outright: it has rank 1 and every rank-1 seat is on its team (a
-    team's shared win counts for each of its seats). tied: it has rank 1 with seats of
-    other teams. share: its score share, 1 for a win, 1/k for a tie among k teams, 0
-    otherwise (the chess convention), so a game's shares add up to the number of seats on
-    the winning side, and to 0 in a game nobody won."""
-    first = _first(games, players)
-    teams = _teams(games, players)
-    # teams with a rank-1 seat, per game: count distinct team ids among rank-1 seats
-    ids = np.where(first, teams, -1)
-    ids.sort(axis=1)
-    distinct = ((ids[:, 1:] != ids[:, :-1]) & (ids[:, 1:] >= 0)).sum(axis=1) + \
-        (ids[:, 0] >= 0)
-    won = first & (distinct == 1)[:, None]
-    tied = first & (distinct > 1)[:, None]
-    share = won.astype(float) + np.where(tied, 1.0 / np.maximum(distinct, 1)[:, None], 0.0)
-    return won, tied, share
+    """(won, tied, share) of each seat in each game, each [G, P] (see ``results_of``)."""
+    return results_of(_first(games, players), _teams(games, players))
 
 
 def _won(games: pd.DataFrame, players: int) -> np.ndarray:
@@ -109,58 +111,6 @@ def _teams(games: pd.DataFrame, players: int) -> np.ndarray:
         else:
             cols.append(np.full(len(games), s, dtype=np.int16))
     return np.stack(cols, axis=1)
-
-
-def _outcomes(won: np.ndarray, teams: np.ndarray) -> np.ndarray:
-    """int8[G]: index into OUTCOMES. A tie is more than one rank-1 seat not all on one team;
-    several rank-1 seats of one team are a team win."""
-    n_won = won.sum(axis=1)
-    first_team = np.take_along_axis(teams, won.argmax(axis=1)[:, None], axis=1)
-    one_team = np.all(~won | (teams == first_team), axis=1)
-    out = np.full(len(won), 3, dtype=np.int8)
-    out[n_won == 1] = 0
-    out[(n_won > 1) & one_team] = 1
-    out[(n_won > 1) & ~one_team] = 2
-    return out
-
-
-def wilson(count, nobs) -> tuple[np.ndarray, np.ndarray]:
-    """95% Wilson score interval for ``count`` successes in ``nobs`` trials (arrays allowed);
-    NaN where ``nobs`` is 0."""
-    count = np.asarray(count, dtype=float)
-    nobs = np.asarray(nobs, dtype=float)
-    safe = np.where(nobs > 0, nobs, 1.0)
-    lo, hi = proportion_confint(count, safe, alpha=ALPHA, method="wilson")
-    lo = np.where(nobs > 0, lo, np.nan)
-    hi = np.where(nobs > 0, hi, np.nan)
-    return lo, hi
-
-
-def mean_ci(values: np.ndarray) -> dict:
-    """Mean of per-game values with its standard error, 95% t interval and the two-sided
-    p-value of ``scipy.stats.ttest_1samp`` against 0.
-
-    When every value is the same (standard error 0) scipy has no answer; the interval is then
-    the single point, and p is 1 if the mean is 0, else 0 (the difference is certain)."""
-    x = np.asarray(values, dtype=float)
-    n = len(x)
-    if n == 0:
-        return {"mean": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-                "p_value": np.nan, "n": 0}
-    mean = float(x.mean())
-    if n < 2:
-        return {"mean": mean, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-                "p_value": np.nan, "n": n}
-    sd = float(x.std(ddof=1))
-    se = sd / math.sqrt(n)
-    # sd of a constant array is rounding noise, not spread
-    if se <= 1e-12 * max(1.0, abs(mean)):
-        return {"mean": mean, "se": 0.0, "ci_low": mean, "ci_high": mean,
-                "p_value": 1.0 if mean == 0 else 0.0, "n": n}
-    half = float(stats.t.ppf(1 - ALPHA / 2, n - 1)) * se
-    p = float(stats.ttest_1samp(x, 0.0).pvalue)
-    return {"mean": mean, "se": se, "ci_low": mean - half, "ci_high": mean + half,
-            "p_value": p, "n": n}
 
 
 def _strategy_codes(games: pd.DataFrame, players: int,
@@ -201,38 +151,10 @@ def _meta_strategies(meta: dict | None) -> list[str]:
 # outcomes: wins, ties, losses and score share
 
 
-def seat_names(meta: dict | None, players: int) -> list[str]:
-    """How a report names each seat: "seat 1", or "seat 1 (elil)" in a game that names its
-    seats (run.json's ``seat_names``)."""
-    names = (meta or {}).get("seat_names") or []
-    return [f"seat {s + 1}" + (f" ({names[s]})" if s < len(names) and names[s] else "")
-            for s in range(players)]
-
-
-def _rate_cols(prefix: str, count, n) -> dict:
-    lo, hi = wilson(count, n)
-    rate = np.divide(count, n, out=np.full(np.shape(count), np.nan, dtype=float),
-                     where=np.asarray(n) > 0)
-    return {f"{prefix}_rate": rate, f"{prefix}_low": lo, f"{prefix}_high": hi}
-
-
-OUTCOME_COLUMNS = ["wins", "ties", "losses", "win_rate", "win_low", "win_high", "tie_rate",
-                   "tie_low", "tie_high", "loss_rate", "loss_low", "loss_high", "score_share",
-                   "share_low", "share_high"]
-
-
 def _outcome_row(n: int, won: np.ndarray, tied: np.ndarray, share: np.ndarray) -> dict:
     """Counts, rates with 95% Wilson intervals and the mean score share with its t
     interval, over ``n`` seat-games given as flat arrays."""
-    w, t = int(won.sum()), int(tied.sum())
-    row = {"wins": w, "ties": t, "losses": n - w - t}
-    for prefix, c in (("win", w), ("tie", t), ("loss", n - w - t)):
-        row.update({k: float(v) for k, v in _rate_cols(prefix, c, n).items()})
-    m = mean_ci(share)
-    # a share lies in [0, 1]: so does its interval (the t interval can overshoot near 0, 1)
-    row.update(score_share=m["mean"], share_low=float(np.clip(m["ci_low"], 0, 1)),
-               share_high=float(np.clip(m["ci_high"], 0, 1)))
-    return row
+    return _outcome_counts_row(n, int(won.sum()), int(tied.sum()), mean_ci(share))
 
 
 def seat_outcomes(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
@@ -314,10 +236,6 @@ def strategy_outcomes(games: pd.DataFrame, meta: dict | None = None) -> pd.DataF
                                      *OUTCOME_COLUMNS, "fair_share"])
     df["seat"] = df["seat"].astype(object)
     return df
-
-
-def _fpa_per_game(share: np.ndarray) -> np.ndarray:
-    return share[:, 0] - share.mean(axis=1)
 
 
 def first_player_advantage(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
@@ -436,9 +354,6 @@ def endings(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
                          "ci_high": float(hi)})
     return pd.DataFrame(rows, columns=["players", "kind", "name", "count", "share", "ci_low",
                                        "ci_high"])
-
-
-_QUANTILES = {"p05": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
 
 
 def game_length(games: pd.DataFrame, meta: dict | None = None) -> pd.DataFrame:
@@ -610,16 +525,6 @@ def item_value_from_counts(counts: pd.DataFrame, by_strategy: bool = False,
     return pd.DataFrame(rows, columns=["strategy", *columns] if by_strategy else columns)
 
 
-def item_kind(column: str, meta: dict | None) -> str:
-    """"choice" for an item event that is a player's own choice (played, taken, bought,
-    kept), "outcome" for one that happens to the player (caught, lost, drawn), as the game
-    declares in run.json's ``choice_events``; "unclassified" when the game declares none."""
-    declared = (meta or {}).get("choice_events")
-    if declared is None:
-        return "unclassified"
-    return "choice" if column.partition(":")[2] in set(declared) else "outcome"
-
-
 def item_value(items, games: pd.DataFrame, meta: dict | None = None,
                min_occurrences: int = MIN_OCCURRENCES, by_strategy: bool = False,
                batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
@@ -645,30 +550,6 @@ def item_value(items, games: pd.DataFrame, meta: dict | None = None,
     more of everything)."""
     counts = item_counts(items, games, meta, by_strategy, batch_rows)
     return item_value_from_counts(counts, by_strategy, min_occurrences)
-
-
-def _item_row(name: str, n_total: int, wins_total: int, n1: int, w1: int, count_sum: int,
-              min_occurrences: int) -> dict:
-    n0, w0 = n_total - n1, wins_total - w1
-    r1 = w1 / n1 if n1 else np.nan
-    r0 = w0 / n0 if n0 else np.nan
-    lo = hi = p = np.nan
-    if n1 and n0:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            lo, hi = confint_proportions_2indep(w1, n1, w0, n0, method="newcomb",
-                                                compare="diff", alpha=ALPHA)
-            if (w1 + w0) in (0, n1 + n0):
-                p = 1.0  # every seat-game won (or lost) alike: no difference at all
-            else:
-                p = float(proportions_ztest([w1, w0], [n1, n0])[1])
-    return {"item": name, "seat_games": n_total, "occurred": n1,
-            "occurred_share": n1 / n_total if n_total else np.nan,
-            "win_rate_occurred": r1, "win_rate_not": r0, "difference": r1 - r0,
-            "ci_low": float(lo), "ci_high": float(hi), "p_value": p,
-            "mean_count": count_sum / n_total if n_total else np.nan,
-            "mean_count_occurred": count_sum / n1 if n1 else np.nan,
-            "enough": bool(n1 >= min_occurrences and n0 >= min_occurrences)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -896,9 +777,9 @@ def _item_occurrence_rows(base_items, changed_items, items: list[str], players: 
                 lo = hi = mean
                 p = 1.0 if mean == 0 else 0.0
             else:
-                half = float(stats.t.ppf(1 - ALPHA / 2, n - 1)) * se
+                half = _t_quantile(n - 1) * se
                 lo, hi = mean - half, mean + half
-                p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+                p = _t_two_sided_p(mean / se, n - 1)
         rows.append({"measure": "item occurrence", "group": item,
                      "base": s_b[j] / n if n else np.nan, "changed": s_c[j] / n if n else np.nan,
                      "difference": mean, "ci_low": lo, "ci_high": hi, "p_value": p, "n": n,
@@ -930,7 +811,7 @@ def _item_rows(vb: pd.DataFrame, vc: pd.DataFrame) -> list[dict]:
         if not math.isnan(se) and not math.isnan(diff):
             if se > 0:
                 lo, hi = diff - Z95 * se, diff + Z95 * se
-                p = float(2 * stats.norm.sf(abs(diff) / se))
+                p = _normal_two_sided_p(diff / se)
             else:
                 lo = hi = diff
                 p = 1.0 if diff == 0 else 0.0

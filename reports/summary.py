@@ -1,39 +1,55 @@
 """A run's summary, as text (the end of ``simkit run``) and as a dict (``--json``): verdicts
 first, then outcomes by seat, team and strategy, first-player advantage, scores, length and
-endings. Built from the analysis tables; it never plays a game."""
+endings. Built from the analysis tables of a games table and its items (a run folder), or
+from a ``reports.tally.Tally`` counted while the run was played (the end of ``simkit run``);
+it never plays a game."""
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import pandas as pd
-from simkit.reports import analysis as A
 from simkit.reports import verdict as V
+from simkit.reports.stats import item_kind
+from simkit.reports.verdict import rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _items(items, games: pd.DataFrame, meta: dict) -> pd.DataFrame | None:
     """Item value of the run's choices, by strategy when it has several, or None."""
+    from simkit.reports import analysis as A
+
     if items is None:
         return None
     several = len(set(meta.get("strategies") or [])) > 1
     values = A.item_value(items, games, meta, by_strategy=several)
     if not len(values):
         return values
-    kinds = values["item"].map(lambda c: A.item_kind(c, meta))
+    kinds = values["item"].map(lambda c: item_kind(c, meta))
     return values[kinds != "outcome"]
 
 
-def tables(games: pd.DataFrame, meta: dict | None, items=None,
-           fair: float = V.DEFAULT_FAIR) -> dict:
-    """Every table and verdict of a run summary (DataFrames and ``Verdict``s)."""
+def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR) -> dict:
+    """Every table and verdict of a run summary (``Verdict``s). ``games``: a games table
+    (``items`` then the items table or its path, or None), and the tables are DataFrames; or
+    a ``Tally`` of the run (``items`` unused), and the tables are lists of rows (dicts), so
+    that the summary at the end of ``simkit run`` imports no pandas."""
     meta = meta or {}
-    t = {"seats": A.seat_outcomes(games, meta), "teams": A.team_outcomes(games, meta),
-         "strategies": A.strategy_outcomes(games, meta),
-         "fpa": A.first_player_advantage(games, meta), "scores": A.scores(games, meta),
-         "length": A.game_length(games, meta), "endings": A.endings(games, meta),
-         "items": _items(items, games, meta)}
+    if hasattr(games, "tables"):
+        t = games.tables(meta)
+        t["items"] = [r for r in t["items"] if item_kind(r["item"], meta) != "outcome"]
+    else:
+        from simkit.reports import analysis as A
+
+        t = {"seats": A.seat_outcomes(games, meta), "teams": A.team_outcomes(games, meta),
+             "strategies": A.strategy_outcomes(games, meta),
+             "fpa": A.first_player_advantage(games, meta), "scores": A.scores(games, meta),
+             "length": A.game_length(games, meta), "endings": A.endings(games, meta),
+             "items": _items(items, games, meta)}
     verdicts = []
-    for p in sorted(int(x) for x in t["fpa"]["players"]):
+    for p in sorted(int(r["players"]) for r in rows(t["fpa"])):
         verdicts.append(V.seat_verdict(t["seats"], t["endings"], p, fair))
         sv = V.strategy_verdict(t["strategies"], p)
         if sv is not None:
@@ -44,13 +60,12 @@ def tables(games: pd.DataFrame, meta: dict | None, items=None,
     return t
 
 
-def records(df: pd.DataFrame | None) -> list[dict]:
-    if df is None:
-        return []
-    return V.clean(df.to_dict("records"))
+def records(df) -> list[dict]:
+    """A table (a DataFrame or its rows) as JSON-ready rows."""
+    return V.clean(rows(df))
 
 
-def summary_dict(games: pd.DataFrame, meta: dict | None, items=None,
+def summary_dict(games, meta: dict | None, items=None,
                  fair: float = V.DEFAULT_FAIR) -> dict:
     """The summary as plain JSON-ready data: verdicts, outcomes by seat (and team and
     strategy), first-player advantage, scores, length, endings and item values, each with
@@ -110,13 +125,13 @@ def _text(text: str, indent: str = "  ", width: int = 100) -> list[str]:
     return lines
 
 
-def _outcome_line(label: str, n: int, r) -> str:
+def _outcome_line(label: str, n: int, r: dict) -> str:
     label = label if len(label) <= 26 else label[:25] + "~"
-    return (f"  {label:<26}{n:>10,} {_pct(r.win_rate)} {_ci(r.win_low, r.win_high)}"
-            f" {_pct(r.tie_rate)} {_pct(r.loss_rate)} {_pct(r.score_share)}")
+    return (f"  {label:<26}{n:>10,} {_pct(r['win_rate'])} {_ci(r['win_low'], r['win_high'])}"
+            f" {_pct(r['tie_rate'])} {_pct(r['loss_rate'])} {_pct(r['score_share'])}")
 
 
-def summary_text(games: pd.DataFrame, meta: dict | None = None, items=None,
+def summary_text(games, meta: dict | None = None, items=None,
                  fair: float = V.DEFAULT_FAIR) -> str:
     """The fixed-width summary printed at the end of a run (at most 100 columns)."""
     meta = meta or {}
@@ -134,50 +149,57 @@ def summary_text(games: pd.DataFrame, meta: dict | None = None, items=None,
     lines = [head[:100], "", "Verdict"]
     for v in t["verdicts"]:
         lines += _text(v.text)
-    for p in sorted(int(x) for x in t["fpa"]["players"]):
+    seats, teams, strategies = rows(t["seats"]), rows(t["teams"]), rows(t["strategies"])
+    fpa, scores, length = rows(t["fpa"]), rows(t["scores"]), rows(t["length"])
+    endings = rows(t["endings"])
+    for p in sorted(int(r["players"]) for r in fpa):
         lines += ["", f"{p} players   (win: outright; tie: rank 1 shared with another team; "
                       "share: win 1, tie 1/k)"]
         lines.append(f"  {'':<26}{'games':>10} {'win':>6} {'95% CI':<14} {'tie':>6} "
                      f"{'loss':>6} {'share':>6}")
-        for r in t["seats"][t["seats"]["players"] == p].itertuples():
-            lines.append(_outcome_line(r.name, r.games, r))
-        for r in t["teams"][t["teams"]["players"] == p].itertuples():
-            lines.append(_outcome_line(f"team {r.team} (seats {r.seats})", r.games, r))
-        st = t["strategies"]
-        for r in st[(st["players"] == p) & (st["seat"].astype(str) == "all")].itertuples():
-            lines.append(_outcome_line(f"strategy {r.strategy}", r.seat_games, r))
-        f = t["fpa"][t["fpa"]["players"] == p].iloc[0]
-        if not math.isnan(f.advantage):
+        for r in seats:
+            if r["players"] == p:
+                lines.append(_outcome_line(r["name"], r["games"], r))
+        for r in teams:
+            if r["players"] == p:
+                lines.append(_outcome_line(f"team {r['team']} (seats {r['seats']})",
+                                           r["games"], r))
+        for r in strategies:
+            if r["players"] == p and str(r["seat"]) == "all":
+                lines.append(_outcome_line(f"strategy {r['strategy']}", r["seat_games"], r))
+        f = next(r for r in fpa if r["players"] == p)
+        if not math.isnan(f["advantage"]):
             text = (f"first-player advantage (seat 1's score share minus the mean share of all "
-                    f"seats): {100 * f.advantage:+.2f} points")
-            if not math.isnan(f.ci_low):
-                text += f" [{100 * f.ci_low:+.2f}, {100 * f.ci_high:+.2f}], p {_p(f.p_value)}"
-            if p == 2 and not math.isnan(f.first_minus_second):
-                text += (f"; first wins minus second wins {100 * f.first_minus_second:+.2f} "
-                         f"points [{100 * f.fms_low:+.2f}, {100 * f.fms_high:+.2f}]")
+                    f"seats): {100 * f['advantage']:+.2f} points")
+            if not math.isnan(f["ci_low"]):
+                text += (f" [{100 * f['ci_low']:+.2f}, {100 * f['ci_high']:+.2f}], "
+                         f"p {_p(f['p_value'])}")
+            if p == 2 and not math.isnan(f["first_minus_second"]):
+                text += (f"; first wins minus second wins {100 * f['first_minus_second']:+.2f} "
+                         f"points [{100 * f['fms_low']:+.2f}, {100 * f['fms_high']:+.2f}]")
             lines += _text(text)
-        sc = t["scores"][t["scores"]["players"] == p]
-        if len(sc):
-            parts = []
-            for r in sc.itertuples():
-                part = f"{r.name} mean {r.mean_score:.2f}"
-                if r.wins and not math.isnan(r.mean_margin):
-                    part += f" (margin when it won {r.mean_margin:+.2f})"
+        parts = []
+        for r in scores:
+            if r["players"] == p:
+                part = f"{r['name']} mean {r['mean_score']:.2f}"
+                if r["wins"] and not math.isnan(r["mean_margin"]):
+                    part += f" (margin when it won {r['mean_margin']:+.2f})"
                 parts.append(part)
+        if parts:
             lines += _wrap("  scores: ", parts)
-        lt = t["length"][(t["length"]["players"] == p) & (t["length"]["measure"] == "turns")]
-        ld = t["length"][(t["length"]["players"] == p) & (t["length"]["measure"] == "decisions")]
-        if len(lt):
-            r = lt.iloc[0]
+        lt = [r for r in length if r["players"] == p and r["measure"] == "turns"]
+        ld = [r for r in length if r["players"] == p and r["measure"] == "decisions"]
+        if lt:
+            r = lt[0]
             sd = "n/a" if math.isnan(r["sd"]) else f"{r['sd']:.1f}"
             text = (f"  turns: mean {r['mean']:.1f}, sd {sd}, median {r['median']:g},"
                     f" 95th percentile {r['p95']:g}, max {r['max']:g}")
-            if len(ld):
-                text += f"; decisions: mean {ld.iloc[0]['mean']:.1f}"
+            if ld:
+                text += f"; decisions: mean {ld[0]['mean']:.1f}"
             lines.append(text[:100])
-        e = t["endings"][t["endings"]["players"] == p]
-        lines += _wrap("  end reasons: ", [f"{r.name} {r.count:,} ({r.share:.1%})"
-                                           for r in e[e.kind == "end reason"].itertuples()])
-        lines += _wrap("  outcomes: ", [f"{r.name} {r.count:,} ({r.share:.1%})"
-                                        for r in e[e.kind == "outcome"].itertuples()])
+        e = [r for r in endings if r["players"] == p]
+        lines += _wrap("  end reasons: ", [f"{r['name']} {r['count']:,} ({r['share']:.1%})"
+                                           for r in e if r["kind"] == "end reason"])
+        lines += _wrap("  outcomes: ", [f"{r['name']} {r['count']:,} ({r['share']:.1%})"
+                                        for r in e if r["kind"] == "outcome"])
     return "\n".join(line.rstrip() for line in lines)

@@ -1,5 +1,6 @@
 """Verdicts: the few plain sentences a report and a run summary open with, each backed by
-the intervals of ``simkit.reports.analysis``.
+the intervals of ``simkit.reports.analysis``. A verdict takes its tables as DataFrames or as
+their rows (a list of dicts each): the summary ``simkit run`` prints makes no DataFrame.
 
 A verdict never claims more than its interval allows. Seats are *balanced* when every
 seat's advantage (its score share minus the mean share of all seats in the same games) has
@@ -13,9 +14,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_FAIR = 0.01
 """The half-width of "fair": seat advantages within +-1 point of score share are balanced."""
@@ -70,23 +74,37 @@ def more_games(n: int, half_width: float, target: float) -> int:
     return int(math.ceil(extra / 10 ** digits) * 10 ** digits)
 
 
-def seat_verdict(seats: pd.DataFrame, endings: pd.DataFrame, players: int,
-                 fair: float = DEFAULT_FAIR) -> Verdict:
+def rows(table) -> list[dict]:
+    """The rows of a table as dicts: a DataFrame's records, or a list of dicts as it is (the
+    summary that ``simkit run`` prints from a ``Tally`` never makes a DataFrame)."""
+    if table is None:
+        return []
+    if isinstance(table, list):
+        return table
+    return table.to_dict("records")
+
+
+def _isnan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def seat_verdict(seats, endings, players: int, fair: float = DEFAULT_FAIR) -> Verdict:
     """One sentence on the seats of one player count, from ``seat_outcomes`` and
-    ``endings``."""
-    t = seats[seats["players"] == players].reset_index(drop=True)
-    n = int(t["games"].iloc[0])
-    e = endings[(endings["players"] == players) & (endings["kind"] == "outcome")]
-    tie_share = float(e.loc[e["name"] == "tie", "share"].sum())
+    ``endings`` (DataFrames, or their rows as dicts)."""
+    t = [r for r in rows(seats) if r["players"] == players]
+    n = int(t[0]["games"])
+    tie_share = float(sum(r["share"] for r in rows(endings) if r["players"] == players
+                          and r["kind"] == "outcome" and r["name"] == "tie"))
     figures = {"threshold": fair, "games": n, "ties": tie_share,
-               "seats": [{"seat": int(r.seat), "win_rate": r.win_rate, "advantage": r.advantage,
-                          "ci_low": r.adv_low, "ci_high": r.adv_high} for r in t.itertuples()]}
-    if n < 2 or t["adv_low"].isna().any():
+               "seats": [{"seat": int(r["seat"]), "win_rate": r["win_rate"],
+                          "advantage": r["advantage"], "ci_low": r["adv_low"],
+                          "ci_high": r["adv_high"]} for r in t]}
+    if n < 2 or any(_isnan(r["adv_low"]) for r in t):
         return Verdict("seats", "unclear", f"{players} players: too few games to say anything "
                        "about the seats.", players, figures)
-    lead = t.loc[t["advantage"].idxmax()]
-    wins = ", ".join(f"{r.name} {pct(r.win_rate)}" for r in t.itertuples())
-    inside = ((t["adv_low"] >= -fair) & (t["adv_high"] <= fair)).all()
+    lead = max(t, key=lambda r: r["advantage"])  # the first of equals, as idxmax
+    wins = ", ".join(f"{r['name']} {pct(r['win_rate'])}" for r in t)
+    inside = all(r["adv_low"] >= -fair and r["adv_high"] <= fair for r in t)
     if inside:
         edge = ""
         if lead["adv_low"] > 0:
@@ -100,16 +118,16 @@ def seat_verdict(seats: pd.DataFrame, endings: pd.DataFrame, players: int,
         text = (f"{players} players: {lead['name']} is ahead by {pts(lead['advantage'])} points "
                 f"of score share {_ci(lead['adv_low'], lead['adv_high'], pts)}: it wins "
                 f"{pct(lead['win_rate'])} {_ci(lead['win_low'], lead['win_high'])}")
-        others = [f"{r.name} {pct(r.win_rate)}" for r in t.itertuples() if r.seat != lead["seat"]]
+        others = [f"{r['name']} {pct(r['win_rate'])}" for r in t if r["seat"] != lead["seat"]]
         text += ", " + ", ".join(others) + f", ties {pct(tie_share)}."
-        behind = t[(t["adv_high"] < 0)]
-        if players > 2 and len(behind):
+        behind = [r for r in t if r["adv_high"] < 0]
+        if players > 2 and behind:
             text = text[:-1] + "; behind: " + ", ".join(
-                f"{r.name} {pts(r.advantage)}" for r in behind.itertuples()) + "."
+                f"{r['name']} {pts(r['advantage'])}" for r in behind) + "."
         figures["leader"] = int(lead["seat"])
         return Verdict("seats", "ahead", text, players, figures)
-    half = float(((t["adv_high"] - t["adv_low"]) / 2).max())
-    worst = float(t["advantage"].abs().max())
+    half = float(max((r["adv_high"] - r["adv_low"]) / 2 for r in t))
+    worst = float(max(abs(r["advantage"]) for r in t))
     target = max(abs(fair - worst), fair / 4)
     more = more_games(n, half, target)
     figures["more_games"] = more
@@ -120,19 +138,27 @@ def seat_verdict(seats: pd.DataFrame, endings: pd.DataFrame, players: int,
                    f"): run about {more:,} more games.", players, figures)
 
 
-def strategy_verdict(strategies: pd.DataFrame, players: int) -> Verdict | None:
-    """Which strategy is stronger, from ``strategy_outcomes``; None with one strategy."""
-    t = strategies[(strategies["players"] == players) & (strategies["seat"].astype(str) == "all")]
+def _descending(table: list[dict], key: str) -> list[dict]:
+    """``table`` by ``key``, largest first, equals in their order, NaN last (as pandas'
+    ``sort_values(key, ascending=False)`` of a short table)."""
+    return sorted(table, key=lambda r: (_isnan(r[key]), 0.0 if _isnan(r[key]) else -r[key]))
+
+
+def strategy_verdict(strategies, players: int) -> Verdict | None:
+    """Which strategy is stronger, from ``strategy_outcomes`` (a DataFrame or its rows);
+    None with one strategy."""
+    t = [r for r in rows(strategies) if r["players"] == players and str(r["seat"]) == "all"]
     if len(t) < 2:
         return None
-    t = t.sort_values("score_share", ascending=False).reset_index(drop=True)
-    best, rest = t.iloc[0], t.iloc[1:]
-    figures = {"strategies": [{"strategy": r.strategy, "score_share": r.score_share,
-                               "ci_low": r.share_low, "ci_high": r.share_high,
-                               "win_rate": r.win_rate} for r in t.itertuples()],
+    t = _descending(t, "score_share")
+    best, rest = t[0], t[1:]
+    figures = {"strategies": [{"strategy": r["strategy"], "score_share": r["score_share"],
+                               "ci_low": r["share_low"], "ci_high": r["share_high"],
+                               "win_rate": r["win_rate"]} for r in t],
                "fair_share": float(best["fair_share"])}
-    others = ", ".join(f"{r.strategy} {pct(r.score_share)}" for r in rest.itertuples())
-    if best["share_low"] > rest["share_high"].max():
+    others = ", ".join(f"{r['strategy']} {pct(r['score_share'])}" for r in rest)
+    highs = [r["share_high"] for r in rest if not _isnan(r["share_high"])]
+    if highs and best["share_low"] > max(highs):
         return Verdict("strategies", "stronger",
                        f"{players} players: {best['strategy']} is the strongest strategy: "
                        f"score share {pct(best['score_share'])} "
@@ -145,34 +171,37 @@ def strategy_verdict(strategies: pd.DataFrame, players: int) -> Verdict | None:
                    f"{_ci(best['share_low'], best['share_high'])}, {others}).", players, figures)
 
 
-def item_verdicts(values: pd.DataFrame, players: int | None = None,
-                  label: str = "card") -> list[Verdict]:
+def item_verdicts(values, players: int | None = None, label: str = "card") -> list[Verdict]:
     """The strongest and weakest items among those with enough games, from
-    ``item_value`` (choices only; by strategy when it has a strategy column): an item is
-    named only when its interval excludes 0."""
+    ``item_value`` (a DataFrame or its rows; choices only; by strategy when it has a
+    strategy column): an item is named only when its interval excludes 0."""
     out = []
-    groups = values.groupby("strategy", sort=False) if "strategy" in values.columns \
-        else [(None, values)]
-    for strategy, t in groups:
+    table = rows(values)
+    has_strategy = "strategy" in values.columns if hasattr(values, "columns") else \
+        any("strategy" in r for r in table)
+    groups: dict = {} if has_strategy else {None: []}
+    for r in table:  # by strategy in order of appearance, as groupby(sort=False)
+        groups.setdefault(r.get("strategy"), []).append(r)
+    for strategy, t in groups.items():
         who = f" for {strategy}" if strategy not in (None, "all") else ""
-        ok = t[t["enough"]]
-        thin = int((~t["enough"]).sum())
+        ok = [r for r in t if r["enough"]]
+        thin = len(t) - len(ok)
         figures = {"strategy": strategy, "items_judged": len(ok), "too_few_games": thin}
-        if not len(ok):
+        if not ok:
             out.append(Verdict("items", "none", f"No {label} has enough games to judge its "
                                f"value{who}.", players, figures))
             continue
-        strong = ok[ok["ci_low"] > 0].sort_values("difference", ascending=False)
-        weak = ok[ok["ci_high"] < 0].sort_values("difference")
+        strong = _descending([r for r in ok if r["ci_low"] > 0], "difference")
+        weak = sorted([r for r in ok if r["ci_high"] < 0], key=lambda r: r["difference"])
         parts = []
-        if len(strong):
-            r = strong.iloc[0]
+        if strong:
+            r = strong[0]
             parts.append(f"strongest {label}{who}: {r['item']}, {pts(r['difference'])} points "
                          f"of win rate {_ci(r['ci_low'], r['ci_high'], pts)}")
             figures["strongest"] = {"item": r["item"], "difference": r["difference"],
                                     "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
-        if len(weak):
-            r = weak.iloc[0]
+        if weak:
+            r = weak[0]
             parts.append(f"weakest{who}: {r['item']}, {pts(r['difference'])} "
                          f"{_ci(r['ci_low'], r['ci_high'], pts)}")
             figures["weakest"] = {"item": r["item"], "difference": r["difference"],

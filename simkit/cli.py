@@ -342,10 +342,11 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         check_output(report_dir, "report", overwrite=True, option="--report")
     done, summaries = [], []
     for spec_run, folder in jobs:
-        res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet)
+        res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
+                    tally=as_json or not quiet)
         done.append(folder)
         if as_json or not quiet:
-            summaries.append(_summarise(folder, res.meta, quiet, as_json, fair / 100))
+            summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -378,22 +379,22 @@ def _say(text: str, quiet: bool, as_json: bool) -> None:
         click.echo(text, err=as_json)
 
 
-def _summarise(folder: Path, meta: dict, quiet: bool, as_json: bool, fair: float):
-    """Print a finished run's summary (text) or return it (for --json)."""
-    from simkit.reports.build import load_run
+def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
+    """Print a finished run's summary (text) or return it (for --json), from the counts kept
+    while it was played (``res.tally``): the same summary as its folder's, without reading
+    the folder back."""
     from simkit.reports.summary import summary_dict, summary_text
 
-    run = load_run(folder)
+    meta = res.meta
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
          f"({meta['games_per_second']:,.0f} games/s, {meta['backend']})", quiet, as_json)
     if as_json:
-        return {"folder": str(folder), **summary_dict(run.games, run.meta, run.items_path,
-                                                      fair)}
-    click.echo(summary_text(run.games, run.meta, run.items_path, fair))
+        return {"folder": str(folder), **summary_dict(res.tally, meta, None, fair)}
+    click.echo(summary_text(res.tally, meta, None, fair))
     return None
 
 
-def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
+def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, tally=False):
     from simkit.runner import RunInterrupted, run_games
 
     if not quiet:
@@ -402,7 +403,8 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet):
                    f"{folder}", err=True)
     try:
         res = run_games(spec_run, out=folder, workers=workers, scheduler=scheduler,
-                        chunk_size=chunk_size, progress=not quiet, overwrite=overwrite)
+                        chunk_size=chunk_size, progress=not quiet, overwrite=overwrite,
+                        tally=tally)
     except RunInterrupted as exc:
         click.echo(f"interrupted: kept the {exc.result.meta['games_completed']:,} games "
                    f"finished in {folder} (run.json says complete: false)", err=True)

@@ -496,12 +496,15 @@ def _compile_notice(game: str, show: bool, after: float = 1.0):
 
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
-              overwrite: bool = False) -> RunResult:
+              overwrite: bool = False, tally: bool = False) -> RunResult:
     """Play ``run``; write a run folder to ``out`` (or keep the tables in memory).
 
     ``workers`` local threads (default: all cores), or a Dask cluster when ``scheduler`` is
     an address (``tcp://host:8786``) or a ``distributed.Client``. Returns the tables as
-    DataFrames (empty when written to ``out``, to keep memory bounded) and run.json.
+    DataFrames (None when written to ``out``, to keep memory bounded: ``read_run`` reads
+    them) and run.json, and
+    with ``tally`` the counts of the run's summary (``simkit.reports.tally.Tally``: what
+    ``simkit run`` prints, without reading the tables back).
     On Ctrl-C the games finished so far are kept, marked ``complete: false``."""
     p = plan(run)
     workers = workers or os.cpu_count() or 1
@@ -527,6 +530,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                    dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
+    counts = _tally_for(p) if tally else None
     done = 0
     search_stats = None
     stop = _StopRequests()
@@ -539,6 +543,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                 else:
                     kept_games.append(g)
                     kept_items.append(it)
+                if counts is not None:
+                    counts.add(chunk)
                 done += len(chunk.seeds)
                 search_stats = add_search_stats(search_stats, chunk)
                 if bar is not None:
@@ -564,18 +570,22 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         if bar is not None:
             bar.close()
         backend.close(wait=not stop.requested)
-    if writer is not None:
-        import pandas as pd
-
-        result_games = pd.DataFrame()
-        result_items = pd.DataFrame()
-    else:
+    result_games = result_items = None  # written: not read back (nor pandas imported)
+    if writer is None:
         result_games = pa.concat_tables(kept_games).to_pandas()
         result_items = pa.concat_tables(kept_items).to_pandas()
-    res = RunResult(result_games, result_items, meta)
+    res = RunResult(result_games, result_items, meta, counts)
     if not complete:
         raise RunInterrupted(res, out)
     return res
+
+
+def _tally_for(p: Plan):
+    from simkit.reports.tally import Tally
+
+    spec = registry.get_game(p.run.game)
+    return Tally(p.run.players, spec.teams(p.run.players), p.driver.strategy_names,
+                 p.run.strategies, spec.end_reasons, spec.item_columns)
 
 
 class RunInterrupted(KeyboardInterrupt):

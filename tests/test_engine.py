@@ -197,3 +197,33 @@ def test_compiled_kernels_are_cached_under_a_digest_of_every_source(tmp_path):
     assert len({before, after, source_digest(tmp_path)}) == 3
     (tmp_path / "notes.txt").write_text("not a source")
     assert source_digest(tmp_path) == source_digest(tmp_path)
+
+
+def test_a_kernel_sets_up_its_disk_cache_when_first_compiled(tmp_path, monkeypatch):
+    """Defining a kernel costs no cache set-up (a process defines every game's kernels and
+    uses a few); its first call sets it up and writes the cache, and a fresh definition of
+    the same function loads it from there."""
+    import importlib.util
+
+    import numba
+    from numba.core.caching import NullCache
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "lazy_cache_kernel.py"
+    source.write_text("from simkit.jit import kernel\n\n\n@kernel\ndef twice(x):\n"
+                      "    return 2 * x\n")
+
+    def load():
+        spec = importlib.util.spec_from_file_location("lazy_cache_kernel", source)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.twice
+
+    twice = load()
+    assert isinstance(twice._cache, NullCache) and not (tmp_path / "cache").exists()
+    assert twice(21) == 42
+    assert not isinstance(twice._cache, NullCache)
+    assert any(p.suffix == ".nbi" for p in (tmp_path / "cache").rglob("*"))
+    again = load()
+    assert again(4) == 8
+    assert again.stats.cache_hits, "the second definition loads the first one's cache"

@@ -407,3 +407,48 @@ def test_item_value_pooled_from_strategy_counts_equals_a_pooled_pass():
     assert set(counts.strategy) == {"a", "b"}
     pooled = A.item_value_from_counts(counts)
     pd.testing.assert_frame_equal(pooled, A.item_value(items, games, {}))
+
+
+# --- the same numbers as scipy.stats and statsmodels, to the last bit ----------------------
+
+
+def test_distribution_constants_are_scipy_stats_own():
+    assert A.Z95 == float(stats.norm.ppf(0.975))
+    assert A._WILSON_Z == float(stats.norm.isf(0.025))
+
+
+def test_wilson_and_newcomb_and_ztest_equal_statsmodels_bit_for_bit():
+    from statsmodels.stats.proportion import proportion_confint, proportions_ztest
+
+    rng = np.random.default_rng(5)
+    nobs = np.concatenate([[1, 2, 3, 10, 263, 10**6], rng.integers(1, 10**7, 60)])
+    count = np.array([rng.integers(0, n + 1) for n in nobs])
+    count[:3] = [0, 2, 1]  # none, all, some
+    lo, hi = A.wilson(count, nobs)
+    want_lo, want_hi = proportion_confint(count.astype(float), nobs.astype(float),
+                                          alpha=0.05, method="wilson")
+    assert np.array_equal(lo, want_lo) and np.array_equal(hi, want_hi)
+    for (w1, n1), (w0, n0) in zip(zip(count, nobs, strict=True),
+                                  zip(count[::-1], nobs[::-1], strict=True), strict=True):
+        w1, n1, w0, n0 = int(w1), int(n1), int(w0), int(n0)
+        assert A._newcomb(w1, n1, w0, n0) == tuple(
+            float(v) for v in confint_proportions_2indep(w1, n1, w0, n0, method="newcomb",
+                                                         compare="diff", alpha=0.05))
+        if 0 < w1 + w0 < n1 + n0:
+            assert A._two_proportion_p(w1, n1, w0, n0) == float(
+                proportions_ztest([w1, w0], [n1, n0])[1])
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 30, 1000, 200_001])
+def test_mean_ci_equals_scipy_t_interval_and_ttest_bit_for_bit(n):
+    rng = np.random.default_rng(n)
+    for x in (rng.normal(0.01, 1, n), rng.integers(-1, 2, n) / 2, rng.random(n) / 3 - 0.1):
+        r = A.mean_ci(x)
+        se = float(x.std(ddof=1)) / math.sqrt(n)
+        half = float(stats.t.ppf(0.975, n - 1)) * se
+        assert (r["ci_low"], r["ci_high"]) == (r["mean"] - half, r["mean"] + half)
+        assert r["p_value"] == float(stats.ttest_1samp(x, 0.0).pvalue)
+        assert A._t_two_sided_p(r["mean"] / se, n - 1) == float(
+            2 * stats.t.sf(abs(r["mean"]) / se, n - 1))
+        assert A._normal_two_sided_p(r["mean"] / se) == float(
+            2 * stats.norm.sf(abs(r["mean"]) / se))
