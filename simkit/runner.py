@@ -584,8 +584,8 @@ def _tally_for(p: Plan):
     from simkit.reports.tally import Tally
 
     spec = registry.get_game(p.run.game)
-    return Tally(p.run.players, spec.teams(p.run.players), p.driver.strategy_names,
-                 p.run.strategies, spec.end_reasons, spec.item_columns)
+    return Tally(p.run.players, spec.teams(p.run.players), p.slots,
+                 p.run.strategies, spec.end_reasons, p.item_columns)
 
 
 class RunInterrupted(KeyboardInterrupt):
