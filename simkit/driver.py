@@ -119,6 +119,31 @@ def _sources(spec: GameSpec, strategies: list[StrategySpec]) -> list[Path]:
     return files
 
 
+def load_generated(prefix: str, game: str, source: str, files: list[Path]) -> ModuleType:
+    """Write a generated module's ``source`` to the cache (named by a digest of it, of
+    numba's version and of every file in ``files``; written again if the file there differs,
+    as a truncated one would) and import it once per process."""
+    digest = hashlib.sha256(source.encode())
+    digest.update(numba.__version__.encode())
+    for path in files:
+        digest.update(path.read_bytes())
+    modname = f"{prefix}_{game.replace('-', '_')}_{digest.hexdigest()[:16]}"
+    path = cache_dir() / f"{modname}.py"
+    if not path.exists() or path.read_text(encoding="utf-8") != source:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source)
+        os.replace(tmp, path)
+    module = sys.modules.get(modname)
+    if module is None:
+        loader_spec = importlib.util.spec_from_file_location(modname, path)
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[modname] = module
+        loader_spec.loader.exec_module(module)
+    return module
+
+
 @cache
 def load_driver(game_name: str, compiled: tuple[str, ...] | None = None) -> Driver:
     """The driver of ``game_name`` for the strategies ``compiled`` (by default every strategy
@@ -135,24 +160,8 @@ def load_driver(game_name: str, compiled: tuple[str, ...] | None = None) -> Driv
 
         search_module = load_search(game_name).__name__
     source = _render(spec, strategies, compiled, search_module)
-    digest = hashlib.sha256(source.encode())
-    digest.update(numba.__version__.encode())
-    for path in _sources(spec, [strategies[n] for n in compiled]):
-        digest.update(path.read_bytes())
-    modname = f"simkit_driver_{spec.name.replace('-', '_')}_{digest.hexdigest()[:16]}"
-    path = cache_dir() / f"{modname}.py"
-    if not path.exists() or path.read_text(encoding="utf-8") != source:  # or truncated
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(source)
-        os.replace(tmp, path)
-    module = sys.modules.get(modname)
-    if module is None:
-        loader_spec = importlib.util.spec_from_file_location(modname, path)
-        module = importlib.util.module_from_spec(loader_spec)
-        sys.modules[modname] = module
-        loader_spec.loader.exec_module(module)
+    module = load_generated("simkit_driver", spec.name, source,
+                            _sources(spec, [strategies[n] for n in compiled]))
     specs = list(strategies.values())
     width = max([1] + [len(s.weights) for s in specs])
     weights = np.zeros((len(specs), width), dtype=np.float64)

@@ -13,23 +13,18 @@ once per thread.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 
-import numba
 import numpy as np
 
 import simkit
 from simkit import registry
 from simkit.driver import SEARCH_KERNELS as KERNELS
-from simkit.driver import cache_dir
+from simkit.driver import load_generated
 from simkit.errors import SimkitError
 
 TEMPLATE = Path(__file__).with_name("search_template.py")
@@ -165,29 +160,11 @@ def load_search(game: str) -> ModuleType:
                           "have (see docs/adding-a-game.md)")
     rollouts = _rollout_strategies(game)
     source = _render(spec, rollouts)
-    digest = hashlib.sha256(source.encode())
-    digest.update(numba.__version__.encode())
     engine = Path(simkit.__file__).parent
     files = [engine / "search_template.py", engine / "rng.py", engine / "jit.py"]
     files += sorted(Path(spec.package_dir).rglob("*.py"))
     files += [Path(sys.modules[s.import_path[0]].__file__) for s in rollouts.values()]
-    for path in files:
-        digest.update(path.read_bytes())
-    modname = f"simkit_search_{spec.name.replace('-', '_')}_{digest.hexdigest()[:16]}"
-    path = cache_dir() / f"{modname}.py"
-    if not path.exists() or path.read_text(encoding="utf-8") != source:  # or truncated
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(source)
-        os.replace(tmp, path)
-    module = sys.modules.get(modname)
-    if module is None:
-        loader_spec = importlib.util.spec_from_file_location(modname, path)
-        module = importlib.util.module_from_spec(loader_spec)
-        sys.modules[modname] = module
-        loader_spec.loader.exec_module(module)
-    return module
+    return load_generated("simkit_search", spec.name, source, files)
 
 
 @dataclass
