@@ -27,6 +27,7 @@ from simkit.reports import analysis as A
 from simkit.reports import figures as F
 from simkit.reports import summary as S
 from simkit.reports import verdict as V
+from simkit.reports.ladder import ladder_section
 
 from simkit import folders
 from simkit.data import describe_override
@@ -657,6 +658,10 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
     for d in run_dirs:
         if d.resolve() == out.resolve():
             raise SimkitError(f"the report would overwrite the run folder {d}")
+    ladders = [(d, load_ladder(d)) for d in run_dirs if folders.kind_of(d) == "ladder"]
+    run_dirs = [d for d in run_dirs if folders.kind_of(d) != "ladder"]
+    if ladders and not run_dirs:
+        return _ladder_report(ladders, out, title)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # incomplete runs are shown in the report itself
         runs = [load_run(d) for d in run_dirs]
@@ -670,6 +675,8 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
             title = f"{', '.join(games)}: {len(runs)} runs"
     with _atomic_folder(out) as tmp:
         doc = Document(tmp)
+        for i, (d, summary) in enumerate(ladders, start=1):
+            ladder_section(doc, d, summary, prefix=f"ladder{i}_")
         if len(runs) == 1:
             _run_section(doc, runs[0], "", None, fair)
             doc.para(DEFINITIONS, cls="meta")
@@ -694,6 +701,46 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
             doc.md += body.md
         doc.write(title)
     return out
+
+
+def load_ladder(folder: Path) -> dict:
+    """A finished ladder's summary.json; one line when the ladder is not finished."""
+    import json
+
+    path = Path(folder) / "summary.json"
+    if not path.is_file():
+        raise SimkitError(f"{folder} is a ladder that has not finished (no summary.json); "
+                          "continue it with `simkit ladder ... --resume` first")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SimkitError(f"{path} cannot be read ({exc})") from exc
+
+
+def _ladder_report(ladders: list[tuple[Path, dict]], out: Path, title: str | None) -> Path:
+    if title is None:
+        s = ladders[0][1]
+        title = (f"{s['game']}: skill ladder, {s['players']} players" if len(ladders) == 1
+                 else f"{len(ladders)} skill ladders")
+    with _atomic_folder(out) as tmp:
+        doc = Document(tmp)
+        for i, (d, summary) in enumerate(ladders, start=1):
+            ladder_section(doc, d, summary, prefix=f"ladder{i}_" if len(ladders) > 1 else "")
+        doc.para(LADDER_DEFINITIONS, cls="meta")
+        doc.write(title)
+    return out
+
+
+LADDER_DEFINITIONS = (
+    "How to read the ladder. Ratings are on the Elo scale (400 points: odds of ten to one) "
+    "from a Bradley-Terry fit at two players and a Plackett-Luce fit of full finishing "
+    "orders at three and four, each with a term for every seat, so that what a seat is worth "
+    "is not credited to the strategy that sat there; a tie among k seats counts as each of "
+    "its k! orders with weight 1/k! (the shared-win rule). One virtual tied game between "
+    "every pair keeps a strategy that never lost finite, as in BayesElo. Intervals are 95% "
+    "(normal, from the fit's Hessian; the win matrix's are t intervals over games). Balance "
+    "by skill is each level's self-play, on the same deals for every level. "
+    "docs/ladder.md has the full definitions.")
 
 
 def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,

@@ -413,3 +413,126 @@ def fpa_comparison_figure(table: pd.DataFrame, title: str | None = None) -> Figu
         ax.set_title(title or "First-player advantage by run")
     return fig
 
+
+
+# ---------------------------------------------------------------------------------------------
+# the skill ladder (``reports.ladder``'s summary)
+
+
+def _nan(x) -> float:
+    return float("nan") if x is None else float(x)
+
+
+def ratings_figure(summary: dict) -> Figure:
+    """Each strategy's rating (Elo, the anchor at 0) with its 95% interval, strongest on
+    top."""
+    fit = summary["ratings"]
+    rows = sorted(fit["ratings"], key=lambda r: r["rating"])
+    with _style():
+        fig = _figure(6.5, 0.5 + 0.42 * len(rows))
+        ax = fig.subplots()
+        y = np.arange(len(rows))
+        est = [r["rating"] for r in rows]
+        err = _err(est, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows])
+        ax.errorbar(est, y, xerr=err, fmt="o", color=ACCENT, capsize=3)
+        ax.axvline(0, color=FAIR, lw=0.8, ls="--")
+        ax.set_yticks(y, [r["strategy"] for r in rows])
+        ax.set_xlabel(f"rating (Elo, {fit['anchor']} = 0)")
+        ax.set_title(f"Ratings: {fit['model']} fit of {fit['games']:,} games")
+    return fig
+
+
+def win_matrix_figure(summary: dict) -> Figure:
+    """The win matrix as a heatmap: the row's score against the column, 50% white."""
+    names = summary["strategies"]
+    k = len(names)
+    grid = np.full((k, k), np.nan)
+    for r in summary["win_matrix"]:
+        grid[names.index(r["row"]), names.index(r["column"])] = _nan(r["score"])
+    with _style():
+        fig = _figure(1.6 + 0.95 * k, 1.0 + 0.75 * k)
+        ax = fig.subplots()
+        ax.grid(False)
+        im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+        for i in range(k):
+            for j in range(k):
+                text = "-" if np.isnan(grid[i, j]) else f"{grid[i, j]:.0%}"
+                ax.text(j, i, text, ha="center", va="center", fontsize=9,
+                        color="white" if not np.isnan(grid[i, j]) and abs(grid[i, j] - 0.5)
+                        > 0.3 else "black")
+        ax.set_xticks(range(k), names, rotation=30, ha="right")
+        ax.set_yticks(range(k), names)
+        ax.set_xlabel("column")
+        ax.set_ylabel("row")
+        ax.set_title("Win matrix: row's score against column")
+        fig.colorbar(im, ax=ax, format=PercentFormatter(1.0), shrink=0.8)
+    return fig
+
+
+def balance_by_skill_figure(summary: dict) -> Figure:
+    """Balance against skill: first-player advantage and each seat's win rate in each
+    level's self-play, against the level's rating, with 95% intervals on both axes."""
+    rows = sorted(summary["balance"], key=lambda b: b["rating"])
+    if not rows:
+        return _empty("Balance by skill", "no level was played")
+    with _style():
+        fig = _figure(10, 3.6)
+        left, right = fig.subplots(1, 2)
+        x = np.array([b["rating"] for b in rows])
+        xerr = _err(x, [b["rating_low"] for b in rows], [b["rating_high"] for b in rows])
+        f = [b["first_player_advantage"] for b in rows]
+        est = np.array([_nan(v["advantage"]) for v in f])
+        yerr = _err(est, [_nan(v["ci_low"]) for v in f], [_nan(v["ci_high"]) for v in f])
+        left.errorbar(x, est, xerr=xerr, yerr=yerr, fmt="o-", color=ACCENT, capsize=3)
+        left.axhline(0, color=FAIR, lw=0.8, ls="--")
+        for xi, yi, b in zip(x, est, rows, strict=True):
+            left.annotate(b["level"], (xi, yi), textcoords="offset points", xytext=(4, 6),
+                          fontsize=8, color=FAIR)
+        left.yaxis.set_major_formatter(PercentFormatter(1.0))
+        left.set_xlabel("rating of the level (Elo)")
+        left.set_ylabel("first-player advantage")
+        left.set_title("First-player advantage by skill")
+        colors = [ACCENT, SECOND, GOOD, BAD]
+        for s, seat in enumerate(rows[0]["seats"]):
+            w = np.array([_nan(b["seats"][s]["win_rate"]) for b in rows])
+            err = _err(w, [_nan(b["seats"][s]["win_low"]) for b in rows],
+                       [_nan(b["seats"][s]["win_high"]) for b in rows])
+            right.errorbar(x, w, yerr=err, fmt="o-", capsize=3, label=seat["name"],
+                           color=colors[s % len(colors)])
+        right.yaxis.set_major_formatter(PercentFormatter(1.0))
+        right.set_xlabel("rating of the level (Elo)")
+        right.set_ylabel("outright wins")
+        right.set_title("Each seat's wins by skill")
+        right.legend()
+        _note(fig, "Each point is one level's self-play; horizontal bars are the level's "
+                   "rating interval, vertical ones the 95% interval of the figure.")
+    return fig
+
+
+def item_value_by_skill_figure(summary: dict, items: list[str]) -> Figure:
+    """The value of ``items`` (win rate with the card minus without) in each level's
+    self-play, against the level's rating, with 95% intervals."""
+    rows = sorted(summary["balance"], key=lambda b: b["rating"])
+    with _style():
+        fig = _figure(7.5, 3.8)
+        ax = fig.subplots()
+        x = np.array([b["rating"] for b in rows])
+        for n, name in enumerate(items):
+            est, lo, hi = [], [], []
+            for b in rows:
+                it = next((i for i in b["items"] or [] if i["item"] == name
+                           and i.get("enough")), None)
+                est.append(_nan(it["difference"]) if it else np.nan)
+                lo.append(_nan(it["ci_low"]) if it else np.nan)
+                hi.append(_nan(it["ci_high"]) if it else np.nan)
+            ax.errorbar(x + (n - len(items) / 2) * 4, est, yerr=_err(est, lo, hi), fmt="o-",
+                        capsize=2, label=name, lw=1)
+        ax.axhline(0, color=FAIR, lw=0.8, ls="--")
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel("rating of the level (Elo)")
+        ax.set_ylabel("win rate with minus without")
+        ax.set_title("Card value by skill")
+        ax.legend(fontsize=7, ncols=2)
+        _note(fig, "Each point is one level's self-play; points are nudged sideways so their "
+                   "intervals do not hide each other. An association, not a cause.")
+    return fig

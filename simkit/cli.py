@@ -426,21 +426,167 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, ta
 def report(runs, out, title, quiet, as_json, fair):
     """Build a balance report (HTML with figures, and Markdown) from one or more run
     folders."""
+    from simkit import folders
     from simkit.reports.build import build_report
 
     for r in runs:
-        if not (Path(r) / "run.json").is_file():
-            raise SimkitError(f"{r} is not a run folder (no run.json)")
+        if not (Path(r) / "run.json").is_file() and folders.kind_of(Path(r)) != "ladder":
+            raise SimkitError(f"{r} is not a run folder (no run.json) nor a ladder folder")
     path = build_report(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
-        from simkit.reports.build import load_run
+        from simkit.reports.build import load_ladder, load_run
         from simkit.reports.summary import summary_dict
 
-        loaded = [load_run(Path(r)) for r in runs]
-        _emit_json({"report": str(path), "runs": [
+        ladders = [Path(r) for r in runs if folders.kind_of(Path(r)) == "ladder"]
+        loaded = [load_run(Path(r)) for r in runs if Path(r) not in ladders]
+        doc = {"report": str(path), "runs": [
             {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
-            for r in loaded]})
+            for r in loaded]}
+        if ladders:
+            doc["ladders"] = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+        _emit_json(doc)
+
+
+@main.command()
+@click.argument("target")
+@players_option
+@click.option("--strategies", required=True,
+              help="The levels of the ladder, comma-separated, weakest first, e.g. "
+                   "random,heuristic,mc,ismcts@200,ismcts@1000 (two at least).")
+@click.option("--games", "n_games", type=int,
+              help="Games a pairing (a table at 3 and 4 players), split evenly over its seat "
+                   "arrangements  [default: 200, or what --time allows]")
+@click.option("--level-games", type=int,
+              help="Self-play games of each level, for balance by skill (default: --games).")
+@click.option("--time", "time_budget", metavar="DURATION",
+              help="Play as many games as fit in this time (90s, 15m, 2h), from a brief "
+                   "measurement of each strategy's cost; instead of --games.")
+@seed_option
+@set_option
+@cards_option
+@weight_option
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Ladder folder (default runs/ladder-GAME-Np-sSEED; for an experiment file, "
+                   "runs/FILE-NAME with one folder per ladder).")
+@overwrite_option
+@click.option("--resume", is_flag=True,
+              help="Continue a ladder stopped by Ctrl-C in --out: play only the runs not "
+                   "finished, with the same settings.")
+@workers_option
+@scheduler_option
+@click.option("--report", "report_dir", type=click.Path(path_type=Path),
+              help="Also build an HTML report of the ladder(s) into this folder.")
+@quiet_option
+@json_option
+@fair_option
+def ladder(target, players, strategies, n_games, level_games, time_budget, seed, overrides,
+           card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, quiet,
+           as_json, fair):
+    """A skill ladder of TARGET (a game, or an experiment .toml file of [[ladder]] tables):
+    a round robin of the strategies with seats rotated, their ratings with 95% intervals, a
+    win matrix, skill depth, and the game's balance at every level of skill."""
+    from simkit.cards import explained
+    from simkit.ladder import LadderSpec, parse_duration
+
+    if n_games is not None and time_budget is not None:
+        raise SimkitError("give --games or --time, not both")
+    if target.endswith(".toml"):
+        from simkit.experiments import load_ladders
+
+        if card_files:
+            raise SimkitError("--cards is for a game; an experiment file gives each ladder's "
+                              'card files itself (cards = ["cards.csv"])')
+        root = out or Path("runs") / Path(target).stem
+        jobs = [(e.ladder, root / e.name, e.time, e.games_given)
+                for e in load_ladders(Path(target))]
+    else:
+        players = _players(target, players)
+        over, origins = _overrides(target, overrides, card_files)
+        with explained(origins):
+            spec = LadderSpec.make(target, players, strategies,
+                                   n_games if n_games is not None else 200, level_games,
+                                   seed, over, weights)
+        seconds = parse_duration(time_budget) if time_budget is not None else None
+        jobs = [(spec, out or Path("runs") / f"ladder-{target}-{players}p-s{seed}", seconds,
+                 n_games is not None)]
+    from simkit import folders
+    from simkit.ladder import check_resume
+
+    checked = []
+    for spec, folder, seconds, given in jobs:
+        if resume and folder.exists():
+            spec = check_resume(spec, folder, given)
+        else:
+            folders.check_output(folder, "ladder", overwrite)
+        checked.append((spec, folder, seconds, resume and folder.exists()))
+    if report_dir is not None:
+        folders.check_output(report_dir, "report", overwrite=True, option="--report")
+    summaries = []
+    for spec, folder, seconds, resuming in checked:
+        summaries.append(_play_ladder(spec, folder, seconds, resuming, workers, scheduler,
+                                      quiet, as_json, fair))
+    path = None
+    if report_dir is not None:
+        from simkit.reports.build import build_report
+
+        path = build_report([f for _, f, _, _ in checked], report_dir, fair=fair / 100)
+        path = path / "index.html"
+        _say(f"report: {path}", quiet, as_json)
+    if as_json:
+        doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
+            {"experiment": target, "ladders": summaries}
+        doc["report"] = str(path) if path else None
+        _emit_json(doc)
+
+
+def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_json, fair):
+    import json
+    import os
+
+    from simkit.ladder import (
+        LadderInterrupted,
+        estimate,
+        games_for_time,
+        measure_costs,
+        run_ladder,
+        say_duration,
+    )
+    from simkit.reports.ladder import ladder_text, summarise
+
+    n_workers = workers or os.cpu_count() or 1
+    if not quiet:
+        click.echo(f"{spec.game} ladder, {spec.players} players: "
+                   f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
+                   err=True)
+    costs = measure_costs(spec)
+    if seconds is not None and not resuming:
+        spec = games_for_time(spec, costs, n_workers, seconds)
+    est = estimate(spec, costs, n_workers)
+    if not quiet:
+        click.echo("  " + ", ".join(f"{k} {v * 1000:,.1f} ms a game" for k, v in costs.items()),
+                   err=True)
+        click.echo(f"  {len(spec.schedule())} runs, {est['games']:,} games "
+                   f"({spec.games:,} a table, {spec.level_games:,} a level): about "
+                   f"{say_duration(est['seconds'])} on {n_workers} "
+                   f"thread{'s' if n_workers > 1 else ''}; a pairing's win rate to within "
+                   f"±{100 * est['pairing_half_width']:.1f} points, a level's to "
+                   f"±{100 * est['level_half_width']:.1f} -> {folder}", err=True)
+    try:
+        doc = run_ladder(spec, folder, workers, scheduler, progress=not quiet, costs=costs,
+                         estimate_=est, resume=resuming)
+    except LadderInterrupted as exc:
+        click.echo(f"interrupted: kept the {exc.done} runs finished of the {exc.todo} to play "
+                   f"in {folder}; continue with the same command and --resume", err=True)
+        sys.exit(130)
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    if fair != 1.0:
+        summary = summarise(folder, doc, fair / 100)
+    if not quiet and not as_json:
+        click.echo(f"played in {say_duration(doc['play_seconds'])} (estimated "
+                   f"{say_duration(est['seconds'])})", err=True)
+        click.echo(ladder_text(summary))
+    return {"folder": str(folder), **summary}
 
 
 @main.command()

@@ -15,6 +15,21 @@
     "carrots.cap" = 8
 
 Every run is checked before any is played, so a bad file writes nothing.
+
+``simkit ladder FILE.toml`` takes ``[[ladder]]`` tables instead (``load_ladders``):
+
+    [[ladder]]
+    name = "rh-2p"                  # the ladder's folder under --out
+    game = "rabbit-hunt"
+    players = 2
+    strategies = ["random", "heuristic", "ismcts@100"]   # the levels, weakest first
+    games = 200                     # a pairing (or time = "10m" instead)
+    level_games = 500               # optional: self-play games a level (default: games)
+    seed = 1
+    weights = ["ismcts.rollout=random"]
+    cards = ["cards.csv"]
+    [ladder.set]
+    "carrots.cap" = 8
 """
 
 from __future__ import annotations
@@ -54,7 +69,7 @@ class Experiment:
     run: RunSpec
 
 
-def load_experiments(path: Path) -> list[Experiment]:
+def _read(path: Path) -> dict:
     path = Path(path)
     if path.is_dir():
         raise SimkitError(f"experiment file {path} is a folder, not a .toml file")
@@ -68,30 +83,46 @@ def load_experiments(path: Path) -> list[Experiment]:
         raise SimkitError(f"cannot read experiment file {path}: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SimkitError(f"malformed experiment file {path}: {exc}") from exc
+    return doc
+
+
+def _check_table(r: dict, where: str, types, keys, required) -> None:
+    for key, kinds, what in types:
+        if key in r and not _is(r[key], kinds):
+            raise SimkitError(f"{where}: {key} must be {what}, not {r[key]!r}")
+    extra = set(r) - keys
+    if extra:
+        raise SimkitError(f"{where}: unknown key(s) {', '.join(sorted(extra))}; "
+                          f"valid keys: {', '.join(sorted(keys))}")
+    missing = [k for k in required if k not in r]
+    if missing:
+        raise SimkitError(f"{where}: missing {', '.join(missing)}")
+
+
+def _name(r: dict, where: str, default: str, names: set) -> str:
+    name = r["name"] if "name" in r else default
+    if not isinstance(name, str) or not RUN_NAME.fullmatch(name):
+        raise SimkitError(f"{where}: name {name!r} is not a plain name (letters, digits, "
+                          "'.', '-' and '_', starting with a letter or digit, at most "
+                          "100 characters): it names the folder under --out")
+    if name in names:
+        raise SimkitError(f"{where}: two are named {name!r}")
+    names.add(name)
+    return name
+
+
+def load_experiments(path: Path) -> list[Experiment]:
+    path = Path(path)
+    doc = _read(path)
     runs = doc.get("run")
     if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
-        raise SimkitError(f"{path}: expected one or more [[run]] tables")
+        hint = "; its [[ladder]] tables are for `simkit ladder`" if "ladder" in doc else ""
+        raise SimkitError(f"{path}: expected one or more [[run]] tables{hint}")
     out, names = [], set()
     for i, r in enumerate(runs, 1):
         where = f"{path}: run {i}"
-        for key, kinds, what in TYPES:
-            if key in r and not _is(r[key], kinds):
-                raise SimkitError(f"{where}: {key} must be {what}, not {r[key]!r}")
-        extra = set(r) - KEYS
-        if extra:
-            raise SimkitError(f"{where}: unknown key(s) {', '.join(sorted(extra))}; "
-                              f"valid keys: {', '.join(sorted(KEYS))}")
-        missing = [k for k in REQUIRED if k not in r]
-        if missing:
-            raise SimkitError(f"{where}: missing {', '.join(missing)}")
-        name = r["name"] if "name" in r else f"{r['game']}-{r['players']}p-s{r.get('seed', 0)}"
-        if not isinstance(name, str) or not RUN_NAME.fullmatch(name):
-            raise SimkitError(f"{where}: name {name!r} is not a plain name (letters, digits, "
-                              "'.', '-' and '_', starting with a letter or digit, at most "
-                              "100 characters): it names the run's folder under --out")
-        if name in names:
-            raise SimkitError(f"{where}: two runs are named {name!r}")
-        names.add(name)
+        _check_table(r, where, TYPES, KEYS, REQUIRED)
+        name = _name(r, where, f"{r['game']}-{r['players']}p-s{r.get('seed', 0)}", names)
         try:
             lists, origins = read_card_files(r["game"], r.get("cards", ()), path.parent)
             with explained(origins):
@@ -102,4 +133,52 @@ def load_experiments(path: Path) -> list[Experiment]:
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
         out.append(Experiment(name, spec))
+    return out
+
+
+LADDER_KEYS = {"name", "game", "players", "strategies", "games", "level_games", "time", "seed",
+               "set", "weights", "cards"}
+LADDER_REQUIRED = ("game", "players", "strategies")
+LADDER_TYPES = TYPES + [("level_games", (int,), "an integer"),
+                        ("time", (str, int, float), 'a duration ("15m", "2h" or seconds)')]
+
+
+@dataclass
+class LadderExperiment:
+    name: str
+    ladder: object  # simkit.ladder.LadderSpec
+    time: float | None
+    games_given: bool
+
+
+def load_ladders(path: Path) -> list[LadderExperiment]:
+    """The ``[[ladder]]`` tables of an experiment file, every one checked."""
+    from simkit.ladder import LadderSpec, parse_duration
+
+    path = Path(path)
+    doc = _read(path)
+    tables = doc.get("ladder")
+    if not isinstance(tables, list) or not tables or not all(isinstance(r, dict)
+                                                             for r in tables):
+        hint = "; its [[run]] tables are for `simkit run`" if "run" in doc else ""
+        raise SimkitError(f"{path}: expected one or more [[ladder]] tables{hint}")
+    out, names = [], set()
+    for i, r in enumerate(tables, 1):
+        where = f"{path}: ladder {i}"
+        _check_table(r, where, LADDER_TYPES, LADDER_KEYS, LADDER_REQUIRED)
+        if "games" in r and "time" in r:
+            raise SimkitError(f"{where}: give games or time, not both")
+        name = _name(r, where, f"ladder-{r['game']}-{r['players']}p-s{r.get('seed', 0)}",
+                     names)
+        try:
+            lists, origins = read_card_files(r["game"], r.get("cards", ()), path.parent)
+            with explained(origins):
+                spec = LadderSpec.make(r["game"], r["players"], r["strategies"],
+                                       r.get("games", 200), r.get("level_games"),
+                                       r.get("seed", 0), {**lists, **r.get("set", {})},
+                                       r.get("weights"))
+            seconds = parse_duration(r["time"]) if "time" in r else None
+        except SimkitError as exc:
+            raise SimkitError(f"{where}: {exc}") from exc
+        out.append(LadderExperiment(name, spec, seconds, "games" in r))
     return out

@@ -23,7 +23,7 @@ from pathlib import Path
 from simkit.errors import SimkitError
 
 MARKER = ".simkit"
-KINDS = ("run", "report", "whatif", "export", "cards")
+KINDS = ("run", "report", "whatif", "export", "cards", "ladder")
 
 
 def mark(folder: Path, kind: str) -> None:

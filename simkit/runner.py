@@ -119,10 +119,13 @@ class RunSpec:
     overrides: tuple[tuple[str, Any], ...] = ()
     rotate: bool = True
     weights: tuple[tuple[str, str, float], ...] = ()
+    compile_with: tuple[str, ...] = ()
+    """More strategies to compile into the run's driver than it seats: the runs of a ladder
+    share one driver (and its compilation); results do not depend on it."""
 
     @classmethod
     def make(cls, game, players, games, seed=0, strategies="random", overrides=None,
-             rotate=True, weights=None) -> RunSpec:
+             rotate=True, weights=None, compile_with=()) -> RunSpec:
         """Build and validate a RunSpec from user-facing arguments."""
         spec = registry.get_game(game)
         if players not in spec.players:
@@ -140,7 +143,8 @@ class RunSpec:
         w = [parse_weight(item) for item in weights or ()]
         names = _with_budgets(game, names, w)
         frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))  # plans cached
-        run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w))
+        extra = tuple(sorted({registry.split_budget(n)[0] for n in compile_with}))
+        run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w), extra)
         plan(run)  # compile the parameters now, so a bad value fails before any output
         return run
 
@@ -216,6 +220,8 @@ def _slot_weights(driver: Driver, slots: tuple[str, ...], run_weights, game: str
             knobs = game_knobs(game)
             w[i, : len(knobs)] = list(knobs.values())
     targets = set(slots) | set(bases)
+    if any(specs[b].search is not None for b in bases) and "heuristic" in specs:
+        targets.add("heuristic")  # the weights of the searches' heuristic rollouts
     for sname, _, _ in run_weights:
         if sname not in targets:
             raise SimkitError(f"--weight names strategy {sname!r}, which is not in this run; "
@@ -264,7 +270,7 @@ def plan(run: RunSpec) -> Plan:
     compiled = compile_checked(spec, vals, run.players)
     slots = tuple(sorted(set(run.strategies)))
     bases = tuple(registry.split_budget(s)[0] for s in slots)
-    driver = load_driver(run.game, tuple(sorted(set(bases))))
+    driver = load_driver(run.game, tuple(sorted(set(bases) | set(run.compile_with))))
     weights = _slot_weights(driver, slots, run.weights, run.game)
     kernels = np.array([driver.code(b) for b in bases], np.int32)
     specs = registry.strategies_for(run.game)
@@ -496,7 +502,7 @@ def _compile_notice(game: str, show: bool, after: float = 1.0):
 
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
-              overwrite: bool = False, tally: bool = False) -> RunResult:
+              overwrite: bool = False, tally: bool = False, bar: Any = None) -> RunResult:
     """Play ``run``; write a run folder to ``out`` (or keep the tables in memory).
 
     ``workers`` local threads (default: all cores), or a Dask cluster when ``scheduler`` is
@@ -505,7 +511,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     them) and run.json, and
     with ``tally`` the counts of the run's summary (``simkit.reports.tally.Tally``: what
     ``simkit run`` prints, without reading the tables back).
-    On Ctrl-C the games finished so far are kept, marked ``complete: false``."""
+    On Ctrl-C the games finished so far are kept, marked ``complete: false``.
+    ``bar``: a progress bar (``update(n)``) to advance instead of a bar of the run's own, as
+    a ladder shows one bar over all its runs; the caller closes it."""
     p = plan(run)
     workers = workers or os.cpu_count() or 1
     if p.search_nodes:  # seconds a game: small chunks, for progress and for Ctrl-C
@@ -522,8 +530,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         backend.close(wait=False)
         raise
     started = time.perf_counter()
-    bar = None
-    if progress:
+    own_bar = progress and bar is None
+    if own_bar:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=run.games, unit=" games", unit_scale=True, desc=run.game,
@@ -567,7 +575,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                                   "was kept and the disk is as it was") from exc
         raise
     finally:
-        if bar is not None:
+        if own_bar:
             bar.close()
         backend.close(wait=not stop.requested)
     result_games = result_items = None  # written: not read back (nor pandas imported)

@@ -1,0 +1,378 @@
+"""The skill ladder: a round robin of strategies, their ratings, and the game's balance at
+every level of skill.
+
+A ladder of strategies ``S`` at ``P`` players plays:
+
+- *matches*: every table of ``P`` seats drawn from ``S`` with as many different strategies as
+  the table holds (at 2 players every pair; at 3 and 4 players every set of P strategies, or,
+  with fewer strategies than seats, every table that seats them all), each in every distinct
+  seat arrangement, ``games`` games a table split evenly over its arrangements;
+- *levels*: each strategy in self-play, ``level_games`` games, for balance by skill.
+
+Every one of them is an ordinary run (``simkit.runner``) with fixed seats, written as a run
+folder under ``matches/`` or ``levels/``, and every one uses the ladder's master seed, so
+game ``i`` of every arrangement and level is dealt alike: a pairing's two seat orders are
+played on the same deals, and the levels on the same deals as each other. All the runs share
+one compiled driver. The ladder folder:
+
+    ladder.json    provenance: the ladder's settings, its schedule (every run, its seats, its
+                   folder), the measured costs and the estimate, versions, ``complete``
+    summary.json   ratings with intervals, the win matrix, skill depth, balance by level
+    games.parquet  every game of every run: the run's games table with ``part`` (match or
+                   level), ``run`` (its folder) and ``table`` first
+    matches/, levels/  the runs
+
+A ladder stopped by Ctrl-C keeps every finished run (and the finished games of the run it
+was playing); ``resume`` plays only what is missing. Reports never run games; this module
+plays them and leaves the figures to ``simkit.reports.ladder``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from itertools import combinations_with_replacement, permutations
+from pathlib import Path
+from typing import Any
+
+from simkit import folders, registry
+from simkit.errors import SimkitError
+from simkit.runner import RunInterrupted, RunSpec, parse_weight
+
+MAX_RUNS = 2_000
+"""The most runs (tables x arrangements, plus levels) one ladder plays: more is a typo."""
+PROBE_SECONDS = 1.0
+"""How long the estimate plays each strategy before a ladder starts (at least one game)."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """One run of a ladder: ``part`` "match" or "level", the ``table`` it belongs to (a
+    level's index for a level), its seats' strategies, its games and its folder."""
+
+    part: str
+    table: int
+    seats: tuple[str, ...]
+    games: int
+    folder: str
+
+
+@dataclass(frozen=True)
+class LadderSpec:
+    """Everything that decides a ladder's games (see the module docstring)."""
+
+    game: str
+    players: int
+    strategies: tuple[str, ...]
+    games: int
+    level_games: int
+    seed: int = 0
+    overrides: tuple = ()
+    weights: tuple = ()
+
+    @classmethod
+    def make(cls, game: str, players: int, strategies, games: int, level_games: int | None =
+             None, seed: int = 0, overrides: dict | None = None, weights=None) -> LadderSpec:
+        """Build and check a ladder: every strategy plays the game, two at least, none twice;
+        every run it will play is checked before any game is played."""
+        spec = registry.get_game(game)
+        if players not in spec.players:
+            raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
+                              f"not {players}")
+        names = [n.strip() for n in (strategies.split(",") if isinstance(strategies, str)
+                                     else strategies)]
+        names = [n for n in names if n]
+        w = [parse_weight(x) for x in weights or ()]
+        canon = []
+        for n in names:  # each checked, and named with its budget (ismcts -> ismcts@400)
+            canon.append(RunSpec.make(game, players, 1, seed, [n] * players, overrides,
+                                      False, _weights_for(w, [n])).strategies[0])
+        if len(set(canon)) < 2:
+            raise SimkitError("a ladder needs at least two different strategies, e.g. "
+                              "--strategies random,heuristic; "
+                              f"{game}'s strategies: {', '.join(registry.strategies_for(game))}")
+        twice = sorted({c for c in canon if canon.count(c) > 1})
+        if twice:
+            given = [n for n, c in zip(names, canon, strict=True) if c == twice[0]]
+            raise SimkitError(f"strategy {twice[0]} is given twice (as {', '.join(given)}); "
+                              "give each level once")
+        targets = set(canon) | {registry.split_budget(c)[0] for c in canon}
+        for sname, _, _ in w:
+            if sname not in targets and sname != "heuristic":
+                raise SimkitError(f"--weight names strategy {sname!r}, which is not in this "
+                                  f"ladder; its strategies: {', '.join(sorted(targets))}")
+        for n in (games, level_games if level_games is not None else games):
+            RunSpec.make(game, players, n, seed, canon[0], overrides)  # the counts' checks
+        from simkit import data
+
+        over = data.parse_overrides(overrides)
+        frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))
+        ladder = cls(game, players, tuple(canon), games,
+                     games if level_games is None else level_games, seed, frozen, tuple(w))
+        if len(ladder.schedule()) > MAX_RUNS:
+            raise SimkitError(f"this ladder would play {len(ladder.schedule()):,} runs (tables "
+                              f"x seat arrangements), more than {MAX_RUNS:,}; give fewer "
+                              "strategies")
+        for m in ladder.schedule():
+            ladder.run_spec(m)  # every run checked now, so a bad one fails before any output
+        return ladder
+
+    def with_games(self, games: int, level_games: int) -> LadderSpec:
+        return LadderSpec(self.game, self.players, self.strategies, games, level_games,
+                          self.seed, self.overrides, self.weights)
+
+    def tables(self) -> list[tuple[int, ...]]:
+        """The tables of the round robin: multisets of ``players`` strategy indices with as
+        many different strategies as fit (``min(len(strategies), players)``)."""
+        k = len(self.strategies)
+        distinct = min(k, self.players)
+        return [t for t in combinations_with_replacement(range(k), self.players)
+                if len(set(t)) == distinct]
+
+    def schedule(self) -> list[Match]:
+        """Every run of the ladder, matches first (table by table), then the levels."""
+        out = []
+        for ti, table in enumerate(self.tables()):
+            arrangements = sorted(set(permutations(table)))
+            per = math.ceil(self.games / len(arrangements))
+            for arr in arrangements:
+                seats = tuple(self.strategies[i] for i in arr)
+                out.append(Match("match", ti, seats, per,
+                                 f"matches/t{ti + 1:02d}-{'_'.join(seats)}"))
+        for li, name in enumerate(self.strategies):
+            out.append(Match("level", li, (name,) * self.players, self.level_games,
+                             f"levels/{li + 1:02d}-{name}"))
+        return out
+
+    def run_spec(self, m: Match) -> RunSpec:
+        """The run of ``m``: fixed seats, the ladder's seed and data, the weights that name
+        its strategies, and a driver compiled with every strategy of the ladder."""
+        return RunSpec.make(self.game, self.players, m.games, self.seed, list(m.seats),
+                            dict(self.overrides), False,
+                            _weights_for(self.weights, m.seats), self.strategies)
+
+    def as_dict(self) -> dict:
+        from simkit import data
+
+        d = asdict(self)
+        d["overrides"] = {k: data.thaw(v) for k, v in self.overrides}
+        d["weights"] = [f"{s}.{k}={v}" for s, k, v in self.weights]
+        return d
+
+
+def _weights_for(weights, seats) -> list[str]:
+    """The ``--weight`` items that apply to a run seating ``seats`` (``heuristic.*`` also
+    where a search plays: its rollouts use the heuristic)."""
+    targets = set(seats) | {registry.split_budget(s)[0] for s in seats}
+    search = any(registry.split_budget(s)[0] in ("mc", "ismcts") for s in seats)
+    return [f"{s}.{k}={v}" for s, k, v in weights
+            if s in targets or (search and s == "heuristic")]
+
+
+# ---------------------------------------------------------------------------------------------
+# the estimate
+
+
+def measure_costs(ladder: LadderSpec, seconds: float = PROBE_SECONDS) -> dict[str, float]:
+    """Seconds a game of each strategy in self-play on one thread, from a brief sample
+    (games of the level's own run, played and dropped; compiling is not counted)."""
+    from simkit.runner import plan, play_chunk
+
+    costs = {}
+    for name in ladder.strategies:
+        p = plan(ladder.run_spec(Match("level", 0, (name,) * ladder.players, 1, "")))
+        play_chunk(p, 0, 1)  # compile, or load from numba's cache
+        started, played = time.perf_counter(), 0
+        while played < 1 or (time.perf_counter() - started < seconds and played < 10_000):
+            count = 1 if played < 4 else min(4 * played, 2_000)
+            play_chunk(p, 1 + played, count)
+            played += count
+        costs[name] = (time.perf_counter() - started) / played
+    return costs
+
+
+def estimate(ladder: LadderSpec, costs: dict[str, float], workers: int) -> dict:
+    """The ladder's expected wall time on ``workers`` threads: a game of a run costs the mean
+    of its seats' self-play costs (each seat makes about 1/P of the decisions)."""
+    total = 0.0
+    for m in ladder.schedule():
+        total += m.games * sum(costs[s] for s in m.seats) / len(m.seats)
+    games = sum(m.games for m in ladder.schedule())
+    return {"games": games, "cpu_seconds": total, "seconds": total / max(1, workers),
+            "pairing_half_width": half_width(ladder.games),
+            "level_half_width": half_width(ladder.level_games)}
+
+
+def half_width(games: int) -> float:
+    """The 95% half-width of a rate near 1/2 from ``games`` games (the widest it can be)."""
+    return 1.96 * math.sqrt(0.25 / games) if games else float("nan")
+
+
+def games_for_time(ladder: LadderSpec, costs: dict[str, float], workers: int,
+                   seconds: float) -> LadderSpec:
+    """The ladder with ``games`` (a table; the levels the same) as large as ``seconds`` of
+    play on ``workers`` threads allows, and at least one game an arrangement."""
+    unit = ladder.with_games(10_000, 10_000)
+    per_game = estimate(unit, costs, workers)["seconds"] / 10_000
+    fewest = max(len(set(permutations(t))) for t in ladder.tables())
+    n = max(fewest, int(seconds / per_game) if per_game > 0 else fewest)
+    n = min(n, 10**8)
+    return ladder.with_games(n, n)
+
+
+def parse_duration(text: str) -> float:
+    """``90``, ``90s``, ``15m``, ``2h`` -> seconds; one line naming the problem otherwise."""
+    t = str(text).strip().lower()
+    scale = {"s": 1, "m": 60, "h": 3600}.get(t[-1:], None)
+    number = t[:-1] if scale else t
+    try:
+        value = float(number) * (scale or 1)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise SimkitError(f"a time budget is a positive number of seconds, or minutes or "
+                          f"hours with m or h (90, 90s, 15m, 2h), not {text!r}")
+    return value
+
+
+def say_duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+# ---------------------------------------------------------------------------------------------
+# playing
+
+
+def _meta(folder: Path) -> dict | None:
+    try:
+        return json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _finished(folder: Path, spec: RunSpec) -> bool:
+    """Whether ``folder`` holds the complete run of ``spec`` (a resumed ladder skips it)."""
+    meta = _meta(folder)
+    want = json.loads(json.dumps(asdict(spec), default=str))  # as run.json holds it
+    return meta is not None and meta.get("complete") is True and meta.get("run_spec") == want
+
+
+def _write_json(path: Path, doc: dict) -> None:
+    """Write ``doc`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
+    tmp.write_text(json.dumps(doc, indent=2, default=str, allow_nan=False) + "\n",
+                   encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def check_resume(ladder: LadderSpec, out: Path, games_given: bool) -> LadderSpec:
+    """The ladder to continue in ``out``: its settings must be the recorded ones (the game
+    counts too, unless they came from a time budget: then the recorded counts are kept)."""
+    meta_path = out / "ladder.json"
+    if folders.kind_of(out) != "ladder" or not meta_path.is_file():
+        raise SimkitError(f"--resume: {out} is not a ladder folder; start the ladder without "
+                          "--resume")
+    try:
+        old = json.loads(meta_path.read_text(encoding="utf-8"))["ladder"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SimkitError(f"--resume: {meta_path} cannot be read ({exc}); start the ladder "
+                          "again with --overwrite") from exc
+    if not games_given:
+        ladder = ladder.with_games(int(old.get("games", ladder.games)),
+                                   int(old.get("level_games", ladder.level_games)))
+    new = ladder.as_dict()
+    diff = [k for k in new if json.dumps(new[k], default=str) !=
+            json.dumps(old.get(k), default=str)]
+    if diff:
+        k = diff[0]
+        raise SimkitError(f"--resume: {out} was played with {k} {old.get(k)!r}, not "
+                          f"{new[k]!r}; give the same settings, or --overwrite to start again")
+    return ladder
+
+
+def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
+               scheduler: Any = None, progress: bool = False, costs: dict | None = None,
+               estimate_: dict | None = None, resume: bool = False) -> dict:
+    """Play every run of ``ladder`` missing from ``out`` and write the ladder folder.
+
+    Returns ladder.json's contents. ``out`` has been checked (``folders.check_output``)
+    by the caller, or is the ladder to resume. On Ctrl-C the finished runs are kept and
+    ``RunInterrupted``'s subclass ``LadderInterrupted`` is raised."""
+    from simkit.runner import _versions, run_games
+
+    out = Path(out)
+    workers = workers or os.cpu_count() or 1
+    lock = folders.OutputLock(out)
+    try:
+        if not resume and out.exists() and any(out.iterdir()):
+            if folders.kind_of(out) != "ladder":  # check_output let only our ladders here
+                raise SimkitError(f"--out {out} is not a ladder folder simkit wrote; "
+                                  "choose another --out")
+            import shutil
+
+            shutil.rmtree(out)
+        out.mkdir(parents=True, exist_ok=True)
+        folders.mark(out, "ladder")
+        schedule = ladder.schedule()
+        specs = [ladder.run_spec(m) for m in schedule]
+        todo = [i for i, (m, s) in enumerate(zip(schedule, specs, strict=True))
+                if not _finished(out / m.folder, s)]
+        doc = {"kind": "ladder", "ladder": ladder.as_dict(),
+               "schedule": [asdict(m) for m in schedule], "costs": costs,
+               "estimate": estimate_, "versions": _versions(), "complete": False,
+               "workers": workers}
+        _write_json(out / "ladder.json", doc)
+        bar = None
+        if progress and todo:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=sum(schedule[i].games for i in todo), unit=" games",
+                       unit_scale=True, desc=f"{ladder.game} ladder", dynamic_ncols=True,
+                       mininterval=0.5, file=sys.stderr)
+        started = time.perf_counter()
+        try:
+            for i in todo:
+                m = schedule[i]
+                if bar is not None:
+                    bar.set_postfix_str(" vs ".join(dict.fromkeys(m.seats)) if m.part ==
+                                        "match" else f"{m.seats[0]} self-play")
+                folder = out / m.folder
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    run_games(specs[i], out=folder, workers=workers, scheduler=scheduler,
+                              progress=progress, overwrite=True, bar=bar)
+                except RunInterrupted as exc:
+                    raise LadderInterrupted(out, todo.index(i), len(todo)) from exc
+                except KeyboardInterrupt as exc:
+                    raise LadderInterrupted(out, todo.index(i), len(todo)) from exc
+        finally:
+            if bar is not None:
+                bar.close()
+        doc["play_seconds"] = round(time.perf_counter() - started, 3)
+        from simkit.reports.ladder import summarise
+
+        t0 = time.perf_counter()
+        summary = summarise(out, doc)
+        _write_json(out / "summary.json", summary)
+        doc["summary_seconds"] = round(time.perf_counter() - t0, 3)
+        doc["complete"] = True
+        _write_json(out / "ladder.json", doc)
+        return doc
+    finally:
+        lock.release()
+
+
+class LadderInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a ladder: the runs finished so far are kept in ``out``."""
+
+    def __init__(self, out: Path, done: int, todo: int):
+        super().__init__("interrupted")
+        self.out, self.done, self.todo = out, done, todo
