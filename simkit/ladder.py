@@ -357,12 +357,19 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
             if bar is not None:
                 bar.close()
         doc["play_seconds"] = round(time.perf_counter() - started, 3)
+        # the runs' own play, from their run.json: the rest is the ladder's overhead
+        doc["run_seconds"] = round(sum((_meta(out / m.folder) or {}).get("elapsed_seconds", 0)
+                                       for m in schedule), 3)
         from simkit.reports.ladder import summarise
 
         t0 = time.perf_counter()
         summary = summarise(out, doc)
         _write_json(out / "summary.json", summary)
         doc["summary_seconds"] = round(time.perf_counter() - t0, 3)
+        if not resume:
+            doc["overhead_share"] = round(
+                (doc["play_seconds"] - doc["run_seconds"] + doc["summary_seconds"])
+                / max(doc["run_seconds"], 1e-9), 4)
         doc["complete"] = True
         _write_json(out / "ladder.json", doc)
         return doc

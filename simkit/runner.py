@@ -472,14 +472,20 @@ class _StopRequests:
         return False
 
 
-def _versions() -> dict[str, str]:
+@cache
+def _installed_versions() -> tuple[tuple[str, str], ...]:
     out = {"python": platform.python_version()}
     for name in ("simkit", "numpy", "numba", "pandas", "pyarrow", "dask", "distributed"):
         try:
             out[name] = pkg_version(name)
         except Exception:  # noqa: BLE001 - a missing optional package is not an error
             out[name] = "not installed"
-    return out
+    return tuple(out.items())
+
+
+def _versions() -> dict[str, str]:
+    """The versions of Python and the packages a run depends on (asked once a process)."""
+    return dict(_installed_versions())
 
 
 @contextmanager
