@@ -3,15 +3,29 @@ problem and the valid choices, exit status 2, and no output folder."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import signal
 import sys
-from pathlib import Path
 
-import click
 
-from simkit.errors import SimkitError
+def _stopped_while_starting(signum, frame):
+    sys.stderr.write("interrupted: stopped before any game was played; nothing was written\n")
+    sys.exit(130)
+
+
+_COMMAND = sys.argv[0].replace("\\", "/")
+if _COMMAND.rsplit("/", 1)[-1] in ("simkit", "simkit.exe") or \
+        _COMMAND.endswith("/simkit/__main__.py"):
+    # the simkit command is starting: Ctrl-C while it imports gets the same line and status
+    # as everywhere else (``entry`` then restores Python's KeyboardInterrupt)
+    signal.signal(signal.SIGINT, _stopped_while_starting)
+
+import os  # noqa: E402
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+
+from simkit.errors import SimkitError  # noqa: E402
 
 
 def one_line(message: str) -> str:
@@ -30,13 +44,19 @@ class Command(click.Group):
     one line and exit status 130, and any other error (a bug) into one line that says where
     its traceback was written (``--debug`` shows it instead), exit status 1."""
 
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # Ctrl-C while the command line is read: as any other
+            _interrupted_at_start()
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except SimkitError as exc:
             fail(str(exc))
         except KeyboardInterrupt:
-            click.echo("interrupted: stopped at once; no run folder was kept", err=True)
+            click.echo("interrupted: stopped; nothing half-written was kept", err=True)
             sys.exit(130)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
@@ -310,11 +330,16 @@ def _show(v) -> str:
               help="Games per work unit (does not change results).")
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
               help="Also build an HTML report of the run(s) into this folder.")
+@click.option("--resume", is_flag=True,
+              help="Continue a run stopped by Ctrl-C (run.json says complete: false) in "
+                   "--out to its full count, with the same settings; for an experiment "
+                   "file, play only its runs not yet complete.")
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
-        out, overwrite, workers, scheduler, chunk_size, report_dir, quiet, as_json, fair):
+        out, overwrite, workers, scheduler, chunk_size, report_dir, resume, quiet, as_json,
+        fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -335,15 +360,20 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                     not fixed_seats, weights)
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
     from simkit.folders import check_output
+    from simkit.runner import _resume_point
 
-    for _, folder in jobs:
-        check_output(folder, "run", overwrite)
+    for spec_run, folder in jobs:
+        if resume and (folder / "run.json").is_file():
+            check_output(folder, "run", overwrite=True)
+            _resume_point(spec_run, folder)  # the same settings, or one line now
+        else:
+            check_output(folder, "run", overwrite)
     if report_dir is not None:
         check_output(report_dir, "report", overwrite=True, option="--report")
     done, summaries = [], []
     for spec_run, folder in jobs:
         res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
-                    tally=as_json or not quiet)
+                    tally=as_json or not quiet, resume=resume)
         done.append(folder)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
@@ -387,15 +417,17 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
 
     meta = res.meta
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
-         f"({meta['games_per_second']:,.0f} games/s, {meta['backend']})", quiet, as_json)
+         f"({meta['games_per_second'] or 0:,.0f} games/s, {meta['backend']})", quiet, as_json)
+    counts, items = (res.tally, None) if res.tally is not None else (res.games, res.items)
     if as_json:
-        return {"folder": str(folder), **summary_dict(res.tally, meta, None, fair)}
-    click.echo(summary_text(res.tally, meta, None, fair))
+        return {"folder": str(folder), **summary_dict(counts, meta, items, fair)}
+    click.echo(summary_text(counts, meta, items, fair))
     return None
 
 
-def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, tally=False):
-    from simkit.runner import RunInterrupted, run_games
+def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, tally=False,
+          resume=False):
+    from simkit.runner import RunAbandoned, RunInterrupted, run_games
 
     if not quiet:
         click.echo(f"{spec_run.game}: {spec_run.games:,} games, {spec_run.players} players, "
@@ -404,14 +436,21 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, ta
     try:
         res = run_games(spec_run, out=folder, workers=workers, scheduler=scheduler,
                         chunk_size=chunk_size, progress=not quiet, overwrite=overwrite,
-                        tally=tally)
+                        tally=tally, resume=resume)
     except RunInterrupted as exc:
         click.echo(f"interrupted: kept the {exc.result.meta['games_completed']:,} games "
-                   f"finished in {folder} (run.json says complete: false)", err=True)
+                   f"finished in {folder} (run.json says complete: false); continue with "
+                   "the same command and --resume", err=True)
         sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("interrupted: stopped at once; no run folder was kept", err=True)
+    except RunAbandoned as exc:
+        click.echo(f"interrupted: {exc}", err=True)
         sys.exit(130)
+    if tally and res.tally is None and res.games is None:  # resumed: read what it holds
+        from simkit.results import read_run
+
+        back = read_run(folder, items=False)
+        res.games, res.meta = back.games, back.meta
+        res.items = folder / "items.parquet"
     return res
 
 
@@ -802,6 +841,19 @@ def _sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
+def _interrupted_at_start() -> None:
+    click.echo("interrupted: stopped before any game was played; nothing was written",
+               err=True)
+    sys.exit(130)
+
+
 def entry():
-    signal.signal(signal.SIGTERM, _sigterm)
-    main()
+    """The ``simkit`` command. Ctrl-C (or SIGTERM) gives exit status 130 and one true line
+    wherever it lands: while starting, while playing (the finished games are kept), or at a
+    second Ctrl-C (which stops at once; the line says what was discarded)."""
+    try:
+        signal.signal(signal.SIGTERM, _sigterm)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        main()
+    except KeyboardInterrupt:
+        _interrupted_at_start()

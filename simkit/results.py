@@ -193,6 +193,27 @@ class RunWriter:
         self._games.write_table(games)
         self._items.write_table(items)
 
+    def copy_from(self, folder: Path, games: int) -> None:
+        """Start with the first ``games`` games of the run folder ``folder`` (an interrupted
+        run being resumed), copied in row groups, so memory stays bounded."""
+        folder = Path(folder)
+        try:
+            g_file = pq.ParquetFile(folder / "games.parquet")
+            i_file = pq.ParquetFile(folder / "items.parquet")
+        except (OSError, pa.ArrowException) as exc:
+            raise SimkitError(f"--resume: the tables of {folder} cannot be read ({exc}); play "
+                              "the run again with --overwrite") from exc
+        rows = g_file.metadata.num_rows
+        players = len([c for c in g_file.schema_arrow.names if c.startswith("rank_s")])
+        if rows != games or i_file.metadata.num_rows != games * players:
+            raise SimkitError(f"--resume: {folder} holds {rows:,} games, but its run.json says "
+                              f"{games:,}; play the run again with --overwrite")
+        for games_batch, items_batch in zip(g_file.iter_batches(ROW_GROUP),
+                                            i_file.iter_batches(ROW_GROUP * players),
+                                            strict=True):
+            self.write(pa.Table.from_batches([games_batch]),
+                       pa.Table.from_batches([items_batch]))
+
     def close(self, meta: dict) -> Path:
         self._flush()
         for w in (self._games, self._items):

@@ -365,17 +365,16 @@ def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table,
 
 
 def chunk_bounds(games: int, workers: int, chunk_size: int | None = None,
-                 largest: int = DEFAULT_CHUNK, smallest: int = MIN_CHUNK
+                 largest: int = DEFAULT_CHUNK, smallest: int = MIN_CHUNK, start: int = 0
                  ) -> list[tuple[int, int]]:
-    """(start, count) of each chunk of a run. With a ``chunk_size``, chunks of that size.
-    Otherwise guided: each chunk takes a quarter of the remaining games per worker
-    (between ``MIN_CHUNK`` and ``DEFAULT_CHUNK``), so chunks shrink toward the end of the
-    run and every worker finishes its last one at about the same time. The chunking never
-    changes a game: game ``i`` depends only on the master seed and ``i``."""
+    """(start, count) of each chunk of games ``start`` .. ``games - 1``. With a
+    ``chunk_size``, chunks of that size. Otherwise guided: each chunk takes a quarter of the
+    remaining games per worker (between ``smallest`` and ``largest``), so chunks shrink
+    toward the end of the run and every worker finishes its last one at about the same time.
+    The chunking never changes a game: game ``i`` depends only on the master seed and ``i``."""
     if chunk_size is not None:
-        return [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+        return [(s, min(chunk_size, games - s)) for s in range(start, games, chunk_size)]
     bounds = []
-    start = 0
     while start < games:
         remaining = games - start
         size = min(remaining, largest, max(smallest, math.ceil(remaining / (4 * workers))))
@@ -506,9 +505,49 @@ def _compile_notice(game: str, show: bool, after: float = 1.0):
             timer.cancel()
 
 
+CHUNK_BYTES = 64 * 2**20
+"""The most memory one chunk's arrays and tables take, whatever ``--chunk-size`` says: a
+chunk holds at most ``chunk_cap`` games (a run keeps at most two chunks a worker in
+flight)."""
+
+
+def chunk_cap(p: Plan) -> int:
+    """The most games a chunk of ``p`` holds within ``CHUNK_BYTES``: per game and seat, the
+    chunk's int32 item counts and the items table's uint16 copy, with room for the concat
+    of a row group (x2), plus the games table and the chunk's own columns."""
+    n, k = p.run.players, len(p.item_columns)
+    per_game = 2 * (6 * n * k + 40 * n + 80)
+    return max(1, CHUNK_BYTES // per_game)
+
+
+def _resume_point(run: RunSpec, out: Path) -> tuple[int, dict | None]:
+    """(games already played, their run.json) of the run to continue in ``out``; (0, None)
+    when there is none. A run of other settings is refused in one line."""
+    import json
+
+    try:
+        meta = json.loads((Path(out) / "run.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return 0, None
+    except (OSError, ValueError) as exc:
+        raise SimkitError(f"--resume: {out}/run.json cannot be read ({exc}); play the run "
+                          "again with --overwrite") from exc
+    want = json.loads(json.dumps(asdict(run), default=str))
+    have = meta.get("run_spec") if isinstance(meta, dict) else None
+    if have != want:
+        keys = [k for k in want if not isinstance(have, dict) or have.get(k) != want[k]]
+        k = keys[0] if keys else "run_spec"
+        old = have.get(k) if isinstance(have, dict) else None
+        raise SimkitError(f"--resume: {out} holds a run with {k} {old!r}, not {want.get(k)!r}; "
+                          "give the same settings, or --overwrite to start again")
+    done = int(meta.get("games_completed", 0))
+    return done, meta
+
+
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
-              overwrite: bool = False, tally: bool = False, bar: Any = None) -> RunResult:
+              overwrite: bool = False, tally: bool = False, bar: Any = None,
+              resume: bool = False) -> RunResult:
     """Play ``run``; write a run folder to ``out`` (or keep the tables in memory).
 
     ``workers`` local threads (default: all cores), or a Dask cluster when ``scheduler`` is
@@ -519,20 +558,38 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     ``simkit run`` prints, without reading the tables back).
     On Ctrl-C the games finished so far are kept, marked ``complete: false``.
     ``bar``: a progress bar (``update(n)``) to advance instead of a bar of the run's own, as
-    a ladder shows one bar over all its runs; the caller closes it."""
+    a ladder shows one bar over all its runs; the caller closes it.
+    ``resume``: continue the interrupted run of the same settings in ``out`` (its finished
+    games are kept and the rest played: the tables are those of an uninterrupted run); a
+    complete one is left as it is (the result then has no tally)."""
     p = plan(run)
     workers = workers or os.cpu_count() or 1
+    first, previous = _resume_point(run, out) if resume and out is not None else (0, None)
+    if previous is not None and previous.get("complete") and first == run.games:
+        return RunResult(None, None, previous, None)
+    cap = chunk_cap(p)
+    if chunk_size is not None:
+        chunk_size = min(chunk_size, cap)
     if p.search_nodes:  # seconds a game: small chunks, for progress and for Ctrl-C
-        bounds = chunk_bounds(run.games, workers, chunk_size, SEARCH_CHUNK, 1)
+        bounds = chunk_bounds(run.games, workers, chunk_size, min(SEARCH_CHUNK, cap), 1,
+                              start=first)
     else:
-        bounds = chunk_bounds(run.games, workers, chunk_size)
+        bounds = chunk_bounds(run.games, workers, chunk_size, min(DEFAULT_CHUNK, cap),
+                              min(MIN_CHUNK, cap), start=first)
     with _compile_notice(run.game, progress):
         play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
     # a run of one chunk is played here: no thread to start for it
     backend = _Backend(p, workers if len(bounds) > 1 else 1, scheduler)
+    writer = None
     try:
-        writer = RunWriter(out, overwrite) if out is not None else None
+        writer = RunWriter(out, overwrite or previous is not None) if out is not None else None
+        if previous is not None and first:
+            writer.copy_from(Path(out), first)
+            tally = False  # the summary is read from the folder (the first games were not
+            # counted here)
     except BaseException:
+        if writer is not None:
+            writer.abort()
         backend.close(wait=False)
         raise
     started = time.perf_counter()
@@ -540,12 +597,12 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     if own_bar:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=run.games, unit=" games", unit_scale=True, desc=run.game,
-                   dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
+        bar = tqdm(total=run.games, initial=first, unit=" games", unit_scale=True,
+                   desc=run.game, dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
     counts = _tally_for(p) if tally else None
-    done = 0
+    done = first
     search_stats = None
     stop = _StopRequests()
     try:
@@ -565,12 +622,20 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                     bar.update(len(chunk.seeds))
                 if stop.requested:
                     break
-            if stop.requested and done == 0:
+            if stop.requested and done == first:
                 raise KeyboardInterrupt
             elapsed = time.perf_counter() - started
             complete = done == run.games
-            meta = run_meta(p, backend.name, max(count for _, count in bounds), elapsed,
+            meta = run_meta(p, backend.name, max((c for _, c in bounds), default=0), elapsed,
                             done, complete, search_stats)
+            if previous is not None and first:
+                meta["elapsed_seconds"] = round(elapsed + previous.get("elapsed_seconds", 0), 3)
+                meta["games_per_second"] = round(done / meta["elapsed_seconds"], 1) \
+                    if meta["elapsed_seconds"] > 0 else None
+                meta["resumed_at"] = sorted({*previous.get("resumed_at", []), first})
+                if previous.get("search") and search_stats is not None:
+                    meta["search_note"] = ("search statistics cover the games played after "
+                                           f"game {first} (the run was resumed there)")
             if writer is not None:
                 writer.close(meta)
     except BaseException as exc:
@@ -579,6 +644,14 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
             if isinstance(exc, OSError):  # a full disk, a folder removed under us
                 raise SimkitError(f"writing {out} failed ({exc.strerror or exc}); nothing "
                                   "was kept and the disk is as it was") from exc
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, RunInterrupted):
+            played = done - first
+            kept = (f"{out} is as it was before" if previous is not None and first
+                    else "no run folder was written")
+            if played:
+                raise RunAbandoned(f"a second Ctrl-C stopped at once: the {played:,} games "
+                                   f"played were discarded and {kept}") from exc
+            raise RunAbandoned(f"stopped before any game was finished; {kept}") from exc
         raise
     finally:
         if own_bar:
@@ -600,6 +673,11 @@ def _tally_for(p: Plan):
     spec = registry.get_game(p.run.game)
     return Tally(p.run.players, spec.teams(p.run.players), p.slots,
                  p.run.strategies, spec.end_reasons, p.item_columns)
+
+
+class RunAbandoned(KeyboardInterrupt):
+    """Raised when a run stops with nothing to keep: before its first chunk finished, or at
+    a second Ctrl-C (which stops at once); its message says what became of the games."""
 
 
 class RunInterrupted(KeyboardInterrupt):

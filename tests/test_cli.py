@@ -343,4 +343,4 @@ def test_an_interrupt_at_start_up_is_one_line_and_130(monkeypatch):
     monkeypatch.setattr(registry, "games", interrupted)
     res = CliRunner().invoke(main, ["games"])
     assert res.exit_code == 130 and res.output.strip() == (
-        "interrupted: stopped at once; no run folder was kept")
+        "interrupted: stopped; nothing half-written was kept")
