@@ -658,8 +658,10 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
     for d in run_dirs:
         if d.resolve() == out.resolve():
             raise SimkitError(f"the report would overwrite the run folder {d}")
-    ladders = [(d, load_ladder(d)) for d in run_dirs if folders.kind_of(d) == "ladder"]
-    run_dirs = [d for d in run_dirs if folders.kind_of(d) != "ladder"]
+    ladders = [(d, load_ladder(d)) for d in run_dirs
+               if folders.kind_of(d) in ("ladder", "sweep", "sensitivity")]
+    run_dirs = [d for d in run_dirs
+                if folders.kind_of(d) not in ("ladder", "sweep", "sensitivity")]
     if ladders and not run_dirs:
         return _ladder_report(ladders, out, title)
     with warnings.catch_warnings():
@@ -676,7 +678,7 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
     with _atomic_folder(out) as tmp:
         doc = Document(tmp)
         for i, (d, summary) in enumerate(ladders, start=1):
-            ladder_section(doc, d, summary, prefix=f"ladder{i}_")
+            _folder_section(doc, d, summary, prefix=f"part{i}_")
         if len(runs) == 1:
             _run_section(doc, runs[0], "", None, fair)
             doc.para(DEFINITIONS, cls="meta")
@@ -704,31 +706,61 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
 
 
 def load_ladder(folder: Path) -> dict:
-    """A finished ladder's summary.json; one line when the ladder is not finished."""
+    """A finished ladder's (or sweep's, or sensitivity run's) summary.json; one line when it
+    has not finished."""
     import json
 
     path = Path(folder) / "summary.json"
     if not path.is_file():
-        raise SimkitError(f"{folder} is a ladder that has not finished (no summary.json); "
-                          "continue it with `simkit ladder ... --resume` first")
+        kind = folders.kind_of(Path(folder)) or "ladder"
+        raise SimkitError(f"{folder} is a {kind} that has not finished (no summary.json); "
+                          f"continue it with `simkit {kind} ... --resume` first")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise SimkitError(f"{path} cannot be read ({exc})") from exc
 
 
+def _folder_section(doc: Document, folder: Path, summary: dict, prefix: str) -> None:
+    from simkit.reports import explore as E
+
+    kind = summary.get("kind", "ladder")
+    if kind == "sweep":
+        E.sweep_section(doc, folder, summary, prefix)
+    elif kind == "sensitivity":
+        E.sensitivity_section(doc, folder, summary, prefix)
+    else:
+        ladder_section(doc, folder, summary, prefix)
+
+
 def _ladder_report(ladders: list[tuple[Path, dict]], out: Path, title: str | None) -> Path:
+    """A report of ladders, sweeps and sensitivity runs (no plain runs)."""
     if title is None:
         s = ladders[0][1]
-        title = (f"{s['game']}: skill ladder, {s['players']} players" if len(ladders) == 1
-                 else f"{len(ladders)} skill ladders")
+        what = {"sweep": "sweep", "sensitivity": "sensitivity"}.get(s.get("kind"),
+                                                                    "skill ladder")
+        title = (f"{s['game']}: {what}, {s['players']} players" if len(ladders) == 1
+                 else f"{len(ladders)} explorations")
     with _atomic_folder(out) as tmp:
         doc = Document(tmp)
         for i, (d, summary) in enumerate(ladders, start=1):
-            ladder_section(doc, d, summary, prefix=f"ladder{i}_" if len(ladders) > 1 else "")
-        doc.para(LADDER_DEFINITIONS, cls="meta")
+            _folder_section(doc, d, summary, prefix=f"part{i}_" if len(ladders) > 1 else "")
+        if any(s.get("kind", "ladder") == "ladder" for _, s in ladders):
+            doc.para(LADDER_DEFINITIONS, cls="meta")
+        if any(s.get("kind") in ("sweep", "sensitivity") for _, s in ladders):
+            doc.para(EXPLORE_DEFINITIONS, cls="meta")
         doc.write(title)
     return out
+
+
+EXPLORE_DEFINITIONS = (
+    "How to read a sweep or a sensitivity run. Every point played the same games (the same "
+    "master seed, so game i of every point was dealt alike), so two points differ by the "
+    "change and not by luck. A point's figures are those of a run's summary (95% Wilson "
+    "intervals for rates, t for means). A difference between points is paired: the same "
+    "games are resampled together (1,000 bootstrap resamples) for its standard error and a "
+    "normal 95% interval; sensitivity's p-values are corrected for testing every step at "
+    "once by Holm's method. docs/explore.md has the full definitions.")
 
 
 LADDER_DEFINITIONS = (

@@ -536,3 +536,107 @@ def item_value_by_skill_figure(summary: dict, items: list[str]) -> Figure:
         _note(fig, "Each point is one level's self-play; points are nudged sideways so their "
                    "intervals do not hide each other. An association, not a cause.")
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# design exploration (``reports.explore``'s summaries)
+
+
+def sweep_line_figure(summary: dict) -> Figure:
+    """One key swept: the first-player advantage and each seat's win rate at every value,
+    with 95% interval bands."""
+    key = summary["keys"][0]
+    pts = summary["points"]
+    x = np.array([float(pt["changes"][key]) for pt in pts])
+    with _style():
+        fig = _figure(10, 3.6)
+        left, right = fig.subplots(1, 2)
+        f = [pt["first_player_advantage"] for pt in pts]
+        est = np.array([_nan(v["advantage"]) for v in f])
+        left.fill_between(x, [_nan(v["ci_low"]) for v in f], [_nan(v["ci_high"]) for v in f],
+                          color=ACCENT, alpha=0.2, lw=0)
+        left.plot(x, est, "o-", color=ACCENT)
+        left.axhline(0, color=FAIR, lw=0.8, ls="--")
+        left.yaxis.set_major_formatter(PercentFormatter(1.0))
+        left.set_xlabel(key)
+        left.set_ylabel("first-player advantage")
+        left.set_title("First-player advantage")
+        colors = [ACCENT, SECOND, GOOD, BAD]
+        for s, seat in enumerate(pts[0]["seats"]):
+            w = np.array([_nan(pt["seats"][s]["win_rate"]) for pt in pts])
+            c = colors[s % len(colors)]
+            right.fill_between(x, [_nan(pt["seats"][s]["win_low"]) for pt in pts],
+                               [_nan(pt["seats"][s]["win_high"]) for pt in pts], color=c,
+                               alpha=0.15, lw=0)
+            right.plot(x, w, "o-", color=c, label=seat["name"])
+        right.yaxis.set_major_formatter(PercentFormatter(1.0))
+        right.set_xlabel(key)
+        right.set_ylabel("outright wins")
+        right.set_title("Each seat's wins")
+        right.legend()
+        _note(fig, f"{summary['games']:,} games a point, every point on the same seeds; "
+                   "bands are 95% intervals.")
+    return fig
+
+
+def sweep_heatmap_figure(summary: dict) -> Figure:
+    """Two keys swept: the first-player advantage over the grid (0 white)."""
+    kx, ky = summary["keys"]
+    xs = sorted({pt["changes"][kx] for pt in summary["points"]})
+    ys = sorted({pt["changes"][ky] for pt in summary["points"]})
+    grid = np.full((len(ys), len(xs)), np.nan)
+    for pt in summary["points"]:
+        grid[ys.index(pt["changes"][ky]), xs.index(pt["changes"][kx])] = \
+            _nan(pt["first_player_advantage"]["advantage"])
+    top = _absmax(grid, default=0.01) or 0.01
+    with _style():
+        fig = _figure(1.8 + 0.8 * len(xs), 1.4 + 0.55 * len(ys))
+        ax = fig.subplots()
+        ax.grid(False)
+        im = ax.imshow(grid, cmap="RdBu_r", vmin=-top, vmax=top, origin="lower",
+                       aspect="auto")
+        for i in range(len(ys)):
+            for j in range(len(xs)):
+                if not np.isnan(grid[i, j]):
+                    ax.text(j, i, f"{100 * grid[i, j]:+.1f}", ha="center", va="center",
+                            fontsize=8)
+        ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+        ax.set_yticks(range(len(ys)), [str(v) for v in ys])
+        ax.set_xlabel(kx)
+        ax.set_ylabel(ky)
+        ax.set_title("First-player advantage (points)")
+        fig.colorbar(im, ax=ax, format=PercentFormatter(1.0), shrink=0.8)
+    return fig
+
+
+def tornado_figure(summary: dict, top: int = 20) -> Figure:
+    """Sensitivity: each number's effect a step down and a step up on the measure, with 95%
+    intervals, the largest on top; numbers whose effect Holm's correction keeps in color."""
+    scale = 1 if summary["measure"] == "length" else 100
+    ranked = [k["key"] for k in summary["ranked"]][:top]
+    if not ranked:
+        return _empty("Sensitivity", "no number could move")
+    by = {(r["key"], r["direction"]): r for r in summary["effects"]}
+    with _style():
+        fig = _figure(8, 0.6 + 0.32 * len(ranked))
+        ax = fig.subplots()
+        y = np.arange(len(ranked))[::-1]
+        for direction, color, dy in (("down", SECOND, -0.17), ("up", ACCENT, 0.17)):
+            for yi, key in zip(y, ranked, strict=True):
+                r = by.get((key, direction))
+                if r is None:
+                    continue
+                d = scale * r["difference"]
+                c = color if r["moves"] else MUTED
+                ax.barh(yi + dy, d, height=0.32, color=c)
+                ax.errorbar(d, yi + dy, xerr=_err([d], [scale * r["ci_low"]],
+                                                  [scale * r["ci_high"]]),
+                            fmt="none", ecolor=FAIR, capsize=2, lw=0.8)
+        ax.axvline(0, color=FAIR, lw=0.8)
+        ax.set_yticks(y, ranked)
+        unit = "" if summary["measure"] == "length" else " (points)"
+        ax.set_xlabel(f"change of the {summary['measure']}{unit}")
+        ax.set_title(f"Sensitivity: a step down (orange) and up (blue); "
+                     f"{summary['games']:,} paired games each")
+        _note(fig, "Grey: no detectable effect after Holm's correction over every step.")
+    return fig

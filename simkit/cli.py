@@ -469,15 +469,18 @@ def report(runs, out, title, quiet, as_json, fair):
     from simkit.reports.build import build_report
 
     for r in runs:
-        if not (Path(r) / "run.json").is_file() and folders.kind_of(Path(r)) != "ladder":
-            raise SimkitError(f"{r} is not a run folder (no run.json) nor a ladder folder")
+        if not (Path(r) / "run.json").is_file() and folders.kind_of(Path(r)) not in (
+                "ladder", "sweep", "sensitivity"):
+            raise SimkitError(f"{r} is not a run folder (no run.json), nor a ladder, sweep "
+                              "or sensitivity folder")
     path = build_report(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
         from simkit.reports.build import load_ladder, load_run
         from simkit.reports.summary import summary_dict
 
-        ladders = [Path(r) for r in runs if folders.kind_of(Path(r)) == "ladder"]
+        ladders = [Path(r) for r in runs
+                   if folders.kind_of(Path(r)) in ("ladder", "sweep", "sensitivity")]
         loaded = [load_run(Path(r)) for r in runs if Path(r) not in ladders]
         doc = {"report": str(path), "runs": [
             {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
@@ -626,6 +629,174 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
                    f"{say_duration(est['seconds'])})", err=True)
         click.echo(ladder_text(summary))
     return {"folder": str(folder), **summary}
+
+
+precision_option = click.option(
+    "--precision", type=float, metavar="POINTS",
+    help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
+         "first-player advantage have a 95% interval within +-POINTS, or --games is "
+         "reached; the rule is checked only at those counts, so it stops at the same game "
+         "on any number of workers.")
+
+
+def _precision(x: float | None) -> float | None:
+    if x is None:
+        return None
+    if not 0 < x < 50:
+        raise SimkitError(f"--precision is a half-width in points, more than 0 and less than "
+                          f"50 (e.g. 1 for +-1 point), not {x:g}")
+    return x / 100
+
+
+def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, resume, spec):
+    from simkit import folders
+    from simkit.explore import check_resume
+
+    out = out or Path("runs") / f"{kind}-{game}-{players}p-s{seed}"
+    if resume and out.exists():
+        check_resume(spec, out)
+        return out, True
+    folders.check_output(out, kind, overwrite)
+    return out, False
+
+
+def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir,
+             skipped=None):
+    import os
+
+    from simkit.explore import ExploreInterrupted, estimate_seconds, run_explore
+    from simkit.ladder import say_duration
+
+    if report_dir is not None:
+        from simkit import folders
+
+        folders.check_output(report_dir, "report", overwrite=True, option="--report")
+    n = workers or os.cpu_count() or 1
+    if not quiet:
+        click.echo(f"{spec.game}, {spec.players} players: {len(spec.points)} points x "
+                   f"{spec.games:,} games on the same seeds, about "
+                   f"{say_duration(estimate_seconds(spec, n))}"
+                   + (" at most (--precision may stop sooner)" if spec.precision else "")
+                   + f" -> {out}", err=True)
+    try:
+        summary = run_explore(spec, out, workers, scheduler, progress=not quiet,
+                              resume=resuming, fair=fair / 100, skipped=skipped)
+    except ExploreInterrupted as exc:
+        click.echo(f"interrupted: kept the {exc.done} points finished of the {exc.todo} to "
+                   f"play in {out}; continue with the same command and --resume", err=True)
+        sys.exit(130)
+    path = None
+    if report_dir is not None:
+        from simkit.reports.build import build_report
+
+        path = build_report([out], report_dir, fair=fair / 100) / "index.html"
+    if as_json:
+        _emit_json({"folder": str(out), **summary, "report": str(path) if path else None})
+        return
+    if not quiet:
+        from simkit.reports.explore import sensitivity_text, sweep_text
+
+        click.echo(sweep_text(summary) if spec.kind == "sweep" else sensitivity_text(summary))
+        if path:
+            click.echo(f"report: {path}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--vary", "varies", multiple=True, required=True, metavar="KEY=VALUES",
+              help="A number to sweep (repeatable: a grid): KEY=3,4,5, KEY=3..6 (whole "
+                   "numbers) or KEY=0.5:2.0:0.25 (start, stop, step).")
+@players_option
+@click.option("--games", "n_games", type=int, default=20_000, show_default=True,
+              help="Games a point (the most, with --precision).")
+@seed_option
+@strategies_option
+@fixed_option
+@set_option
+@cards_option
+@weight_option
+@precision_option
+@click.option("--max-points", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="Refuse a grid of more points than this.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Sweep folder (default runs/sweep-GAME-Np-sSEED).")
+@overwrite_option
+@click.option("--resume", is_flag=True, help="Play only the points not finished in --out.")
+@workers_option
+@scheduler_option
+@click.option("--report", "report_dir", type=click.Path(path_type=Path),
+              help="Also build an HTML report of the sweep into this folder.")
+@quiet_option
+@json_option
+@fair_option
+def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
+          card_files, weights, precision, max_points, out, overwrite, resume, workers,
+          scheduler, report_dir, quiet, as_json, fair):
+    """Play GAME at every point of a grid of its numbers (--vary), all on the same seeds:
+    outcomes by seat with intervals, first-player advantage, length and endings at every
+    point, a chart, and a verdict on where the game is fair."""
+    from simkit.cards import explained
+    from simkit.explore import make_sweep
+
+    players = _players(game, players)
+    over, origins = _overrides(game, overrides, card_files)
+    with explained(origins):
+        spec = make_sweep(game, players, list(varies), n_games, seed, strategies, over,
+                          not fixed_seats, weights, max_points, _precision(precision))
+    out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
+    _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--keys", help="The numbers to move, comma-separated (default: every number "
+                             "of the game's data).")
+@click.option("--step", type=float, help="The step (default: 1 for whole numbers, 10% of the "
+                                         "value for the others).")
+@click.option("--measure", default="seat-spread", show_default=True,
+              help="What to watch: seat-spread (largest seat's score share minus smallest), "
+                   "first-player-advantage, length, or item:NAME (a card's value).")
+@players_option
+@click.option("--games", "n_games", type=int, default=20_000, show_default=True,
+              help="Games a point (the base and every step, on the same seeds).")
+@seed_option
+@strategies_option
+@fixed_option
+@set_option
+@cards_option
+@weight_option
+@click.option("--max-points", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="Refuse more runs than this.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Folder (default runs/sensitivity-GAME-Np-sSEED).")
+@overwrite_option
+@click.option("--resume", is_flag=True, help="Play only the points not finished in --out.")
+@workers_option
+@scheduler_option
+@click.option("--report", "report_dir", type=click.Path(path_type=Path),
+              help="Also build an HTML report into this folder.")
+@quiet_option
+@json_option
+@fair_option
+def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, fixed_seats,
+                overrides, card_files, weights, max_points, out, overwrite, resume, workers,
+                scheduler, report_dir, quiet, as_json, fair):
+    """Move every number of GAME (or --keys) one step down and up, each paired with the base
+    on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
+    Holm correction for testing many numbers at once."""
+    from simkit.cards import explained
+    from simkit.explore import make_sensitivity
+
+    players = _players(game, players)
+    over, origins = _overrides(game, overrides, card_files)
+    names = [k.strip() for k in keys.split(",") if k.strip()] if keys else None
+    with explained(origins):
+        spec = make_sensitivity(game, players, n_games, seed, strategies, over,
+                                not fixed_seats, weights, names, step, measure, max_points)
+    out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
+                                 spec)
+    _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir,
+             getattr(spec, "_skipped", []))
 
 
 @main.command()

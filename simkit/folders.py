@@ -23,7 +23,7 @@ from pathlib import Path
 from simkit.errors import SimkitError
 
 MARKER = ".simkit"
-KINDS = ("run", "report", "whatif", "export", "cards", "ladder")
+KINDS = ("run", "report", "whatif", "export", "cards", "ladder", "sweep", "sensitivity", "balance")
 
 
 def mark(folder: Path, kind: str) -> None:

@@ -520,9 +520,11 @@ def chunk_cap(p: Plan) -> int:
     return max(1, CHUNK_BYTES // per_game)
 
 
-def _resume_point(run: RunSpec, out: Path) -> tuple[int, dict | None]:
+def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dict | None]:
     """(games already played, their run.json) of the run to continue in ``out``; (0, None)
-    when there is none. A run of other settings is refused in one line."""
+    when there is none. A run of other settings is refused in one line; with ``grow``, a
+    complete run of the same settings and fewer games is continued to ``run.games`` (game
+    ``i`` does not depend on how many games the run has)."""
     import json
 
     try:
@@ -534,6 +536,9 @@ def _resume_point(run: RunSpec, out: Path) -> tuple[int, dict | None]:
                           "again with --overwrite") from exc
     want = json.loads(json.dumps(asdict(run), default=str))
     have = meta.get("run_spec") if isinstance(meta, dict) else None
+    if grow and isinstance(have, dict) and isinstance(have.get("games"), int) \
+            and have["games"] <= run.games and meta.get("complete"):
+        have = {**have, "games": run.games}
     if have != want:
         keys = [k for k in want if not isinstance(have, dict) or have.get(k) != want[k]]
         k = keys[0] if keys else "run_spec"
@@ -547,7 +552,7 @@ def _resume_point(run: RunSpec, out: Path) -> tuple[int, dict | None]:
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
               overwrite: bool = False, tally: bool = False, bar: Any = None,
-              resume: bool = False) -> RunResult:
+              resume: bool = False, grow: bool = False) -> RunResult:
     """Play ``run``; write a run folder to ``out`` (or keep the tables in memory).
 
     ``workers`` local threads (default: all cores), or a Dask cluster when ``scheduler`` is
@@ -564,7 +569,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     complete one is left as it is (the result then has no tally)."""
     p = plan(run)
     workers = workers or os.cpu_count() or 1
-    first, previous = _resume_point(run, out) if resume and out is not None else (0, None)
+    first, previous = _resume_point(run, out, grow) if resume and out is not None \
+        else (0, None)
     if previous is not None and previous.get("complete") and first == run.games:
         return RunResult(None, None, previous, None)
     cap = chunk_cap(p)
@@ -757,3 +763,53 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "run_spec": asdict(p.run),
     }
+
+
+PRECISION_START = 1_000
+"""The first game count at which ``--precision`` checks its rule; then 2x, 4x, ... that."""
+
+
+def checkpoints(games: int, start: int = PRECISION_START) -> list[int]:
+    """The game counts at which a run with ``--precision`` checks whether it may stop:
+    ``start * 2**k`` below ``games``, then ``games``. Fixed counts, never "after this
+    chunk", so the same seed stops at the same game on any number of workers."""
+    out, n = [], start
+    while n < games:
+        out.append(n)
+        n *= 2
+    return out + [games]
+
+
+def run_precise(run: RunSpec, out: Path, precision: float, widths: Callable[[Path], dict],
+                workers: int | None = None, scheduler: Any = None, progress: bool = False,
+                overwrite: bool = False, resume: bool = False) -> dict:
+    """Play ``run`` to ``out`` in steps (``checkpoints``) until every half-width that
+    ``widths(out)`` gives (name -> 95% half-width) is at most ``precision``, or until
+    ``run.games``. Returns the record of the stop (also written to run.json's
+    ``precision``): the target, what stopped it, and the widest half-width at each check."""
+    import json
+    from dataclasses import replace
+
+    checks = []
+    stopped_by = "games"
+    for i, n in enumerate(checkpoints(run.games)):
+        step = replace(run, games=n)
+        run_games(step, out=out, workers=workers, scheduler=scheduler, progress=progress,
+                  overwrite=overwrite and i == 0 and not resume, resume=resume or i > 0,
+                  grow=True)
+        w = widths(out)
+        name = max(w, key=w.get) if w else None
+        checks.append({"games": n, "widest": name, "half_width": w.get(name) if w else None})
+        if w and max(w.values()) <= precision:
+            stopped_by = "precision" if n < run.games else "both"
+            break
+    record = {"target": precision, "stopped_by": stopped_by, "checks": checks,
+              "max_games": run.games,
+              "rule": f"checked at {PRECISION_START:,} games and every doubling after"}
+    path = Path(out) / "run.json"
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["precision"] = record
+    tmp = path.with_name(f".run.json.partial-{os.getpid()}")
+    tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return record

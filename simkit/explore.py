@@ -1,0 +1,430 @@
+"""Design exploration: sweeps of a game's numbers over a grid, sensitivity of a measure to
+every number, and automatic balancing, all on common seeds.
+
+Every point (a setting of the numbers) is an ordinary run with the same master seed, so
+game ``i`` of every point is dealt alike and two points differ by the change, not by luck
+(common random numbers). A sweep or sensitivity folder:
+
+    explore.json   the settings, every point (its changes and folder), versions, complete
+    summary.json   the figures of every point, paired differences, verdicts
+    points/        one run folder a point (``points/03-carrots.cap=5``)
+
+Resuming plays only the points not complete. ``simkit.reports.explore`` computes the figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from dataclasses import asdict, dataclass, replace
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+from simkit import data, folders, registry
+from simkit.errors import SimkitError
+from simkit.runner import RunInterrupted, RunSpec
+
+MAX_POINTS = 200
+"""The most points a sweep plays unless ``--max-points`` allows more."""
+
+
+def numeric_params(game: str, overrides: dict | None = None) -> dict[str, data.Param]:
+    """The game's numbers (integers and reals, not true/false, lists or names), as they are
+    with ``overrides``: the keys a sweep, a sensitivity run or a balancing may vary."""
+    spec = registry.get_game(game)
+    params = data.apply_overrides(spec.data, data.parse_overrides(overrides or {}))
+    out = {}
+    for k, p in params.items():
+        v = p.value
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            continue
+        if p.type is not None and p.type not in ("int", "float"):
+            continue
+        out[k] = p
+    return out
+
+
+def is_int(p: data.Param) -> bool:
+    return p.type == "int" if p.type is not None else isinstance(p.default, int)
+
+
+def _number(text: str, p: data.Param) -> int | float:
+    v = data.parse_value(text.strip())
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise SimkitError(f"{p.key}: {text.strip()!r} is not a number")
+    if is_int(p):
+        if isinstance(v, float) and not v.is_integer():
+            raise SimkitError(f"{p.key} is a whole number; {text.strip()!r} is not")
+        v = int(v)
+    return v
+
+
+def _bounds(p: data.Param) -> str:
+    lo = "" if p.min is None else p.min
+    hi = "" if p.max is None else p.max
+    return f"{lo}..{hi}"
+
+
+def parse_vary(game: str, text: str, overrides: dict | None = None,
+               need_values: bool = True) -> tuple[str, list]:
+    """``KEY=V1,V2,...``, ``KEY=3..6`` (integers), ``KEY=0.5:2.0:0.25`` (start, stop, step,
+    both ends included) or, with ``need_values`` False, a bare ``KEY`` (its declared
+    bounds) -> (key, values). One line naming the problem otherwise."""
+    key, eq, spec = str(text).partition("=")
+    key = key.strip()
+    nums = numeric_params(game, overrides)
+    if key not in nums:
+        allp = registry.get_game(game).data
+        if key in allp:
+            raise SimkitError(f"{key} is not a number ({allp[key].value!r}); the numbers of "
+                              f"{game}: see `simkit rules {game}`")
+        close = sorted(k for k in nums if key.rsplit(".", 1)[-1] in k)[:8]
+        raise SimkitError(f"unknown number {key!r} of {game}"
+                          + (f"; did you mean {', '.join(close)}?" if close else
+                             f"; see `simkit rules {game}`"))
+    p = nums[key]
+    if not eq:
+        if need_values:
+            raise SimkitError(f"--vary takes KEY=VALUES (e.g. {key}=1,2,3 or {key}=1..4), "
+                              f"not {text!r}")
+        return key, []
+    spec = spec.strip()
+    if ".." in spec and ":" not in spec:
+        a, _, b = spec.partition("..")
+        lo, hi = _number(a, p), _number(b, p)
+        if not is_int(p):
+            raise SimkitError(f"{key} is a real number: give START:STOP:STEP "
+                              f"(e.g. {key}={lo}:{hi}:0.5) or a list")
+        if hi < lo:
+            raise SimkitError(f"{key}={spec}: the range runs from {lo} up to {hi}")
+        values = list(range(int(lo), int(hi) + 1))
+    elif ":" in spec:
+        parts = spec.split(":")
+        if len(parts) != 3:
+            raise SimkitError(f"{key}={spec}: a stepped range is START:STOP:STEP")
+        lo, hi, step = (_number(x, replace(p, type="float", default=0.0)) for x in parts)
+        if step <= 0 or hi < lo:
+            raise SimkitError(f"{key}={spec}: the step must be positive and STOP at least "
+                              "START")
+        count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+        if count > 100_000:
+            raise SimkitError(f"{key}={spec} has {count:,} values; give a larger step")
+        values = [round(lo + i * step, 12) for i in range(count)]
+        if is_int(p):
+            if any(not float(v).is_integer() for v in values):
+                raise SimkitError(f"{key} is a whole number; {spec} gives fractions")
+            values = [int(v) for v in values]
+    else:
+        values = [_number(x, p) for x in spec.split(",") if x.strip()]
+    if not values:
+        raise SimkitError(f"--vary {key}= gives no values")
+    if len(set(values)) != len(values):
+        raise SimkitError(f"--vary {key} gives a value twice")
+    for v in values:
+        if p.min is not None and v < p.min or p.max is not None and v > p.max:
+            raise SimkitError(f"{key}={v} is outside its bounds {_bounds(p)} "
+                              f"(today {p.value})")
+    return key, values
+
+
+def _label(changes: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in changes.items()) or "base"
+
+
+@dataclass(frozen=True)
+class Point:
+    index: int
+    changes: tuple  # ((key, value), ...)
+    folder: str
+    role: str = "point"  # point, base, down, up
+
+    @property
+    def label(self) -> str:
+        return _label(dict(self.changes))
+
+
+@dataclass(frozen=True)
+class ExploreSpec:
+    """A set of points of one game, played on the same seeds (see the module docstring).
+    ``kind``: sweep or sensitivity."""
+
+    kind: str
+    game: str
+    players: int
+    games: int
+    seed: int
+    strategies: tuple[str, ...]
+    rotate: bool
+    overrides: tuple  # the base: (key, frozen value)
+    weights: tuple
+    points: tuple[Point, ...]
+    varies: tuple = ()  # sweep: ((key, (values...)), ...)
+    measure: str = "seat-spread"
+    precision: float | None = None
+
+    def run_spec(self, pt: Point, games: int | None = None) -> RunSpec:
+        over = {**{k: data.thaw(v) for k, v in self.overrides}, **dict(pt.changes)}
+        return RunSpec.make(self.game, self.players, games or self.games, self.seed,
+                            list(self.strategies), over, self.rotate,
+                            [f"{s}.{k}={v}" for s, k, v in self.weights])
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["overrides"] = {k: data.thaw(v) for k, v in self.overrides}
+        d["weights"] = [f"{s}.{k}={v}" for s, k, v in self.weights]
+        d["points"] = [{"index": p.index, "changes": dict(p.changes), "folder": p.folder,
+                        "role": p.role} for p in self.points]
+        d["varies"] = {k: list(v) for k, v in self.varies}
+        return d
+
+
+def _base(game, players, games, seed, strategies, overrides, rotate, weights):
+    run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
+    over = tuple(sorted((k, data.freeze(v))
+                        for k, v in data.parse_overrides(overrides or {}).items()))
+    return run, over
+
+
+def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int = 0,
+               strategies="random", overrides=None, rotate: bool = True, weights=None,
+               max_points: int = MAX_POINTS, precision: float | None = None) -> ExploreSpec:
+    """A sweep over the grid of ``varies`` (``KEY=VALUES`` each), every point checked."""
+    if not varies:
+        raise SimkitError("a sweep needs at least one --vary KEY=VALUES")
+    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
+    parsed = [parse_vary(game, v, overrides) for v in varies]
+    keys = [k for k, _ in parsed]
+    if len(set(keys)) != len(keys):
+        raise SimkitError(f"--vary names {sorted({k for k in keys if keys.count(k) > 1})[0]} "
+                          "twice")
+    grid = list(product(*[vals for _, vals in parsed]))
+    if len(grid) > max_points:
+        raise SimkitError(f"the grid has {len(grid):,} points, more than --max-points "
+                          f"{max_points:,}; give fewer values or raise --max-points")
+    points = []
+    for i, combo in enumerate(grid):
+        changes = tuple(zip(keys, combo, strict=True))
+        points.append(Point(i, changes, f"points/{i + 1:03d}-{_label(dict(changes))}"))
+    spec = ExploreSpec("sweep", game, players, games, seed, run.strategies, rotate, over,
+                       run.weights, tuple(points), tuple((k, tuple(v)) for k, v in parsed),
+                       precision=_check_precision(precision))
+    for pt in spec.points:
+        spec.run_spec(pt)  # every point's values checked (cross-value laws too) before play
+    return spec
+
+
+def _check_precision(x):
+    if x is None:
+        return None
+    if not isinstance(x, int | float) or isinstance(x, bool) or not 0 < x < 0.5:
+        raise SimkitError(f"--precision is a half-width in points of a rate, from 0 to 50 "
+                          f"(e.g. 1 for +-1 point), not {x if x is None else x * 100:g}")
+    return float(x)
+
+
+def step_values(p: data.Param, step: float | None) -> tuple:
+    """(down, up) of ``p``: one step below and above its value within its bounds (None
+    where the bound stops it). Integers step by ``step`` or 1; reals by ``step`` or 10% of
+    the value (0.1 at 0)."""
+    v = p.value
+    if is_int(p):
+        d = int(step) if step is not None else 1
+        if step is not None and (step != int(step) or step < 1):
+            raise SimkitError(f"--step for whole numbers is a whole number, not {step}")
+    else:
+        d = step if step is not None else (abs(v) * 0.1 or 0.1)
+    down, up = v - d, v + d
+    if not is_int(p):
+        down, up = round(down, 12), round(up, 12)
+    down = down if p.min is None or down >= p.min else None
+    up = up if p.max is None or up <= p.max else None
+    return down, up
+
+
+MEASURES = ("seat-spread", "first-player-advantage", "length")
+
+
+def check_measure(game: str, measure: str) -> str:
+    if measure in MEASURES:
+        return measure
+    if measure.startswith("item:"):
+        cols = registry.get_game(game).item_columns
+        name = measure[5:]
+        if name not in cols:
+            raise SimkitError(f"unknown item {name!r} of {game}; items such as "
+                              f"{', '.join(list(cols)[:6])} (see a run's items.parquet)")
+        return measure
+    raise SimkitError(f"unknown measure {measure!r}; valid choices: {', '.join(MEASURES)}, "
+                      "item:NAME")
+
+
+def make_sensitivity(game: str, players: int, games: int, seed: int = 0,
+                     strategies="random", overrides=None, rotate: bool = True, weights=None,
+                     keys: list[str] | None = None, step: float | None = None,
+                     measure: str = "seat-spread", max_points: int = MAX_POINTS
+                     ) -> ExploreSpec:
+    """The base, and every number of ``keys`` (default: all) one step down and up."""
+    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
+    measure = check_measure(game, measure)
+    nums = numeric_params(game, overrides)
+    chosen = [parse_vary(game, k, overrides, need_values=False)[0] for k in keys] if keys \
+        else list(nums)
+    points = [Point(0, (), "points/000-base", "base")]
+    skipped = []
+    for key in chosen:
+        down, up = step_values(nums[key], step)
+        for role, v in (("down", down), ("up", up)):
+            if v is None:
+                continue
+            try:
+                RunSpec.make(game, players, 1, seed, list(run.strategies),
+                             {**data.parse_overrides(overrides or {}), key: v}, rotate,
+                             weights)
+            except SimkitError as exc:  # a step the game's own laws refuse: say, skip
+                skipped.append(f"{key}={v} ({exc})")
+                continue
+            i = len(points)
+            points.append(Point(i, ((key, v),), f"points/{i:03d}-{key}={v}", role))
+    if len(points) > max_points + 1:
+        raise SimkitError(f"sensitivity over {len(chosen)} numbers plays {len(points):,} runs, "
+                          f"more than --max-points {max_points:,}; name --keys or raise it")
+    if len(points) == 1:
+        raise SimkitError("no number of " + ", ".join(chosen) + " can move a step within its "
+                          "bounds")
+    spec = ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
+                       over, run.weights, tuple(points), measure=measure)
+    object.__setattr__(spec, "_skipped", skipped)
+    return spec
+
+
+# ---------------------------------------------------------------------------------------------
+# playing
+
+
+def _finished(folder: Path, run: RunSpec) -> bool:
+    from simkit.ladder import _finished as finished
+
+    return finished(folder, run)
+
+
+def _write_json(path: Path, doc: dict) -> None:
+    from simkit.ladder import _write_json as write
+
+    write(path, doc)
+
+
+def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, scheduler: Any =
+                None, progress: bool = False, resume: bool = False, fair: float = 0.01,
+                skipped: list | None = None) -> dict:
+    """Play every point of ``spec`` missing from ``out`` and write the folder; returns
+    summary.json's contents. On Ctrl-C the finished points are kept (``ExploreInterrupted``)."""
+    from simkit.runner import _versions, run_games, run_precise
+
+    out = Path(out)
+    lock = folders.OutputLock(out)
+    try:
+        if not resume and out.exists() and any(out.iterdir()):
+            if folders.kind_of(out) != spec.kind:
+                raise SimkitError(f"--out {out} is not a {spec.kind} folder simkit wrote")
+            import shutil
+
+            shutil.rmtree(out)
+        out.mkdir(parents=True, exist_ok=True)
+        folders.mark(out, spec.kind)
+        doc = {"kind": spec.kind, "spec": spec.as_dict(), "versions": _versions(),
+               "complete": False, "skipped": skipped or []}
+        _write_json(out / "explore.json", doc)
+        runs = [spec.run_spec(p) for p in spec.points]
+        todo = [i for i, p in enumerate(spec.points) if not _finished(out / p.folder, runs[i])
+                or (spec.precision is not None and not _precise_done(out / p.folder))]
+        bar = None
+        if progress and todo and spec.precision is None:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(todo) * spec.games, unit=" games", unit_scale=True,
+                       desc=f"{spec.game} {spec.kind}", dynamic_ncols=True, mininterval=0.5,
+                       file=sys.stderr)
+        from simkit.reports.explore import run_widths
+
+        try:
+            for n, i in enumerate(todo):
+                pt = spec.points[i]
+                folder = out / pt.folder
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                if bar is not None:
+                    bar.set_postfix_str(pt.label)
+                elif progress:
+                    print(f"  point {n + 1} of {len(todo)}: {pt.label}", file=sys.stderr)
+                try:
+                    if spec.precision is None:
+                        run_games(runs[i], out=folder, workers=workers, scheduler=scheduler,
+                                  progress=progress, overwrite=True, bar=bar)
+                    else:
+                        run_precise(runs[i], folder, spec.precision, run_widths, workers,
+                                    scheduler, progress, overwrite=True)
+                except (RunInterrupted, KeyboardInterrupt) as exc:
+                    raise ExploreInterrupted(out, n, len(todo)) from exc
+        finally:
+            if bar is not None:
+                bar.close()
+        from simkit.reports.explore import summarise
+
+        summary = summarise(out, doc, fair)
+        _write_json(out / "summary.json", summary)
+        doc["complete"] = True
+        _write_json(out / "explore.json", doc)
+        return summary
+    finally:
+        lock.release()
+
+
+def _precise_done(folder: Path) -> bool:
+    try:
+        meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return bool(meta.get("precision")) and meta.get("complete") is True
+
+
+def check_resume(spec: ExploreSpec, out: Path) -> None:
+    """``out`` holds the same exploration (the same settings and points), or one line."""
+    path = out / "explore.json"
+    if folders.kind_of(out) != spec.kind or not path.is_file():
+        raise SimkitError(f"--resume: {out} is not a {spec.kind} folder; start without "
+                          "--resume")
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))["spec"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SimkitError(f"--resume: {path} cannot be read ({exc}); start again with "
+                          "--overwrite") from exc
+    new = json.loads(json.dumps(spec.as_dict(), default=str))
+    for k in new:
+        if new[k] != old.get(k):
+            raise SimkitError(f"--resume: {out} was played with other {k} ({old.get(k)!r}, "
+                              f"not {new[k]!r}); give the same settings, or --overwrite")
+
+
+class ExploreInterrupted(KeyboardInterrupt):
+    def __init__(self, out: Path, done: int, todo: int):
+        super().__init__("interrupted")
+        self.out, self.done, self.todo = out, done, todo
+
+
+def estimate_seconds(spec: ExploreSpec, workers: int, seconds: float = 0.5) -> float:
+    """The exploration's expected wall time from a brief sample of the base point."""
+    import time
+
+    from simkit.runner import plan, play_chunk
+
+    p = plan(spec.run_spec(spec.points[0], games=1))
+    play_chunk(p, 0, 1)
+    started, played = time.perf_counter(), 0
+    while played < 1 or (time.perf_counter() - started < seconds and played < 100_000):
+        count = 1 if played < 4 else min(4 * played, 20_000)
+        play_chunk(p, 1 + played, count)
+        played += count
+    per_game = (time.perf_counter() - started) / played
+    return per_game * spec.games * len(spec.points) / max(1, min(workers, os.cpu_count() or 1))
