@@ -157,10 +157,10 @@ def choose_k(n, k):
 
 
 @kernel
-def read_memory(p, obs, seat, prob, clean):
+def read_memory(p, obs, seat, prob, clean, fewest):
     """From seat's memory groups: ``prob[c]`` (float64[n_cells]) the chance that hidden card
-    c is a bunny of whoever laid it, and ``clean[o]`` (float64[4]) the chance that o's hand
-    holds no bunny (winner rule a). A hand group's b unseen bunnies lie in the hand (h cards,
+    c is a bunny of whoever laid it, ``clean[o]`` (float64[4]) the chance that o's hand
+    holds no bunny (winner rule a) and ``fewest[o]`` (int64[4]) how many it holds at least. A hand group's b unseen bunnies lie in the hand (h cards,
     at most its bunny cap) or on the L cards its owner laid since; every layout of them is
     equally likely (as ``determinize`` deals them), so j in the hand has weight
     C(h, j) C(L, b - j). A group cut off from a hand spreads its bunnies over its cards."""
@@ -177,7 +177,9 @@ def read_memory(p, obs, seat, prob, clean):
     share = np.zeros(N_GROUPS, np.float64)
     for o in range(4):
         clean[o] = 1.0
-    clean[seat] = 1.0 if obs[HAND + seat * N_KINDS + BUNNY] == 0 else 0.0
+        fewest[o] = 0
+    fewest[seat] = obs[HAND + seat * N_KINDS + BUNNY]
+    clean[seat] = 1.0 if fewest[seat] == 0 else 0.0
     for g in range(N_GROUPS):
         r = group_at(seat, g)
         owner = obs[r + G_OWNER]
@@ -196,6 +198,7 @@ def read_memory(p, obs, seat, prob, clean):
             in_hand += j * wt
             if j == 0:
                 none = wt
+        fewest[owner] = max(b - cells, 0)
         if total > 0:
             clean[owner] = none / total
             share[g] = (b - in_hand / total) / cells if cells > 0 else 0.0
@@ -255,14 +258,15 @@ def next_seat(obs, seat):
 
 
 @kernel
-def draw_value(p, obs, seat, wins, w):
+def draw_value(p, obs, seat, wins, wins_later, w):
     """The draw action with ``hands`` on (see the module docstring)."""
     n = obs[N_PLAYERS]
     mine = wins[unit_of(n, seat)]
     pile, actions = obs[PILE_LEN], obs[ACTIONS_LEFT]
     if pile <= actions:  # drawing every action left ends the game this turn
         return 2.0 * w[W_END_AHEAD] * mine if mine >= 0.5 else -w[W_END_AHEAD]
-    s = w[W_DRAW] + (w[W_END_AHEAD] if mine >= w[W_AHEAD_CHANCE] else -w[W_DRAW])
+    later = wins_later[unit_of(n, seat)]
+    s = w[W_DRAW] + (w[W_END_AHEAD] if later >= w[W_AHEAD_CHANCE] else -w[W_DRAW])
     nxt = next_seat(obs, obs[TURN_SEAT])
     if pile - 1 <= p[P_ACTIONS] and unit_of(n, nxt) != unit_of(n, seat):
         s -= w[W_HANDOFF] * wins[unit_of(n, nxt)]
@@ -367,8 +371,8 @@ def card_value(p, obs, seat, c, chance, prob, w):
 
 
 @kernel
-def move_score(p, coords, obs, seat, kind, arg, dist, chance, w, covered, prob, wins, guard,
-               guard_wt, n_guard, threat_now):
+def move_score(p, coords, obs, seat, kind, arg, dist, chance, w, covered, prob, wins,
+               wins_later, guard, guard_wt, n_guard, threat_now):
     if kind == M_PLACE:
         k, c = arg >> 8, arg & 255
         if k == BUNNY:
@@ -393,7 +397,7 @@ def move_score(p, coords, obs, seat, kind, arg, dist, chance, w, covered, prob, 
         return w[W_CARROT] if obs[CARROTS + seat] < p[P_CARROT_CAP] else -0.2
     if kind == M_DRAW:
         if w[W_HANDS] > 0:
-            return draw_value(p, obs, seat, wins, w)
+            return draw_value(p, obs, seat, wins, wins_later, w)
         return w[W_DRAW] + (w[W_END_AHEAD] if ahead(p, obs, seat) else -w[W_DRAW])
     if kind == M_SWAP:
         return -100.0 if arg == BUNNY else -GIFT[arg]
@@ -433,7 +437,9 @@ def choose_rabbit_hunt(params, obs, seat, moves, n_moves, weights, stream):
     # what the memory says (not needed to lay a card or answer a look)
     prob = np.zeros(n_cells, np.float64)
     clean = np.ones(4, np.float64)
+    fewest = np.zeros(4, np.int64)
     wins = np.zeros(4, np.float64)
+    wins_later = np.zeros(4, np.float64)
     guard = np.empty(n_cells, np.int64)
     guard_wt = np.empty(n_cells, np.float64)
     threat_now = np.zeros(4, np.float64)
@@ -441,9 +447,16 @@ def choose_rabbit_hunt(params, obs, seat, moves, n_moves, weights, stream):
     first = moves[0] >> 16
     if first != M_PLACE and first != M_SWAP and first != M_DONE and (
             weights[W_MEMORY] > 0 or weights[W_HANDS] > 0 or weights[W_PROTECT] > 0):
-        read_memory(p, obs, seat, prob, clean)
+        read_memory(p, obs, seat, prob, clean, fewest)
         if weights[W_HANDS] > 0:
             win_chances(obs, clean, wins)
+            # when the pile can run out at the earliest: the others' turns till then, each
+            # laying a card; only a hand with more bunnies than that is sure to be caught
+            turns = -(-max(obs[PILE_LEN] - obs[ACTIONS_LEFT], 0) // p[P_ACTIONS])
+            for o in range(obs[N_PLAYERS]):
+                if o != seat:
+                    clean[o] = 0.0 if fewest[o] > turns else 1.0
+            win_chances(obs, clean, wins_later)
         if weights[W_PROTECT] > 0:
             for c in range(n_cells):
                 card = obs[CELLS + c]
@@ -462,7 +475,7 @@ def choose_rabbit_hunt(params, obs, seat, moves, n_moves, weights, stream):
     for k in range(n_moves):
         m = moves[k]
         s = move_score(p, coords, obs, seat, m >> 16, m & 0xFFFF, dist, chance, weights,
-                       covered, prob, wins, guard, guard_wt, n_guard, threat_now)
+                       covered, prob, wins, wins_later, guard, guard_wt, n_guard, threat_now)
         s += rand_below(stream, 1024) * 1e-6  # random tie-break
         if s > best:
             best, best_k = s, k
