@@ -91,17 +91,18 @@ from simkit.registry import StrategySpec, register_strategy
 from simkit.rng import rand_below
 
 WEIGHTS = {
-    "bunny_first": 10.0, "far_from_farmers": 0.3, "catch_known": 12.0, "opponent_card": 6.0,
+    "bunny_first": 10.0, "far_from_farmers": 0.3, "catch_known": 16.0, "opponent_card": 6.0,
     "unknown_card": 0.8, "own_bunny": 8.0, "cost": 0.9, "carrot": 1.2, "draw": 0.2,
     "end_when_ahead": 2.0, "peek_opponent": 1.0, "decoys": 1.0,
     # v2 (0 turns each off; heuristic-v1 below)
-    "memory": 1.0, "decoy_card": 0.0, "hands": 1.0, "ahead_chance": 0.6, "handoff": 3.0,
+    "memory": 1.0, "decoy_card": 2.0, "hands": 1.0, "ahead_chance": 0.6, "handoff": 3.0,
     "protect": 2.0, "seen_threat": 4.0, "rescue": 3.0, "decoy_pile": 8.0,
 }
 (W_BUNNY_FIRST, W_FAR, W_CATCH, W_OPP_CARD, W_UNKNOWN, W_OWN, W_COST, W_CARROT, W_DRAW,
  W_END_AHEAD, W_PEEK, W_DECOYS, W_MEMORY, W_DECOY_CARD, W_HANDS, W_AHEAD_CHANCE, W_HANDOFF,
  W_PROTECT, W_SEEN_THREAT, W_RESCUE, W_DECOY_PILE) = range(len(WEIGHTS))
-V1_WEIGHTS = dict(WEIGHTS, memory=0.0, hands=0.0, protect=0.0, rescue=0.0, decoy_pile=8.0)
+V1_WEIGHTS = dict(WEIGHTS, catch_known=12.0, memory=0.0, decoy_card=0.0, hands=0.0,
+                  protect=0.0, rescue=0.0, decoy_pile=8.0)
 
 # What turning up each farmland kind is worth to the one who does (same order as KINDS):
 # empty, +1 carrot, +2 carrots, draw 1, draw 2, step, move any, to warehouse, peek, place,
