@@ -161,10 +161,11 @@ def choose_k(n, k):
 def read_memory(p, obs, seat, prob, clean, fewest):
     """From seat's memory groups: ``prob[c]`` (float64[n_cells]) the chance that hidden card
     c is a bunny of whoever laid it, ``clean[o]`` (float64[4]) the chance that o's hand
-    holds no bunny (winner rule a) and ``fewest[o]`` (int64[4]) how many it holds at least. A hand group's b unseen bunnies lie in the hand (h cards,
-    at most its bunny cap) or on the L cards its owner laid since; every layout of them is
-    equally likely (as ``determinize`` deals them), so j in the hand has weight
-    C(h, j) C(L, b - j). A group cut off from a hand spreads its bunnies over its cards."""
+    holds no bunny (winner rule a) and ``fewest[o]`` (int64[4]) how many it holds at least.
+    A hand group's b unseen bunnies lie in the hand (h cards, at most its bunny cap) or on
+    the L cards its owner laid since; every layout of them is equally likely (as
+    ``determinize`` deals them), so j in the hand has weight C(h, j) C(L, b - j). A group
+    cut off from a hand spreads its bunnies over its cards."""
     n_cells = p[P_CELLS]
     laid = np.zeros(N_GROUPS, np.int64)
     for c in range(n_cells):

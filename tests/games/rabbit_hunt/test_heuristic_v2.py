@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from rh_table import E, Table
+from simkit.strategies.rabbit_hunt import V1_WEIGHTS, WEIGHTS, choose_rabbit_hunt, hex_distance
 
 from simkit import simulate
 from simkit.games.rabbit_hunt import state as S
-from simkit.strategies.rabbit_hunt import V1_WEIGHTS, WEIGHTS, choose_rabbit_hunt, hex_distance
 
 GOLDEN = Path(__file__).parent / "golden" / "heuristic_v1_games.json"
 V2 = np.array(list(WEIGHTS.values()), np.float64)
