@@ -96,13 +96,13 @@ WEIGHTS = {
     "end_when_ahead": 2.0, "peek_opponent": 1.0, "decoys": 1.0,
     # v2 (0 turns each off; heuristic-v1 below)
     "memory": 1.0, "decoy_card": 2.0, "hands": 1.0, "ahead_chance": 0.6, "handoff": 3.0,
-    "protect": 2.0, "seen_threat": 4.0, "rescue": 3.0, "decoy_pile": 8.0,
+    "protect": 2.0, "seen_threat": 4.0, "rescue": 3.0, "decoy_pile": 8.0, "decoys_far": 2.0,
 }
 (W_BUNNY_FIRST, W_FAR, W_CATCH, W_OPP_CARD, W_UNKNOWN, W_OWN, W_COST, W_CARROT, W_DRAW,
  W_END_AHEAD, W_PEEK, W_DECOYS, W_MEMORY, W_DECOY_CARD, W_HANDS, W_AHEAD_CHANCE, W_HANDOFF,
- W_PROTECT, W_SEEN_THREAT, W_RESCUE, W_DECOY_PILE) = range(len(WEIGHTS))
+ W_PROTECT, W_SEEN_THREAT, W_RESCUE, W_DECOY_PILE, W_DECOYS_FAR) = range(len(WEIGHTS))
 V1_WEIGHTS = dict(WEIGHTS, catch_known=12.0, memory=0.0, decoy_card=0.0, hands=0.0,
-                  protect=0.0, rescue=0.0, decoy_pile=8.0)
+                  protect=0.0, rescue=0.0, decoy_pile=8.0, decoys_far=0.0)
 
 # What turning up each farmland kind is worth to the one who does (same order as KINDS):
 # empty, +1 carrot, +2 carrots, draw 1, draw 2, step, move any, to warehouse, peek, place,
@@ -381,6 +381,8 @@ def move_score(p, coords, obs, seat, kind, arg, dist, chance, w, covered, prob, 
             if not covered and obs[PILE_LEN] > w[W_DECOY_PILE]:
                 return -1.0  # a decoy first, while there is time
             return w[W_BUNNY_FIRST] + w[W_FAR] * min(nearest_farmer(coords, obs, seat, c), 6)
+        if w[W_DECOYS_FAR] > 0:  # a decoy where a bunny would go, to look like one
+            return -GIFT[k] + w[W_DECOYS_FAR] * min(nearest_farmer(coords, obs, seat, c), 6) / 6
         return -GIFT[k]
     if kind == M_MOVE:
         return (card_value(p, obs, seat, arg, chance, prob, w)
