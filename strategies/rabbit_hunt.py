@@ -7,8 +7,9 @@ the best is played (ties broken at random from the seat's own stream):
 - place: a bunny (winner rule a needs them all out of hand) once at least ``decoys`` of
   one's own hidden farmland cards per bunny already lie on the farmland, so a hunter cannot
   tell them apart, on the cell farthest from the other farmers; otherwise the card that
-  helps whoever turns it up least (its ``gift`` below); decoys until the pile is down to
-  ``decoy_pile`` cards;
+  helps whoever turns it up least (its ``gift`` below), plus ``decoys_far`` times its
+  distance from the other farmers (up to 6, over 6): a decoy where a bunny would go looks
+  like one (0: any cell, as v1); decoys first until the pile is down to ``decoy_pile``;
 - move / step / own farmer moved by an event: the value of the card it would turn up,
   minus ``cost`` per carrot: a bunny known to be an opponent's is worth ``catch_known``, a
   hidden card nobody laid ``unknown_card``, a known farmland card its gift, one's own or a
@@ -28,8 +29,10 @@ the best is played (ties broken at random from the seat's own stream):
   winner rule a; then caught and lost, rules b and c): a draw that can end the pile this
   turn is worth ``end_when_ahead`` times twice the chance of winning when that chance is
   at least a half, ``-end_when_ahead`` otherwise; a draw that cannot, ``end_when_ahead``
-  when the chance is at least ``ahead_chance``, minus ``handoff`` times the chance that the
-  next player wins by ending a pile left within its reach. With ``hands`` off (v1): rules
+  when the chance of winning at the pile's earliest end is at least ``ahead_chance`` (the
+  others then clean, unless a hand holds more bunnies than the turns it gets till then, a
+  card laid each), minus ``handoff`` times the chance that the next player wins by ending
+  a pile left within its reach. With ``hands`` off (v1): rules
   a-c on one's own hand only, the others' taken as clean;
 - "move any farmer" / "farmer to warehouse" on an opponent: ``protect`` times the threat
   taken off one's own (and, by their chance, the partner's) hidden bunnies: each bunny the
@@ -39,8 +42,19 @@ the best is played (ties broken at random from the seat's own stream):
   back after being looked at; peek at opponents' cards (with ``memory``: the likeliest
   bunny); never spend carrots on looking.
 
-``heuristic-v1`` is this kernel with ``memory``, ``hands``, ``protect`` and ``rescue`` at 0
-(and ``decoy_pile`` 8): exactly the heuristic before these were added.
+The weights by name (``--weight heuristic.NAME=V``): ``bunny_first`` a bunny laid when
+covered, ``far_from_farmers`` per step it lies from the nearest other farmer (up to 6),
+``decoys``, ``decoy_pile``, ``decoys_far`` (placing, above); ``catch_known``,
+``opponent_card``, ``unknown_card``, ``own_bunny``, ``decoy_card``, ``memory``, ``cost``
+(moving); ``rescue``; ``carrot``, ``draw``, ``end_when_ahead``, ``hands``,
+``ahead_chance``, ``handoff`` (carrots and the end); ``protect``, ``seen_threat`` (the
+farmer events); ``peek_opponent`` a peek at an opponent's card (with ``memory``, times 0.1
+plus its bunny chance). ``memory``, ``hands``, ``protect``, ``rescue`` and ``decoys_far``
+turn their behaviour on when above 0.
+
+``heuristic-v1`` is this kernel with ``memory``, ``decoy_card``, ``hands``, ``protect``,
+``rescue`` and ``decoys_far`` at 0, ``catch_known`` 12 and ``decoy_pile`` 8: exactly the
+heuristic before v2 (tests/games/rabbit_hunt/test_heuristic_v2.py replays its games).
 """
 
 import numpy as np
