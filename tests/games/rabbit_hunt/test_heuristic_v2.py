@@ -159,3 +159,20 @@ def test_the_heuristic_sees_only_its_observation(weights):
     first = choice(t, weights)
     t.set_hand(1, {S.TURN_ENDS: 5})
     assert choice(t, weights) == first
+
+
+def test_memory_a_card_the_partner_laid_may_be_its_bunny():
+    """4 players: a free step (the "move 1 step" event) next to a card P3, P1's partner,
+    laid while holding its three bunnies: it is a bunny one time in three, and turning it
+    up would show it to all. P1 steps onto a face-up card instead; v1 took the partner's
+    card for a card nobody laid and turned it up."""
+    t = Table(4)
+    t.strip_ring()
+    partner_card = t.ring()[0]
+    t.lay(partner_card, S.EMPTY, seen=4, placer=2)
+    t[S.TURN_SEAT] = t[S.TO_MOVE] = 0
+    t[S.ACTIONS_LEFT] = 1
+    t[S.PHASE] = S.PH_STEP
+    assert choice(t, V1) == E(S.M_STEP, partner_card)
+    picked = choice(t, V2)
+    assert picked >> 16 == S.M_STEP and t.up(picked & 0xFFFF) == 1
