@@ -1,6 +1,7 @@
 """The heuristic against random, seats rotated (issue: at least 75% of 2-player games).
-Measured: 94.5% at 2 players, 87.7% at 3 (fair share 33%), 66.5% at 4 with a random
-partner (fair share 50%), 1,500 games each; 1,500 games give a 95% interval of about
+Measured for heuristic-v1: 94.5% at 2 players, 87.7% at 3 (fair share 33%), 66.5% at 4
+with a random partner (fair share 50%), 1,500 games each; for v2 (NOTES.md, 2,000 games,
+seed 2026): 97.0%, 95.5%, 69.6% of seat-games won. 1,500 games give a 95% interval of about
 +-1.2 points, so the thresholds below leave a wide margin while still failing a heuristic
 that is merely good."""
 
