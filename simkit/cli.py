@@ -131,6 +131,14 @@ fair_option = click.option("--fair", type=click.FloatRange(0, 50, min_open=True)
                                 "as balanced in the verdicts.")
 
 
+precision_option = click.option(
+    "--precision", type=float, metavar="POINTS",
+    help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
+         "first-player advantage have a 95% interval within +-POINTS, or --games is "
+         "reached; the rule is checked only at those counts, so it stops at the same game "
+         "on any number of workers.")
+
+
 def _emit_json(data) -> None:
     import json
 
@@ -334,12 +342,13 @@ def _show(v) -> str:
               help="Continue a run stopped by Ctrl-C (run.json says complete: false) in "
                    "--out to its full count, with the same settings; for an experiment "
                    "file, play only its runs not yet complete.")
+@precision_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
-        out, overwrite, workers, scheduler, chunk_size, report_dir, resume, quiet, as_json,
-        fair):
+        out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, quiet,
+        as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -372,8 +381,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         check_output(report_dir, "report", overwrite=True, option="--report")
     done, summaries = [], []
     for spec_run, folder in jobs:
-        res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
-                    tally=as_json or not quiet, resume=resume)
+        if precision is not None:
+            res = _play_precise(spec_run, folder, _precision(precision), workers, scheduler,
+                                overwrite, quiet, resume)
+        else:
+            res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
+                        tally=as_json or not quiet, resume=resume)
         done.append(folder)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
@@ -388,6 +401,38 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             {"experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
+
+
+def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume):
+    """Play ``spec_run`` in steps until its intervals are within ``precision``."""
+    from simkit.reports.explore import run_widths
+    from simkit.results import read_run
+    from simkit.runner import RunAbandoned, RunInterrupted, run_precise
+
+    if not quiet:
+        click.echo(f"{spec_run.game}: up to {spec_run.games:,} games, until every interval is "
+                   f"within ±{100 * precision:g} points, seed {spec_run.seed} -> {folder}",
+                   err=True)
+    try:
+        record = run_precise(spec_run, folder, precision, run_widths, workers, scheduler,
+                             not quiet, overwrite, resume)
+    except RunInterrupted:
+        click.echo(f"interrupted: kept the games finished in {folder}; continue with the "
+                   "same command and --resume", err=True)
+        sys.exit(130)
+    except RunAbandoned as exc:
+        click.echo(f"interrupted: {exc}", err=True)
+        sys.exit(130)
+    last = record["checks"][-1]
+    if not quiet:
+        said = {"precision": "the precision was reached",
+                "both": "the precision was reached at the last count",
+                "games": "--games was reached first"}[record["stopped_by"]]
+        click.echo(f"stopped at {last['games']:,} games: {said} (widest: {last['widest']} "
+                   f"±{100 * last['half_width']:.2f} points)", err=True)
+    back = read_run(folder, items=False)
+    back.items = folder / "items.parquet"
+    return back
 
 
 def _players(game: str, players: int | None) -> int:
@@ -631,14 +676,6 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
     return {"folder": str(folder), **summary}
 
 
-precision_option = click.option(
-    "--precision", type=float, metavar="POINTS",
-    help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
-         "first-player advantage have a 95% interval within +-POINTS, or --games is "
-         "reached; the rule is checked only at those counts, so it stops at the same game "
-         "on any number of workers.")
-
-
 def _precision(x: float | None) -> float | None:
     if x is None:
         return None
@@ -822,10 +859,11 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
 @scheduler_option
 @quiet_option
 @json_option
+@precision_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, fair):
+           as_json, precision, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -852,12 +890,17 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     folders.check_output(out, "whatif", overwrite)
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
-    for spec_run, name in ((base, "base"), (changed, "changed")):
-        _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
     from simkit.reports.analysis import compare_runs
     from simkit.reports.build import build_whatif_report, load_run
     from simkit.reports.verdict import whatif_verdicts
 
+    record = None
+    if precision is None:
+        for spec_run, name in ((base, "base"), (changed, "changed")):
+            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
+    else:
+        record = _whatif_precise(base, changed, out, _precision(precision), workers,
+                                 scheduler, overwrite, quiet)
     b, c = load_run(out / "base"), load_run(out / "changed")
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path)
     verdicts = whatif_verdicts(table, fair / 100)
@@ -872,7 +915,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
                     "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
                     "differences": records(table), "folder": str(out),
-                    "report": str(path)})
+                    "precision": record, "report": str(path)})
         return
     if quiet:
         return
@@ -884,6 +927,47 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
         click.echo(f"  {v.text}")
     click.echo(_whatif_text(table))
     click.echo(f"report: {path}")
+
+
+def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite, quiet):
+    """Play both runs of a what-if in steps until the paired difference of every seat's win
+    rate and of the first-player advantage has a 95% interval within ``precision``."""
+    import json
+    from dataclasses import replace
+
+    from simkit.reports.analysis import compare_runs
+    from simkit.results import read_run
+    from simkit.runner import checkpoints, run_games
+
+    checks, stopped_by = [], "games"
+    for i, n in enumerate(checkpoints(base.games)):
+        for spec_run, name in ((base, "base"), (changed, "changed")):
+            run_games(replace(spec_run, games=n), out=out / name, workers=workers,
+                      scheduler=scheduler, progress=not quiet, overwrite=overwrite and i == 0,
+                      resume=i > 0, grow=True)
+        b, c = read_run(out / "base", items=False), read_run(out / "changed", items=False)
+        t = compare_runs(b.games, c.games, b.meta, c.meta)
+        rows = t[(t["measure"] == "first-player advantage") |
+                 ((t["measure"] == "win rate") & t["group"].str.startswith("seat"))]
+        half = ((rows["ci_high"] - rows["ci_low"]) / 2).fillna(float("inf"))
+        widest = rows.iloc[int(half.to_numpy().argmax())]
+        checks.append({"games": n, "widest": f"{widest['measure']} {widest['group']}",
+                       "half_width": float(half.max())})
+        if float(half.max()) <= precision:
+            stopped_by = "precision" if n < base.games else "both"
+            break
+    record = {"target": precision, "stopped_by": stopped_by, "checks": checks,
+              "max_games": base.games,
+              "rule": "checked at 1,000 games and every doubling after, on the paired "
+                      "differences of every seat's win rate and of the first-player advantage"}
+    (out / "precision.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    if not quiet:
+        click.echo(f"stopped at {checks[-1]['games']:,} paired games: "
+                   + ("the precision was reached" if stopped_by != "games" else
+                      "--games was reached first")
+                   + f" (widest: {checks[-1]['widest']} ±{100 * checks[-1]['half_width']:.2f} "
+                     "points)", err=True)
+    return record
 
 
 def _level(x: float, share: bool) -> str:
