@@ -640,3 +640,34 @@ def tornado_figure(summary: dict, top: int = 20) -> Figure:
                      f"{summary['games']:,} paired games each")
         _note(fig, "Grey: no detectable effect after Holm's correction over every step.")
     return fig
+
+
+def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
+    """A balancing search: each objective's distance at every trial and the best so far;
+    with one number varied, the distance against its value too."""
+    cols = [f"objective:{o.text}" for o in spec.objectives]
+    with _style():
+        one = len(spec.dimensions) == 1
+        fig = _figure(10 if one else 6.5, 3.4)
+        axes = fig.subplots(1, 2 if one else 1)
+        ax = axes[0] if one else axes
+        colors = [ACCENT, SECOND, GOOD, BAD]
+        for i, c in enumerate(cols):
+            y = trials[c].to_numpy(float)
+            ax.plot(trials["trial"], y, "o", ms=3, color=colors[i % 4], alpha=0.6)
+            ax.plot(trials["trial"], np.minimum.accumulate(np.nan_to_num(y, nan=np.inf)),
+                    "-", color=colors[i % 4], label=c.split(":", 1)[1] + " (best so far)")
+        ax.set_xlabel("trial")
+        ax.set_ylabel("distance to the objective")
+        ax.set_title("The search")
+        ax.legend()
+        if one:
+            key = spec.dimensions[0].key
+            for i, c in enumerate(cols):
+                axes[1].plot(trials[key], trials[c], "o", ms=4, color=colors[i % 4])
+            axes[1].set_xlabel(key)
+            axes[1].set_ylabel("distance to the objective")
+            axes[1].set_title(f"By {key}")
+        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 0 "
+                   "is today's data.")
+    return fig

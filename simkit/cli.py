@@ -838,6 +838,76 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
 
 @main.command()
 @click.argument("game")
+@click.option("--vary", "varies", multiple=True, required=True, metavar="KEY[=RANGE]",
+              help="A number to search (repeatable): KEY (its declared bounds), KEY=LO..HI, "
+                   "KEY=LO:HI:STEP or KEY=V1,V2,...")
+@click.option("--objective", "objectives", multiple=True, metavar="NAME",
+              help="What to meet (repeatable: a Pareto front): first-player-advantage "
+                   "(to 0), seat-spread (to 0), item:NAME (a card's value to 0), "
+                   "length=LO..HI (mean turns in the range)  [default: "
+                   "first-player-advantage]")
+@players_option
+@click.option("--trials", type=int, default=40, show_default=True, help="Settings to try.")
+@click.option("--games", "n_games", type=int, default=4000, show_default=True,
+              help="Games a trial, every trial on the same seeds.")
+@click.option("--confirm", type=int, default=3, show_default=True,
+              help="The best settings to confirm on fresh seeds.")
+@click.option("--confirm-games", type=int, default=20_000, show_default=True,
+              help="Games a confirmation.")
+@click.option("--target", type=float, default=1.0, show_default=True, metavar="POINTS",
+              help="An objective is met within +-POINTS (the smallest change is sought "
+                   "among the trials that met it; a confirmation meets it when its estimate "
+                   "is within +-POINTS and its interval within twice that).")
+@seed_option
+@strategies_option
+@fixed_option
+@set_option
+@cards_option
+@weight_option
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Balance folder (default runs/balance-GAME-Np-sSEED).")
+@overwrite_option
+@workers_option
+@scheduler_option
+@quiet_option
+@json_option
+def balance(game, varies, objectives, players, trials, n_games, confirm, confirm_games, target,
+            seed, strategies, fixed_seats, overrides, card_files, weights, out, overwrite,
+            workers, scheduler, quiet, as_json):
+    """Search GAME's numbers (--vary) for the setting that best meets --objective, with
+    Optuna (TPE; NSGA-II for several objectives) on common seeds, then confirm the best few
+    and the smallest change that meets the target on fresh seeds with intervals."""
+    import os
+
+    from simkit import folders
+    from simkit.balance import balance_text, estimate_seconds, make_balance, run_balance
+    from simkit.cards import explained
+    from simkit.ladder import say_duration
+
+    players = _players(game, players)
+    over, origins = _overrides(game, overrides, card_files)
+    with explained(origins):
+        spec = make_balance(game, players, list(varies),
+                            list(objectives) or ["first-player-advantage"], trials, n_games,
+                            confirm, confirm_games, target / 100, seed, strategies, over,
+                            not fixed_seats, weights)
+    out = out or Path("runs") / f"balance-{game}-{players}p-s{seed}"
+    folders.check_output(out, "balance", overwrite)
+    if not quiet:
+        n = workers or os.cpu_count() or 1
+        click.echo(f"{game}, {players} players: {trials} trials of {n_games:,} games, then "
+                   f"{confirm} confirmations of {confirm_games:,}: about "
+                   f"{say_duration(estimate_seconds(spec, n))} -> {out}", err=True)
+    summary = run_balance(spec, out, workers, scheduler, progress=not quiet)
+    if as_json:
+        _emit_json({"folder": str(out), **summary})
+    elif not quiet:
+        click.echo(balance_text(summary))
+        click.echo(f"trials: {out / 'trials.csv'}, figure: {out / 'trials.png'}")
+
+
+@main.command()
+@click.argument("game")
 @set_option
 @cards_option
 @click.option("--base-set", "base_overrides", multiple=True, metavar="KEY=VALUE",

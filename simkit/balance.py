@@ -1,0 +1,403 @@
+"""Automatic balancing: search a game's numbers for the setting that best meets one or more
+objectives, with Optuna's samplers, on common seeds; then confirm the best few on fresh
+seeds with intervals.
+
+- A *trial* plays ``games`` games at one setting, always on the search's master seed, so
+  every candidate meets the same deals (common random numbers): two candidates differ by
+  their numbers, not by luck. Today's data is the first trial.
+- One objective: Optuna's TPE sampler (seeded); several: NSGA-II (seeded), whose answer is
+  the Pareto front (no setting on it is better at every objective than another).
+- Objectives, each a distance to minimise: ``first-player-advantage`` (|seat 1's score share
+  minus the mean share|), ``seat-spread`` (largest seat's share minus smallest),
+  ``item:NAME`` (|the card's value|), ``length=LO..HI`` (turns outside the range).
+- The best ``confirm`` settings (and the smallest change from today's data whose trial met
+  the target) are played again on fresh seeds (master seed ``seed + 1``) with
+  ``confirm_games`` games, with 95% intervals, so the answer is not a lucky draw.
+
+A balance folder: balance.json (settings, versions), trials.parquet and trials.csv (every
+trial: its numbers and measures), summary.json, confirmed/ (a run folder a confirmed
+setting), and the figure trials.png.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simkit import data, folders
+from simkit.errors import SimkitError
+from simkit.explore import is_int, numeric_params, parse_vary
+from simkit.runner import RunSpec
+
+OBJECTIVES = ("first-player-advantage", "seat-spread", "item:NAME", "length=LO..HI")
+
+
+@dataclass(frozen=True)
+class Dimension:
+    key: str
+    kind: str  # int, float, choice
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    choices: tuple = ()
+    today: Any = None
+
+    def suggest(self, trial):
+        if self.kind == "choice":
+            return trial.suggest_categorical(self.key, list(self.choices))
+        if self.kind == "int":
+            return trial.suggest_int(self.key, int(self.low), int(self.high),
+                                     step=int(self.step or 1))
+        return trial.suggest_float(self.key, self.low, self.high, step=self.step)
+
+    def span(self) -> float:
+        if self.kind == "choice":
+            values = [float(v) for v in self.choices]
+            return (max(values) - min(values)) or 1.0
+        return (self.high - self.low) or 1.0
+
+
+def dimension(game: str, text: str, overrides: dict | None = None) -> Dimension:
+    """``KEY`` (its declared bounds), ``KEY=LO..HI``, ``KEY=LO:HI:STEP`` or ``KEY=V1,V2``."""
+    key, values = parse_vary(game, text, overrides, need_values=False)
+    p = numeric_params(game, overrides)[key]
+    spec = str(text).partition("=")[2].strip()
+    if not values:
+        if p.min is None or p.max is None:
+            raise SimkitError(f"{key} has no declared bounds ({p.min}..{p.max}); give its "
+                              f"range, e.g. --vary {key}=LO..HI")
+        return Dimension(key, "int" if is_int(p) else "float", p.min, p.max, today=p.value)
+    if ".." in spec and ":" not in spec:
+        return Dimension(key, "int", min(values), max(values), today=p.value)
+    if ":" in spec:
+        step = float(spec.split(":")[2])
+        return Dimension(key, "int" if is_int(p) else "float", min(values), max(values),
+                         int(step) if is_int(p) else step, today=p.value)
+    return Dimension(key, "choice", choices=tuple(values), today=p.value)
+
+
+@dataclass(frozen=True)
+class Objective:
+    text: str
+    measure: str  # first-player-advantage, seat-spread, item:NAME, length
+    low: float | None = None
+    high: float | None = None
+
+    def distance(self, value: float) -> float:
+        if math.isnan(value):
+            return math.inf
+        if self.measure == "length":
+            return max(0.0, self.low - value, value - self.high)
+        return abs(value)
+
+
+def objective(game: str, text: str) -> Objective:
+    from simkit.explore import check_measure
+
+    t = text.strip()
+    if t.startswith("length"):
+        _, eq, rng = t.partition("=")
+        lo, dots, hi = rng.partition("..")
+        try:
+            low, high = float(lo), float(hi)
+        except ValueError:
+            low = high = None
+        if not eq or not dots or low is None or high < low:
+            raise SimkitError(f"objective {t!r}: length takes a range of turns, e.g. "
+                              "length=20..30")
+        return Objective(t, "length", low, high)
+    if t in ("first-player-advantage", "seat-spread") or t.startswith("item:"):
+        return Objective(t, check_measure(game, t))
+    raise SimkitError(f"unknown objective {t!r}; valid choices: {', '.join(OBJECTIVES)}")
+
+
+@dataclass(frozen=True)
+class BalanceSpec:
+    game: str
+    players: int
+    strategies: tuple[str, ...]
+    rotate: bool
+    overrides: tuple
+    weights: tuple
+    dimensions: tuple[Dimension, ...]
+    objectives: tuple[Objective, ...]
+    trials: int
+    games: int
+    confirm: int
+    confirm_games: int
+    target: float
+    seed: int
+
+    def run_spec(self, setting: dict, games: int, seed: int) -> RunSpec:
+        over = {**{k: data.thaw(v) for k, v in self.overrides}, **setting}
+        return RunSpec.make(self.game, self.players, games, seed, list(self.strategies), over,
+                            self.rotate, [f"{s}.{k}={v}" for s, k, v in self.weights])
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "players": self.players,
+                "strategies": list(self.strategies), "rotate": self.rotate,
+                "overrides": {k: data.thaw(v) for k, v in self.overrides},
+                "weights": [f"{s}.{k}={v}" for s, k, v in self.weights],
+                "vary": [d.__dict__ | {"choices": list(d.choices)} for d in self.dimensions],
+                "objectives": [o.text for o in self.objectives], "trials": self.trials,
+                "games": self.games, "confirm": self.confirm,
+                "confirm_games": self.confirm_games, "target": self.target, "seed": self.seed,
+                "sampler": "TPE" if len(self.objectives) == 1 else "NSGA-II"}
+
+
+def make_balance(game, players, varies, objectives, trials=40, games=4000, confirm=3,
+                 confirm_games=20_000, target=0.01, seed=0, strategies="random",
+                 overrides=None, rotate=True, weights=None) -> BalanceSpec:
+    if not varies:
+        raise SimkitError("balance needs at least one --vary KEY (or KEY=RANGE) to search")
+    if not objectives:
+        raise SimkitError(f"balance needs an --objective; valid choices: "
+                          f"{', '.join(OBJECTIVES)}")
+    for name, v, lo in (("--trials", trials, 2), ("--games", games, 1),
+                        ("--confirm", confirm, 1), ("--confirm-games", confirm_games, 1)):
+        if not isinstance(v, int) or v < lo:
+            raise SimkitError(f"{name} must be a whole number of at least {lo}, not {v!r}")
+    if not 0 < target < 0.5:
+        raise SimkitError(f"--target is in points, more than 0 and less than 50, not "
+                          f"{target * 100:g}")
+    base = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
+    dims = tuple(dimension(game, v, overrides) for v in varies)
+    keys = [d.key for d in dims]
+    if len(set(keys)) != len(keys):
+        raise SimkitError("--vary names a number twice")
+    objs = tuple(objective(game, o) for o in objectives)
+    over = tuple(sorted((k, data.freeze(v))
+                        for k, v in data.parse_overrides(overrides or {}).items()))
+    spec = BalanceSpec(game, players, base.strategies, rotate, over, base.weights, dims, objs,
+                       trials, games, confirm, confirm_games, target, seed)
+    for d in dims:  # the corners of the space, checked against the game's own laws now
+        for v in ([d.low, d.high] if d.kind != "choice" else d.choices):
+            spec.run_spec({d.key: int(v) if d.kind == "int" else v}, 1, seed)
+    return spec
+
+
+def _measures(spec: BalanceSpec, res) -> dict[str, float]:
+    from simkit.reports.explore import measure_of
+
+    out = {}
+    for o in spec.objectives:
+        out[o.text] = measure_of(o.measure, res.games, spec.players, res.items, res.meta)
+    for m in ("first-player-advantage", "seat-spread", "length"):
+        if m not in out:
+            out[m] = measure_of(m, res.games, spec.players)
+    return out
+
+
+def _play(spec: BalanceSpec, setting: dict, games: int, seed: int, workers, scheduler,
+          out: Path | None = None):
+    from simkit.runner import run_games
+
+    return run_games(spec.run_spec(setting, games, seed), out=out, workers=workers,
+                     scheduler=scheduler, overwrite=True)
+
+
+def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
+                progress: bool = False) -> dict:
+    """Search, confirm and write the balance folder; returns summary.json's contents."""
+    import optuna
+    import pandas as pd
+
+    from simkit.reports.explore import point_figures
+    from simkit.runner import _versions
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    out = Path(out)
+    lock = folders.OutputLock(out)
+    try:
+        if out.exists() and any(out.iterdir()):
+            if folders.kind_of(out) != "balance":
+                raise SimkitError(f"--out {out} is not a balance folder simkit wrote")
+            import shutil
+
+            shutil.rmtree(out)
+        out.mkdir(parents=True, exist_ok=True)
+        folders.mark(out, "balance")
+        doc = {"kind": "balance", "spec": spec.as_dict(), "versions": _versions(),
+               "complete": False}
+        (out / "balance.json").write_text(json.dumps(doc, indent=2, default=str) + "\n")
+        many = len(spec.objectives) > 1
+        sampler = (optuna.samplers.NSGAIISampler(seed=spec.seed) if many
+                   else optuna.samplers.TPESampler(seed=spec.seed))
+        study = optuna.create_study(directions=["minimize"] * len(spec.objectives),
+                                    sampler=sampler)
+        today = {d.key: d.today for d in spec.dimensions}
+        study.enqueue_trial(today)
+        history = []
+        started = time.perf_counter()
+
+        def evaluate(trial):
+            setting = {d.key: d.suggest(trial) for d in spec.dimensions}
+            res = _play(spec, setting, spec.games, spec.seed, workers, scheduler)
+            m = _measures(spec, res)
+            dist = [o.distance(m[o.text]) for o in spec.objectives]
+            history.append({"trial": trial.number, **setting, **{f"measure:{k}": v
+                                                                 for k, v in m.items()},
+                            **{f"objective:{o.text}": x for o, x in
+                               zip(spec.objectives, dist, strict=True)}})
+            if progress:
+                print(f"  trial {trial.number + 1}/{spec.trials}: "
+                      + ", ".join(f"{k}={v}" for k, v in setting.items()) + " -> "
+                      + ", ".join(f"{o.text} {_fmt(o, m[o.text])}" for o in spec.objectives),
+                      file=sys.stderr)
+            return dist if many else dist[0]
+
+        try:
+            study.optimize(evaluate, n_trials=spec.trials)
+        except KeyboardInterrupt:
+            if len(history) < 2:
+                raise
+            print(f"interrupted: confirming the best of the {len(history)} trials played",
+                  file=sys.stderr)
+        search_seconds = time.perf_counter() - started
+        trials = pd.DataFrame(history)
+        trials.to_parquet(out / "trials.parquet", index=False)
+        trials.to_csv(out / "trials.csv", index=False)
+        objective_cols = [f"objective:{o.text}" for o in spec.objectives]
+        if many:
+            front = sorted({t.number for t in study.best_trials})
+            chosen = front[: max(spec.confirm, 1) * 2]
+        else:
+            chosen = list(trials.sort_values(objective_cols[0])["trial"][: spec.confirm])
+        keys = [d.key for d in spec.dimensions]
+        spans = {d.key: d.span() for d in spec.dimensions}
+        meets = trials[(trials[objective_cols] <= spec.target).all(axis=1)] \
+            if all(o.measure != "length" for o in spec.objectives) else \
+            trials[(trials[objective_cols] <= 0).all(axis=1)]
+        smallest = None
+        if len(meets):
+            change = meets[keys].apply(lambda r: sum(abs(float(r[k]) - float(today[k])) /
+                                                     spans[k] for k in keys), axis=1)
+            smallest = int(meets.loc[change.idxmin(), "trial"])
+            if smallest not in chosen:
+                chosen.append(smallest)
+        confirmed = []
+        for n, t in enumerate(chosen):
+            row = trials[trials["trial"] == t].iloc[0]
+            setting = {k: (int(row[k]) if isinstance(today[k], int) else float(row[k]))
+                       for k in keys}
+            folder = out / "confirmed" / f"{n + 1:02d}-trial{t}"
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            if progress:
+                print(f"  confirming trial {t} on {spec.confirm_games:,} fresh games ...",
+                      file=sys.stderr)
+            _play(spec, setting, spec.confirm_games, spec.seed + 1, workers, scheduler,
+                  folder)
+            figures = point_figures(folder, 0.01)
+            confirmed.append({"trial": t, "setting": setting, "folder": str(
+                folder.relative_to(out)), "smallest_change": t == smallest,
+                "search": {c: float(row[c]) for c in objective_cols},
+                **_confirmed(spec, folder, figures)})
+        from simkit.reports.figures import balance_trials_figure, save
+
+        fig = balance_trials_figure(trials, spec)
+        save(fig, out / "trials.png")
+        summary = _summary(spec, trials, confirmed, today, smallest, search_seconds)
+        (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str,
+                                                     allow_nan=False) + "\n")
+        doc["complete"] = True
+        (out / "balance.json").write_text(json.dumps(doc, indent=2, default=str) + "\n")
+        return summary
+    finally:
+        lock.release()
+
+
+def _fmt(o: Objective, v: float) -> str:
+    return f"{v:.1f} turns" if o.measure == "length" else f"{100 * v:+.2f} points"
+
+
+def _confirmed(spec: BalanceSpec, folder: Path, figures: dict) -> dict:
+    """A confirmed setting's measures on fresh seeds with 95% intervals (paired bootstrap
+    over its games for the seat spread)."""
+    from simkit.reports.explore import _load, measure_of
+
+    games, meta = _load(folder)
+    f = figures["first_player_advantage"]
+    length = next(x for x in figures["length"] if x["measure"] == "turns")
+    half = 1.96 * length["sd"] / math.sqrt(max(1, figures["games"])) if length["sd"] else 0
+    out = {"games": figures["games"],
+           "first_player_advantage": {"estimate": f["advantage"], "ci_low": f["ci_low"],
+                                      "ci_high": f["ci_high"]},
+           "length": {"estimate": length["mean"], "ci_low": length["mean"] - half,
+                      "ci_high": length["mean"] + half},
+           "seats": figures["seats"]}
+    for o in spec.objectives:
+        if o.measure.startswith("item:"):
+            out[o.text] = {"estimate": measure_of(o.measure, games, spec.players,
+                                                  folder / "items.parquet", meta)}
+    fa = out["first_player_advantage"]
+    # met: the estimate within +-target and its whole 95% interval within +-2 x target
+    out["meets_target"] = bool(abs(fa["estimate"]) <= spec.target
+                               and -2 * spec.target <= fa["ci_low"]
+                               and fa["ci_high"] <= 2 * spec.target) \
+        if any(o.measure == "first-player-advantage" for o in spec.objectives) else None
+    return out
+
+
+def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
+    from simkit.reports.verdict import clean
+
+    best = confirmed[0] if confirmed else None
+    verdicts = []
+    if best:
+        s = ", ".join(f"{k}={v}" for k, v in best["setting"].items())
+        fa = best["first_player_advantage"]
+        verdicts.append(f"Best setting found: {s}; confirmed on {best['games']:,} fresh "
+                        f"games, first-player advantage {100 * fa['estimate']:+.2f} points "
+                        f"[{100 * fa['ci_low']:+.2f}, {100 * fa['ci_high']:+.2f}].")
+    if smallest is not None:
+        c = next(x for x in confirmed if x["trial"] == smallest)
+        changes = {k: v for k, v in c["setting"].items() if v != today[k]}
+        fa = c["first_player_advantage"]
+        verdicts.append("The smallest change from today's data that met the target in the "
+                        "search: " + (", ".join(f"{k} {today[k]} -> {v}" for k, v in
+                                                changes.items()) or "none (today meets it)")
+                        + f"; confirmed: first-player advantage {100 * fa['estimate']:+.2f} "
+                        f"[{100 * fa['ci_low']:+.2f}, {100 * fa['ci_high']:+.2f}] points.")
+    else:
+        verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
+                        "settings are confirmed above: widen the ranges or vary other numbers.")
+    return clean({"kind": "balance", **spec.as_dict(), "today": today,
+                  "trials_played": len(trials), "search_seconds": round(seconds, 1),
+                  "confirmed": confirmed, "smallest_change_trial": smallest,
+                  "verdicts": verdicts})
+
+
+def balance_text(summary: dict) -> str:
+    lines = [f"{summary['game']}, {summary['players']} players: balancing "
+             f"{', '.join(d['key'] for d in summary['vary'])} for "
+             f"{', '.join(summary['objectives'])} ({summary['sampler']}, "
+             f"{summary['trials_played']} trials of {summary['games']:,} games on common "
+             f"seeds, {summary['search_seconds']:.0f} s)", "Verdict"]
+    lines += [f"  {v}" for v in summary["verdicts"]]
+    lines.append(f"Confirmed on {summary['confirm_games']:,} fresh games each (95% intervals)")
+    for c in summary["confirmed"]:
+        fa, ln = c["first_player_advantage"], c["length"]
+        lines.append(f"  trial {c['trial']:>3}: " + ", ".join(f"{k}={v}" for k, v in
+                                                                c["setting"].items())
+                     + f"  FPA {100 * fa['estimate']:+.2f} [{100 * fa['ci_low']:+.2f}, "
+                       f"{100 * fa['ci_high']:+.2f}]  turns {ln['estimate']:.1f}"
+                     + ("  (smallest change)" if c["smallest_change"] else ""))
+    return "\n".join(lines)
+
+
+def estimate_seconds(spec: BalanceSpec, workers: int) -> float:
+    from simkit.explore import ExploreSpec, Point
+    from simkit.explore import estimate_seconds as est
+
+    probe = ExploreSpec("sweep", spec.game, spec.players, spec.games, spec.seed,
+                        spec.strategies, spec.rotate, spec.overrides, spec.weights,
+                        (Point(0, (), ""),))
+    per_trial = est(probe, workers)
+    confirm = per_trial * spec.confirm_games / spec.games
+    return per_trial * spec.trials + confirm * (spec.confirm + 1)
+
