@@ -94,6 +94,7 @@ from simkit.games.war_of_the_wilds.state import (
     HOME,
     HOMES,
     MAX_ARMY,
+    MORNING,
     N_CARD_COLS,
     N_PLAYERS,
     N_TRADE_KINDS,
@@ -149,7 +150,8 @@ from simkit.jit import kernel
 from simkit.registry import StrategySpec, register_strategy
 
 (W_BURY_AT, W_RAID_MIN, W_BLOCK_ALWAYS, W_CREATURE_BIAS, W_BUILD_DAYS, W_BUILD_MIN,
- W_SETUP_KEEP, W_OFFER_TRADES, W_RAID_BLOCKERS, W_THREAT_BURY) = range(10)
+ W_SETUP_KEEP, W_OFFER_TRADES, W_RAID_BLOCKERS, W_THREAT_BURY, W_RAID_BURY,
+ W_THREAT_MIN) = range(12)
 
 
 @kernel
@@ -348,28 +350,28 @@ def raid_exposure(P, obs, seat):
 
 
 @kernel
-def store_threatened(P, obs, seat, store):
-    """The store is at risk before our next turn: the Jay or the Flood just dug acorns up
-    into it (they were safe a moment ago), the Fox is still to come while ours is the
-    richest store and nobody of ours can block it, or the other armies can carry it off."""
-    d = obs[DAY_CARD]
-    if (d == D_JAY or d == D_FLOOD) and store >= 2:
-        return True
+def threat_loss(P, obs, seat, store, w):
+    """The acorns the store is expected to lose before our next turn: to the Fox, if it is
+    still to come while ours is the richest store and nobody of ours stands to block it
+    (its chance: the Foxes among the day cards not yet turned over), and (``raid_bury``) to
+    the other armies' strength that our blockers cannot stop."""
+    loss = 0.0
     me = PLAYERS + seat * PS
-    guards = 0
-    for i in range(MAX_ARMY):
-        if obs[me + ARMY + i] >= 0:
-            guards += 1
-    if guards == 0 and obs[DAY] < P[R_DAYS]:
+    if w[W_THREAT_BURY] > 0 and obs[DAY] < P[R_DAYS]:
+        guards = 0
+        for i in range(MAX_ARMY):
+            if obs[me + ARMY + i] >= 0:
+                guards += 1
+        richest_store = True
+        for t in range(obs[N_PLAYERS]):
+            if t != seat and obs[PLAYERS + t * PS + STORE] > store:
+                richest_store = False
         fox, left = day_cards_left(P, obs, D_FOX)
-        if fox > 0 and store >= 2:
-            richest = True
-            for t in range(obs[N_PLAYERS]):
-                if t != seat and obs[PLAYERS + t * PS + STORE] > store:
-                    richest = False
-            if richest:
-                return True
-    return store >= 2 and raid_exposure(P, obs, seat) >= store
+        if fox > 0 and left > 0 and guards == 0 and richest_store:
+            loss += fox / left * min(P[DAYV + D_FOX * 4 + 1], store)
+    if w[W_RAID_BURY] > 0 and store >= 2:
+        loss += min(store, raid_exposure(P, obs, seat))
+    return loss
 
 
 @kernel
@@ -406,8 +408,14 @@ def choose_action(P, obs, seat, moves, n_moves, weights):
     store = obs[me + STORE]
     last = obs[DAY] >= P[R_DAYS]
     if store > 0 and obs[DAY_CARD] != D_FROST:
-        threat = weights[W_THREAT_BURY] > 0 and store_threatened(P, obs, seat, store)
-        if store >= weights[W_BURY_AT] or obs[WILD] == 0 or last or threat:
+        bury_at = weights[W_BURY_AT]
+        d = obs[DAY_CARD]
+        if weights[W_THREAT_BURY] > 0 and (d == D_JAY or d == D_FLOOD) \
+                and obs[MORNING + 3 * seat + 1] < 0 and raid_exposure(P, obs, seat) > 0:
+            # this morning dug up acorns we had buried, and another army can reach them
+            bury_at -= weights[W_THREAT_BURY]
+        threat = threat_loss(P, obs, seat, store, weights) >= weights[W_THREAT_MIN]
+        if store >= bury_at or obs[WILD] == 0 or last or threat:
             i = find(moves, n_moves, BURY + min(store, P[R_BURY]) - 1)
             if i >= 0:
                 return i
@@ -864,8 +872,9 @@ def choose_discard(P, obs, seat, moves, n_moves, weights):
 
 
 V1_WEIGHTS = {"bury_at": 3.0, "raid_min": 1.0, "block_always": 1.0, "creature_bias": 1.0}
-V2_WEIGHTS = {**V1_WEIGHTS, "build_days": 6.0, "build_min": 3.0, "setup_keep": 3.0,
-              "offer_trades": 1.0, "raid_blockers": 1.0, "threat_bury": 1.0}
+V2_WEIGHTS = {**V1_WEIGHTS, "bury_at": 4.0, "build_days": 9.0, "build_min": 3.0,
+              "setup_keep": 3.0, "offer_trades": 1.0, "raid_blockers": 1.0,
+              "threat_bury": 1.0, "threat_min": 1.0, "raid_bury": 0.0}
 
 register_strategy(StrategySpec(
     "heuristic", choose_wotw, game="war-of-the-wilds", weights=V2_WEIGHTS,
