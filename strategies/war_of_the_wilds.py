@@ -412,8 +412,9 @@ def choose_action(P, obs, seat, moves, n_moves, weights):
         d = obs[DAY_CARD]
         if weights[W_THREAT_BURY] > 0 and (d == D_JAY or d == D_FLOOD) \
                 and obs[MORNING + 3 * seat + 1] < 0 and raid_exposure(P, obs, seat) > 0:
-            # this morning dug up acorns we had buried, and another army can reach them
-            bury_at -= weights[W_THREAT_BURY]
+            # this morning dug up acorns we had buried, and another army can reach them:
+            # bury them back at once
+            bury_at = min(bury_at, -obs[MORNING + 3 * seat + 1])
         threat = threat_loss(P, obs, seat, store, weights) >= weights[W_THREAT_MIN]
         if store >= bury_at or obs[WILD] == 0 or last or threat:
             i = find(moves, n_moves, BURY + min(store, P[R_BURY]) - 1)
@@ -871,10 +872,15 @@ def choose_discard(P, obs, seat, moves, n_moves, weights):
     return best
 
 
-V1_WEIGHTS = {"bury_at": 3.0, "raid_min": 1.0, "block_always": 1.0, "creature_bias": 1.0}
-V2_WEIGHTS = {**V1_WEIGHTS, "bury_at": 4.0, "build_days": 9.0, "build_min": 3.0,
-              "setup_keep": 3.0, "offer_trades": 1.0, "raid_blockers": 1.0,
-              "threat_bury": 1.0, "threat_min": 1.0, "raid_bury": 0.0}
+# the kernel reads the weights by position (W_*): this order is theirs
+V2_WEIGHTS = {"bury_at": 4.0, "raid_min": 1.0, "block_always": 1.0, "creature_bias": 1.0,
+              "build_days": 9.0, "build_min": 3.0, "setup_keep": 3.0, "offer_trades": 1.0,
+              "raid_blockers": 1.0, "threat_bury": 1.0, "raid_bury": 0.0,
+              "threat_min": 0.3}
+assert list(V2_WEIGHTS).index("threat_min") == W_THREAT_MIN
+assert list(V2_WEIGHTS).index("raid_bury") == W_RAID_BURY
+assert list(V2_WEIGHTS).index("threat_bury") == W_THREAT_BURY
+assert list(V2_WEIGHTS).index("build_days") == W_BUILD_DAYS
 
 register_strategy(StrategySpec(
     "heuristic", choose_wotw, game="war-of-the-wilds", weights=V2_WEIGHTS,
