@@ -560,22 +560,24 @@ def trade_plan(P, obs, seat, w):
 
 @kernel
 def trade_move(P, obs, seat, moves, n_moves, w):
-    """Begin an offer to the next player holding the kind we lack (each asked once a turn,
-    in seat order from our left), else swap two surplus cards for it."""
+    """Begin an offer (one a turn) to the player holding the most of the kind we lack
+    (ties: the first from our left), else swap two surplus cards for it."""
     k, get, give = trade_plan(P, obs, seat, w)
     if k < 0:
         return -1
     n = obs[N_PLAYERS]
-    if give >= 0:
-        asked = 0
+    if give >= 0 and obs[OFFERS_USED] == 0:
+        best = -1
+        most = 0
         for o in range(1, n):
             t = (seat + o) % n
-            if obs[PLAYERS + t * PS + RES + get] > 0:
-                if asked == obs[OFFERS_USED]:
-                    i = find(moves, n_moves, OFFER_START + t)
-                    if i >= 0:
-                        return i
-                asked += 1
+            if obs[PLAYERS + t * PS + RES + get] > most:
+                most = obs[PLAYERS + t * PS + RES + get]
+                best = t
+        if best >= 0:
+            i = find(moves, n_moves, OFFER_START + best)
+            if i >= 0:
+                return i
     # a swap: two cards the hand does not need (a pair of kinds) for the one it lacks
     me = PLAYERS + seat * PS
     for i in range(n_moves):
