@@ -1,10 +1,11 @@
 """``heuristic`` for War of the Wilds (v2, issue 16): build an army early, forage and bury,
 raid the store its army can reach past the blockers, bury sooner when the day cards or the
 other armies threaten the store, and trade resource cards for the ones a card in hand
-lacks. ``heuristic-v1`` (``war_of_the_wilds_v1.py``) is the heuristic before issue 16.
+lacks. It reads only the observation.
 
-It reads only the observation. Each behaviour new in v2 is gated by a weight; 0 turns it
-off (the v1 behaviour for that decision):
+Each behaviour new in v2 is gated by a weight; 0 turns it off (the v1 behaviour for that
+decision). ``heuristic-v1``, the heuristic before issue 16, is this kernel with all of them
+off and ``bury_at`` 3 (``V1_WEIGHTS``); it plays exactly as the old kernel did.
 
 Weights:
   bury_at        bury when the store holds at least this many acorns (v1)
@@ -884,6 +885,14 @@ assert list(V2_WEIGHTS).index("raid_bury") == W_RAID_BURY
 assert list(V2_WEIGHTS).index("threat_bury") == W_THREAT_BURY
 assert list(V2_WEIGHTS).index("build_days") == W_BUILD_DAYS
 
+# heuristic-v1, the heuristic before issue 16: the same kernel with every v2 behaviour off
+# (it reproduces the old kernel game for game: NOTES.md, Heuristic (v2))
+V1_WEIGHTS = {**V2_WEIGHTS, "bury_at": 3.0, "build_days": 0.0, "setup_keep": 0.0,
+              "offer_trades": 0.0, "raid_blockers": 0.0, "threat_bury": 0.0, "raid_bury": 0.0}
+
 register_strategy(StrategySpec(
     "heuristic", choose_wotw, game="war-of-the-wilds", weights=V2_WEIGHTS,
     summary="build an army early, forage and bury, raid past the blockers, trade for cards"))
+register_strategy(StrategySpec(
+    "heuristic-v1", choose_wotw, game="war-of-the-wilds", weights=V1_WEIGHTS,
+    summary="the heuristic before issue 16: forage and bury, raid the fattest store"))

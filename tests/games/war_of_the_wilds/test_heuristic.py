@@ -1,12 +1,14 @@
 """The heuristic (v2, issue 16) on hand-built positions: each behaviour new in v2 chooses
 the sensible move, and the old behaviour (``heuristic-v1``, and the v2 kernel with that
-behaviour's weight at 0) does not."""
+behaviour's weight at 0) does not. And ``heuristic-v1`` still plays as the frozen v1 kernel
+did (its games' fingerprints, recorded from that kernel before it was folded in)."""
 
 import numpy as np
+import pytest
 from simkit.strategies import war_of_the_wilds as H
-from simkit.strategies import war_of_the_wilds_v1 as H1
 from wotw_table import DK, K, attack, main_phase, morning, ready
 
+import simkit
 from simkit.games.war_of_the_wilds import rules as R
 from simkit.games.war_of_the_wilds.state import (
     ACCEPT,
@@ -39,7 +41,7 @@ from simkit.games.war_of_the_wilds.state import (
 )
 
 BERRY, TWIG, PEBBLE, FEATHER = range(4)
-V1 = np.array([3.0, 1.0, 1.0, 1.0])  # heuristic-v1's weights
+V1 = np.array(list(H.V1_WEIGHTS.values()), np.float64)  # heuristic-v1's weights
 
 
 def weights(**changes):
@@ -61,7 +63,7 @@ def choice(t, kernel=H.choose_wotw, w=None):
 
 
 def v1_choice(t):
-    return choice(t, H1.choose_wotw, V1)
+    return choice(t, H.choose_wotw, V1)
 
 
 def home_of(t, p, first, second):
@@ -285,3 +287,18 @@ def test_the_heuristic_reads_only_the_observation():
     t.give_card(1, "boar")
     assert t.get(1, HAND + K["boar"]) == 1
     assert choice(t) == a
+
+
+# recorded with the old kernel (strategies/war_of_the_wilds.py as it was before issue 16, at
+# commit 7a85b93, registered as heuristic-v1): 300 games, seed 16, the sum of all scores and
+# of all decisions
+V1_FINGERPRINTS = [(2, "heuristic-v1,random", 6852, 60726), (3, "heuristic-v1", 13403, 54791),
+                   (4, "heuristic-v1,random,heuristic-v1,random", 14174, 157575)]
+
+
+@pytest.mark.parametrize("n,strategies,scores,decisions", V1_FINGERPRINTS)
+def test_heuristic_v1_plays_as_the_old_kernel(n, strategies, scores, decisions):
+    g = simkit.simulate("war-of-the-wilds", n, 300, seed=16, strategies=strategies,
+                        workers=1).games
+    assert sum(int(g[f"score_s{i}"].sum()) for i in range(1, n + 1)) == scores
+    assert int(g["decisions"].sum()) == decisions
