@@ -811,6 +811,8 @@ def choose_assign(P, obs, seat, moves, n_moves, weights):
             v = 0.5 * (loot > 0) + (0.5 if s_i >= low else 0.0)  # safe: nothing to lose
         else:
             v = 0.0
+        if v > 0:
+            v += 0.01 * obs[b + BURIED]  # equal raids: against the player further ahead
         if v > bv:
             bv = v
             best = x
