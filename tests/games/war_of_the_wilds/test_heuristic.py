@@ -204,6 +204,18 @@ def test_raids_the_undefended_store_not_the_richest():
     assert choice(t, w=weights(raid_blockers=0)) == ATTACK + 1
 
 
+def test_equal_raids_go_against_the_player_further_ahead():
+    t = ready(3)
+    t.put_creature(0, "weasel")
+    t.set_acorns(1, stored=3, buried=0)
+    t.set_acorns(2, stored=3, buried=5)  # as rich a store, and ahead in the count
+    main_phase(t)
+    t.play(END_PLAY)
+    assert choice(t) == ATTACK + 2
+    assert v1_choice(t) == ATTACK + 1  # v1: the first of the richest stores
+    assert choice(t, w=weights(raid_blockers=0)) == ATTACK + 1
+
+
 def test_a_lone_mouse_stays_home_from_a_hedgehog():
     t = ready(2)
     t.put_creature(0, "mouse_militia")
