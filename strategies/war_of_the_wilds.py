@@ -27,11 +27,17 @@ Weights:
                  offers or swaps, and only acorns-for-cards replies, as v1)
   raid_blockers  1: weigh each target's standing blockers against the attackers (how many
                  get through, whether a lone attacker survives a block) instead of raiding
-                 the richest store whatever defends it
-  threat_bury    1: bury sooner when the store is threatened: by the Fox still to come
-                 (the richest store, nobody at home to block it), by the Jay or the Flood
-                 that just dug buried acorns up into the store, and by the other armies'
-                 strength that our blockers cannot stop
+                 the richest store whatever defends it; equal raids go against the player
+                 with the most buried acorns (v1: the lowest seat)
+  threat_bury    1: bury sooner when the day cards threaten the store: the Fox still to
+                 come (its chance tomorrow: the Foxes among the day cards not yet turned
+                 over) while ours is the richest store and nobody of ours can block it,
+                 and the acorns the Jay or the Flood dug up this morning (buried back at
+                 once when another army could reach them)
+  raid_bury      1: also count, as a threat, the other armies' strength that our blockers
+                 cannot stop (off: measured no better)
+  threat_min     bury below ``bury_at`` when the acorns the store is expected to lose
+                 before our next turn reach this many
 """
 
 from simkit.games.war_of_the_wilds.state import (
