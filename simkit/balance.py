@@ -226,8 +226,17 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                "complete": False}
         (out / "balance.json").write_text(json.dumps(doc, indent=2, default=str) + "\n")
         many = len(spec.objectives) > 1
-        sampler = (optuna.samplers.NSGAIISampler(seed=spec.seed) if many
-                   else optuna.samplers.TPESampler(seed=spec.seed))
+        size = space_size(spec)
+        if size is not None and size <= spec.trials:  # small enough to try every setting
+            import warnings
+
+            with warnings.catch_warnings():  # "experimental" since Optuna 3.1, and stable
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                sampler = optuna.samplers.BruteForceSampler(seed=spec.seed)
+            doc["spec"]["sampler"] = "every setting (brute force)"
+        else:
+            sampler = (optuna.samplers.NSGAIISampler(seed=spec.seed) if many
+                       else optuna.samplers.TPESampler(seed=spec.seed))
         study = optuna.create_study(directions=["minimize"] * len(spec.objectives),
                                     sampler=sampler)
         today = {d.key: d.today for d in spec.dimensions}
@@ -235,10 +244,15 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         history = []
         started = time.perf_counter()
 
+        seen: dict[tuple, dict] = {}
+
         def evaluate(trial):
             setting = {d.key: d.suggest(trial) for d in spec.dimensions}
-            res = _play(spec, setting, spec.games, spec.seed, workers, scheduler)
-            m = _measures(spec, res)
+            key = tuple(setting.values())
+            if key not in seen:  # a sampler may propose a setting again: same seeds, same
+                res = _play(spec, setting, spec.games, spec.seed, workers, scheduler)
+                seen[key] = _measures(spec, res)
+            m = seen[key]
             dist = [o.distance(m[o.text]) for o in spec.objectives]
             history.append({"trial": trial.number, **setting, **{f"measure:{k}": v
                                                                  for k, v in m.items()},
@@ -252,7 +266,7 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             return dist if many else dist[0]
 
         try:
-            study.optimize(evaluate, n_trials=spec.trials)
+            study.optimize(evaluate, n_trials=min(spec.trials, size or spec.trials))
         except KeyboardInterrupt:
             if len(history) < 2:
                 raise
@@ -267,8 +281,15 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             front = sorted({t.number for t in study.best_trials})
             chosen = front[: max(spec.confirm, 1) * 2]
         else:
-            chosen = list(trials.sort_values(objective_cols[0])["trial"][: spec.confirm])
+            chosen = list(trials.sort_values(objective_cols[0], kind="stable")["trial"])
         keys = [d.key for d in spec.dimensions]
+        distinct, settings = [], set()
+        for t in chosen:  # one confirmation a setting
+            row = trials[trials["trial"] == t].iloc[0]
+            if tuple(row[k] for k in keys) not in settings:
+                settings.add(tuple(row[k] for k in keys))
+                distinct.append(t)
+        chosen = distinct[: spec.confirm * (2 if many else 1)]
         spans = {d.key: d.span() for d in spec.dimensions}
         meets = trials[(trials[objective_cols] <= spec.target).all(axis=1)] \
             if all(o.measure != "length" for o in spec.objectives) else \
@@ -278,7 +299,12 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             change = meets[keys].apply(lambda r: sum(abs(float(r[k]) - float(today[k])) /
                                                      spans[k] for k in keys), axis=1)
             smallest = int(meets.loc[change.idxmin(), "trial"])
-            if smallest not in chosen:
+            same = [t for t in chosen if all(
+                trials.loc[trials["trial"] == t, k].iloc[0] ==
+                trials.loc[trials["trial"] == smallest, k].iloc[0] for k in keys)]
+            if same:
+                smallest = same[0]
+            else:
                 chosen.append(smallest)
         confirmed = []
         for n, t in enumerate(chosen):
@@ -302,6 +328,7 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         fig = balance_trials_figure(trials, spec)
         save(fig, out / "trials.png")
         summary = _summary(spec, trials, confirmed, today, smallest, search_seconds)
+        summary["sampler"] = doc["spec"]["sampler"]
         (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str,
                                                      allow_nan=False) + "\n")
         doc["complete"] = True
@@ -309,6 +336,22 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         return summary
     finally:
         lock.release()
+
+
+def space_size(spec: BalanceSpec) -> int | None:
+    """The number of settings of a search space of whole numbers and lists (None when a
+    real number varies freely)."""
+    n = 1
+    for d in spec.dimensions:
+        if d.kind == "choice":
+            n *= len(d.choices)
+        elif d.kind == "int":
+            n *= int((d.high - d.low) // (d.step or 1)) + 1
+        elif d.step:
+            n *= int(round((d.high - d.low) / d.step)) + 1
+        else:
+            return None
+    return n
 
 
 def _fmt(o: Objective, v: float) -> str:
@@ -362,7 +405,11 @@ def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
                         "search: " + (", ".join(f"{k} {today[k]} -> {v}" for k, v in
                                                 changes.items()) or "none (today meets it)")
                         + f"; confirmed: first-player advantage {100 * fa['estimate']:+.2f} "
-                        f"[{100 * fa['ci_low']:+.2f}, {100 * fa['ci_high']:+.2f}] points.")
+                        f"[{100 * fa['ci_low']:+.2f}, {100 * fa['ci_high']:+.2f}] points"
+                        + ("" if c["meets_target"] is None else
+                           " (meets the target)" if c["meets_target"] else
+                           " (on fresh seeds it does not meet the target: a lucky draw in "
+                           "the search, or too few games a trial)") + ".")
     else:
         verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
                         "settings are confirmed above: widen the ranges or vary other numbers.")
@@ -386,6 +433,7 @@ def balance_text(summary: dict) -> str:
                                                                 c["setting"].items())
                      + f"  FPA {100 * fa['estimate']:+.2f} [{100 * fa['ci_low']:+.2f}, "
                        f"{100 * fa['ci_high']:+.2f}]  turns {ln['estimate']:.1f}"
+                     + ("  meets the target" if c["meets_target"] else "")
                      + ("  (smallest change)" if c["smallest_change"] else ""))
     return "\n".join(lines)
 

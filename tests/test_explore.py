@@ -1,0 +1,166 @@
+"""Design exploration: sweeps and sensitivity on common seeds, --precision's stopping rule,
+automatic balancing, and their bad input."""
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+from simkit.errors import SimkitError
+from simkit.explore import make_sensitivity, make_sweep, parse_vary, run_explore, step_values
+from simkit.results import read_run
+from simkit.runner import RunSpec, checkpoints, run_games, run_precise
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("target=20,30,40", [20, 30, 40]), ("target=3..6", [3, 4, 5, 6]),
+    ("target=10:30:10", [10, 20, 30]), ("die_faces=4", [4])])
+def test_vary_ranges(text, values):
+    assert parse_vary("pig", text)[1] == values
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("nope=1,2", "unknown number 'nope'"), ("target=0..3", "outside its bounds 1..1000"),
+    ("target=2.5", "whole number"), ("target=5..3", "runs from 5 up to 3"),
+    ("target=1:9:0", "step must be positive"), ("target", "KEY=VALUES"),
+    ("target=3,3", "a value twice")])
+def test_bad_varies_are_one_line(text, message):
+    with pytest.raises(SimkitError, match=message):
+        parse_vary("pig", text)
+
+
+def test_a_grid_larger_than_the_limit_is_refused():
+    with pytest.raises(SimkitError, match="more than --max-points 10"):
+        make_sweep("pig", 2, ["target=1..6", "die_faces=2..3"], 10, max_points=10)
+
+
+def test_a_sweep_plays_every_point_on_the_same_seeds(tmp_path):
+    spec = make_sweep("pig", 2, ["target=10,30,60"], 400, seed=3, strategies="hold-at,random")
+    summary = run_explore(spec, tmp_path / "sw", workers=1)
+    assert [p["changes"]["target"] for p in summary["points"]] == [10, 30, 60]
+    seeds = [read_run(tmp_path / "sw" / p.folder).games["seed"].tolist() for p in spec.points]
+    assert seeds[0] == seeds[1] == seeds[2]  # common random numbers
+    assert len(summary["steps"]) == 2 and summary["verdicts"]
+    longer = [p["length"][0]["mean"] for p in summary["points"]]
+    assert longer[0] < longer[1] < longer[2]  # a higher target: longer games
+    meta = json.loads((tmp_path / "sw" / "explore.json").read_text())
+    assert meta["complete"] and meta["spec"]["varies"] == {"target": [10, 30, 60]}
+
+
+def test_a_paired_difference_of_identical_points_is_exactly_zero(tmp_path):
+    from simkit.reports.explore import paired_difference
+
+    games = run_games(RunSpec.make("pig", 3, 300, seed=1)).games
+    for measure in ("seat-spread", "first-player-advantage", "length"):
+        d = paired_difference(measure, games, games, 3)
+        assert d["difference"] == 0 and d["ci_low"] == d["ci_high"] == 0
+
+
+def test_sensitivity_ranks_the_numbers_and_corrects_for_many(tmp_path):
+    spec = make_sensitivity("pig", 2, 600, seed=2, strategies="hold-at,random",
+                            keys=["target", "die_faces"], measure="length", step=None)
+    assert [p.role for p in spec.points] == ["base", "down", "up", "down", "up"]
+    summary = run_explore(spec, tmp_path / "se", workers=1)
+    ranked = [k["key"] for k in summary["ranked"]]
+    assert set(ranked) == {"target", "die_faces"}
+    by = {(r["key"], r["direction"]): r for r in summary["effects"]}
+    assert by["target", "up"]["difference"] > 0 > by["target", "down"]["difference"]
+    assert all(r["p_holm"] >= r["p_value"] for r in summary["effects"])
+
+
+def test_a_step_stops_at_the_bounds():
+    from simkit.explore import numeric_params
+
+    p = numeric_params("pig", {"target": 1})["target"]
+    assert step_values(p, None) == (None, 2)
+
+
+def test_precision_stops_at_fixed_counts_on_any_number_of_workers(tmp_path):
+    from simkit.reports.explore import run_widths
+
+    assert checkpoints(10_000) == [1000, 2000, 4000, 8000, 10_000]
+    run = RunSpec.make("pig", 2, 64_000, seed=5, strategies="hold-at,random")
+    records = []
+    for w in (1, 2):
+        records.append(run_precise(run, tmp_path / f"w{w}", 0.02, run_widths, workers=w))
+    assert records[0] == records[1] and records[0]["stopped_by"] == "precision"
+    stop = records[0]["checks"][-1]
+    assert stop["half_width"] <= 0.02 and stop["games"] in checkpoints(64_000)
+    a, b = (read_run(tmp_path / f"w{w}").games for w in (1, 2))
+    pd.testing.assert_frame_equal(a, b)
+    whole = run_games(RunSpec.make("pig", 2, stop["games"], seed=5, strategies="hold-at,random"))
+    pd.testing.assert_frame_equal(a, whole.games)  # grown in steps: the same games
+
+
+def test_cli_sweep_with_precision_and_report(tmp_path):
+    res = invoke("sweep", "pig", "--players", 2, "--vary", "target=20,40", "--games", 8000,
+                 "--precision", 3, "--strategies", "hold-at,random", "--out", tmp_path / "s",
+                 "--report", tmp_path / "rep", "--workers", 1)
+    assert res.exit_code == 0, res.output
+    assert "closest to zero" in res.output and "stopped by" in res.output
+    assert "Sweep: target" in (tmp_path / "rep" / "index.html").read_text()
+    res = invoke("sweep", "pig", "--players", 2, "--vary", "target=20,40", "--games", 8000,
+                 "--precision", 3, "--strategies", "hold-at,random", "--out", tmp_path / "s",
+                 "--resume", "--json", "--quiet")
+    assert res.exit_code == 0 and len(json.loads(res.stdout)["points"]) == 2
+
+
+def test_cli_sensitivity_json(tmp_path):
+    res = invoke("sensitivity", "pig", "--players", 2, "--keys", "target", "--games", 300,
+                 "--out", tmp_path / "s", "--json", "--quiet")
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["measure"] == "seat-spread" and {r["direction"] for r in d["effects"]} == \
+        {"down", "up"}
+
+
+def test_cli_balance_finds_and_confirms_a_setting(tmp_path):
+    out = tmp_path / "b"
+    res = invoke("balance", "pig", "--players", 2, "--vary", "target=5..40", "--objective",
+                 "length=10..14", "--trials", 6, "--games", 300, "--confirm", 2,
+                 "--confirm-games", 400, "--strategies", "hold-at", "--out", out, "--json",
+                 "--quiet", "--workers", 1)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["trials_played"] == 6 and d["sampler"] == "TPE"
+    trials = pd.read_csv(out / "trials.csv")
+    assert trials["trial"].tolist() == list(range(6)) and trials["target"].iloc[0] == 30
+    assert (out / "trials.png").is_file() and d["confirmed"]
+    c = d["confirmed"][0]
+    assert read_run(out / c["folder"]).meta["master_seed"] == 1  # fresh seeds
+    assert c["search"]["objective:length=10..14"] == trials[
+        "objective:length=10..14"].min()
+
+
+def test_balance_tries_every_setting_of_a_small_space(tmp_path):
+    res = invoke("balance", "pig", "--players", 2, "--vary", "die_faces=4..6", "--trials", 10,
+                 "--games", 200, "--confirm", 1, "--confirm-games", 200, "--out",
+                 tmp_path / "b", "--json", "--quiet", "--workers", 1)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["trials_played"] == 3 and d["sampler"].startswith("every setting")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["sweep", "pig", "--vary", "target=1..600", "--max-points", "50"], "more than"),
+    (["sweep", "pig", "--vary", "nope=1"], "unknown number"),
+    (["sweep", "pig", "--vary", "target=3", "--precision", "0"], "--precision"),
+    (["sensitivity", "pig", "--measure", "luck"], "unknown measure"),
+    (["sensitivity", "pig", "--keys", "nope"], "unknown number"),
+    (["balance", "pig", "--vary", "target", "--objective", "fun"], "unknown objective"),
+    (["balance", "pig", "--vary", "target", "--objective", "length=9"], "length takes"),
+    (["balance", "pig", "--vary", "target=2000"], "outside its bounds"),
+    (["balance", "pig", "--vary", "target", "--trials", "1"], "--trials"),
+])
+def test_bad_explorations_write_nothing(tmp_path, args, message):
+    out = tmp_path / "o"
+    res = CliRunner().invoke(main, [*args, "--players", "2", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert message in res.output and "Traceback" not in res.output
+    assert not out.exists()
