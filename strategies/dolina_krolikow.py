@@ -571,7 +571,7 @@ register_strategy(StrategySpec(
     "heuristic", choose_heuristic, game="dolina-krolikow",
     weights={"token": 0.15, "resources": 0.35, "odds_two": 0.75, "odds_one": 0.45,
              "houses": 5.0, "rabbit": 1.0, "lone_large": 0.6, "small_waiting": 0.4,
-             "mission": 0.5, "mission_decay": 0.6, "deny": 0.5, "deny_swap": 0.0},
+             "mission": 1.0, "mission_decay": 0.6, "deny": 0.5, "deny_swap": 0.0},
     summary="greedy on the change to its valley's worth (partial credit for missions on the "
             "way), with odds for finishing Large rabbits and an eye on what the next "
             "players to pick need"))
