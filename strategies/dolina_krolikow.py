@@ -56,7 +56,8 @@ from simkit.registry import StrategySpec, register_strategy
 (W_TOKEN, W_RES, P_TWO, P_ONE, W_HOUSES, W_BASE, W_LONE_LARGE, W_SMALL_WAIT, W_MISSION,
  W_DECAY, W_DENY, W_DENY_SWAP) = range(12)
 NO_DIE = S.MAXD  # the denial table's row for a move that uses no die (the exchange)
-UNMARKED = -1
+UNMARKED = -1  # the position of a move that marks no card (resources)
+NO_CARD = -2.0  # an opponent's option that uses no card (resources): no move marks it
 
 
 # --- what a House and the Forest card are worth -------------------------------------------
@@ -294,18 +295,21 @@ def completion_odds(P, obs, d, pos, f, spare, w):
 @kernel
 def opponent_options(P, obs, o, step, w, best):
     """Fill best[e*3 .. e*3+3) for each die e on the table with the best and second best
-    worth to seat o, picking at ``step``, of playing it on a card, and the position of the
-    best (-1: none): a card o could complete is worth its rabbit to o, a Large card o could
-    only start ``odds_one`` of it (nothing without a later pick this round). Returns the
-    best over all dice."""
+    worth to seat o, picking at ``step``, of playing it, and the position of the card the
+    best uses (NO_CARD: none): a die is worth its resources to o, or a rabbit o could
+    complete with it, or ``odds_one`` of a Large rabbit o could only start with it
+    (nothing without a later pick this round). Returns the best over all dice."""
     later = picks_after(P, obs, step)
     start = w[P_ONE] if step // obs[S.N_PLAYERS] + 1 < P[R.C_PICKS] else 0.0
     forest_o = forest_value(P, obs, o, w, later, -1, 0, 0, 0, 0, 0)
     tb = S.TOKENS + 3 * o
     total = obs[tb] + obs[tb + 1] + obs[tb + 2]
     top = 0.0
-    for e in range(P[R.C_N_DICE]):
-        best[3 * e], best[3 * e + 1], best[3 * e + 2] = 0.0, 0.0, -1.0
+    for e in range(P[R.C_N_DICE]):  # every die can at least be taken as resources
+        v = resource_value(P, obs, o, obs[S.DIE_FACE + e], w) if obs[S.DIE_USE + e] == -1 \
+            else 0.0
+        best[3 * e], best[3 * e + 1], best[3 * e + 2] = v, v, NO_CARD
+        top = max(top, v)
     for q in range(P[R.C_POSITIONS]):
         card = obs[S.POS_CARD + q]
         owner = obs[S.POS_OWNER + q]
@@ -375,15 +379,20 @@ def fill_denial(P, obs, w, deny, best):
 
 
 @kernel
+def resource_value(P, obs, seat, f, w):
+    """A die of face f taken as resources: the tokens that survive the end of the round,
+    and a little for the pips."""
+    have = obs[S.TOKENS + 3 * seat + f // 6]
+    kept = min(have + f % 6 + 1, P[R.C_KIND_LIMIT]) - min(have, P[R.C_KIND_LIMIT])
+    return w[W_RES] * (kept + 0.25 * (f % 6 + 1))
+
+
+@kernel
 def pick_value(P, obs, seat, move, values, w):
     if move >= R.EXCHANGE:
         return values[move - R.EXCHANGE] + 1.0
     if move < R.PLACE:
-        f = obs[S.DIE_FACE + move - R.RES]
-        kind = f // 6
-        have = obs[S.TOKENS + 3 * seat + kind]
-        kept = min(have + f % 6 + 1, P[R.C_KIND_LIMIT]) - min(have, P[R.C_KIND_LIMIT])
-        return w[W_RES] * (kept + 0.25 * (f % 6 + 1))
+        return resource_value(P, obs, seat, obs[S.DIE_FACE + move - R.RES], w)
     m = move - R.PLACE
     f = m % S.N_FACES
     m //= S.N_FACES
