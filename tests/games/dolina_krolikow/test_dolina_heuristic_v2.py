@@ -126,6 +126,28 @@ def test_no_credit_for_a_mission_that_cannot_be_finished_in_the_picks_left():
     assert choice(t, V2) == R.HOUSE
 
 
+def test_a_die_goes_on_the_rabbit_that_brings_a_mission_closer():
+    """At the pick: an orange 6 can take a white or a brown Small rabbit ('O' both), each
+    making a two-rabbit Family with the lone Large in a House, the same points. Only the
+    brown one brings 'has brown 3' nearer; v1 takes the first card."""
+    t = Table(2)
+    t.to_picks()
+    t.set_houses(1, [])
+    give_forest(t, 0, forest("total spotted 6"))
+    t.set_houses(0, [house("has brown 3")])
+    t.house_rabbit(0, 0, card("Large brown: G G"))
+    t.put(0, card("Small white: O"))
+    t.put(1, card("Small brown: O"))
+    clear_table(t, keep=(0, 1))
+    dice_left(t, face(ORANGE, 6))
+    t.give_tokens(0, 0, 0, 0)
+    white, brown = t.place_move(0, 0, face(ORANGE, 6)), t.place_move(0, 1, face(ORANGE, 6))
+    assert sorted(t.moves()) == [R.RES, white, brown]
+    assert choice(t, V2) == brown
+    assert choice(t, V2, mission=0.0) == white
+    assert choice(t, V1) == white
+
+
 # --- denial ------------------------------------------------------------------------------------
 def seat0_picks_before_seat1(t):
     """Seat 0's second pick of the round (seat 1 picks next)."""
