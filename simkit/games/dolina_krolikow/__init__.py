@@ -348,8 +348,8 @@ GAME = GameSpec(
     describe_move=describe_move,
     check_state=check_state,
     summary="roll and pick dice to acquire rabbits, raise families, complete missions",
-    # its heuristic is costly as a rollout (~23 us a decision): playouts cut after 12
-    # decisions and scored by the standing there, 150 iterations, ~45 ms a decision
-    # (NOTES.md, Search)
+    # its heuristic is costly as a rollout (~23 us a decision when these were chosen; v2
+    # costs about half of that): playouts cut after 12 decisions and scored by the
+    # standing there, 150 iterations, ~45 ms a decision (NOTES.md, Search, Heuristic v2)
     search_knobs={"iterations": 150, "rollout_depth": 12, "cutoff": "standing"},
 )
