@@ -21,6 +21,7 @@ from simkit.games.avalon.rules import (
     ATTACK,
     COUNTER_NO,
     COUNTER_YES,
+    DEFEND_NO,
     DEFEND_YES,
     DISCARD_CARD,
     ENCHANT,
@@ -33,6 +34,8 @@ from simkit.games.avalon.rules import (
     tile_cards,
 )
 from simkit.games.avalon.state import (
+    AVALON_USED,
+    DARK_PENDING,
     DECK_N,
     DISCARD,
     DISCARD_PHASE,
@@ -41,8 +44,10 @@ from simkit.games.avalon.state import (
     HAND_SIZE,
     HEIGHT,
     LOSS,
+    M_AVALON_RED,
     M_CASTLE_DEF,
     M_CASTLE_LOSS,
+    M_COLOURS,
     M_ENCH,
     M_HAND_LIMIT,
     M_KNIGHTS,
@@ -53,7 +58,10 @@ from simkit.games.avalon.state import (
     OWNER,
     P_CROWNS,
     P_SPECIAL,
+    PENDING_TERR,
+    PENDING_TYPE,
     PHASE,
+    SP_AVALON,
     SP_CASTLE,
     SUPPLY,
     TERR_CARD,
@@ -63,6 +71,8 @@ from simkit.jit import kernel
 from simkit.registry import StrategySpec, register_strategy
 
 W_CROWN, W_LOSS, W_RESERVE, W_ATTACK, W_ENCHANT, W_DARK, W_PATIENCE = 0, 1, 2, 3, 4, 5, 6
+W_WEIGH_DEFENCE, W_KEEP_KNIGHT, W_LAST_KNIGHT, W_KEEP_ENCH = 7, 8, 9, 10
+W_COUNTER, W_FIT_TYPE, W_TOP_RISK = 11, 12, 13
 
 
 @kernel
@@ -117,8 +127,178 @@ def p_holds(unseen_t, unseen_total, hand_size):
     return 1.0 - p_none
 
 
+# --- v2: what a card kept in hand is worth, and what the opponent can attack next turn
+S_HAND, S_MINE, S_HIS, S_OWN = 0, N_TYPES, N_TYPES + N_TERR, N_TYPES + 2 * N_TERR
+S_SIZE = N_TYPES + 3 * N_TERR  # scratch: a hand and both sides' piles, after a planned move
+
+
 @kernel
-def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w):
+def keep_value(arr, base, t, w):
+    """What one card of type ``t`` of the hand ``arr[base:base + 10]`` is worth kept, in
+    crowns: a knight attacks and wards off, an enchantress enchants and counter-spells; a
+    duplicate is worth less (its colour stays covered), the last knight more (no attack
+    without one, unless through the stone circle)."""
+    n = max(1, arr[base + t])
+    if t & 1:
+        return w[W_KEEP_ENCH] / n
+    knights = 0
+    for c in range(0, N_TYPES, 2):
+        knights += arr[base + c]
+    return w[W_KEEP_KNIGHT] / n + (w[W_LAST_KNIGHT] if knights <= 1 else 0.0)
+
+
+@kernel
+def next_turn_cards(obs, seat):
+    """Cards the seat holds at the start of its next turn: its hand and a dark tile's draw
+    (counted with the territories owned now)."""
+    c = obs[HAND_SIZE + seat]
+    kind = obs[DARK_PENDING + seat]
+    if kind >= 0:
+        c += tile_cards(obs, seat, kind)
+    return c
+
+
+@kernel
+def knight_share(u):
+    """Share of knights among the unseen cards (what the other hand is drawn from)."""
+    k, total = 0, 0
+    for t in range(N_TYPES):
+        total += u[t]
+        if t & 1 == 0:
+            k += u[t]
+    return k / total if total > 0 else 0.5
+
+
+@kernel
+def load_position(obs, seat, sc):
+    for t in range(N_TYPES):
+        sc[S_HAND + t] = obs[HAND + seat * N_TYPES + t]
+    for i in range(N_TERR):
+        sc[S_MINE + i] = h_of(obs, seat, i)
+        sc[S_HIS + i] = h_of(obs, 1 - seat, i)
+        sc[S_OWN + i] = 1 if obs[OWNER + i] == seat else 0
+
+
+@kernel
+def guard_threat(obs, sc, i, guard, crowns, cap, p_knight):
+    """Crowns at stake at our territory ``i`` guarded by ``guard`` cards if the opponent,
+    holding ``cap`` cards next turn, can afford to attack it (as many cards there as ours,
+    plus a castle's bonus, then a knight): he gains them and we lose them."""
+    need = guard - sc[S_HIS + i]
+    card = obs[TERR_CARD + i]
+    if card >= 0 and obs[P_SPECIAL + card] == SP_CASTLE:
+        need += obs[M_CASTLE_DEF]
+    if max(0, need) + 1 > cap:
+        return 0.0
+    return 2.0 * crowns[i] * p_knight
+
+
+@kernel
+def open_crowns(obs, sc, crowns, cap, p_knight):
+    """The two largest threats to our territories (he conquers at most two a turn)."""
+    a, b = 0.0, 0.0
+    for i in range(N_TERR):
+        if sc[S_OWN + i]:
+            v = guard_threat(obs, sc, i, sc[S_MINE + i], crowns, cap, p_knight)
+            if v > a:
+                a, b = v, a
+            elif v > b:
+                b = v
+    return a + b
+
+
+@kernel
+def knight_cover(sc, colours):
+    """Share of the colours we could ward off an attack of (a knight of it in hand)."""
+    k = 0
+    for c in range(0, N_TYPES, 2):
+        k += sc[S_HAND + c] > 0
+    return k / colours
+
+
+@kernel
+def exposure(obs, sc, crowns, cap, p_knight, colours):
+    """Crowns the opponent can expect to take from us next turn in the position ``sc``."""
+    return open_crowns(obs, sc, crowns, cap, p_knight) * (1.0 - knight_cover(sc, colours))
+
+
+@kernel
+def pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w):
+    """What paying one conquest loss with ``option`` costs: a hand card type (< 10) is its
+    keep value, plus the exposure of losing a colour's last knight; the top card of a pile
+    of ours (10 + slot) at our territory is the exposure it opens, plus a little; at any
+    other slot the attack it was preparing (v1's value)."""
+    if option < N_TYPES:
+        v = keep_value(sc, S_HAND, option, w)
+        if option & 1 == 0 and sc[S_HAND + option] == 1:
+            v += open_crowns(obs, sc, crowns, cap, p_knight) / colours
+        return v
+    i = option - N_TYPES
+    g = sc[S_MINE + i]
+    if sc[S_OWN + i]:
+        opened = (guard_threat(obs, sc, i, g - 1, crowns, cap, p_knight)
+                  - guard_threat(obs, sc, i, g, crowns, cap, p_knight))
+        return opened * (1.0 - knight_cover(sc, colours)) + 0.25 * crowns[i]
+    margin = g - sc[S_HIS + i]
+    return slot_weight(obs, seat, i, crowns) / (1.0 + max(0, margin))
+
+
+@kernel
+def pay_losses(obs, seat, sc, losses, crowns, cap, p_knight, colours, w):
+    """Pay ``losses`` cards in ``sc`` the way ``best_loss`` would, cheapest first."""
+    for _ in range(losses):
+        best, best_v = -1, 1e9
+        for option in range(N_TYPES + N_TERR):
+            held = sc[S_HAND + option] if option < N_TYPES else sc[S_MINE + option - N_TYPES]
+            if held > 0:
+                v = pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w)
+                if v < best_v:
+                    best, best_v = option, v
+        if best < 0:
+            return
+        if best < N_TYPES:
+            sc[S_HAND + best] -= 1
+        else:
+            sc[S_MINE + best - N_TYPES] -= 1
+
+
+@kernel
+def counter_exposure(obs, seat, t, slot, sc, crowns, cap, p_knight, colours, w):
+    """Our exposure to the opponent's next turn after conquering ``slot`` with card type
+    ``t`` and paying the losses (the conquered slot left with our cards less his, his side
+    empty, then the additional losses paid cheapest first; Avalon's reduction if ours)."""
+    load_position(obs, seat, sc)
+    q = 1 - seat
+    sc[S_HAND + t] -= 1
+    mine = sc[S_MINE + slot] + 1
+    theirs = sc[S_HIS + slot]
+    losses = mine + theirs
+    card = obs[TERR_CARD + slot]
+    if obs[OWNER + slot] == q and obs[P_SPECIAL + card] == SP_CASTLE:
+        losses += obs[M_CASTLE_LOSS]
+    if owns(obs, seat, SP_AVALON) and obs[AVALON_USED] == 0:
+        losses = max(0, losses - obs[M_AVALON_RED])
+    sc[S_MINE + slot] = mine - theirs
+    sc[S_HIS + slot] = 0
+    sc[S_OWN + slot] = 1
+    pay_losses(obs, seat, sc, losses, crowns, cap, p_knight, colours, w)
+    return exposure(obs, sc, crowns, cap, p_knight, colours)
+
+
+@kernel
+def owns(obs, seat, special):
+    for i in range(N_TERR):
+        if obs[OWNER + i] == seat and obs[P_SPECIAL + obs[TERR_CARD + i]] == special:
+            return True
+    return False
+
+
+@kernel
+def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w, ctx, sc):
+    """Expected value of attacking ``slot`` with card type ``t``. With ``counter_attack``
+    on, a conquest is charged the exposure it adds for the opponent's next turn (``ctx``:
+    his cards next turn, the knight share of the unseen cards, the colours, our exposure
+    now)."""
     q = 1 - seat
     mine = h_of(obs, seat, slot) + 1
     theirs = h_of(obs, q, slot)
@@ -127,11 +307,16 @@ def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w):
     if enemy and obs[P_SPECIAL + obs[TERR_CARD + slot]] == SP_CASTLE:
         losses += obs[M_CASTLE_LOSS]
     gain = crowns[slot] * (2.0 if enemy else 1.0)
-    if obs[TERR_CARD + slot] >= 0 and (crowns_of(params, obs, seat) + crowns[slot]
-                                       >= obs[M_WIN]):
+    wins = obs[TERR_CARD + slot] >= 0 and (crowns_of(params, obs, seat) + crowns[slot]
+                                           >= obs[M_WIN])
+    if wins:
         gain += 100.0  # this conquest wins the game at the end of the turn
     p_def = p_holds(u[t & ~1], utotal, obs[HAND_SIZE + q])
-    return (1.0 - p_def) * (w[W_CROWN] * gain - w[W_LOSS] * losses) - p_def * w[W_LOSS]
+    won = w[W_CROWN] * gain - w[W_LOSS] * losses
+    if w[W_COUNTER] > 0 and not wins:
+        after = counter_exposure(obs, seat, t, slot, sc, crowns, ctx[0], ctx[1], ctx[2], w)
+        won -= w[W_COUNTER] * (after - ctx[3])
+    return (1.0 - p_def) * won - p_def * w[W_LOSS]
 
 
 @kernel
@@ -152,12 +337,21 @@ def slot_weight(obs, seat, slot, crowns):
 @kernel
 def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
     """Index of the attack worth most (above ``attack_margin``), or 0."""
+    ctx = np.zeros(4, np.float64)
+    sc = np.zeros(S_SIZE, np.int64)
+    if w[W_COUNTER] > 0:
+        ctx[0] = next_turn_cards(obs, 1 - seat)
+        ctx[1] = knight_share(u)
+        ctx[2] = obs[M_COLOURS]
+        load_position(obs, seat, sc)
+        ctx[3] = exposure(obs, sc, crowns, ctx[0], ctx[1], ctx[2])
     best_k, best_v = 0, w[W_ATTACK]
+    utotal = u.sum()
     for k in range(n_moves):
         m = moves[k]
         if m >= ATTACK and m < COUNTER_NO:
             t, slot = (m - ATTACK) // N_TERR, (m - ATTACK) % N_TERR
-            v = attack_value(params, obs, seat, t, slot, crowns, u, u.sum(), w)
+            v = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w, ctx, sc)
             if v > best_v:
                 best_k, best_v = k, v
     return best_k
@@ -198,13 +392,15 @@ def best_main(params, obs, seat, moves, n_moves, w):
         drawable += obs[DISCARD + t]
     if k > 0 or (obs[HAND_SIZE + seat] <= w[W_RESERVE] and drawable > 0):
         return k
-    return best_strengthen(params, obs, seat, moves, n_moves, crowns)
+    return best_strengthen(params, obs, seat, moves, n_moves, crowns, u, w)
 
 
 @kernel
-def best_strengthen(params, obs, seat, moves, n_moves, crowns):
+def best_strengthen(params, obs, seat, moves, n_moves, crowns, u, w):
     """Strengthen where the opponent could attack a territory of ours, else where a few
-    cards make a rich slot attackable; with the card type we hold most of."""
+    cards make a rich slot attackable; with the card type we hold most of, or (``fit_type``)
+    the one that serves the slot best: cheapest to give up from the hand, least likely to be
+    enchanted there as the top card."""
     q = 1 - seat
     best_slot, best_v = -1, 0.0
     for i in range(N_TERR):
@@ -223,6 +419,8 @@ def best_strengthen(params, obs, seat, moves, n_moves, crowns):
             best_slot, best_v = i, v
     if best_slot < 0:
         return 0
+    if w[W_FIT_TYPE] > 0:
+        return fitting_type(params, obs, seat, moves, n_moves, best_slot, crowns, u, w)
     best_k, most = 0, 0
     for k in range(n_moves):
         m = moves[k]
@@ -234,10 +432,33 @@ def best_strengthen(params, obs, seat, moves, n_moves, crowns):
 
 
 @kernel
-def best_loss(params, obs, seat, moves, n_moves):
+def fitting_type(params, obs, seat, moves, n_moves, slot, crowns, u, w):
+    """The strengthening at ``slot`` whose card costs least: its keep value in hand, plus
+    (``top_risk``) the chance the opponent holds an enchantress of its colour next turn
+    times what the slot is worth (an enchanted top card swings three cards there)."""
+    cap = next_turn_cards(obs, 1 - seat)
+    utotal = u.sum()
+    stake = slot_weight(obs, seat, slot, crowns)
+    best_k, best_v = 0, 1e9
+    for k in range(n_moves):
+        m = moves[k]
+        if m >= STRENGTHEN and m < ENCHANT and (m - STRENGTHEN) % N_TERR == slot:
+            t = (m - STRENGTHEN) // N_TERR
+            v = (keep_value(obs, HAND + seat * N_TYPES, t, w)
+                 + w[W_TOP_RISK] * p_holds(u[t | 1], utotal, cap) * stake)
+            if v < best_v:
+                best_k, best_v = k, v
+    return best_k
+
+
+@kernel
+def best_loss(params, obs, seat, moves, n_moves, w):
     """Avalon first; then a spare hand card (one we hold several of), else the top card of
-    the pile that matters least."""
+    the pile that matters least; with ``counter_attack``, the card whose loss costs least
+    (``pay_cost``: a guard of ours only where it keeps the opponent out)."""
     crowns = slot_crowns(params, obs)
+    if w[W_COUNTER] > 0:
+        return cheapest_loss(params, obs, seat, moves, n_moves, crowns, w)
     best_k, best_v = 0, 1e9
     for k in range(n_moves):
         m = moves[k]
@@ -249,6 +470,25 @@ def best_loss(params, obs, seat, moves, n_moves):
             i = m - LOSS_LAYOUT
             margin = h_of(obs, seat, i) - h_of(obs, 1 - seat, i)
             v = slot_weight(obs, seat, i, crowns) / (1.0 + max(0, margin))
+        if v < best_v:
+            best_k, best_v = k, v
+    return best_k
+
+
+@kernel
+def cheapest_loss(params, obs, seat, moves, n_moves, crowns, w):
+    sc = np.zeros(S_SIZE, np.int64)
+    load_position(obs, seat, sc)
+    cap = next_turn_cards(obs, 1 - seat)
+    p_knight = knight_share(unseen(params, obs, seat))
+    colours = obs[M_COLOURS]
+    best_k, best_v = 0, 1e9
+    for k in range(n_moves):
+        m = moves[k]
+        if m == LOSS_AVALON:
+            return k
+        option = m - LOSS_HAND  # hand types, then piles: the order of pay_cost's options
+        v = pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w)
         if v < best_v:
             best_k, best_v = k, v
     return best_k
@@ -282,24 +522,62 @@ def most_held(obs, seat, moves, n_moves):
 
 
 @kernel
+def ward_off(params, obs, seat, moves, n_moves, w):
+    """Counter-spell always: the attacking enchantress comes into our hand, so the hand
+    keeps its cards and our side gains one. Defend always, or (``weigh_defence``) when what
+    the defence saves (the crowns at stake, +100 if the conquest would win him the game,
+    less the losses the conquest would cost him) beats what the knight is worth kept."""
+    yes, no = -1, 0
+    for k in range(n_moves):
+        if moves[k] == COUNTER_YES or moves[k] == DEFEND_YES:
+            yes = k
+        elif moves[k] == DEFEND_NO:
+            no = k
+    if yes < 0 or moves[yes] == COUNTER_YES or w[W_WEIGH_DEFENCE] <= 0:
+        return max(0, yes)
+    p = 1 - seat
+    slot = obs[PENDING_TERR]
+    knight = obs[PENDING_TYPE] & ~1
+    crowns = slot_crowns(params, obs)
+    ours = obs[OWNER + slot] == seat
+    stake = crowns[slot] * (2.0 if ours else 1.0)
+    if crowns_of(params, obs, p) + crowns[slot] >= obs[M_WIN]:
+        stake += 100.0
+    losses = h_of(obs, p, slot) + h_of(obs, seat, slot)
+    if ours and obs[P_SPECIAL + obs[TERR_CARD + slot]] == SP_CASTLE:
+        losses += obs[M_CASTLE_LOSS]
+    saved = w[W_CROWN] * stake - w[W_LOSS] * losses
+    kept = keep_value(obs, HAND + seat * N_TYPES, knight, w)
+    return yes if saved > kept else no
+
+
+@kernel
 def choose_heuristic(params, obs, seat, moves, n_moves, weights, stream):
     ph = obs[PHASE]
     if ph == MAIN:
         return best_main(params, obs, seat, moves, n_moves, weights)
     if ph == LOSS:
-        return best_loss(params, obs, seat, moves, n_moves)
+        return best_loss(params, obs, seat, moves, n_moves, weights)
     if ph == SUPPLY:
         return best_tile(params, obs, seat, moves, n_moves, weights)
     if ph == DISCARD_PHASE:
         return most_held(obs, seat, moves, n_moves)
-    for k in range(n_moves):  # counter-spell and defence: always ward off
-        if moves[k] == COUNTER_YES or moves[k] == DEFEND_YES:
-            return k
-    return 0
+    return ward_off(params, obs, seat, moves, n_moves, weights)
 
+
+V1_WEIGHTS = {"crown": 1.0, "loss": 0.35, "reserve": 2.0, "attack_margin": 0.0,
+              "enchant_margin": 0.0, "dark_hand": 3.0, "patience": 0.0,
+              "weigh_defence": 0.0, "keep_knight": 2.5, "last_knight": 1.0,
+              "keep_enchantress": 2.0, "counter_attack": 0.0, "fit_type": 0.0,
+              "top_risk": 1.0}
 
 register_strategy(StrategySpec(
     "heuristic", choose_heuristic, game="avalon",
-    weights={"crown": 1.0, "loss": 0.35, "reserve": 2.0, "attack_margin": 0.0,
-             "enchant_margin": 0.0, "dark_hand": 3.0, "patience": 0.0},
-    summary="card counting: attack when crowns beat losses, enchant safely, keep a reserve"))
+    weights={**V1_WEIGHTS, "weigh_defence": 1.0, "counter_attack": 0.5, "fit_type": 1.0},
+    summary="card counting: attack when crowns beat losses and the counter-attack they "
+            "invite, enchant safely, defend when it pays"))
+
+register_strategy(StrategySpec(
+    "heuristic-v1", choose_heuristic, game="avalon", weights=V1_WEIGHTS,
+    summary="the heuristic before v2: always defends, ignores counter-attacks, strengthens "
+            "with the type held most"))
