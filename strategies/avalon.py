@@ -224,23 +224,27 @@ def exposure(obs, sc, crowns, cap, p_knight, colours):
 
 @kernel
 def pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w):
-    """What paying one conquest loss with ``option`` costs: a hand card type (< 10) is its
-    keep value, plus the exposure of losing a colour's last knight; the top card of a pile
-    of ours (10 + slot) at our territory is the exposure it opens, plus a little; at any
-    other slot the attack it was preparing (v1's value)."""
+    """What paying one conquest loss with ``option`` costs: v1's value of the card (a hand
+    card type, < 10: less for one held several times; the top card of a pile, 10 + slot:
+    what the slot is worth, less where our side is ahead there) plus, times
+    ``counter_attack``, the exposure its loss opens: a guard at our territory that keeps
+    the opponent out, or a colour's last knight (one colour fewer to ward off)."""
     if option < N_TYPES:
-        v = keep_value(sc, S_HAND, option, w)
+        v = 3.0 - 0.5 * sc[S_HAND + option]
         if option & 1 == 0 and sc[S_HAND + option] == 1:
-            v += open_crowns(obs, sc, crowns, cap, p_knight) / colours
+            v += w[W_COUNTER] * open_crowns(obs, sc, crowns, cap, p_knight) / colours
         return v
     i = option - N_TYPES
     g = sc[S_MINE + i]
+    margin = g - sc[S_HIS + i]
+    v = slot_weight(obs, seat, i, crowns) / (1.0 + max(0, margin))
     if sc[S_OWN + i]:
+        if obs[OWNER + i] != seat:
+            v = 2.0 * crowns[i] / (1.0 + max(0, margin))  # the slot just conquered
         opened = (guard_threat(obs, sc, i, g - 1, crowns, cap, p_knight)
                   - guard_threat(obs, sc, i, g, crowns, cap, p_knight))
-        return opened * (1.0 - knight_cover(sc, colours)) + 0.25 * crowns[i]
-    margin = g - sc[S_HIS + i]
-    return slot_weight(obs, seat, i, crowns) / (1.0 + max(0, margin))
+        v += w[W_COUNTER] * opened * (1.0 - knight_cover(sc, colours))
+    return v
 
 
 @kernel
