@@ -72,7 +72,7 @@ from simkit.registry import StrategySpec, register_strategy
 
 W_CROWN, W_LOSS, W_RESERVE, W_ATTACK, W_ENCHANT, W_DARK, W_PATIENCE = 0, 1, 2, 3, 4, 5, 6
 W_WEIGH_DEFENCE, W_KEEP_KNIGHT, W_LAST_KNIGHT, W_KEEP_ENCH = 7, 8, 9, 10
-W_COUNTER, W_FIT_TYPE, W_TOP_RISK = 11, 12, 13
+W_COUNTER, W_FIT_TYPE, W_TOP_RISK, W_GUARD = 11, 12, 13, 14
 
 
 @kernel
@@ -232,7 +232,7 @@ def pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w):
     if option < N_TYPES:
         v = 3.0 - 0.5 * sc[S_HAND + option]
         if option & 1 == 0 and sc[S_HAND + option] == 1:
-            v += w[W_COUNTER] * open_crowns(obs, sc, crowns, cap, p_knight) / colours
+            v += w[W_GUARD] * open_crowns(obs, sc, crowns, cap, p_knight) / colours
         return v
     i = option - N_TYPES
     g = sc[S_MINE + i]
@@ -243,7 +243,7 @@ def pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w):
             v = 2.0 * crowns[i] / (1.0 + max(0, margin))  # the slot just conquered
         opened = (guard_threat(obs, sc, i, g - 1, crowns, cap, p_knight)
                   - guard_threat(obs, sc, i, g, crowns, cap, p_knight))
-        v += w[W_COUNTER] * opened * (1.0 - knight_cover(sc, colours))
+        v += w[W_GUARD] * opened * (1.0 - knight_cover(sc, colours))
     return v
 
 
@@ -458,10 +458,10 @@ def fitting_type(params, obs, seat, moves, n_moves, slot, crowns, u, w):
 @kernel
 def best_loss(params, obs, seat, moves, n_moves, w):
     """Avalon first; then a spare hand card (one we hold several of), else the top card of
-    the pile that matters least; with ``counter_attack``, the card whose loss costs least
-    (``pay_cost``: a guard of ours only where it keeps the opponent out)."""
+    the pile that matters least; with ``guard``, that value plus the exposure to the
+    opponent's next turn the loss opens (``pay_cost``)."""
     crowns = slot_crowns(params, obs)
-    if w[W_COUNTER] > 0:
+    if w[W_GUARD] > 0:
         return cheapest_loss(params, obs, seat, moves, n_moves, crowns, w)
     best_k, best_v = 0, 1e9
     for k in range(n_moves):
@@ -573,11 +573,12 @@ V1_WEIGHTS = {"crown": 1.0, "loss": 0.35, "reserve": 2.0, "attack_margin": 0.0,
               "enchant_margin": 0.0, "dark_hand": 3.0, "patience": 0.0,
               "weigh_defence": 0.0, "keep_knight": 2.5, "last_knight": 1.0,
               "keep_enchantress": 2.0, "counter_attack": 0.0, "fit_type": 0.0,
-              "top_risk": 1.0}
+              "top_risk": 1.0, "guard": 0.0}
 
 register_strategy(StrategySpec(
     "heuristic", choose_heuristic, game="avalon",
-    weights={**V1_WEIGHTS, "weigh_defence": 1.0, "counter_attack": 0.5, "fit_type": 1.0},
+    weights={**V1_WEIGHTS, "weigh_defence": 1.0, "counter_attack": 1.0, "fit_type": 1.0,
+             "keep_enchantress": 4.0, "top_risk": 0.5, "guard": 0.0},
     summary="card counting: attack when crowns beat losses and the counter-attack they "
             "invite, enchant safely, defend when it pays"))
 
