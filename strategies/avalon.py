@@ -226,12 +226,12 @@ def exposure(obs, sc, crowns, cap, p_knight, colours):
 def pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w):
     """What paying one conquest loss with ``option`` costs: v1's value of the card (a hand
     card type, < 10: less for one held several times; the top card of a pile, 10 + slot:
-    what the slot is worth, less where our side is ahead there) plus, times
-    ``counter_attack``, the exposure its loss opens: a guard at our territory that keeps
+    what the slot is worth, less where our side is ahead there) plus, times ``guard``,
+    the exposure its loss opens: a guard at our territory that keeps
     the opponent out, or a colour's last knight (one colour fewer to ward off)."""
     if option < N_TYPES:
         v = 3.0 - 0.5 * sc[S_HAND + option]
-        if option & 1 == 0 and sc[S_HAND + option] == 1:
+        if w[W_GUARD] > 0 and option & 1 == 0 and sc[S_HAND + option] == 1:
             v += w[W_GUARD] * open_crowns(obs, sc, crowns, cap, p_knight) / colours
         return v
     i = option - N_TYPES
@@ -241,6 +241,8 @@ def pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w):
     if sc[S_OWN + i]:
         if obs[OWNER + i] != seat:
             v = 2.0 * crowns[i] / (1.0 + max(0, margin))  # the slot just conquered
+        if w[W_GUARD] <= 0:
+            return v
         opened = (guard_threat(obs, sc, i, g - 1, crowns, cap, p_knight)
                   - guard_threat(obs, sc, i, g, crowns, cap, p_knight))
         v += w[W_GUARD] * opened * (1.0 - knight_cover(sc, colours))
@@ -298,11 +300,11 @@ def owns(obs, seat, special):
 
 
 @kernel
-def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w, ctx, sc):
-    """Expected value of attacking ``slot`` with card type ``t``. With ``counter_attack``
-    on, a conquest is charged the exposure it adds for the opponent's next turn (``ctx``:
-    his cards next turn, the knight share of the unseen cards, the colours, our exposure
-    now)."""
+def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w):
+    """Expected value of attacking ``slot`` with card type ``t`` (v1's): the crowns won and
+    the losses paid if not warded off, one card lost if warded off. Negative for a conquest
+    that wins the game at the end of the turn (it is worth 100 more, and the opponent's
+    counter-attack does not matter): -1 - the value."""
     q = 1 - seat
     mine = h_of(obs, seat, slot) + 1
     theirs = h_of(obs, q, slot)
@@ -311,16 +313,16 @@ def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w, ctx, sc):
     if enemy and obs[P_SPECIAL + obs[TERR_CARD + slot]] == SP_CASTLE:
         losses += obs[M_CASTLE_LOSS]
     gain = crowns[slot] * (2.0 if enemy else 1.0)
-    wins = obs[TERR_CARD + slot] >= 0 and (crowns_of(params, obs, seat) + crowns[slot]
-                                           >= obs[M_WIN])
-    if wins:
+    if obs[TERR_CARD + slot] >= 0 and (crowns_of(params, obs, seat) + crowns[slot]
+                                       >= obs[M_WIN]):
         gain += 100.0  # this conquest wins the game at the end of the turn
     p_def = p_holds(u[t & ~1], utotal, obs[HAND_SIZE + q])
-    won = w[W_CROWN] * gain - w[W_LOSS] * losses
-    if w[W_COUNTER] > 0 and not wins:
-        after = counter_exposure(obs, seat, t, slot, sc, crowns, ctx[0], ctx[1], ctx[2], w)
-        won -= w[W_COUNTER] * (after - ctx[3])
-    return (1.0 - p_def) * won - p_def * w[W_LOSS]
+    return (1.0 - p_def) * (w[W_CROWN] * gain - w[W_LOSS] * losses) - p_def * w[W_LOSS]
+
+
+@kernel
+def defence_chance(obs, seat, t, u, utotal):
+    return p_holds(u[t & ~1], utotal, obs[HAND_SIZE + 1 - seat])
 
 
 @kernel
@@ -340,25 +342,52 @@ def slot_weight(obs, seat, slot, crowns):
 
 @kernel
 def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
-    """Index of the attack worth most (above ``attack_margin``), or 0."""
-    ctx = np.zeros(4, np.float64)
-    sc = np.zeros(S_SIZE, np.int64)
-    if w[W_COUNTER] > 0:
-        ctx[0] = next_turn_cards(obs, 1 - seat)
-        ctx[1] = knight_share(u)
-        ctx[2] = obs[M_COLOURS]
-        load_position(obs, seat, sc)
-        ctx[3] = exposure(obs, sc, crowns, ctx[0], ctx[1], ctx[2])
+    """Index of the attack worth most (above ``attack_margin``), or 0. With
+    ``counter_attack``, a conquest (not one that wins the game) is charged the exposure it
+    adds for the opponent's next turn, times the chance it is not warded off; the charge is
+    never negative, so attacks are charged in order of their value before it, until none
+    left can beat the best."""
     best_k, best_v = 0, w[W_ATTACK]
     utotal = u.sum()
+    if w[W_COUNTER] <= 0:
+        for k in range(n_moves):
+            m = moves[k]
+            if m >= ATTACK and m < COUNTER_NO:
+                t, slot = (m - ATTACK) // N_TERR, (m - ATTACK) % N_TERR
+                v = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w)
+                if v > best_v:
+                    best_k, best_v = k, v
+        return best_k
+    values = np.full(n_moves, -1e18)
+    wins = np.zeros(n_moves, np.bool_)
     for k in range(n_moves):
         m = moves[k]
         if m >= ATTACK and m < COUNTER_NO:
             t, slot = (m - ATTACK) // N_TERR, (m - ATTACK) % N_TERR
-            v = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w, ctx, sc)
-            if v > best_v:
-                best_k, best_v = k, v
-    return best_k
+            values[k] = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w)
+            wins[k] = (obs[TERR_CARD + slot] >= 0
+                       and crowns_of(params, obs, seat) + crowns[slot] >= obs[M_WIN])
+    sc = np.zeros(S_SIZE, np.int64)
+    cap = next_turn_cards(obs, 1 - seat)
+    p_knight = knight_share(u)
+    colours = obs[M_COLOURS]
+    load_position(obs, seat, sc)
+    now = exposure(obs, sc, crowns, cap, p_knight, colours)
+    added = np.full(N_TERR, -1.0)  # by slot: worked out once, with the first card tried
+    while True:
+        k = np.argmax(values)
+        if values[k] <= best_v:
+            return best_k
+        v = values[k]
+        values[k] = -1e18
+        if not wins[k]:
+            t, slot = (moves[k] - ATTACK) // N_TERR, (moves[k] - ATTACK) % N_TERR
+            if added[slot] < 0:
+                added[slot] = counter_exposure(obs, seat, t, slot, sc, crowns, cap, p_knight,
+                                               colours, w) - now
+            v -= (1.0 - defence_chance(obs, seat, t, u, utotal)) * w[W_COUNTER] * added[slot]
+        if v > best_v:
+            best_k, best_v = k, v
 
 
 @kernel
@@ -578,7 +607,7 @@ V1_WEIGHTS = {"crown": 1.0, "loss": 0.35, "reserve": 2.0, "attack_margin": 0.0,
 register_strategy(StrategySpec(
     "heuristic", choose_heuristic, game="avalon",
     weights={**V1_WEIGHTS, "weigh_defence": 1.0, "counter_attack": 1.0, "fit_type": 1.0,
-             "keep_enchantress": 4.0, "top_risk": 0.5, "guard": 0.0},
+             "keep_knight": 1.5, "keep_enchantress": 4.0, "top_risk": 0.5, "guard": 0.0},
     summary="card counting: attack when crowns beat losses and the counter-attack they "
             "invite, enchant safely, defend when it pays"))
 
