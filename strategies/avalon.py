@@ -72,7 +72,7 @@ from simkit.registry import StrategySpec, register_strategy
 
 W_CROWN, W_LOSS, W_RESERVE, W_ATTACK, W_ENCHANT, W_DARK, W_PATIENCE = 0, 1, 2, 3, 4, 5, 6
 W_WEIGH_DEFENCE, W_KEEP_KNIGHT, W_LAST_KNIGHT, W_KEEP_ENCH = 7, 8, 9, 10
-W_COUNTER, W_FIT_TYPE, W_TOP_RISK, W_GUARD = 11, 12, 13, 14
+W_COUNTER, W_FIT_TYPE, W_TOP_RISK, W_GUARD, W_RETAKE = 11, 12, 13, 14, 15
 
 
 @kernel
@@ -179,27 +179,38 @@ def load_position(obs, seat, sc):
         sc[S_OWN + i] = 1 if obs[OWNER + i] == seat else 0
 
 
+# ctx, the opponent's next turn as ``exposure`` sees it (float64[5]): the cards he holds
+# then, the knight share of the unseen cards, the colours, the loss weight, the retake weight
+C_CAP, C_KNIGHT, C_COLOURS, C_LOSS, C_RETAKE = 0, 1, 2, 3, 4
+
+
 @kernel
-def guard_threat(obs, sc, i, guard, crowns, cap, p_knight):
-    """Crowns at stake at our territory ``i`` guarded by ``guard`` cards if the opponent,
-    holding ``cap`` cards next turn, can afford to attack it (as many cards there as ours,
-    plus a castle's bonus, then a knight): he gains them and we lose them."""
+def guard_threat(obs, sc, i, guard, crowns, ctx):
+    """What we stand to lose at our territory ``i`` guarded by ``guard`` cards if the
+    opponent can afford to attack it next turn (as many cards there as ours, plus a
+    castle's bonus, then a knight): the crowns he gains and we lose, less the losses the
+    conquest costs him, times the chance he holds a knight; times ``retake`` for a
+    territory we are only planning to conquer (``sc`` marks it 2)."""
     need = guard - sc[S_HIS + i]
     card = obs[TERR_CARD + i]
-    if card >= 0 and obs[P_SPECIAL + card] == SP_CASTLE:
+    castle = card >= 0 and obs[P_SPECIAL + card] == SP_CASTLE
+    if castle:
         need += obs[M_CASTLE_DEF]
-    if max(0, need) + 1 > cap:
+    need = max(0, need)
+    if need + 1 > ctx[C_CAP]:
         return 0.0
-    return 2.0 * crowns[i] * p_knight
+    his_losses = need + 1 + 2 * guard + (obs[M_CASTLE_LOSS] if castle else 0)
+    v = max(0.0, 2.0 * crowns[i] - ctx[C_LOSS] * his_losses) * ctx[C_KNIGHT]
+    return v * ctx[C_RETAKE] if sc[S_OWN + i] == 2 else v
 
 
 @kernel
-def open_crowns(obs, sc, crowns, cap, p_knight):
+def open_crowns(obs, sc, crowns, ctx):
     """The two largest threats to our territories (he conquers at most two a turn)."""
     a, b = 0.0, 0.0
     for i in range(N_TERR):
         if sc[S_OWN + i]:
-            v = guard_threat(obs, sc, i, sc[S_MINE + i], crowns, cap, p_knight)
+            v = guard_threat(obs, sc, i, sc[S_MINE + i], crowns, ctx)
             if v > a:
                 a, b = v, a
             elif v > b:
@@ -217,62 +228,71 @@ def knight_cover(sc, colours):
 
 
 @kernel
-def exposure(obs, sc, crowns, cap, p_knight, colours):
-    """Crowns the opponent can expect to take from us next turn in the position ``sc``."""
-    return open_crowns(obs, sc, crowns, cap, p_knight) * (1.0 - knight_cover(sc, colours))
+def exposure(obs, sc, crowns, ctx):
+    """What the opponent can expect to take from us next turn in the position ``sc``."""
+    return open_crowns(obs, sc, crowns, ctx) * (1.0 - knight_cover(sc, ctx[C_COLOURS]))
 
 
 @kernel
-def pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w):
+def pay_cost(obs, seat, sc, option, crowns, ctx, w):
     """What paying one conquest loss with ``option`` costs: v1's value of the card (a hand
     card type, < 10: less for one held several times; the top card of a pile, 10 + slot:
-    what the slot is worth, less where our side is ahead there) plus, times ``guard``,
-    the exposure its loss opens: a guard at our territory that keeps
-    the opponent out, or a colour's last knight (one colour fewer to ward off)."""
+    what the slot is worth, less where our side is ahead there) plus, times ``guard``, the
+    exposure its loss opens: a guard at our territory that keeps the opponent out, or a
+    colour's last knight (one colour fewer to ward off)."""
     if option < N_TYPES:
         v = 3.0 - 0.5 * sc[S_HAND + option]
         if w[W_GUARD] > 0 and option & 1 == 0 and sc[S_HAND + option] == 1:
-            v += w[W_GUARD] * open_crowns(obs, sc, crowns, cap, p_knight) / colours
+            v += w[W_GUARD] * open_crowns(obs, sc, crowns, ctx) / ctx[C_COLOURS]
         return v
     i = option - N_TYPES
     g = sc[S_MINE + i]
     margin = g - sc[S_HIS + i]
+    if sc[S_OWN + i] == 2:
+        return 2.0 * crowns[i] / (1.0 + max(0, margin))  # as it will be worth, once ours
     v = slot_weight(obs, seat, i, crowns) / (1.0 + max(0, margin))
-    if sc[S_OWN + i]:
-        if obs[OWNER + i] != seat:
-            v = 2.0 * crowns[i] / (1.0 + max(0, margin))  # the slot just conquered
-        if w[W_GUARD] <= 0:
-            return v
-        opened = (guard_threat(obs, sc, i, g - 1, crowns, cap, p_knight)
-                  - guard_threat(obs, sc, i, g, crowns, cap, p_knight))
-        v += w[W_GUARD] * opened * (1.0 - knight_cover(sc, colours))
+    if sc[S_OWN + i] and w[W_GUARD] > 0:
+        opened = (guard_threat(obs, sc, i, g - 1, crowns, ctx)
+                  - guard_threat(obs, sc, i, g, crowns, ctx))
+        v += w[W_GUARD] * opened * (1.0 - knight_cover(sc, ctx[C_COLOURS]))
     return v
 
 
 @kernel
-def pay_losses(obs, seat, sc, losses, crowns, cap, p_knight, colours, w):
-    """Pay ``losses`` cards in ``sc`` the way ``best_loss`` would, cheapest first."""
+def pay_losses(obs, seat, sc, losses, crowns, ctx, w):
+    """Pay ``losses`` cards in ``sc`` the way ``best_loss`` would, cheapest first. Without
+    ``guard`` an option's cost depends on its own count only, so only the one paid is
+    worked out again."""
+    costs = np.empty(N_TYPES + N_TERR, np.float64)
+    for option in range(N_TYPES + N_TERR):
+        costs[option] = option_cost(obs, seat, sc, option, crowns, ctx, w)
     for _ in range(losses):
-        best, best_v = -1, 1e9
-        for option in range(N_TYPES + N_TERR):
-            held = sc[S_HAND + option] if option < N_TYPES else sc[S_MINE + option - N_TYPES]
-            if held > 0:
-                v = pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w)
-                if v < best_v:
-                    best, best_v = option, v
-        if best < 0:
+        best = np.argmin(costs)
+        if costs[best] >= 1e17:
             return
         if best < N_TYPES:
             sc[S_HAND + best] -= 1
         else:
             sc[S_MINE + best - N_TYPES] -= 1
+        if w[W_GUARD] > 0:
+            for option in range(N_TYPES + N_TERR):
+                costs[option] = option_cost(obs, seat, sc, option, crowns, ctx, w)
+        else:
+            costs[best] = option_cost(obs, seat, sc, best, crowns, ctx, w)
 
 
 @kernel
-def counter_exposure(obs, seat, t, slot, sc, crowns, cap, p_knight, colours, w):
+def option_cost(obs, seat, sc, option, crowns, ctx, w):
+    held = sc[S_HAND + option] if option < N_TYPES else sc[S_MINE + option - N_TYPES]
+    return pay_cost(obs, seat, sc, option, crowns, ctx, w) if held > 0 else 1e18
+
+
+@kernel
+def counter_exposure(obs, seat, t, slot, sc, crowns, ctx, w):
     """Our exposure to the opponent's next turn after conquering ``slot`` with card type
     ``t`` and paying the losses (the conquered slot left with our cards less his, his side
-    empty, then the additional losses paid cheapest first; Avalon's reduction if ours)."""
+    empty, then the additional losses paid as ``best_loss`` would; Avalon's reduction if
+    ours)."""
     load_position(obs, seat, sc)
     q = 1 - seat
     sc[S_HAND + t] -= 1
@@ -286,9 +306,21 @@ def counter_exposure(obs, seat, t, slot, sc, crowns, cap, p_knight, colours, w):
         losses = max(0, losses - obs[M_AVALON_RED])
     sc[S_MINE + slot] = mine - theirs
     sc[S_HIS + slot] = 0
-    sc[S_OWN + slot] = 1
-    pay_losses(obs, seat, sc, losses, crowns, cap, p_knight, colours, w)
-    return exposure(obs, sc, crowns, cap, p_knight, colours)
+    sc[S_OWN + slot] = 2
+    pay_losses(obs, seat, sc, losses, crowns, ctx, w)
+    return exposure(obs, sc, crowns, ctx)
+
+
+@kernel
+def next_turn(obs, seat, u, w):
+    """ctx (see ``C_CAP``) for ``seat``'s opponent."""
+    ctx = np.empty(5, np.float64)
+    ctx[C_CAP] = next_turn_cards(obs, 1 - seat)
+    ctx[C_KNIGHT] = knight_share(u)
+    ctx[C_COLOURS] = obs[M_COLOURS]
+    ctx[C_LOSS] = w[W_LOSS]
+    ctx[C_RETAKE] = w[W_RETAKE]
+    return ctx
 
 
 @kernel
@@ -358,33 +390,34 @@ def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
                 if v > best_v:
                     best_k, best_v = k, v
         return best_k
-    values = np.full(n_moves, -1e18)
-    wins = np.zeros(n_moves, np.bool_)
-    for k in range(n_moves):
-        m = moves[k]
-        if m >= ATTACK and m < COUNTER_NO:
-            t, slot = (m - ATTACK) // N_TERR, (m - ATTACK) % N_TERR
-            values[k] = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w)
-            wins[k] = (obs[TERR_CARD + slot] >= 0
-                       and crowns_of(params, obs, seat) + crowns[slot] >= obs[M_WIN])
+    first = n_moves  # attacks come last among the main moves
+    while first > 0 and moves[first - 1] >= ATTACK:
+        first -= 1
+    if first == n_moves:
+        return 0
+    held = crowns_of(params, obs, seat)
+    values = np.empty(n_moves - first, np.float64)
+    for k in range(first, n_moves):
+        t, slot = (moves[k] - ATTACK) // N_TERR, (moves[k] - ATTACK) % N_TERR
+        values[k - first] = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w)
+        if obs[TERR_CARD + slot] >= 0 and held + crowns[slot] >= obs[M_WIN]:
+            values[k - first] += 1e9  # it wins the game: not charged, and chosen
     sc = np.zeros(S_SIZE, np.int64)
-    cap = next_turn_cards(obs, 1 - seat)
-    p_knight = knight_share(u)
-    colours = obs[M_COLOURS]
+    ctx = next_turn(obs, seat, u, w)
     load_position(obs, seat, sc)
-    now = exposure(obs, sc, crowns, cap, p_knight, colours)
+    now = exposure(obs, sc, crowns, ctx)
     added = np.full(N_TERR, -1.0)  # by slot: worked out once, with the first card tried
     while True:
-        k = np.argmax(values)
-        if values[k] <= best_v:
+        j = np.argmax(values)
+        if values[j] <= best_v:
             return best_k
-        v = values[k]
-        values[k] = -1e18
-        if not wins[k]:
+        k = first + j
+        v = values[j]
+        values[j] = -1e18
+        if v < 1e8:
             t, slot = (moves[k] - ATTACK) // N_TERR, (moves[k] - ATTACK) % N_TERR
             if added[slot] < 0:
-                added[slot] = counter_exposure(obs, seat, t, slot, sc, crowns, cap, p_knight,
-                                               colours, w) - now
+                added[slot] = counter_exposure(obs, seat, t, slot, sc, crowns, ctx, w) - now
             v -= (1.0 - defence_chance(obs, seat, t, u, utotal)) * w[W_COUNTER] * added[slot]
         if v > best_v:
             best_k, best_v = k, v
@@ -512,16 +545,14 @@ def best_loss(params, obs, seat, moves, n_moves, w):
 def cheapest_loss(params, obs, seat, moves, n_moves, crowns, w):
     sc = np.zeros(S_SIZE, np.int64)
     load_position(obs, seat, sc)
-    cap = next_turn_cards(obs, 1 - seat)
-    p_knight = knight_share(unseen(params, obs, seat))
-    colours = obs[M_COLOURS]
+    ctx = next_turn(obs, seat, unseen(params, obs, seat), w)
     best_k, best_v = 0, 1e9
     for k in range(n_moves):
         m = moves[k]
         if m == LOSS_AVALON:
             return k
         option = m - LOSS_HAND  # hand types, then piles: the order of pay_cost's options
-        v = pay_cost(obs, seat, sc, option, crowns, cap, p_knight, colours, w)
+        v = pay_cost(obs, seat, sc, option, crowns, ctx, w)
         if v < best_v:
             best_k, best_v = k, v
     return best_k
@@ -602,12 +633,12 @@ V1_WEIGHTS = {"crown": 1.0, "loss": 0.35, "reserve": 2.0, "attack_margin": 0.0,
               "enchant_margin": 0.0, "dark_hand": 3.0, "patience": 0.0,
               "weigh_defence": 0.0, "keep_knight": 2.5, "last_knight": 1.0,
               "keep_enchantress": 2.0, "counter_attack": 0.0, "fit_type": 0.0,
-              "top_risk": 1.0, "guard": 0.0}
+              "top_risk": 1.0, "guard": 0.0, "retake": 1.0}
 
 register_strategy(StrategySpec(
     "heuristic", choose_heuristic, game="avalon",
-    weights={**V1_WEIGHTS, "weigh_defence": 1.0, "counter_attack": 1.0, "fit_type": 1.0,
-             "keep_knight": 1.5, "keep_enchantress": 4.0, "top_risk": 0.5, "guard": 0.0},
+    weights={**V1_WEIGHTS, "weigh_defence": 1.0, "counter_attack": 1.5, "retake": 0.5,
+             "fit_type": 1.0, "keep_knight": 1.5, "keep_enchantress": 4.0, "top_risk": 0.5},
     summary="card counting: attack when crowns beat losses and the counter-attack they "
             "invite, enchant safely, defend when it pays"))
 
