@@ -67,7 +67,7 @@ from simkit.games.avalon.state import (
     TERR_CARD,
     TURNS,
 )
-from simkit.jit import kernel
+from simkit.jit import borrow, kernel
 from simkit.registry import StrategySpec, register_strategy
 
 W_CROWN, W_LOSS, W_RESERVE, W_ATTACK, W_ENCHANT, W_DARK, W_PATIENCE = 0, 1, 2, 3, 4, 5, 6
@@ -263,13 +263,14 @@ def pay_losses(obs, seat, sc, losses, crowns, ctx, w):
     """Pay ``losses`` cards in ``sc`` the way ``best_loss`` would, cheapest first. Without
     ``guard`` an option's cost depends on its own count only, so only the one paid is
     worked out again."""
-    costs = np.empty(N_TYPES + N_TERR, np.float64)
+    costs_owned = np.empty(N_TYPES + N_TERR, np.float64)
+    costs = borrow(costs_owned)
     for option in range(N_TYPES + N_TERR):
         costs[option] = option_cost(obs, seat, sc, option, crowns, ctx, w)
     for _ in range(losses):
         best = np.argmin(costs)
         if costs[best] >= 1e17:
-            return
+            break
         if best < N_TYPES:
             sc[S_HAND + best] -= 1
         else:
@@ -279,6 +280,7 @@ def pay_losses(obs, seat, sc, losses, crowns, ctx, w):
                 costs[option] = option_cost(obs, seat, sc, option, crowns, ctx, w)
         else:
             costs[best] = option_cost(obs, seat, sc, best, crowns, ctx, w)
+    keep_alive(costs_owned, costs_owned, costs_owned, costs_owned)
 
 
 @kernel
@@ -372,6 +374,15 @@ def slot_weight(obs, seat, slot, crowns):
     return crowns[slot] * (1.0 if obs[OWNER + slot] < 0 else 2.0)
 
 
+MAX_TRIED = 2  # conquests charged a decision, the best before the charge first (cost)
+
+
+@kernel
+def keep_alive(a, b, c, d):
+    """Nothing: a use of arrays whose borrowed views were used until here."""
+    return a.size + b.size + c.size + d.size
+
+
 @kernel
 def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
     """Index of the attack worth most (above ``attack_margin``), or 0. With
@@ -396,21 +407,26 @@ def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
     if first == n_moves:
         return 0
     held = crowns_of(params, obs, seat)
-    values = np.empty(n_moves - first, np.float64)
+    # scratch arrays are passed to the helpers borrowed (no atomic reference counts); the
+    # owners are touched at the end so that they live until then
+    values_owned = np.empty(n_moves - first, np.float64)
+    values = borrow(values_owned)
     for k in range(first, n_moves):
         t, slot = (moves[k] - ATTACK) // N_TERR, (moves[k] - ATTACK) % N_TERR
         values[k - first] = attack_value(params, obs, seat, t, slot, crowns, u, utotal, w)
         if obs[TERR_CARD + slot] >= 0 and held + crowns[slot] >= obs[M_WIN]:
             values[k - first] += 1e9  # it wins the game: not charged, and chosen
-    sc = np.zeros(S_SIZE, np.int64)
-    ctx = next_turn(obs, seat, u, w)
+    sc_owned = np.zeros(S_SIZE, np.int64)
+    ctx_owned = next_turn(obs, seat, u, w)
+    added_owned = np.full(N_TERR, -1.0)  # by slot: worked out once, with the first card tried
+    sc, ctx, added = borrow(sc_owned), borrow(ctx_owned), borrow(added_owned)
     load_position(obs, seat, sc)
     now = exposure(obs, sc, crowns, ctx)
-    added = np.full(N_TERR, -1.0)  # by slot: worked out once, with the first card tried
+    tried = 0
     while True:
         j = np.argmax(values)
-        if values[j] <= best_v:
-            return best_k
+        if values[j] <= best_v or tried == MAX_TRIED:
+            break
         k = first + j
         v = values[j]
         values[j] = -1e18
@@ -418,9 +434,12 @@ def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
             t, slot = (moves[k] - ATTACK) // N_TERR, (moves[k] - ATTACK) % N_TERR
             if added[slot] < 0:
                 added[slot] = counter_exposure(obs, seat, t, slot, sc, crowns, ctx, w) - now
+                tried += 1
             v -= (1.0 - defence_chance(obs, seat, t, u, utotal)) * w[W_COUNTER] * added[slot]
         if v > best_v:
             best_k, best_v = k, v
+    keep_alive(values_owned, sc_owned, ctx_owned, added_owned)
+    return best_k
 
 
 @kernel
@@ -446,8 +465,9 @@ def best_enchant(params, obs, seat, moves, n_moves, crowns, u, w):
 def best_main(params, obs, seat, moves, n_moves, w):
     """Attack, else enchant, else strengthen (keeping a reserve while cards can still be
     drawn), else end the plays (move 0)."""
-    crowns = slot_crowns(params, obs)
-    u = unseen(params, obs, seat)
+    crowns_owned = slot_crowns(params, obs)
+    u_owned = unseen(params, obs, seat)
+    crowns, u = borrow(crowns_owned), borrow(u_owned)  # see best_attack
     k = 0
     if obs[TURNS] >= 2 * w[W_PATIENCE]:  # the rulebook's advice: no attack on a first turn
         k = best_attack(params, obs, seat, moves, n_moves, crowns, u, w)
@@ -456,9 +476,10 @@ def best_main(params, obs, seat, moves, n_moves, w):
     drawable = obs[DECK_N]
     for t in range(N_TYPES):
         drawable += obs[DISCARD + t]
-    if k > 0 or (obs[HAND_SIZE + seat] <= w[W_RESERVE] and drawable > 0):
-        return k
-    return best_strengthen(params, obs, seat, moves, n_moves, crowns, u, w)
+    if k == 0 and (obs[HAND_SIZE + seat] > w[W_RESERVE] or drawable == 0):
+        k = best_strengthen(params, obs, seat, moves, n_moves, crowns, u, w)
+    keep_alive(crowns_owned, u_owned, crowns_owned, u_owned)
+    return k
 
 
 @kernel
