@@ -1,9 +1,12 @@
 """``heuristic`` for Avalon: count the cards seen, attack where the expected crowns beat the
-expected losses, enchant when a counter-spell is unlikely, strengthen where it defends a
-territory or prepares an attack, keep a reserve in hand, and always ward off.
+expected losses and the counter-attack the conquest invites, enchant when a counter-spell is
+unlikely, strengthen where it defends a territory or prepares an attack with the card that
+serves there best, keep a reserve in hand, defend when the defence is worth the knight, and
+always counter-spell. ``heuristic-v1`` is the same kernel with the v2 weights off (it plays
+exactly the games of the heuristic before v2; NOTES.md, "Heuristic (v2)").
 
 Every decision reads only ``obs`` (the other hand's types, the draw pile and face-down
-territories are hidden there). Weights:
+territories are hidden there). Weights (v1's first, then v2's):
 
     crown           value of one crown gained (or taken from the opponent)
     loss            cost of one card lost to conquest losses
@@ -13,6 +16,27 @@ territories are hidden there). Weights:
     dark_hand       take a dark tile when holding at least this many cards
     patience        own opening turns without attacking (the rulebook advises 1; measured:
                     it does not change the mirror's second-player edge, so 0)
+    weigh_defence   1: defend only when what the defence saves (the crowns at stake, double
+                    at an own territory, +100 if the conquest would win him the game, less
+                    ``loss`` x the losses the conquest would cost him) beats the knight's
+                    keep value; 0: always defend (v1). A counter-spell is always made: the
+                    attacking enchantress comes into the hand, so it costs no card
+    keep_knight     keep value of a knight in hand (crowns), divided by the copies held
+    last_knight     added to it for the last knight in hand (no attack without one)
+    keep_enchantress  keep value of an enchantress in hand, divided by the copies held
+    counter_attack  weight of the exposure a conquest adds: the crowns the opponent can
+                    expect to take from us next turn (his hand and dark-tile cards against
+                    our guards, net of his losses, the two largest, less the colours we can
+                    ward off), after the conquered slot is left with our cards less his and
+                    the losses are paid as ``best_loss`` pays them; 0: v1's attacks
+    retake          share of that exposure counted for the conquered territory itself (the
+                    rest is the territories the losses weaken and the knights they take)
+    guard           weight of the exposure in choosing which card to lose (0: v1's choice;
+                    measured weaker, see NOTES.md)
+    fit_type        1: strengthen with the card cheapest to give up (its keep value, plus
+                    ``top_risk`` x the chance the opponent holds an enchantress of its colour
+                    next turn x what the slot is worth); 0: the type held most (v1)
+    top_risk        see ``fit_type``
 """
 
 import numpy as np
@@ -336,9 +360,8 @@ def owns(obs, seat, special):
 @kernel
 def attack_value(params, obs, seat, t, slot, crowns, u, utotal, w):
     """Expected value of attacking ``slot`` with card type ``t`` (v1's): the crowns won and
-    the losses paid if not warded off, one card lost if warded off. Negative for a conquest
-    that wins the game at the end of the turn (it is worth 100 more, and the opponent's
-    counter-attack does not matter): -1 - the value."""
+    the losses paid if not warded off, one card lost if warded off; a conquest that wins
+    the game at the end of the turn is worth 100 more."""
     q = 1 - seat
     mine = h_of(obs, seat, slot) + 1
     theirs = h_of(obs, q, slot)
@@ -389,7 +412,8 @@ def best_attack(params, obs, seat, moves, n_moves, crowns, u, w):
     ``counter_attack``, a conquest (not one that wins the game) is charged the exposure it
     adds for the opponent's next turn, times the chance it is not warded off; the charge is
     never negative, so attacks are charged in order of their value before it, until none
-    left can beat the best."""
+    left can beat the best, and at most ``MAX_TRIED`` conquests (the cost of a decision: the
+    heuristic is also the search's rollout policy)."""
     best_k, best_v = 0, w[W_ATTACK]
     utotal = u.sum()
     if w[W_COUNTER] <= 0:
