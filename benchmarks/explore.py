@@ -34,6 +34,9 @@ def _run_seconds(out: Path, spec) -> float:
 
 
 def _timed(spec, workers):
+    from simkit.runner import plan, play_chunk
+
+    play_chunk(plan(spec.run_spec(spec.points[0], games=1)), 0, 1)  # compile outside the clock
     out = Path(tempfile.mkdtemp(prefix="simkit-explore-")) / "x"
     started = time.perf_counter()
     try:

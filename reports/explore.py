@@ -9,11 +9,14 @@ Measures of a set of games (``measure``):
 - ``length``: mean turns;
 - ``item:NAME``: the item's value, win rate when it occurred minus when not.
 
-A difference between two points is *paired*: the same games (by index, on the same seeds)
-are resampled together (a bootstrap of 1,000 resamples with a fixed seed), which removes
-the luck the points share; its standard error gives a normal interval and p-value. Item
-value has nothing to pair (its seat-games differ), so its difference uses the two points'
-independent standard errors, as ``simkit whatif`` does.
+A difference between two points is *paired* on the same games (by index, on the same
+seeds), which removes the luck the points share. For a mean of per-game values (the
+first-player advantage, length) it is the t interval of the per-game differences, as
+``simkit whatif``; the seat spread (a maximum minus a minimum of means) is resampled: the
+same games weighted alike in each of 1,000 Poisson bootstrap resamples with a fixed seed,
+whose standard error gives a normal interval and p-value. Item value has nothing to pair
+(its seat-games differ), so its difference uses the two points' independent standard
+errors, as ``simkit whatif`` does.
 """
 
 from __future__ import annotations
@@ -111,15 +114,15 @@ def paired_difference(measure: str, base: pd.DataFrame, changed: pd.DataFrame, p
         xb, xc = _per_game(measure, pb, players), _per_game(measure, pc, players)
         b = float(_from_means(measure, xb.mean(axis=0)))
         c = float(_from_means(measure, xc.mean(axis=0)))
-        rng = np.random.default_rng(seed)
-        n = len(xb)
-        diffs = np.empty(BOOTSTRAP)
-        for i in range(0, BOOTSTRAP, 100):  # resampled in blocks: bounded memory
-            idx = rng.integers(0, n, (min(100, BOOTSTRAP - i), n))
-            mb = xb[idx].mean(axis=1)
-            mc = xc[idx].mean(axis=1)
-            diffs[i:i + len(idx)] = _from_means(measure, mc) - _from_means(measure, mb)
-        se = float(diffs.std(ddof=1))
+        if measure in ("first-player-advantage", "length"):  # a mean of per-game values:
+            # the paired t interval of the per-game differences, as simkit whatif
+            def per_game(x):
+                return x[:, 0] - x.mean(axis=1) if measure != "length" else x[:, 0]
+
+            r = st.mean_ci(per_game(xc) - per_game(xb))
+            return {"base": b, "changed": c, "difference": r["mean"], "se": r["se"],
+                    "ci_low": r["ci_low"], "ci_high": r["ci_high"], "p_value": r["p_value"]}
+        se = _bootstrap_se(measure, xb, xc, seed)
     d = c - b
     if not se > 0:
         lo = hi = d
@@ -129,6 +132,23 @@ def paired_difference(measure: str, base: pd.DataFrame, changed: pd.DataFrame, p
         p = st._normal_two_sided_p(d / se)
     return {"base": b, "changed": c, "difference": d, "se": se, "ci_low": lo, "ci_high": hi,
             "p_value": p}
+
+
+def _bootstrap_se(measure: str, xb: np.ndarray, xc: np.ndarray, seed: int) -> float:
+    """The standard error of ``measure(xc) - measure(xb)`` over games resampled together:
+    a Poisson bootstrap (each game weighted by a Poisson(1) count, the same for both),
+    ``BOOTSTRAP`` resamples in blocks of bounded memory, with a fixed seed."""
+    rng = np.random.default_rng(seed)
+    n = len(xb)
+    block = max(1, min(BOOTSTRAP, 4_000_000 // max(n, 1)))
+    xb32, xc32 = xb.astype(np.float32), xc.astype(np.float32)
+    diffs = np.empty(BOOTSTRAP)
+    for i in range(0, BOOTSTRAP, block):
+        w = rng.poisson(1.0, (min(block, BOOTSTRAP - i), n)).astype(np.float32)
+        total = np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+        mb, mc = (w @ xb32) / total, (w @ xc32) / total
+        diffs[i:i + len(w)] = _from_means(measure, mc) - _from_means(measure, mb)
+    return float(diffs.std(ddof=1))
 
 
 def point_figures(folder: Path, fair: float) -> dict:
