@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -54,6 +55,15 @@ class Dimension:
             return trial.suggest_int(self.key, int(self.low), int(self.high),
                                      step=int(self.step or 1))
         return trial.suggest_float(self.key, self.low, self.high, step=self.step)
+
+    def distribution(self):
+        import optuna.distributions as D
+
+        if self.kind == "choice":
+            return D.CategoricalDistribution(list(self.choices))
+        if self.kind == "int":
+            return D.IntDistribution(int(self.low), int(self.high), step=int(self.step or 1))
+        return D.FloatDistribution(self.low, self.high, step=self.step)
 
     def span(self) -> float:
         if self.kind == "choice":
@@ -202,8 +212,13 @@ def _play(spec: BalanceSpec, setting: dict, games: int, seed: int, workers, sche
 
 
 def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
-                progress: bool = False) -> dict:
-    """Search, confirm and write the balance folder; returns summary.json's contents."""
+                progress: bool = False, resume: bool = False) -> dict:
+    """Search, confirm and write the balance folder; returns summary.json's contents.
+
+    Every trial is recorded in ``trials.partial.json`` as it ends; ``resume`` gives the
+    recorded trials back to the sampler (not replayed) and plays the rest. A resumed
+    search proposes its later trials from the sampler's state then, so they may differ from
+    an uninterrupted search's (each trial's figures do not: same setting, same seeds)."""
     import optuna
     import pandas as pd
 
@@ -214,7 +229,16 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
     out = Path(out)
     lock = folders.OutputLock(out)
     try:
-        if out.exists() and any(out.iterdir()):
+        recorded = []
+        if resume and (out / "trials.partial.json").is_file():
+            old = json.loads((out / "balance.json").read_text(encoding="utf-8"))["spec"]
+            new = json.loads(json.dumps(spec.as_dict(), default=str))
+            diff = [k for k in new if k != "sampler" and new[k] != old.get(k)]
+            if diff:
+                raise SimkitError(f"--resume: {out} was searched with other {diff[0]} "
+                                  f"({old.get(diff[0])!r}, not {new[diff[0]]!r})")
+            recorded = json.loads((out / "trials.partial.json").read_text(encoding="utf-8"))
+        elif out.exists() and any(out.iterdir()):
             if folders.kind_of(out) != "balance":
                 raise SimkitError(f"--out {out} is not a balance folder simkit wrote")
             import shutil
@@ -240,11 +264,23 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         study = optuna.create_study(directions=["minimize"] * len(spec.objectives),
                                     sampler=sampler)
         today = {d.key: d.today for d in spec.dimensions}
-        study.enqueue_trial(today)
         history = []
-        started = time.perf_counter()
-
         seen: dict[tuple, dict] = {}
+        dists = {d.key: d.distribution() for d in spec.dimensions}
+        for row in recorded:  # a resumed search: the trials played, given back as they were
+            setting = {d.key: row[d.key] for d in spec.dimensions}
+            values = [row[f"objective:{o.text}"] for o in spec.objectives]
+            study.add_trial(optuna.trial.create_trial(
+                params=setting, distributions=dists, values=values))
+            seen[tuple(setting.values())] = {k[8:]: v for k, v in row.items()
+                                             if k.startswith("measure:")}
+            history.append(row)
+        inside = all(d.distribution()._contains(d.distribution().to_internal_repr(d.today))
+                     if d.kind != "choice" else d.today in d.choices for d in spec.dimensions)
+        if not recorded and inside:  # today's data is the first trial (when searched)
+            study.enqueue_trial(today)
+        doc["today_in_space"] = inside
+        started = time.perf_counter()
 
         def evaluate(trial):
             setting = {d.key: d.suggest(trial) for d in spec.dimensions}
@@ -258,6 +294,9 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                                                                  for k, v in m.items()},
                             **{f"objective:{o.text}": x for o, x in
                                zip(spec.objectives, dist, strict=True)}})
+            tmp = out / f".trials.partial.json.partial-{os.getpid()}"
+            tmp.write_text(json.dumps(history, default=float) + "\n", encoding="utf-8")
+            os.replace(tmp, out / "trials.partial.json")
             if progress:
                 print(f"  trial {trial.number + 1}/{spec.trials}: "
                       + ", ".join(f"{k}={v}" for k, v in setting.items()) + " -> "
@@ -266,7 +305,9 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             return dist if many else dist[0]
 
         try:
-            study.optimize(evaluate, n_trials=min(spec.trials, size or spec.trials))
+            left = min(spec.trials, size or spec.trials) - len(recorded)
+            if left > 0:
+                study.optimize(evaluate, n_trials=left)
         except KeyboardInterrupt:
             if len(history) < 2:
                 raise

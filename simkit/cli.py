@@ -538,7 +538,7 @@ def report(runs, out, title, quiet, as_json, fair):
 @main.command()
 @click.argument("target")
 @players_option
-@click.option("--strategies", required=True,
+@click.option("--strategies",
               help="The levels of the ladder, comma-separated, weakest first, e.g. "
                    "random,heuristic,mc,ismcts@200,ismcts@1000 (two at least).")
 @click.option("--games", "n_games", type=int,
@@ -588,6 +588,9 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         jobs = [(e.ladder, root / e.name, e.time, e.games_given)
                 for e in load_ladders(Path(target))]
     else:
+        if not strategies:
+            raise SimkitError("a ladder needs --strategies, two or more, weakest first (e.g. "
+                              "--strategies random,heuristic,ismcts@200)")
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
         with explained(origins):
@@ -740,7 +743,7 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
 
 @main.command()
 @click.argument("game")
-@click.option("--vary", "varies", multiple=True, required=True, metavar="KEY=VALUES",
+@click.option("--vary", "varies", multiple=True, metavar="KEY=VALUES",
               help="A number to sweep (repeatable: a grid): KEY=3,4,5, KEY=3..6 (whole "
                    "numbers) or KEY=0.5:2.0:0.25 (start, stop, step).")
 @players_option
@@ -769,12 +772,18 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
           card_files, weights, precision, max_points, out, overwrite, resume, workers,
           scheduler, report_dir, quiet, as_json, fair):
-    """Play GAME at every point of a grid of its numbers (--vary), all on the same seeds:
+    """Play GAME (or the [[sweep]] tables of an experiment .toml file) at every point of a
+    grid of its numbers (--vary), all on the same seeds:
     outcomes by seat with intervals, first-player advantage, length and endings at every
     point, a chart, and a verdict on where the game is fair."""
     from simkit.cards import explained
     from simkit.explore import make_sweep
 
+    if game.endswith(".toml"):
+        return _explore_file("sweep", game, out, overwrite, resume, workers, scheduler, quiet,
+                             as_json, fair, report_dir)
+    if not varies:
+        raise SimkitError("a sweep needs at least one --vary KEY=VALUES")
     players = _players(game, players)
     over, origins = _overrides(game, overrides, card_files)
     with explained(origins):
@@ -782,6 +791,36 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
                           not fixed_seats, weights, max_points, _precision(precision))
     out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
+
+
+def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet, as_json, fair,
+                  report_dir):
+    """Every [[sweep]] (or [[sensitivity]], [[balance]]) table of an experiment file, each
+    into its own folder under --out (default runs/FILE)."""
+    from simkit import folders
+    from simkit.experiments import load_explorations
+
+    root = out or Path("runs") / Path(path).stem
+    jobs = [(e.spec, root / e.name) for e in load_explorations(Path(path), kind)]
+    checked = []
+    for spec, folder in jobs:
+        if kind == "balance" and resume and (folder / "trials.partial.json").is_file():
+            checked.append((spec, folder, True))
+        elif kind != "balance" and resume and folder.exists():
+            from simkit.explore import check_resume
+
+            check_resume(spec, folder)
+            checked.append((spec, folder, True))
+        else:
+            folders.check_output(folder, kind, overwrite)
+            checked.append((spec, folder, False))
+    for spec, folder, resuming in checked:
+        if kind == "balance":
+            _balance(spec, folder, workers, scheduler, quiet, as_json, resuming)
+        else:
+            _explore(spec, folder, resuming, workers, scheduler, quiet, as_json, fair,
+                     report_dir / folder.name if report_dir else None,
+                     getattr(spec, "_skipped", []))
 
 
 @main.command()
@@ -824,6 +863,9 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
     from simkit.cards import explained
     from simkit.explore import make_sensitivity
 
+    if game.endswith(".toml"):
+        return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
+                             quiet, as_json, fair, report_dir)
     players = _players(game, players)
     over, origins = _overrides(game, overrides, card_files)
     names = [k.strip() for k in keys.split(",") if k.strip()] if keys else None
@@ -838,7 +880,7 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
 
 @main.command()
 @click.argument("game")
-@click.option("--vary", "varies", multiple=True, required=True, metavar="KEY[=RANGE]",
+@click.option("--vary", "varies", multiple=True, metavar="KEY[=RANGE]",
               help="A number to search (repeatable): KEY (its declared bounds), KEY=LO..HI, "
                    "KEY=LO:HI:STEP or KEY=V1,V2,...")
 @click.option("--objective", "objectives", multiple=True, metavar="NAME",
@@ -867,23 +909,27 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
 @click.option("--out", type=click.Path(path_type=Path),
               help="Balance folder (default runs/balance-GAME-Np-sSEED).")
 @overwrite_option
+@click.option("--resume", is_flag=True,
+              help="Continue a search stopped by Ctrl-C in --out: the trials played are "
+                   "kept, the rest are played.")
 @workers_option
 @scheduler_option
 @quiet_option
 @json_option
 def balance(game, varies, objectives, players, trials, n_games, confirm, confirm_games, target,
             seed, strategies, fixed_seats, overrides, card_files, weights, out, overwrite,
-            workers, scheduler, quiet, as_json):
-    """Search GAME's numbers (--vary) for the setting that best meets --objective, with
+            resume, workers, scheduler, quiet, as_json):
+    """Search GAME's numbers (--vary; or the [[balance]] tables of an experiment .toml file)
+    for the setting that best meets --objective, with
     Optuna (TPE; NSGA-II for several objectives) on common seeds, then confirm the best few
     and the smallest change that meets the target on fresh seeds with intervals."""
-    import os
-
     from simkit import folders
-    from simkit.balance import balance_text, estimate_seconds, make_balance, run_balance
+    from simkit.balance import make_balance
     from simkit.cards import explained
-    from simkit.ladder import say_duration
 
+    if game.endswith(".toml"):
+        return _explore_file("balance", game, out, overwrite, resume, workers, scheduler,
+                             quiet, as_json, 1.0, None)
     players = _players(game, players)
     over, origins = _overrides(game, overrides, card_files)
     with explained(origins):
@@ -892,13 +938,27 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
                             confirm, confirm_games, target / 100, seed, strategies, over,
                             not fixed_seats, weights)
     out = out or Path("runs") / f"balance-{game}-{players}p-s{seed}"
-    folders.check_output(out, "balance", overwrite)
+    resuming = resume and (out / "trials.partial.json").is_file()
+    if resume and out.exists() and not resuming:
+        raise SimkitError(f"--resume: {out} holds no balancing search to continue")
+    if not resuming:
+        folders.check_output(out, "balance", overwrite)
+    _balance(spec, out, workers, scheduler, quiet, as_json, resuming)
+
+
+def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
+    import os
+
+    from simkit.balance import balance_text, estimate_seconds, run_balance
+    from simkit.ladder import say_duration
+
     if not quiet:
         n = workers or os.cpu_count() or 1
-        click.echo(f"{game}, {players} players: {trials} trials of {n_games:,} games, then "
-                   f"{confirm} confirmations of {confirm_games:,}: about "
-                   f"{say_duration(estimate_seconds(spec, n))} -> {out}", err=True)
-    summary = run_balance(spec, out, workers, scheduler, progress=not quiet)
+        click.echo(f"{spec.game}, {spec.players} players: {spec.trials} trials of "
+                   f"{spec.games:,} games, then {spec.confirm} confirmations of "
+                   f"{spec.confirm_games:,}: about {say_duration(estimate_seconds(spec, n))} "
+                   f"-> {out}", err=True)
+    summary = run_balance(spec, out, workers, scheduler, progress=not quiet, resume=resume)
     if as_json:
         _emit_json({"folder": str(out), **summary})
     elif not quiet:

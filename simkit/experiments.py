@@ -182,3 +182,78 @@ def load_ladders(path: Path) -> list[LadderExperiment]:
             raise SimkitError(f"{where}: {exc}") from exc
         out.append(LadderExperiment(name, spec, seconds, "games" in r))
     return out
+
+
+EXPLORE_KEYS = {
+    "sweep": {"vary", "max_points", "precision"},
+    "sensitivity": {"keys", "step", "measure", "max_points"},
+    "balance": {"vary", "objectives", "trials", "confirm", "confirm_games", "target"},
+}
+EXPLORE_TYPES = [("vary", (list,), 'a list of "KEY=VALUES" (balance: "KEY" or "KEY=RANGE")'),
+                 ("keys", (list,), "a list of keys"), ("step", (int, float), "a number"),
+                 ("measure", (str,), "a measure name"), ("max_points", (int,), "an integer"),
+                 ("precision", (int, float), "points (e.g. 1)"),
+                 ("objectives", (list,), "a list of objectives"),
+                 ("trials", (int,), "an integer"), ("confirm", (int,), "an integer"),
+                 ("confirm_games", (int,), "an integer"), ("target", (int, float), "points")]
+
+
+@dataclass
+class Exploration:
+    name: str
+    spec: object  # simkit.explore.ExploreSpec or simkit.balance.BalanceSpec
+
+
+def load_explorations(path: Path, kind: str) -> list[Exploration]:
+    """The ``[[sweep]]``, ``[[sensitivity]]`` or ``[[balance]]`` tables of an experiment file
+    (``kind``), every one checked as the command would check its options."""
+    from simkit.balance import make_balance
+    from simkit.explore import make_sensitivity, make_sweep
+
+    path = Path(path)
+    doc = _read(path)
+    tables = doc.get(kind)
+    if not isinstance(tables, list) or not tables or not all(isinstance(r, dict)
+                                                             for r in tables):
+        found = [k for k in ("run", "ladder", "sweep", "sensitivity", "balance") if k in doc]
+        hint = f"; it has [[{found[0]}]] tables, for `simkit {found[0]}`" if found else ""
+        raise SimkitError(f"{path}: expected one or more [[{kind}]] tables{hint}")
+    keys = (KEYS - {"name"}) | {"name"} | EXPLORE_KEYS[kind]
+    required = ("game", "players", "vary") if kind != "sensitivity" else ("game", "players")
+    out, names = [], set()
+    for i, r in enumerate(tables, 1):
+        where = f"{path}: {kind} {i}"
+        _check_table(r, where, TYPES + EXPLORE_TYPES, keys, required)
+        name = _name(r, where, f"{kind}-{r['game']}-{r['players']}p-s{r.get('seed', 0)}", names)
+        try:
+            lists, origins = read_card_files(r["game"], r.get("cards", ()), path.parent)
+            over = {**lists, **r.get("set", {})}
+            common = dict(seed=r.get("seed", 0), strategies=r.get("strategies", "random"),
+                          overrides=over, rotate=r.get("rotate", True),
+                          weights=r.get("weights"))
+            with explained(origins):
+                if kind == "sweep":
+                    precision = r.get("precision")
+                    if precision is not None and not 0 < precision < 50:
+                        raise SimkitError(f"precision is in points, from 0 to 50, not "
+                                          f"{precision}")
+                    spec = make_sweep(r["game"], r["players"], r["vary"],
+                                      r.get("games", 20_000), max_points=r.get("max_points",
+                                                                               200),
+                                      precision=precision / 100 if precision else None,
+                                      **common)
+                elif kind == "sensitivity":
+                    spec = make_sensitivity(r["game"], r["players"], r.get("games", 20_000),
+                                            keys=r.get("keys"), step=r.get("step"),
+                                            measure=r.get("measure", "seat-spread"),
+                                            max_points=r.get("max_points", 200), **common)
+                else:
+                    spec = make_balance(r["game"], r["players"], r["vary"],
+                                        r.get("objectives", ["first-player-advantage"]),
+                                        r.get("trials", 40), r.get("games", 4000),
+                                        r.get("confirm", 3), r.get("confirm_games", 20_000),
+                                        r.get("target", 1.0) / 100, **common)
+        except SimkitError as exc:
+            raise SimkitError(f"{where}: {exc}") from exc
+        out.append(Exploration(name, spec))
+    return out

@@ -164,3 +164,48 @@ def test_bad_explorations_write_nothing(tmp_path, args, message):
     assert res.exit_code == 2, res.output
     assert message in res.output and "Traceback" not in res.output
     assert not out.exists()
+
+
+def test_experiment_files_take_sweeps_sensitivities_and_balancings(tmp_path):
+    exp = tmp_path / "e.toml"
+    exp.write_text('[[sweep]]\nname = "s"\ngame = "pig"\nplayers = 2\ngames = 200\n'
+                   'vary = ["target=20,40"]\n'
+                   '[[sensitivity]]\nname = "t"\ngame = "pig"\nplayers = 2\ngames = 200\n'
+                   'keys = ["die_faces"]\n'
+                   '[[balance]]\nname = "b"\ngame = "pig"\nplayers = 2\ngames = 200\n'
+                   'vary = ["die_faces=4..5"]\ntrials = 2\nconfirm = 1\n'
+                   'confirm_games = 200\n')
+    out = tmp_path / "runs"
+    for kind in ("sweep", "sensitivity", "balance"):
+        res = invoke(kind, exp, "--out", out, "--quiet", "--workers", 1)
+        assert res.exit_code == 0, (kind, res.output)
+    assert (out / "s" / "summary.json").is_file() and (out / "t" / "summary.json").is_file()
+    assert json.loads((out / "b" / "summary.json").read_text())["trials_played"] == 2
+    res = CliRunner().invoke(main, ["ladder", str(exp)])
+    assert res.exit_code == 2 and "[[ladder]]" in res.output
+
+
+def test_a_balancing_search_stopped_early_resumes(tmp_path, monkeypatch):
+    import simkit.balance as B
+
+    real, calls = B._play, []
+
+    def stop_at_the_second(*args, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    args = ("balance", "pig", "--players", 2, "--vary", "target=10..50", "--trials", 4,
+            "--games", 200, "--confirm", 1, "--confirm-games", 200, "--out", tmp_path / "b",
+            "--quiet", "--workers", 1)
+    monkeypatch.setattr(B, "_play", stop_at_the_second)
+    res = CliRunner().invoke(main, [str(a) for a in args])
+    assert res.exit_code == 130
+    assert len(json.loads((tmp_path / "b" / "trials.partial.json").read_text())) == 1
+    monkeypatch.setattr(B, "_play", real)
+    res = invoke(*args, "--resume", "--json")
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["trials_played"] == 4
+    assert pd.read_csv(tmp_path / "b" / "trials.csv")["target"].iloc[0] == 30  # today first

@@ -171,7 +171,7 @@ def test_experiment_files_take_ladders(tmp_path):
     exp = tmp_path / "e.toml"
     exp.write_text('[[ladder]]\nname = "p2"\ngame = "pig"\nplayers = 2\ngames = 10\n'
                    'strategies = ["random", "hold-at"]\n[ladder.set]\ntarget = 20\n')
-    res = invoke("ladder", exp, "--out", tmp_path / "runs", "--quiet", "--strategies", "x")
+    res = invoke("ladder", exp, "--out", tmp_path / "runs", "--quiet")
     assert res.exit_code == 0, res.output
     meta = json.loads((tmp_path / "runs" / "p2" / "ladder.json").read_text())
     assert meta["ladder"]["overrides"] == {"target": 20}
