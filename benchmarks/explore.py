@@ -40,7 +40,8 @@ def _timed(spec, workers):
     out = Path(tempfile.mkdtemp(prefix="simkit-explore-")) / "x"
     started = time.perf_counter()
     try:
-        summary = run_explore(spec, out, workers=workers)
+        summary = run_explore(spec, out, workers=workers,
+                              skipped=getattr(spec, "_skipped", []))
         wall = time.perf_counter() - started
         play = _run_seconds(out, spec)
     finally:

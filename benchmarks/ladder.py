@@ -9,6 +9,7 @@ target is under 5%).
     python benchmarks/ladder.py --games 200                        # every game, ~ an hour
     python benchmarks/ladder.py --game avalon --games 50 --budgets 25,100
     python benchmarks/ladder.py --game pig --games 400 --budgets 10,40   (Pig from examples/)
+    python benchmarks/ladder.py --games 200 --levels random,heuristic-v1,heuristic
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ from simkit.ladder import LadderSpec, estimate, measure_costs, run_ladder, say_d
 GAMES = ("watership-down", "war-of-the-wilds", "avalon", "rabbit-hunt", "dolina-krolikow")
 
 
-def one(game: str, games: int, budgets: list[int], workers: int | None, seed: int) -> dict:
+def one(game: str, games: int, budgets: list[int], workers: int | None, seed: int,
+        levels: list[str] | None = None) -> dict:
     own = registry.strategies_for(game)
-    levels = ["random", "heuristic" if "heuristic" in own else "hold-at"]
-    levels += [f"ismcts@{b}" for b in budgets]
+    if not levels:
+        levels = ["random", "heuristic" if "heuristic" in own else "hold-at"]
+        levels += [f"ismcts@{b}" for b in budgets]
     lad = LadderSpec.make(game, 2, levels, games, seed=seed)
     costs = measure_costs(lad)
     est = estimate(lad, costs, workers or 2)
@@ -70,6 +73,8 @@ def main() -> None:
     ap.add_argument("--budgets", default="50,200", help="the two ISMCTS budgets")
     ap.add_argument("--workers", type=int)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--levels", help="the levels instead, comma-separated (e.g. "
+                                     "random,heuristic-v1,heuristic)")
     a = ap.parse_args()
     if a.game and "pig" in a.game:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
@@ -80,7 +85,8 @@ def main() -> None:
     print(f"ladder benchmark: {a.games} games a pairing, ismcts at {budgets}, seed {a.seed}, "
           f"workers {a.workers or 'all'}")
     for game in a.game or GAMES:
-        show(one(game, a.games, budgets, a.workers, a.seed))
+        show(one(game, a.games, budgets, a.workers, a.seed,
+                 a.levels.split(",") if a.levels else None))
 
 
 if __name__ == "__main__":

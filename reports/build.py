@@ -757,10 +757,11 @@ EXPLORE_DEFINITIONS = (
     "How to read a sweep or a sensitivity run. Every point played the same games (the same "
     "master seed, so game i of every point was dealt alike), so two points differ by the "
     "change and not by luck. A point's figures are those of a run's summary (95% Wilson "
-    "intervals for rates, t for means). A difference between points is paired: the same "
-    "games are resampled together (1,000 bootstrap resamples) for its standard error and a "
-    "normal 95% interval; sensitivity's p-values are corrected for testing every step at "
-    "once by Holm's method. docs/explore.md has the full definitions.")
+    "intervals for rates, t for means). A difference between points is paired on the same "
+    "games: a t interval of the per-game differences for means (first-player advantage, "
+    "length), and for the seat spread the games resampled together (250 Poisson bootstrap "
+    "resamples) for a normal 95% interval; sensitivity's p-values are corrected for testing "
+    "every step at once by Holm's method. docs/explore.md has the full definitions.")
 
 
 LADDER_DEFINITIONS = (
