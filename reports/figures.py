@@ -654,6 +654,7 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
         colors = [ACCENT, SECOND, GOOD, BAD]
         for i, c in enumerate(cols):
             y = trials[c].to_numpy(float)
+            y = np.where(y >= 1e5, np.nan, y)  # settings the game refused: not drawn
             ax.plot(trials["trial"], y, "o", ms=3, color=colors[i % 4], alpha=0.6)
             ax.plot(trials["trial"], np.minimum.accumulate(np.nan_to_num(y, nan=np.inf)),
                     "-", color=colors[i % 4], label=c.split(":", 1)[1] + " (best so far)")
@@ -664,7 +665,9 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
         if one:
             key = spec.dimensions[0].key
             for i, c in enumerate(cols):
-                axes[1].plot(trials[key], trials[c], "o", ms=4, color=colors[i % 4])
+                y = trials[c].to_numpy(float)
+                axes[1].plot(trials[key], np.where(y >= 1e5, np.nan, y), "o", ms=4,
+                             color=colors[i % 4])
             axes[1].set_xlabel(key)
             axes[1].set_ylabel("distance to the objective")
             axes[1].set_title(f"By {key}")

@@ -36,6 +36,8 @@ from simkit.explore import is_int, numeric_params, parse_vary
 from simkit.runner import RunSpec
 
 OBJECTIVES = ("first-player-advantage", "seat-spread", "item:NAME", "length=LO..HI")
+REFUSED = 1e6
+"""The distance given to a setting the game's own laws refuse (a cap below the start)."""
 
 
 @dataclass(frozen=True)
@@ -285,15 +287,27 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         def evaluate(trial):
             setting = {d.key: d.suggest(trial) for d in spec.dimensions}
             key = tuple(setting.values())
+            refused = None
             if key not in seen:  # a sampler may propose a setting again: same seeds, same
-                res = _play(spec, setting, spec.games, spec.seed, workers, scheduler)
-                seen[key] = _measures(spec, res)
+                try:
+                    spec.run_spec(setting, 1, spec.seed)
+                except SimkitError as exc:  # the game's own laws refuse this combination
+                    refused = str(exc)
+                    seen[key] = {}
+                else:
+                    res = _play(spec, setting, spec.games, spec.seed, workers, scheduler)
+                    seen[key] = _measures(spec, res)
             m = seen[key]
-            dist = [o.distance(m[o.text]) for o in spec.objectives]
+            if not m:  # refused: the worst distance, so that the sampler moves away
+                refused = refused or "refused by the game's laws"
+                dist = [REFUSED] * len(spec.objectives)
+            else:
+                dist = [o.distance(m[o.text]) for o in spec.objectives]
             history.append({"trial": trial.number, **setting, **{f"measure:{k}": v
                                                                  for k, v in m.items()},
                             **{f"objective:{o.text}": x for o, x in
-                               zip(spec.objectives, dist, strict=True)}})
+                               zip(spec.objectives, dist, strict=True)},
+                            "refused": refused or ""})
             tmp = out / f".trials.partial.json.partial-{os.getpid()}"
             tmp.write_text(json.dumps(history, default=float) + "\n", encoding="utf-8")
             os.replace(tmp, out / "trials.partial.json")
@@ -315,14 +329,15 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                   file=sys.stderr)
         search_seconds = time.perf_counter() - started
         trials = pd.DataFrame(history)
+        played = trials[trials["refused"] == ""] if "refused" in trials else trials
         trials.to_parquet(out / "trials.parquet", index=False)
         trials.to_csv(out / "trials.csv", index=False)
         objective_cols = [f"objective:{o.text}" for o in spec.objectives]
         if many:
             front = sorted({t.number for t in study.best_trials})
-            chosen = front[: max(spec.confirm, 1) * 2]
+            chosen = [t for t in front if t in set(played["trial"])]
         else:
-            chosen = list(trials.sort_values(objective_cols[0], kind="stable")["trial"])
+            chosen = list(played.sort_values(objective_cols[0], kind="stable")["trial"])
         keys = [d.key for d in spec.dimensions]
         distinct, settings = [], set()
         for t in chosen:  # one confirmation a setting
@@ -332,9 +347,9 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                 distinct.append(t)
         chosen = distinct[: spec.confirm * (2 if many else 1)]
         spans = {d.key: d.span() for d in spec.dimensions}
-        meets = trials[(trials[objective_cols] <= spec.target).all(axis=1)] \
+        meets = played[(played[objective_cols] <= spec.target).all(axis=1)] \
             if all(o.measure != "length" for o in spec.objectives) else \
-            trials[(trials[objective_cols] <= 0).all(axis=1)]
+            played[(played[objective_cols] <= 0).all(axis=1)]
         smallest = None
         if len(meets):
             change = meets[keys].apply(lambda r: sum(abs(float(r[k]) - float(today[k])) /
@@ -454,8 +469,10 @@ def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
     else:
         verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
                         "settings are confirmed above: widen the ranges or vary other numbers.")
+    refused = int((trials["refused"] != "").sum()) if "refused" in trials else 0
     return clean({"kind": "balance", **spec.as_dict(), "today": today,
-                  "trials_played": len(trials), "search_seconds": round(seconds, 1),
+                  "trials_played": len(trials), "trials_refused": refused,
+                  "search_seconds": round(seconds, 1),
                   "confirmed": confirmed, "smallest_change_trial": smallest,
                   "verdicts": verdicts})
 

@@ -209,3 +209,18 @@ def test_a_balancing_search_stopped_early_resumes(tmp_path, monkeypatch):
     d = json.loads(res.stdout)
     assert d["trials_played"] == 4
     assert pd.read_csv(tmp_path / "b" / "trials.csv")["target"].iloc[0] == 30  # today first
+
+
+def test_settings_the_game_refuses_are_skipped_not_fatal(tmp_path):
+    res = invoke("balance", "rabbit-hunt", "--players", 2, "--vary", "carrots.start=1..4",
+                 "--vary", "carrots.cap=2..4", "--trials", 12, "--games", 100, "--confirm", 1,
+                 "--confirm-games", 100, "--out", tmp_path / "b", "--json", "--quiet",
+                 "--workers", 1)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    trials = pd.read_csv(tmp_path / "b" / "trials.csv", keep_default_na=False)
+    refused = trials[trials["refused"] != ""]
+    assert d["trials_refused"] == len(refused) > 0
+    assert (refused["carrots.cap"] < refused["carrots.start"]).all()
+    c = d["confirmed"][0]["setting"]
+    assert c["carrots.cap"] >= c["carrots.start"]
