@@ -96,7 +96,7 @@ HIDDEN = -2
 W_ATTACK, W_RELUCTANCE, W_PROGRESS, W_DOWN, W_LEAVE_DOWN, W_ESCAPE, W_JOIN, W_DANGER, \
     W_DOE, W_E_ATTACK, W_E_AGGR, W_E_BLOCK, W_E_HOLD, W_E_GUARD, W_E_HUNT, W_E_BACK, \
     W_GIFT_COST, W_COUNT_CARDS, W_CARD_COST, W_CARD_READ, W_PLACEMENT, W_DOE_SAFETY, \
-    W_E_DENY, W_E_DENY_JOIN, W_E_BUDGET = range(25)
+    W_E_DENY, W_E_DENY_JOIN, W_E_BUDGET, W_E_CARD_COST = range(26)
 
 
 # ---- what the seat can see ------------------------------------------------------------
@@ -662,7 +662,8 @@ def best_card(params, obs, side, w):
     ve = 1.0
     opp = 1 - side
     sign = 1.0 if side == HLESSIL else -1.0
-    cost = w[W_CARD_COST]
+    cost = w[W_CARD_COST] if side == HLESSIL else w[W_E_CARD_COST]
+    opp_cost = w[W_E_CARD_COST] if side == HLESSIL else w[W_CARD_COST]
     known = -1
     if side == HLESSIL and obs[ELIL_FIRST] == 1 and obs[CARD_E] >= 0:
         known = obs[CARD_E]
@@ -683,7 +684,7 @@ def best_card(params, obs, side, w):
             for i in range(9):
                 if obs[HAND + side * N_CARDS + i] == 1:
                     tot += -sign * outcome(params, obs, side, i, j, r, e, b, rs, es, vr, ve)
-            v = tot / n_mine - cost * card_worth(params, opp, j)
+            v = tot / n_mine - opp_cost * card_worth(params, opp, j)
             if v > read_v:
                 read, read_v = j, v
     lam = w[W_CARD_READ]
@@ -700,7 +701,7 @@ def best_card(params, obs, side, w):
             for j in range(9):
                 if obs[HAND + opp * N_CARDS + j] == 1:
                     o = outcome(params, obs, side, i, j, r, e, b, rs, es, vr, ve)
-                    ev = min(ev, sign * o + cost * card_worth(params, opp, j))
+                    ev = min(ev, sign * o + opp_cost * card_worth(params, opp, j))
         else:
             tot = 0.0
             for j in range(9):
@@ -865,8 +866,9 @@ register_strategy(StrategySpec(
              "leave_down": 4.0, "escape": 3.0, "join": 2.0, "danger": 0.8, "doe": 2.0,
              "e_attack": 1.0, "e_aggression": 0.5, "e_block": 1.0, "e_hold": 0.6,
              "e_guard": 1.0, "e_hunt": 0.3, "e_backward": 0.5, "gift_cost": 1.5,
-             "count_cards": 1.0, "card_cost": 0.08, "card_read": 0.5, "placement": 1.0,
-             "doe_safety": 1.0, "e_deny": 1.0, "e_deny_join": 0.0, "e_budget": 1.0},
+             "count_cards": 1.0, "card_cost": 0.2, "card_read": 0.75, "placement": 1.0,
+             "doe_safety": 0.3, "e_deny": 0.0, "e_deny_join": 0.0, "e_budget": 1.0,
+             "e_card_cost": 0.2},
     summary="one-ply scoring: the hlessil march on the Down and fetch the does; the elil "
             "hold the Down and Efrafa and fight when stronger"))
 
@@ -875,7 +877,8 @@ V1_WEIGHTS = {"attack": 1.0, "reluctance": 1.5, "progress": 1.0, "down": 3.0,
               "e_attack": 1.0, "e_aggression": 0.5, "e_block": 1.0, "e_hold": 0.6,
               "e_guard": 1.0, "e_hunt": 0.3, "e_backward": 0.5, "gift_cost": 1.5,
               "count_cards": 0.0, "card_cost": 0.0, "card_read": 0.0, "placement": 0.0,
-              "doe_safety": 0.0, "e_deny": 0.0, "e_deny_join": 0.0, "e_budget": 0.0}
+              "doe_safety": 0.0, "e_deny": 0.0, "e_deny_join": 0.0, "e_budget": 0.0,
+              "e_card_cost": 0.0}
 
 register_strategy(StrategySpec(
     "heuristic-v1", choose_heuristic, game="watership-down", weights=V1_WEIGHTS,
