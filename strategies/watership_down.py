@@ -1,13 +1,45 @@
-"""``heuristic`` for Watership Down: plays whichever side its seat is.
+"""``heuristic`` for Watership Down: plays whichever side its seat is (v2; ``heuristic-v1``
+is the same kernel with the v2 weights at 0, which plays exactly as v1 did).
 
 Moves are scored one ply ahead from what the seat can see (``obs``): unknown opponent
 tokens count at the average strength of the opponent's unseen characters. The hlessil
 march on Watership Down, fetch the joining rabbits (Clover, the doe, at Nuthanger Farm;
 Hyzenthlay by an escape from Efrafa), keep out of reach of elil and attack only when
 clearly stronger; the elil hold the Down and Efrafa with their strong characters, attack
-when stronger and spend their limited forward moves on the others. Battle cards: the
-smallest number that wins when the opponent's card is known, Kehaar or a retreat when
-clearly weaker, otherwise the highest number left.
+when stronger and spend their limited forward moves on the others.
+
+Battle cards (v2, ``count_cards``): hands are public, so each card of the hand is scored
+by its expected result against the cards left in the opponent's hand (the card itself
+when it lies face up), the rules' resolution order followed (the elil's text card, then
+the hlessil's, then strengths); the opponent plays its own best answer with weight
+``card_read``, any card of its hand otherwise; a card spent costs ``card_cost`` (hlessil)
+or ``e_card_cost`` (elil) per point of its worth, since it is gone until the hand comes
+back. The Cat's no-cards choice compares the bare fight with the best card. v1 (weight 0):
+the smallest number that wins when the opponent's card is known, Kehaar or a retreat
+when clearly weaker, otherwise the highest number left.
+
+Weights (``--weight heuristic.NAME=V``); v1's first seventeen, then v2's:
+    attack, reluctance    a rabbit's attack: margin of strength, against the rabbit's value
+    progress, down, leave_down, escape, join, danger, doe
+                          rabbit moves: rows gained, reaching / leaving the Down, entering
+                          Efrafa, joiners brought, elil in reach, a doe's extra value
+    e_attack, e_aggression, e_block, e_hold, e_guard, e_hunt, e_backward
+                          elil moves: attack margin and bias, holding the Down, guarding
+                          Efrafa, standing next to rabbits, attacks that gain rows back
+    gift_cost             what Gift to the Thousand is worth kept
+    count_cards    1.0    0 plays v1's card rules; otherwise the counted cards above
+    card_cost      0.2    the hlessil's cost of spending a card, per point of its worth
+    card_read      0.75   weight of the opponent's best answer in the card model
+    placement      1.0    0 places the rabbits at random (v1); otherwise by their gifts
+    doe_safety     0.3    extra weight on a doe's exposure (elil that can reach her, the
+                          Kestrel, Woundwort from beside, shared among her guards)
+    e_deny         0.0    elil: hold the Down empty of rabbits and Efrafa guarded while
+                          Hyzenthlay awaits the first escape (measured harmful: off)
+    e_deny_join    0.0    elil: stand on Clover's and Strawberry's spaces before they join
+                          (they then appear in Sandleford, nearer the Down: off)
+    e_budget       1.0    elil: no stranding move into Sandleford; when few forward moves
+                          are left, spend them from the character with most to spare
+    e_card_cost    0.2    the elil's cost of spending a card, per point of its worth
 """
 
 from simkit.games.watership_down import rules
