@@ -42,6 +42,8 @@ Weights (``--weight heuristic.NAME=V``); v1's first seventeen, then v2's:
     e_card_cost    0.2    the elil's cost of spending a card, per point of its worth
 """
 
+import numpy as np
+
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
     BIGWIG,
@@ -642,19 +644,32 @@ def flame_value(params, obs, r, b, vr):
 
 
 @kernel
-def battle_value(params, obs, r, e, b, rs, es, hk, hv, ek, ev, vr, ve):
+def battle_facts(params, obs, r, e, b, vr):
+    """What the cards' effects depend on, computed once a decision: can the elil battler
+    retreat backward, can the rabbit retreat backward / sideways / forward (bits 0, 1, 2),
+    and the Flaming Stick's cost to the hlessil."""
+    e_back = rules.retreat_mask(params, obs, e, 1 << D_BACK, 0) != 0
+    r_dirs = 0
+    for d in range(3):
+        if rules.retreat_mask(params, obs, r, 1 << d, 0) != 0:
+            r_dirs |= 1 << d
+    return e_back, r_dirs, flame_value(params, obs, r, b, vr)
+
+
+@kernel
+def battle_value(params, obs, e, b, rs, es, hk, hv, ek, ev, vr, ve, e_back, r_dirs, flame):
     """The hlessil's gain from one battle round with these cards (their effects), resolved
     as the rules do: the elil's text card first, then the hlessil's, then strengths."""
     e_gone = False
     if ek == K_RET_BACK:
-        e_gone = rules.retreat_mask(params, obs, e, 1 << D_BACK, 0) != 0
+        e_gone = e_back
     elif ek == K_FLAME:
-        return flame_value(params, obs, r, b, vr)
+        return flame
     val = 0.0
     if hk == K_RET_BACK or hk == K_RET_SIDE or hk == K_RET_FWD:
         if ek != K_TRACKER and e != CAMPION and not e_gone:
             d = D_BACK if hk == K_RET_BACK else (D_SIDE if hk == K_RET_SIDE else D_FWD)
-            if rules.retreat_mask(params, obs, r, 1 << d, 0) != 0:
+            if (r_dirs >> d) & 1 == 1:
                 return -0.1
     elif hk == K_KEHAAR and b != params[0][0]:
         return 0.2 + 0.1 * tokens(obs, ELIL, b)
@@ -681,8 +696,9 @@ def best_card(params, obs, side, w):
     opponent's card is one of the cards left in its hand (hands are public), known when
     it was played face up; the opponent plays, with weight ``card_read``, its own best
     answer to a card of ours drawn at random, and otherwise any card of its hand. A card
-    played is gone until the hand comes back: each costs ``card_cost`` per point of its
-    worth. Returns (card, value), card -1 when the hand is empty."""
+    played is gone until the hand comes back: each costs ``card_cost`` / ``e_card_cost``
+    per point of its worth. Returns (card, value), card -1 when the hand is empty.
+    ``val[i, j]``: the hlessil's gain when ``side`` plays ``i`` and the other ``j``."""
     r, e, rs0, es0 = battle_strengths(params, obs)
     b = obs[BSPACE]
     rs, es = float(rs0), float(es0)
@@ -692,6 +708,7 @@ def best_card(params, obs, side, w):
         es += params[0][rules.G_GIFT_BONUS]
     vr = rabbit_value(params, r, w)
     ve = 1.0
+    e_back, r_dirs, flame = battle_facts(params, obs, r, e, b, vr)
     opp = 1 - side
     sign = 1.0 if side == HLESSIL else -1.0
     cost = w[W_CARD_COST] if side == HLESSIL else w[W_E_CARD_COST]
@@ -700,62 +717,58 @@ def best_card(params, obs, side, w):
     if side == HLESSIL and obs[ELIL_FIRST] == 1 and obs[CARD_E] >= 0:
         known = obs[CARD_E]
     answers = side == ELIL and obs[ELIL_FIRST] == 1      # the hlessil will see our card
+    mine = np.empty(9, np.int64)
+    theirs = np.empty(9, np.int64)
     n_mine, n_opp = 0, 0
     for k in range(9):
-        n_mine += obs[HAND + side * N_CARDS + k]
-        n_opp += obs[HAND + opp * N_CARDS + k]
+        if obs[HAND + side * N_CARDS + k] == 1:
+            mine[n_mine] = k
+            n_mine += 1
+        if known < 0 and obs[HAND + opp * N_CARDS + k] == 1:
+            theirs[n_opp] = k
+            n_opp += 1
     if n_mine == 0:
         return -1, 0.0
-    # the opponent's best answer to a card of ours drawn at random
-    read, read_v = -1, -1e18
-    if known < 0 and not answers and n_opp > 0:
-        for j in range(9):
-            if obs[HAND + opp * N_CARDS + j] == 0:
-                continue
+    if known >= 0:
+        theirs[0] = known
+        n_opp = 1
+    elif n_opp == 0:
+        theirs[0] = -1
+        n_opp = 1
+    val = np.empty((9, 9))
+    for a in range(n_mine):
+        for c in range(n_opp):
+            i, j = mine[a], theirs[c]
+            h, x = (i, j) if side == HLESSIL else (j, i)
+            hk, hv = effect(params, obs, HLESSIL, h, r)
+            ek, ev = effect(params, obs, ELIL, x, r)
+            val[a, c] = sign * battle_value(params, obs, e, b, rs, es, hk, hv, ek, ev, vr,
+                                            ve, e_back, r_dirs, flame)
+    read, read_v = -1, -1e18       # the opponent's best answer to a card of ours at random
+    if n_opp > 1 and not answers:
+        for c in range(n_opp):
             tot = 0.0
-            for i in range(9):
-                if obs[HAND + side * N_CARDS + i] == 1:
-                    tot += -sign * outcome(params, obs, side, i, j, r, e, b, rs, es, vr, ve)
-            v = tot / n_mine - opp_cost * card_worth(params, opp, j)
+            for a in range(n_mine):
+                tot -= val[a, c]
+            v = tot / n_mine - opp_cost * card_worth(params, opp, theirs[c])
             if v > read_v:
-                read, read_v = j, v
-    lam = w[W_CARD_READ]
+                read, read_v = c, v
+    lam = w[W_CARD_READ] if read >= 0 else 0.0
     best, best_v = -1, -1e18
-    for i in range(9):
-        if obs[HAND + side * N_CARDS + i] == 0:
-            continue
-        if known >= 0:
-            ev = sign * outcome(params, obs, side, i, known, r, e, b, rs, es, vr, ve)
-        elif n_opp == 0:
-            ev = sign * outcome(params, obs, side, i, -1, r, e, b, rs, es, vr, ve)
-        elif answers:
+    for a in range(n_mine):
+        if answers:
             ev = 1e18
-            for j in range(9):
-                if obs[HAND + opp * N_CARDS + j] == 1:
-                    o = outcome(params, obs, side, i, j, r, e, b, rs, es, vr, ve)
-                    ev = min(ev, sign * o + opp_cost * card_worth(params, opp, j))
+            for c in range(n_opp):
+                ev = min(ev, val[a, c] + opp_cost * card_worth(params, opp, theirs[c]))
         else:
             tot = 0.0
-            for j in range(9):
-                if obs[HAND + opp * N_CARDS + j] == 1:
-                    tot += sign * outcome(params, obs, side, i, j, r, e, b, rs, es, vr, ve)
-            ev = (1.0 - lam) * tot / n_opp
-            if read >= 0:
-                ev += lam * sign * outcome(params, obs, side, i, read, r, e, b, rs, es, vr, ve)
-        ev -= cost * card_worth(params, side, i) * (n_mine - 1) / 8.0
+            for c in range(n_opp):
+                tot += val[a, c]
+            ev = (1.0 - lam) * tot / n_opp + (lam * val[a, read] if read >= 0 else 0.0)
+        ev -= cost * card_worth(params, side, mine[a]) * (n_mine - 1) / 8.0
         if ev > best_v:
-            best, best_v = i, ev
+            best, best_v = mine[a], ev
     return best, best_v
-
-
-@kernel
-def outcome(params, obs, side, mine, theirs, r, e, b, rs, es, vr, ve):
-    """``battle_value`` with ``side`` playing card ``mine`` and the other ``theirs``."""
-    h = mine if side == HLESSIL else theirs
-    x = theirs if side == HLESSIL else mine
-    hk, hv = effect(params, obs, HLESSIL, h, r)
-    ek, ev = effect(params, obs, ELIL, x, r)
-    return battle_value(params, obs, r, e, b, rs, es, hk, hv, ek, ev, vr, ve)
 
 
 @kernel
@@ -772,8 +785,8 @@ def cat_no_cards(params, obs, w):
     """The Cat's choice with the cards counted: no cards when the bare strengths do at
     least as well for the elil as their best card would."""
     r, e, rs, es = battle_strengths(params, obs)
-    bare = -battle_value(params, obs, r, e, obs[BSPACE], float(rs), float(es), K_NUM, 0,
-                         K_NUM, 0, rabbit_value(params, r, w), 1.0)
+    bare = -battle_value(params, obs, e, obs[BSPACE], float(rs), float(es), K_NUM, 0,
+                         K_NUM, 0, rabbit_value(params, r, w), 1.0, False, 0, 0.0)
     k, v = best_card(params, obs, ELIL, w)
     return 1 if k < 0 or bare >= v else 0
 
