@@ -130,7 +130,7 @@ HIDDEN = -2
 W_ATTACK, W_RELUCTANCE, W_PROGRESS, W_DOWN, W_LEAVE_DOWN, W_ESCAPE, W_JOIN, W_DANGER, \
     W_DOE, W_E_ATTACK, W_E_AGGR, W_E_BLOCK, W_E_HOLD, W_E_GUARD, W_E_HUNT, W_E_BACK, \
     W_GIFT_COST, W_COUNT_CARDS, W_CARD_COST, W_CARD_READ, W_PLACEMENT, W_DOE_SAFETY, \
-    W_E_DENY, W_E_DENY_JOIN, W_E_BUDGET, W_E_CARD_COST = range(26)
+    W_E_DENY, W_E_DENY_JOIN, W_E_BUDGET, W_E_CARD_COST, W_E_DENY_EFRAFA, W_E_STRIKE = range(28)
 
 
 # ---- what the seat can see ------------------------------------------------------------
@@ -383,8 +383,8 @@ def score_elil_move(params, obs, e, t, w):
             sc += w[W_E_BLOCK]
         if params[0][O_SP + t * 3] > params[0][O_SP + s * 3]:
             sc += w[W_E_BACK] * (params[0][O_SP + t * 3] - params[0][O_SP + s * 3])
-        if w[W_E_DENY] != 0.0 and escape_pending(obs) and next_to_efrafa(params, t):
-            sc += 0.5 * w[W_E_DENY]           # strike the rabbits about to escape
+        if w[W_E_STRIKE] != 0.0 and escape_pending(obs) and next_to_efrafa(params, t):
+            sc += w[W_E_STRIKE]               # strike the rabbits about to escape
         if w[W_E_BUDGET] != 0.0:
             sc += budget_score(params, obs, s, t, True, w)
         return sc
@@ -404,7 +404,7 @@ def score_elil_move(params, obs, e, t, w):
     sc += w[W_E_HUNT] * hunt * (es - 2.5)
     if params[0][O_SP + t * 3] == 0:
         sc -= 0.5
-    if w[W_E_DENY] != 0.0 or w[W_E_DENY_JOIN] != 0.0:
+    if w[W_E_DENY] != 0.0 or w[W_E_DENY_JOIN] != 0.0 or w[W_E_DENY_EFRAFA] != 0.0:
         sc += deny_score(params, obs, s, t, w)
     if w[W_E_BUDGET] != 0.0:
         sc += budget_score(params, obs, s, t, False, w)
@@ -463,7 +463,7 @@ def deny_score(params, obs, s, t, w):
             sc -= w[W_E_DENY]
         ef = params[0][0]
         if s == ef and tokens(obs, ELIL, ef) <= 2:
-            sc -= w[W_E_DENY] * rabbits_near_efrafa(params, obs)
+            sc -= w[W_E_DENY_EFRAFA] * rabbits_near_efrafa(params, obs)
     for j in range(5):
         m = appear_space(params, obs, j)
         if m == 0:
@@ -912,8 +912,8 @@ register_strategy(StrategySpec(
              "e_attack": 1.0, "e_aggression": 0.5, "e_block": 1.0, "e_hold": 0.6,
              "e_guard": 1.0, "e_hunt": 0.3, "e_backward": 0.5, "gift_cost": 1.5,
              "count_cards": 1.0, "card_cost": 0.2, "card_read": 0.75, "placement": 1.0,
-             "doe_safety": 0.3, "e_deny": 0.0, "e_deny_join": 0.0, "e_budget": 1.0,
-             "e_card_cost": 0.2},
+             "doe_safety": 0.3, "e_deny": 0.5, "e_deny_join": 0.0, "e_budget": 1.0,
+             "e_card_cost": 0.2, "e_deny_efrafa": 0.0, "e_strike": 0.0},
     summary="one-ply scoring: the hlessil march on the Down and fetch the does; the elil "
             "hold the Down and Efrafa and fight when stronger"))
 
@@ -923,7 +923,7 @@ V1_WEIGHTS = {"attack": 1.0, "reluctance": 1.5, "progress": 1.0, "down": 3.0,
               "e_guard": 1.0, "e_hunt": 0.3, "e_backward": 0.5, "gift_cost": 1.5,
               "count_cards": 0.0, "card_cost": 0.0, "card_read": 0.0, "placement": 0.0,
               "doe_safety": 0.0, "e_deny": 0.0, "e_deny_join": 0.0, "e_budget": 0.0,
-              "e_card_cost": 0.0}
+              "e_card_cost": 0.0, "e_deny_efrafa": 0.0, "e_strike": 0.0}
 
 register_strategy(StrategySpec(
     "heuristic-v1", choose_heuristic, game="watership-down", weights=V1_WEIGHTS,
