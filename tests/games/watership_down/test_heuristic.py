@@ -20,7 +20,13 @@ from simkit.games.watership_down.state import (
 
 from .helpers import (
     BEECH,
+    BELT,
+    COWSLIP,
+    ENBORNE,
     HAWTHORN,
+    HEATHER,
+    HONEY,
+    NEAR_HIND,
     NUTHANGER,
     RIVER,
     ROAD,
@@ -81,6 +87,7 @@ def test_no_high_number_into_a_flaming_stick():
     hand(st, ELIL, [8])                       # elil cards: 1..6, retreat, tracker, stick
     assert choose(st) == card(0)
     assert choose(st, "heuristic-v1") == card(4)
+    assert choose(st, count_cards=0.0) == card(4)
 
 
 def test_the_smallest_number_that_surely_wins():
@@ -142,3 +149,27 @@ def test_clover_does_not_walk_next_to_woundwort():
     st[KNOWN + C["kestrel"]] = 1
     assert choose(st, "heuristic-v1") == mv("clover", TEST_WOODS)
     assert choose(st) // 16 == C["buckthorn"]
+    assert choose(st, doe_safety=0.0) == mv("clover", TEST_WOODS)
+
+
+# ---- the elil deny Hyzenthlay the Down, and budget their forward moves --------------------
+
+def test_elil_fill_the_empty_down_space_while_hyzenthlay_waits():
+    # Hyzenthlay appears where the first escape from Efrafa lands, and it cannot land on
+    # elil. Vervain holds the Beech Hanger; the Rats can fill the Honeycomb. v1 rather
+    # brings Woundwort next to Hazel on Cowslip's Warren; v2 closes the Down.
+    st = position(ELIL, vervain=BEECH, rats=HAWTHORN, woundwort=NEAR_HIND, hazel=COWSLIP,
+                  fiver=SAND)
+    assert choose(st, "heuristic-v1") == mv("woundwort", BELT)
+    assert choose(st) == mv("rats", HONEY)
+    assert choose(st, e_deny=0.0) == mv("woundwort", BELT)
+
+
+def test_elil_do_not_strand_a_character_in_sandleford():
+    # Three elil with eight forward moves between them. v1 sends the Dog from The Enborne
+    # into Sandleford, where it can never move again; v2 spends a move of Woundwort's,
+    # who has most to spare.
+    st = position(ELIL, dog=ENBORNE, woundwort=EFRAFA_, cat=EFRAFA_, hazel=HEATHER)
+    assert choose(st, "heuristic-v1") == mv("dog", SAND)
+    assert choose(st) // 16 == C["woundwort"]
+    assert choose(st, e_budget=0.0) == mv("dog", SAND)
