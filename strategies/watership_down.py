@@ -42,8 +42,6 @@ Weights (``--weight heuristic.NAME=V``); v1's first seventeen, then v2's:
     e_card_cost    0.2    the elil's cost of spending a card, per point of its worth
 """
 
-import numpy as np
-
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
     BIGWIG,
@@ -697,8 +695,7 @@ def best_card(params, obs, side, w):
     it was played face up; the opponent plays, with weight ``card_read``, its own best
     answer to a card of ours drawn at random, and otherwise any card of its hand. A card
     played is gone until the hand comes back: each costs ``card_cost`` / ``e_card_cost``
-    per point of its worth. Returns (card, value), card -1 when the hand is empty.
-    ``val[i, j]``: the hlessil's gain when ``side`` plays ``i`` and the other ``j``."""
+    per point of its worth. Returns (card, value), card -1 when the hand is empty."""
     r, e, rs0, es0 = battle_strengths(params, obs)
     b = obs[BSPACE]
     rs, es = float(rs0), float(es0)
@@ -710,65 +707,76 @@ def best_card(params, obs, side, w):
     ve = 1.0
     e_back, r_dirs, flame = battle_facts(params, obs, r, e, b, vr)
     opp = 1 - side
-    sign = 1.0 if side == HLESSIL else -1.0
     cost = w[W_CARD_COST] if side == HLESSIL else w[W_E_CARD_COST]
     opp_cost = w[W_E_CARD_COST] if side == HLESSIL else w[W_CARD_COST]
     known = -1
     if side == HLESSIL and obs[ELIL_FIRST] == 1 and obs[CARD_E] >= 0:
         known = obs[CARD_E]
     answers = side == ELIL and obs[ELIL_FIRST] == 1      # the hlessil will see our card
-    mine = np.empty(9, np.int64)
-    theirs = np.empty(9, np.int64)
-    n_mine, n_opp = 0, 0
+    mine, theirs = 0, 0                  # bitmasks of the cards in play for each side
     for k in range(9):
         if obs[HAND + side * N_CARDS + k] == 1:
-            mine[n_mine] = k
-            n_mine += 1
-        if known < 0 and obs[HAND + opp * N_CARDS + k] == 1:
-            theirs[n_opp] = k
-            n_opp += 1
+            mine |= 1 << k
+        if obs[HAND + opp * N_CARDS + k] == 1:
+            theirs |= 1 << k
+    if known >= 0:
+        theirs = 1 << known
+    n_mine, n_opp = rules.popcount(mine), rules.popcount(theirs)
     if n_mine == 0:
         return -1, 0.0
-    if known >= 0:
-        theirs[0] = known
-        n_opp = 1
-    elif n_opp == 0:
-        theirs[0] = -1
-        n_opp = 1
-    val = np.empty((9, 9))
-    for a in range(n_mine):
-        for c in range(n_opp):
-            i, j = mine[a], theirs[c]
-            h, x = (i, j) if side == HLESSIL else (j, i)
-            hk, hv = effect(params, obs, HLESSIL, h, r)
-            ek, ev = effect(params, obs, ELIL, x, r)
-            val[a, c] = sign * battle_value(params, obs, e, b, rs, es, hk, hv, ek, ev, vr,
-                                            ve, e_back, r_dirs, flame)
     read, read_v = -1, -1e18       # the opponent's best answer to a card of ours at random
     if n_opp > 1 and not answers:
-        for c in range(n_opp):
+        for j in range(9):
+            if (theirs >> j) & 1 == 0:
+                continue
             tot = 0.0
-            for a in range(n_mine):
-                tot -= val[a, c]
-            v = tot / n_mine - opp_cost * card_worth(params, opp, theirs[c])
+            for i in range(9):
+                if (mine >> i) & 1 == 1:
+                    tot -= pair_value(params, obs, side, i, j, r, e, b, rs, es, vr, ve,
+                                      e_back, r_dirs, flame)
+            v = tot / n_mine - opp_cost * card_worth(params, opp, j)
             if v > read_v:
-                read, read_v = c, v
+                read, read_v = j, v
     lam = w[W_CARD_READ] if read >= 0 else 0.0
     best, best_v = -1, -1e18
-    for a in range(n_mine):
-        if answers:
+    for i in range(9):
+        if (mine >> i) & 1 == 0:
+            continue
+        if n_opp == 0:
+            ev = pair_value(params, obs, side, i, -1, r, e, b, rs, es, vr, ve, e_back,
+                            r_dirs, flame)
+        elif answers:
             ev = 1e18
-            for c in range(n_opp):
-                ev = min(ev, val[a, c] + opp_cost * card_worth(params, opp, theirs[c]))
+            for j in range(9):
+                if (theirs >> j) & 1 == 1:
+                    ev = min(ev, pair_value(params, obs, side, i, j, r, e, b, rs, es, vr, ve,
+                                            e_back, r_dirs, flame)
+                             + opp_cost * card_worth(params, opp, j))
         else:
             tot = 0.0
-            for c in range(n_opp):
-                tot += val[a, c]
-            ev = (1.0 - lam) * tot / n_opp + (lam * val[a, read] if read >= 0 else 0.0)
-        ev -= cost * card_worth(params, side, mine[a]) * (n_mine - 1) / 8.0
+            for j in range(9):
+                if (theirs >> j) & 1 == 1:
+                    tot += pair_value(params, obs, side, i, j, r, e, b, rs, es, vr, ve,
+                                      e_back, r_dirs, flame)
+            ev = (1.0 - lam) * tot / n_opp
+            if read >= 0:
+                ev += lam * pair_value(params, obs, side, i, read, r, e, b, rs, es, vr, ve,
+                                       e_back, r_dirs, flame)
+        ev -= cost * card_worth(params, side, i) * (n_mine - 1) / 8.0
         if ev > best_v:
-            best, best_v = mine[a], ev
+            best, best_v = i, ev
     return best, best_v
+
+
+@kernel
+def pair_value(params, obs, side, mine, theirs, r, e, b, rs, es, vr, ve, e_back, r_dirs,
+               flame):
+    """``side``'s gain when it plays card ``mine`` and the other side ``theirs`` (-1 none)."""
+    h, x = (mine, theirs) if side == HLESSIL else (theirs, mine)
+    hk, hv = effect(params, obs, HLESSIL, h, r)
+    ek, ev = effect(params, obs, ELIL, x, r)
+    v = battle_value(params, obs, e, b, rs, es, hk, hv, ek, ev, vr, ve, e_back, r_dirs, flame)
+    return v if side == HLESSIL else -v
 
 
 @kernel
