@@ -120,7 +120,7 @@ from simkit.games.watership_down.state import (
     STAT,
     WOUNDWORT,
 )
-from simkit.jit import kernel
+from simkit.jit import inline, kernel
 from simkit.registry import StrategySpec, register_strategy
 from simkit.rng import rand_below
 
@@ -608,7 +608,7 @@ def elil_card(params, obs, moves, n_moves):
 
 # ---- battles with the cards counted ---------------------------------------------------------
 
-@kernel
+@inline
 def card_worth(params, side, k):
     """What a card is worth kept in the hand, in points of a number card."""
     kind, v = card_kind(params, side, k)
@@ -654,7 +654,7 @@ def battle_facts(params, obs, r, e, b, vr):
     return e_back, r_dirs, flame_value(params, obs, r, b, vr)
 
 
-@kernel
+@inline
 def battle_value(params, obs, e, b, rs, es, hk, hv, ek, ev, vr, ve, e_back, r_dirs, flame):
     """The hlessil's gain from one battle round with these cards (their effects), resolved
     as the rules do: the elil's text card first, then the hlessil's, then strengths."""
@@ -680,7 +680,7 @@ def battle_value(params, obs, e, b, rs, es, hk, hv, ek, ev, vr, ve, e_back, r_di
     return val
 
 
-@kernel
+@inline
 def effect(params, obs, side, k, r):
     """(kind, value) a card of ``side`` would have: none for an ensnared rabbit's."""
     if k < 0 or (side == HLESSIL and r == obs[ENSNARED]):
@@ -768,7 +768,7 @@ def best_card(params, obs, side, w):
     return best, best_v
 
 
-@kernel
+@inline
 def pair_value(params, obs, side, mine, theirs, r, e, b, rs, es, vr, ve, e_back, r_dirs,
                flame):
     """``side``'s gain when it plays card ``mine`` and the other side ``theirs`` (-1 none)."""
