@@ -23,6 +23,8 @@ Weights (``--weight heuristic.NAME=V``); v1's first seventeen, then v2's:
     progress, down, leave_down, escape, join, danger, doe
                           rabbit moves: rows gained, reaching / leaving the Down, entering
                           Efrafa, joiners brought, elil in reach, a doe's extra value
+                          (``down`` is 5 in v2, 3 in v1: with the cards counted, rabbits
+                          that step onto the Down win there more often)
     e_attack, e_aggression, e_block, e_hold, e_guard, e_hunt, e_backward
                           elil moves: attack margin and bias, holding the Down, guarding
                           Efrafa, standing next to rabbits, attacks that gain rows back
@@ -915,7 +917,7 @@ def choose_heuristic(params, obs, seat, moves, n_moves, weights, stream):
 
 register_strategy(StrategySpec(
     "heuristic", choose_heuristic, game="watership-down",
-    weights={"attack": 1.0, "reluctance": 1.5, "progress": 1.0, "down": 3.0,
+    weights={"attack": 1.0, "reluctance": 1.5, "progress": 1.0, "down": 5.0,
              "leave_down": 4.0, "escape": 3.0, "join": 2.0, "danger": 0.8, "doe": 2.0,
              "e_attack": 1.0, "e_aggression": 0.5, "e_block": 1.0, "e_hold": 0.6,
              "e_guard": 1.0, "e_hunt": 0.3, "e_backward": 0.5, "gift_cost": 1.5,
