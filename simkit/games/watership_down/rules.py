@@ -1400,7 +1400,10 @@ def answer(params, state, yes, chance, items):
     if q == Q_TARGET:
         m = pool_mask(state, HLESSIL, state[BSPACE], state[ATT])
         ens = state[ENSNARED]
-        state[DEF] = ens if yes else pick(chance, m & ~(1 << ens))
+        # Asked only when another rabbit could be drawn; a search's determinisation may
+        # deal Clover (drawn last) as the only other one, and then the ensnared is drawn.
+        others = m & ~(1 << ens)
+        state[DEF] = ens if yes or others == 0 else pick(chance, others)
         state[STEP] = S_FIGHT
     elif q == Q_CAT:
         state[NOCARDS] = 1 if yes else 0

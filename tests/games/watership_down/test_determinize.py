@@ -469,3 +469,34 @@ def test_the_kernel_allocates_nothing():
     finally:
         _nrt_python.memsys_disable_stats()
     assert counts[0] == counts[1], f"allocations grow with the calls: {counts}"
+
+
+def test_declining_the_ensnared_target_with_only_clover_left_draws_the_ensnared():
+    # The question is asked when another rabbit could be drawn, but a determinisation may
+    # deal Clover (drawn last) as the only other token on the space: "no" then draws the
+    # ensnared rabbit instead of drawing from nobody (a search crashed there).
+    from simkit.games.watership_down.state import (
+        ATT,
+        ATTACKING,
+        BSPACE,
+        DEF,
+        ENSNARED,
+        KNOWN,
+        M_NO,
+        P_QUESTION,
+        Q_TARGET,
+        QUESTION,
+        S_WAIT,
+        STEP,
+    )
+
+    from .helpers import HONEY, ROAD, SAND, position
+    st = position(ELIL, woundwort=ROAD, snare=ROAD, buckthorn=ROAD, clover=ROAD, hazel=SAND,
+                  rats=HONEY)
+    st[ENSNARED] = C["buckthorn"]
+    st[KNOWN + C["buckthorn"]] = st[KNOWN + C["snare"]] = 1
+    st[ATT], st[BSPACE], st[ATTACKING] = C["woundwort"], ROAD, 1
+    st[PHASE], st[DECIDER], st[QUESTION], st[STEP] = P_QUESTION, ELIL, Q_TARGET, S_WAIT
+    rules.apply_move(P, st, M_NO, np.array([1], np.uint64),
+                     np.zeros((2, len(rules.ITEM_COLUMNS)), np.int32))
+    assert st[DEF] == C["buckthorn"] or st[STAT + C["buckthorn"]] != IN_PLAY

@@ -2,7 +2,7 @@
 heuristic: regenerate them deliberately (see the command below) and bump VERSION.
 
     python -c "from simkit.replay import replay; print('\\n'.join(replay(
-        'watership-down', 2, 12345, 'heuristic').lines))"
+        'watership-down', 2, 12352, 'heuristic').lines))"
 """
 
 from pathlib import Path
@@ -18,7 +18,7 @@ from .helpers import HONEY, NUTHANGER, ROAD, SAND, P, card, mv, play, position
 GOLDEN = Path(__file__).parent / "golden"
 
 
-@pytest.mark.parametrize("name,seed,strategies", [("heuristic_12345", 12345, "heuristic"),
+@pytest.mark.parametrize("name,seed,strategies", [("heuristic_12352", 12352, "heuristic"),
                                                   ("random_777", 777, "random")])
 def test_golden_transcript(name, seed, strategies):
     lines = replay("watership-down", 2, seed, strategies).lines
@@ -26,7 +26,7 @@ def test_golden_transcript(name, seed, strategies):
 
 
 def test_transcript_tells_battles_cards_and_secrets():
-    text = (GOLDEN / "heuristic_12345.txt").read_text()
+    text = (GOLDEN / "heuristic_12352.txt").read_text()
     assert "battle on" in text and "revealed:" in text
     assert "[seen by elil]" in text and "[seen by hlessil]" in text
     assert "joins the hlessil" in text and "escape from Efrafa" in text
