@@ -466,6 +466,11 @@ def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
                            " (meets the target)" if c["meets_target"] else
                            " (on fresh seeds it does not meet the target: a lucky draw in "
                            "the search, or too few games a trial)") + ".")
+    elif any(c["meets_target"] for c in confirmed):
+        verdicts.append(f"No trial's search figures (of {spec.games:,} games) came within "
+                        f"±{100 * spec.target:g} points, but confirmed on fresh games, "
+                        + ", ".join(f"trial {c['trial']}" for c in confirmed
+                                    if c["meets_target"]) + " meet the target.")
     else:
         verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
                         "settings are confirmed above: widen the ranges or vary other numbers.")
