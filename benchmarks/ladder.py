@@ -64,6 +64,11 @@ def show(r: dict) -> None:
               f"  [{100 * f['ci_low']:+.1f}, {100 * f['ci_high']:+.1f}]")
     for v in s["verdicts"]:
         print(f"  - {v}")
+    from simkit.reports.ladder import matrix_frame
+
+    print("  win matrix (row's score against column):")
+    for line in matrix_frame(s).to_string(index=False).splitlines():
+        print(f"    {line}")
 
 
 def main() -> None:
