@@ -29,6 +29,7 @@ import pandas as pd
 from simkit.reports import analysis as A
 from simkit.reports import stats as st
 from simkit.reports import verdict as V
+from simkit.reports.ladder import _pct, _pts
 
 from simkit.results import read_games, read_meta
 
@@ -260,19 +261,6 @@ def sweep_frame(summary: dict) -> pd.DataFrame:
             row["stopped by"] = pt["precision"]["stopped_by"]
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def _pts(x, lo, hi) -> str:
-    if x is None:
-        return "n/a"
-    return f"{100 * x:+.1f}" + (f" [{100 * lo:+.1f}, {100 * hi:+.1f}]" if lo is not None
-                                else "")
-
-
-def _pct(x, lo, hi) -> str:
-    if x is None:
-        return "n/a"
-    return f"{x:.1%}" + (f" [{lo:.1%}, {hi:.1%}]" if lo is not None else "")
 
 
 def sweep_text(summary: dict) -> str:
