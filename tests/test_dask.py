@@ -39,3 +39,22 @@ def test_a_search_run_on_dask_matches_local_threads(client, tmp_path):
     pd.testing.assert_frame_equal(local.games, on_dask.games)
     pd.testing.assert_frame_equal(local.items, on_dask.items)
     assert on_dask.meta["search"] == local.meta["search"]
+
+
+def test_a_ladder_and_a_sweep_on_dask_match_local_threads(client, tmp_path):
+    import json
+
+    from simkit.explore import make_sweep, run_explore
+    from simkit.ladder import LadderSpec, run_ladder
+
+    lad = LadderSpec.make("rabbit-hunt", 2, "random,heuristic", 60, level_games=20, seed=4)
+    run_ladder(lad, tmp_path / "local", workers=2)
+    run_ladder(lad, tmp_path / "dask", scheduler=client)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "local" / "games.parquet"),
+                                  pd.read_parquet(tmp_path / "dask" / "games.parquet"))
+    assert json.loads((tmp_path / "local" / "summary.json").read_text()) == \
+        json.loads((tmp_path / "dask" / "summary.json").read_text())
+    spec = make_sweep("rabbit-hunt", 2, ["carrots.cap=5,6"], 200, seed=2)
+    a = run_explore(spec, tmp_path / "sl", workers=2)
+    b = run_explore(spec, tmp_path / "sd", scheduler=client)
+    assert a == b
