@@ -127,7 +127,7 @@ def _verdicts(fit: dict, depth: dict, balance: list[dict]) -> list[str]:
             d = fb["advantage"] - fa["advantage"]
             se = math.hypot(fa["se"], fb["se"])
             sig = abs(d) > 1.96 * se
-            trend = ("grows" if d > 0 else "shrinks") if sig else "does not clearly change"
+            trend = ("rises" if d > 0 else "falls") if sig else "does not clearly change"
             out.append(f"First-player advantage {trend} with skill: {100 * fa['advantage']:+.1f} "
                        f"points in {a['level']} self-play, {100 * fb['advantage']:+.1f} in "
                        f"{b['level']} (difference {100 * d:+.1f} ± {196 * se:.1f}).")
