@@ -40,8 +40,7 @@ def _timed(spec, workers):
     out = Path(tempfile.mkdtemp(prefix="simkit-explore-")) / "x"
     started = time.perf_counter()
     try:
-        summary = run_explore(spec, out, workers=workers,
-                              skipped=getattr(spec, "_skipped", []))
+        summary = run_explore(spec, out, workers=workers)
         wall = time.perf_counter() - started
         play = _run_seconds(out, spec)
     finally:

@@ -250,7 +250,7 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         folders.mark(out, "balance")
         doc = {"kind": "balance", "spec": spec.as_dict(), "versions": _versions(),
                "complete": False}
-        (out / "balance.json").write_text(json.dumps(doc, indent=2, default=str) + "\n")
+        folders.write_json(out / "balance.json", doc)
         many = len(spec.objectives) > 1
         size = space_size(spec)
         if size is not None and size <= spec.trials:  # small enough to try every setting
@@ -385,10 +385,9 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         save(fig, out / "trials.png")
         summary = _summary(spec, trials, confirmed, today, smallest, search_seconds)
         summary["sampler"] = doc["spec"]["sampler"]
-        (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str,
-                                                     allow_nan=False) + "\n")
+        folders.write_json(out / "summary.json", summary)
         doc["complete"] = True
-        (out / "balance.json").write_text(json.dumps(doc, indent=2, default=str) + "\n")
+        folders.write_json(out / "balance.json", doc)
         return summary
     finally:
         lock.release()

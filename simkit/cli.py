@@ -700,8 +700,7 @@ def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, 
     return out, False
 
 
-def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir,
-             skipped=None):
+def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir):
     import os
 
     from simkit.explore import ExploreInterrupted, estimate_seconds, run_explore
@@ -720,7 +719,7 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
                    + f" -> {out}", err=True)
     try:
         summary = run_explore(spec, out, workers, scheduler, progress=not quiet,
-                              resume=resuming, fair=fair / 100, skipped=skipped)
+                              resume=resuming, fair=fair / 100)
     except ExploreInterrupted as exc:
         click.echo(f"interrupted: kept the {exc.done} points finished of the {exc.todo} to "
                    f"play in {out}; continue with the same command and --resume", err=True)
@@ -819,8 +818,7 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
             _balance(spec, folder, workers, scheduler, quiet, as_json, resuming)
         else:
             _explore(spec, folder, resuming, workers, scheduler, quiet, as_json, fair,
-                     report_dir / folder.name if report_dir else None,
-                     getattr(spec, "_skipped", []))
+                     report_dir / folder.name if report_dir else None)
 
 
 @main.command()
@@ -874,8 +872,7 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
                                 not fixed_seats, weights, names, step, measure, max_points)
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
-    _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir,
-             getattr(spec, "_skipped", []))
+    _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
 
 
 @main.command()

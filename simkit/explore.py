@@ -25,7 +25,7 @@ from typing import Any
 
 from simkit import data, folders, registry
 from simkit.errors import SimkitError
-from simkit.runner import RunInterrupted, RunSpec
+from simkit.runner import RunInterrupted, RunSpec, is_complete
 
 MAX_POINTS = 200
 """The most points a sweep plays unless ``--max-points`` allows more."""
@@ -164,6 +164,7 @@ class ExploreSpec:
     varies: tuple = ()  # sweep: ((key, (values...)), ...)
     measure: str = "seat-spread"
     precision: float | None = None
+    skipped: tuple[str, ...] = ()  # sensitivity: the steps the game's own laws refuse
 
     def run_spec(self, pt: Point, games: int | None = None) -> RunSpec:
         over = {**{k: data.thaw(v) for k, v in self.overrides}, **dict(pt.changes)}
@@ -294,31 +295,18 @@ def make_sensitivity(game: str, players: int, games: int, seed: int = 0,
     if len(points) == 1:
         raise SimkitError("no number of " + ", ".join(chosen) + " can move a step within its "
                           "bounds")
-    spec = ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
-                       over, run.weights, tuple(points), measure=measure)
-    object.__setattr__(spec, "_skipped", skipped)
-    return spec
+    return ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
+                       over, run.weights, tuple(points), measure=measure,
+                       skipped=tuple(skipped))
 
 
 # ---------------------------------------------------------------------------------------------
 # playing
 
 
-def _finished(folder: Path, run: RunSpec) -> bool:
-    from simkit.ladder import _finished as finished
-
-    return finished(folder, run)
-
-
-def _write_json(path: Path, doc: dict) -> None:
-    from simkit.ladder import _write_json as write
-
-    write(path, doc)
-
-
 def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, scheduler: Any =
-                None, progress: bool = False, resume: bool = False, fair: float = 0.01,
-                skipped: list | None = None) -> dict:
+                None, progress: bool = False, resume: bool = False, fair: float = 0.01
+                ) -> dict:
     """Play every point of ``spec`` missing from ``out`` and write the folder; returns
     summary.json's contents. On Ctrl-C the finished points are kept (``ExploreInterrupted``)."""
     from simkit.runner import _versions, run_games, run_precise
@@ -335,10 +323,10 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
         out.mkdir(parents=True, exist_ok=True)
         folders.mark(out, spec.kind)
         doc = {"kind": spec.kind, "spec": spec.as_dict(), "versions": _versions(),
-               "complete": False, "skipped": skipped or []}
-        _write_json(out / "explore.json", doc)
+               "complete": False, "skipped": list(spec.skipped)}
+        folders.write_json(out / "explore.json", doc)
         runs = [spec.run_spec(p) for p in spec.points]
-        todo = [i for i, p in enumerate(spec.points) if not _finished(out / p.folder, runs[i])
+        todo = [i for i, p in enumerate(spec.points) if not is_complete(out / p.folder, runs[i])
                 or (spec.precision is not None and not _precise_done(out / p.folder))]
         bar = None
         if progress and todo and spec.precision is None:
@@ -373,9 +361,9 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
         from simkit.reports.explore import summarise
 
         summary = summarise(out, doc, fair)
-        _write_json(out / "summary.json", summary)
+        folders.write_json(out / "summary.json", summary)
         doc["complete"] = True
-        _write_json(out / "explore.json", doc)
+        folders.write_json(out / "explore.json", doc)
         return summary
     finally:
         lock.release()

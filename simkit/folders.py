@@ -109,6 +109,16 @@ def check_output(out: Path, kind: str, overwrite: bool, option: str = "--out") -
                           "pass --overwrite to replace it")
 
 
+def write_json(path: Path, doc) -> None:
+    """Write ``doc`` as JSON to ``path`` whole or not at all: a temporary file beside it,
+    then a rename (a killed process leaves the old file or the new, never half of one)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
+    tmp.write_text(json.dumps(doc, indent=2, default=str, allow_nan=False) + "\n",
+                   encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def replace(tmp: Path, out: Path) -> None:
     """Move the finished folder ``tmp`` to ``out``, replacing what ``check_output`` allowed
     there (an empty folder, or a simkit folder of the same kind)."""

@@ -41,7 +41,7 @@ from typing import Any
 
 from simkit import folders, registry
 from simkit.errors import SimkitError
-from simkit.runner import RunInterrupted, RunSpec, parse_weight
+from simkit.runner import RunInterrupted, RunSpec, is_complete, parse_weight
 
 MAX_RUNS = 2_000
 """The most runs (tables x arrangements, plus levels) one ladder plays: more is a typo."""
@@ -258,21 +258,6 @@ def _meta(folder: Path) -> dict | None:
         return None
 
 
-def _finished(folder: Path, spec: RunSpec) -> bool:
-    """Whether ``folder`` holds the complete run of ``spec`` (a resumed ladder skips it)."""
-    meta = _meta(folder)
-    want = json.loads(json.dumps(asdict(spec), default=str))  # as run.json holds it
-    return meta is not None and meta.get("complete") is True and meta.get("run_spec") == want
-
-
-def _write_json(path: Path, doc: dict) -> None:
-    """Write ``doc`` to ``path`` whole or not at all (a temporary file, then a rename)."""
-    tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
-    tmp.write_text(json.dumps(doc, indent=2, default=str, allow_nan=False) + "\n",
-                   encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def check_resume(ladder: LadderSpec, out: Path, games_given: bool) -> LadderSpec:
     """The ladder to continue in ``out``: its settings must be the recorded ones (the game
     counts too, unless they came from a time budget: then the recorded counts are kept)."""
@@ -324,12 +309,12 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
         schedule = ladder.schedule()
         specs = [ladder.run_spec(m) for m in schedule]
         todo = [i for i, (m, s) in enumerate(zip(schedule, specs, strict=True))
-                if not _finished(out / m.folder, s)]
+                if not is_complete(out / m.folder, s)]
         doc = {"kind": "ladder", "ladder": ladder.as_dict(),
                "schedule": [asdict(m) for m in schedule], "costs": costs,
                "estimate": estimate_, "versions": _versions(), "complete": False,
                "workers": workers}
-        _write_json(out / "ladder.json", doc)
+        folders.write_json(out / "ladder.json", doc)
         bar = None
         if progress and todo:
             from tqdm.auto import tqdm
@@ -364,14 +349,14 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
 
         t0 = time.perf_counter()
         summary = summarise(out, doc)
-        _write_json(out / "summary.json", summary)
+        folders.write_json(out / "summary.json", summary)
         doc["summary_seconds"] = round(time.perf_counter() - t0, 3)
         if not resume:
             doc["overhead_share"] = round(
                 (doc["play_seconds"] - doc["run_seconds"] + doc["summary_seconds"])
                 / max(doc["run_seconds"], 1e-9), 4)
         doc["complete"] = True
-        _write_json(out / "ladder.json", doc)
+        folders.write_json(out / "ladder.json", doc)
         return doc
     finally:
         lock.release()

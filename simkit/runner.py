@@ -520,6 +520,26 @@ def chunk_cap(p: Plan) -> int:
     return max(1, CHUNK_BYTES // per_game)
 
 
+def _as_recorded(run: RunSpec) -> dict:
+    """``run`` as run.json records it (``run_spec``: tuples become lists)."""
+    import json
+
+    return json.loads(json.dumps(asdict(run), default=str))
+
+
+def is_complete(folder: Path, run: RunSpec) -> bool:
+    """Whether ``folder`` holds the complete run of ``run`` (a resumed ladder, sweep or
+    sensitivity run skips it)."""
+    import json
+
+    try:
+        meta = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (isinstance(meta, dict) and meta.get("complete") is True
+            and meta.get("run_spec") == _as_recorded(run))
+
+
 def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dict | None]:
     """(games already played, their run.json) of the run to continue in ``out``; (0, None)
     when there is none. A run of other settings is refused in one line; with ``grow``, a
@@ -534,7 +554,7 @@ def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dic
     except (OSError, ValueError) as exc:
         raise SimkitError(f"--resume: {out}/run.json cannot be read ({exc}); play the run "
                           "again with --overwrite") from exc
-    want = json.loads(json.dumps(asdict(run), default=str))
+    want = _as_recorded(run)
     have = meta.get("run_spec") if isinstance(meta, dict) else None
     if grow and isinstance(have, dict) and isinstance(have.get("games"), int) \
             and have["games"] <= run.games and meta.get("complete"):
@@ -809,7 +829,7 @@ def run_precise(run: RunSpec, out: Path, precision: float, widths: Callable[[Pat
     path = Path(out) / "run.json"
     meta = json.loads(path.read_text(encoding="utf-8"))
     meta["precision"] = record
-    tmp = path.with_name(f".run.json.partial-{os.getpid()}")
-    tmp.write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    from simkit.folders import write_json
+
+    write_json(path, meta)
     return record
