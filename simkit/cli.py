@@ -740,6 +740,31 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
             click.echo(f"report: {path}")
 
 
+def _exploration_options(kind: str, refuse: str):
+    """The options ``sweep`` and ``sensitivity`` share: the run's settings, the folder,
+    resuming, where to play, the report and the output."""
+    options = [
+        seed_option, strategies_option, fixed_option, set_option, cards_option, weight_option,
+        click.option("--max-points", type=click.IntRange(1, 100_000), default=200,
+                     show_default=True, help=f"Refuse {refuse} than this."),
+        click.option("--out", type=click.Path(path_type=Path),
+                     help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED)."),
+        overwrite_option,
+        click.option("--resume", is_flag=True,
+                     help="Play only the points not finished in --out."),
+        workers_option, scheduler_option,
+        click.option("--report", "report_dir", type=click.Path(path_type=Path),
+                     help=f"Also build an HTML report of the {kind} into this folder."),
+        quiet_option, json_option, fair_option]
+
+    def apply(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return apply
+
+
 @main.command()
 @click.argument("game")
 @click.option("--vary", "varies", multiple=True, metavar="KEY=VALUES",
@@ -748,26 +773,8 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
 @players_option
 @click.option("--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games a point (the most, with --precision).")
-@seed_option
-@strategies_option
-@fixed_option
-@set_option
-@cards_option
-@weight_option
 @precision_option
-@click.option("--max-points", type=click.IntRange(1, 100_000), default=200, show_default=True,
-              help="Refuse a grid of more points than this.")
-@click.option("--out", type=click.Path(path_type=Path),
-              help="Sweep folder (default runs/sweep-GAME-Np-sSEED).")
-@overwrite_option
-@click.option("--resume", is_flag=True, help="Play only the points not finished in --out.")
-@workers_option
-@scheduler_option
-@click.option("--report", "report_dir", type=click.Path(path_type=Path),
-              help="Also build an HTML report of the sweep into this folder.")
-@quiet_option
-@json_option
-@fair_option
+@_exploration_options("sweep", "a grid of more points")
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
           card_files, weights, precision, max_points, out, overwrite, resume, workers,
           scheduler, report_dir, quiet, as_json, fair):
@@ -833,25 +840,7 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @players_option
 @click.option("--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games a point (the base and every step, on the same seeds).")
-@seed_option
-@strategies_option
-@fixed_option
-@set_option
-@cards_option
-@weight_option
-@click.option("--max-points", type=click.IntRange(1, 100_000), default=200, show_default=True,
-              help="Refuse more runs than this.")
-@click.option("--out", type=click.Path(path_type=Path),
-              help="Folder (default runs/sensitivity-GAME-Np-sSEED).")
-@overwrite_option
-@click.option("--resume", is_flag=True, help="Play only the points not finished in --out.")
-@workers_option
-@scheduler_option
-@click.option("--report", "report_dir", type=click.Path(path_type=Path),
-              help="Also build an HTML report into this folder.")
-@quiet_option
-@json_option
-@fair_option
+@_exploration_options("sensitivity", "more runs")
 def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, fixed_seats,
                 overrides, card_files, weights, max_points, out, overwrite, resume, workers,
                 scheduler, report_dir, quiet, as_json, fair):
