@@ -222,7 +222,7 @@ def _check_precision(x):
         return None
     if not isinstance(x, int | float) or isinstance(x, bool) or not 0 < x < 0.5:
         raise SimkitError(f"--precision is a half-width in points of a rate, from 0 to 50 "
-                          f"(e.g. 1 for +-1 point), not {x if x is None else x * 100:g}")
+                          f"(e.g. 1 for +-1 point), not {x * 100:g}")
     return float(x)
 
 
