@@ -58,6 +58,30 @@ Optional fields of ``GameSpec`` that reports use:
         from a spreadsheet then has columns of its own, under its own name. ``item_columns``
         stays the columns of the default data; runs use this when it is given.
 
+Optional kernels for how a game feels (``docs/metrics.md``), in the ``rules`` module beside
+the others; a game without them plays and reports everything else:
+
+    progress(params, state, out) -> None
+        Fill ``out`` (float64[n_players]) with each seat's standing now: the game's own
+        best estimate of how well each seat is doing (points so far, acorns stored and
+        buried, crowns held, rabbits home), in the unit ``progress_unit`` names, higher is
+        better and comparable between seats (an asymmetric game puts its sides on one
+        scale, for example the share of the way to each side's win). In a team game both
+        partners hold their team's value. When the game is over, a seat that ``finish``
+        ranks 1 should hold the highest value. Allocates nothing: a traced run calls it
+        after every completed turn.
+    phase(params, state) -> int
+        The phase of the decision about to be made, an index into ``phases`` (for a game
+        whose turns have phases of different kinds: drafting, then placing). Branching
+        factor and forced moves are then counted by phase too.
+
+Two optional fields go with them:
+
+    progress_unit
+        What ``progress`` measures, for the reports' axes ("victory points").
+    phases
+        The names of the phases ``phase`` numbers (``("draft", "place")``).
+
 An optional field for the search strategies (``docs/search.md``):
 
     search_knobs
@@ -107,6 +131,8 @@ class GameSpec:
     summary: str = ""
     search_knobs: dict[str, float | str] | None = None
     item_columns_of: Callable[[dict[str, Any]], Sequence[str]] | None = None
+    progress_unit: str = "points"
+    phases: tuple[str, ...] | None = None
 
     def __post_init__(self):
         if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":
@@ -120,6 +146,15 @@ class GameSpec:
             if unknown:
                 raise ValueError(f"{self.name}: choice_events {sorted(unknown)} are not "
                                  f"events of its item columns ({sorted(events)})")
+
+    @property
+    def has_progress(self) -> bool:
+        """Whether the game gives the optional ``progress`` kernel (``docs/metrics.md``)."""
+        return hasattr(self.rules, "progress")
+
+    @property
+    def has_phases(self) -> bool:
+        return self.phases is not None and hasattr(self.rules, "phase")
 
     def columns_for(self, values: dict[str, Any]) -> list[str]:
         """The item columns of a run with these effective data values."""
