@@ -1,0 +1,626 @@
+"""How a game feels: decisiveness, lead changes, drama, uncertainty, branching and choice
+(``docs/metrics.md`` defines each and names its source).
+
+Two kinds of figures, from two kinds of record:
+
+- **Counters** that every game of a run carries (games.parquet's ``decisions``, ``forced``,
+  ``legal_moves``, ``legal_moves_sq``, by phase where the game has phases, and the end
+  reasons): branching factor and its spread, forced moves, timeouts and draws. They cover
+  every game.
+- **Curves** of the traced games (``--trace-turns``, trace.parquet): each seat's
+  ``progress`` after every turn. From them, per game: when the eventual winner took the lead
+  for good, how often the lead changed, how far behind the winner fell, whether it was last
+  at some point, the longest stretch in which nobody's standing moved; and per run, how well
+  the leader at each point of the game predicts the winner (an AUC by fraction of the game),
+  from which the uncertainty, and the mean lead of every seat over the game.
+
+``FeelTally`` counts both from played chunks (``add``), so ``simkit run`` prints them
+without reading the tables back, and from a run folder's tables (``from_tables``) in
+batches, so memory stays bounded however many games were traced; both give the same
+figures (``tests/reports/test_feel.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from simkit.reports import stats as st
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FRACTIONS = np.round(np.linspace(0.0, 1.0, 11), 2)
+"""The points of the game (share of its turns played) at which the leader's prediction of
+the winner is scored (the AUC curve)."""
+CURVE_POINTS = np.round(np.linspace(0.0, 1.0, 21), 2)
+"""The points at which the mean lead of each seat is drawn."""
+AUC_GAMES = 100_000
+"""The most traced games the AUC curve keeps (the run's first): its figures are exact to
+well under a point at this size, and memory stays bounded on a 10-million-game trace."""
+EXAMPLE_GAMES = 5
+"""Traced games drawn as thin lines in the report (the run's first)."""
+BOOTSTRAP = 200
+"""Poisson bootstrap replicates for the intervals of the AUC and the uncertainty."""
+TRACE_BATCH = 20_000
+"""Games read from trace.parquet at a time."""
+
+PER_GAME = ("decided_at", "lead_changes", "drama", "behind_share", "stall")
+"""The per-game curve metrics averaged over the traced games (``comeback`` is a share)."""
+
+
+def team_values(curve: np.ndarray, teams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(float64[G, R, K], team ids): each team's standing, the best of its seats' progress
+    (partners hold the same value by the protocol; the best is robust to one that does
+    not)."""
+    ids = np.unique(teams)
+    values = np.stack([curve[:, :, teams == k].max(axis=2) for k in ids], axis=2)
+    return values.astype(np.float64), ids
+
+
+def winning_team(ranks: np.ndarray, teams: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """int[G]: the index (in ``ids``) of the team whose seats alone hold rank 1, -1 when no
+    seat or seats of several teams won."""
+    won = ranks == 1
+    first = teams[won.argmax(axis=1)]
+    one = won.any(axis=1) & np.all(~won | (teams[None, :] == first[:, None]), axis=1)
+    return np.where(one, np.searchsorted(ids, first), -1)
+
+
+def per_game(curve: np.ndarray, turns: np.ndarray, ranks: np.ndarray, teams: np.ndarray
+             ) -> dict[str, np.ndarray]:
+    """The curve metrics of each traced game (``docs/metrics.md``). ``curve``:
+    float[G, R, P], row ``t`` each seat's progress after turn ``t`` (rows past a game's last
+    turn are ignored); ``turns``, ``ranks``: the games' (ranks 0 for a timeout);
+    ``teams``: the 0-based team of each seat.
+
+    Per game: ``winner`` (team index or -1), ``decided_at`` (share of the game after which
+    the winner led alone to the end; NaN without a winner), ``lead_changes`` (changes of the
+    sole leader, ties skipped), ``drama`` (the winner's largest deficit, in progress units),
+    ``behind_share`` (share of turns the winner was behind), ``comeback`` (the winner was
+    last at some turn), ``stall`` (the longest stretch of turns in which no team's standing
+    changed, as a share of the game), ``team_lead`` (float[G, F, K], each team's lead at
+    ``FRACTIONS``) and ``seat_lead`` (float[G, C, P], each seat's lead at
+    ``CURVE_POINTS``)."""
+    g, r, p = curve.shape
+    teams = np.asarray(teams)
+    values, ids = team_values(curve, teams)
+    k = len(ids)
+    last = np.minimum(turns, r - 1).astype(np.int64)  # a game's last row
+    rows = np.arange(r)
+    valid = rows[None, :] <= last[:, None]
+    winner = winning_team(ranks, teams, ids)
+    has = winner >= 0
+    gi = np.arange(g)
+
+    best = values.max(axis=2)
+    sole = (values == best[:, :, None]).sum(axis=2) == 1
+    leader = np.where(sole, values.argmax(axis=2), -1)
+    # lead changes: the sole leader, carried over ties
+    seen = np.where(valid & (leader >= 0), rows[None, :], 0)
+    carried = np.take_along_axis(leader, np.maximum.accumulate(seen, axis=1), axis=1)
+    change = (carried[:, 1:] != carried[:, :-1]) & (carried[:, :-1] >= 0) & valid[:, 1:]
+    lead_changes = change.sum(axis=1).astype(np.float64)
+
+    w = np.where(has, winner, 0)
+    mine = values[gi, :, w]  # [G, R]
+    others = np.where(np.arange(k)[None, None, :] == w[:, None, None], -np.inf, values)
+    behind = others.max(axis=2) - mine
+    lowest = np.where(np.arange(k)[None, None, :] == w[:, None, None], np.inf, values).min(axis=2)
+    after_start = valid & (rows[None, :] >= 1)
+    span = np.maximum(last, 1).astype(np.float64)
+    bad = valid & (leader != w[:, None])
+    last_bad = np.where(bad, rows[None, :], -1).max(axis=1)
+    decided_at = np.clip((last_bad + 1) / span, 0.0, 1.0)
+    drama = np.where(valid, np.maximum(behind, 0.0), 0.0).max(axis=1)
+    behind_share = (after_start & (behind > 0)).sum(axis=1) / span
+    comeback = (after_start & (mine < lowest)).any(axis=1)
+    nan = np.full(g, np.nan)
+    out = {"winner": winner,
+           "decided_at": np.where(has, decided_at, nan),
+           "lead_changes": lead_changes,
+           "drama": np.where(has, drama, nan),
+           "behind_share": np.where(has, behind_share, nan),
+           "comeback": np.where(has, comeback, False),
+           "stall": _longest_stall(values, valid) / span}
+
+    at = np.rint(FRACTIONS[None, :] * last[:, None]).astype(np.int64)  # [G, F]
+    v_at = values[gi[:, None], at]  # [G, F, K]
+    out["team_lead"] = v_at - _best_other(v_at)
+    at = np.rint(CURVE_POINTS[None, :] * last[:, None]).astype(np.int64)
+    seat_at = curve[gi[:, None], at].astype(np.float64)  # [G, C, P]
+    team_at = values[gi[:, None], at]  # [G, C, K]
+    seat_team = np.searchsorted(ids, teams)
+    rival = _best_other(team_at)  # [G, C, K]: the best other team of each team
+    out["seat_lead"] = seat_at - rival[:, :, seat_team]
+    return out
+
+
+def _best_other(values: np.ndarray) -> np.ndarray:
+    """For every team (last axis), the best value among the other teams."""
+    k = values.shape[-1]
+    out = np.empty_like(values)
+    for j in range(k):
+        out[..., j] = np.delete(values, j, axis=-1).max(axis=-1)
+    return out
+
+
+def _longest_stall(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """float[G]: the longest run of consecutive turns in which no team's standing changed."""
+    g, r, _ = values.shape
+    still = np.all(values[:, 1:] == values[:, :-1], axis=2) & valid[:, 1:]
+    run = np.zeros(g)
+    longest = np.zeros(g)
+    for t in range(r - 1):
+        run = np.where(still[:, t], run + 1, 0)
+        np.maximum(longest, run, out=longest)
+    return longest
+
+
+def auc(scores: np.ndarray, labels: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """The area under the ROC curve of ``scores`` for ``labels`` (bool): the chance that a
+    winning team's score is above a losing one's, ties counting half; with ``weights``
+    (a bootstrap's), each pair weighted by the product of theirs."""
+    order = np.argsort(scores, kind="stable")
+    return _auc_sorted(scores[order], labels[order],
+                       None if weights is None else weights[order])
+
+
+def _auc_sorted(s: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> float:
+    w = np.ones(len(s)) if w is None else w
+    pos = np.where(y, w, 0.0)
+    neg = np.where(y, 0.0, w)
+    total_pos, total_neg = pos.sum(), neg.sum()
+    if total_pos <= 0 or total_neg <= 0:
+        return math.nan
+    # ties: group equal scores
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    pos_g = np.add.reduceat(pos, starts)
+    neg_g = np.add.reduceat(neg, starts)
+    neg_below = np.cumsum(neg_g) - neg_g
+    return float((pos_g * (neg_below + 0.5 * neg_g)).sum() / (total_pos * total_neg))
+
+
+class _Ratio:
+    """A ratio of sums over games (legal moves per decision, say) with the sums its
+    cluster-robust (delta method) interval needs."""
+
+    def __init__(self):
+        self.n = 0
+        self.sx = self.sy = self.sxx = self.sxy = self.syy = 0.0
+
+    def add(self, x: np.ndarray, y: np.ndarray) -> None:
+        x = x.astype(np.float64)
+        y = y.astype(np.float64)
+        self.n += len(x)
+        self.sx += float(x.sum())
+        self.sy += float(y.sum())
+        self.sxx += float((x * x).sum())
+        self.sxy += float((x * y).sum())
+        self.syy += float((y * y).sum())
+
+    def ci(self) -> dict:
+        if self.n == 0 or self.sy <= 0:
+            return {"mean": math.nan, "ci_low": math.nan, "ci_high": math.nan, "n": self.n}
+        r = self.sx / self.sy
+        if self.n < 2:
+            return {"mean": r, "ci_low": math.nan, "ci_high": math.nan, "n": self.n}
+        ss = max(0.0, self.sxx - 2 * r * self.sxy + r * r * self.syy)
+        ybar = self.sy / self.n
+        se = math.sqrt(ss / (self.n * (self.n - 1))) / ybar
+        half = 1.959963984540054 * se
+        return {"mean": r, "ci_low": r - half, "ci_high": r + half, "n": self.n}
+
+
+class _Sums:
+    def __init__(self):
+        self.values: list[np.ndarray] = []
+        self.n, self.total, self.squares, self.shift = 0, 0.0, 0.0, None
+
+    def add(self, x: np.ndarray) -> None:
+        x = x[np.isfinite(x)]
+        if not len(x):
+            return
+        if self.shift is None:
+            self.shift = float(np.round(x.mean(), 3))
+        self.n += len(x)
+        self.total += float(x.sum())
+        self.squares += float(((x - self.shift) ** 2).sum())
+
+    def ci(self) -> dict:
+        return st.mean_ci_sums(self.n, self.total, self.squares, self.shift or 0.0)
+
+
+class FeelTally:
+    """The feel figures of one run, counted chunk by chunk (see the module docstring).
+
+    ``teams``: the 0-based team of each seat; ``phases``: the names of the rows of a chunk's
+    ``counts`` (``("all",)`` for a game without phases)."""
+
+    def __init__(self, players: int, teams, phases=("all",), progress_unit: str | None = None):
+        self.players = int(players)
+        self.teams = np.asarray(teams, dtype=np.int64)
+        self.phases = tuple(phases)
+        self.unit = progress_unit
+        self.games = 0
+        self.ends = np.zeros(1, np.int64)
+        self.draws = 0
+        self.branching = [_Ratio() for _ in self.phases]
+        self.forced = [_Ratio() for _ in self.phases]
+        self.squares = [0.0 for _ in self.phases]
+        self.total_branching, self.total_forced = _Ratio(), _Ratio()
+        self.traced = 0
+        self.with_winner = 0
+        self.comebacks = 0
+        self.sums = {m: _Sums() for m in PER_GAME}
+        self.curve_n = np.zeros(len(CURVE_POINTS))
+        self.curve_sum = np.zeros((len(CURVE_POINTS), self.players))
+        self.curve_sq = np.zeros((len(CURVE_POINTS), self.players))
+        self._auc_lead: list[np.ndarray] = []
+        self._auc_label: list[np.ndarray] = []
+        self.auc_games = 0
+        self.examples: list[dict] = []
+
+    # -- counting ---------------------------------------------------------------------------
+
+    def add(self, counts: np.ndarray, end: np.ndarray, ranks: np.ndarray, turns: np.ndarray,
+            curve: np.ndarray | None = None, first_game: int = 0) -> None:
+        """Count games: ``counts`` int[G, phases, 4] (decisions, forced, sum and sum of
+        squares of legal moves), ``end``, ``ranks``, ``turns`` per game; ``curve``
+        (float[T, R, P]) the progress of the first T of them, the run's games
+        ``first_game`` on."""
+        g = len(end)
+        if g == 0:
+            return
+        self.games += g
+        self.ends = _grow(self.ends, np.bincount(end))
+        won = ranks == 1
+        self.draws += int(((end != 0) & ~_one_team(won, self.teams)).sum())
+        total = counts.sum(axis=1)
+        self.total_branching.add(total[:, 2], total[:, 0])
+        self.total_forced.add(total[:, 1], total[:, 0])
+        for i in range(len(self.phases)):
+            dec = counts[:, i, 0]
+            self.branching[i].add(counts[:, i, 2], dec)
+            self.forced[i].add(counts[:, i, 1], dec)
+            self.squares[i] += float(counts[:, i, 3].sum())
+        if curve is not None and len(curve):
+            self._add_curves(curve, turns[:len(curve)], ranks[:len(curve)], first_game)
+
+    def _add_curves(self, curve, turns, ranks, first_game) -> None:
+        m = per_game(curve, turns, ranks, self.teams)
+        t = len(curve)
+        self.traced += t
+        has = m["winner"] >= 0
+        self.with_winner += int(has.sum())
+        self.comebacks += int(m["comeback"][has].sum())
+        for name in PER_GAME:
+            self.sums[name].add(m[name])
+        lead = m["seat_lead"]
+        ok = np.isfinite(lead).all(axis=2)
+        self.curve_n += ok.sum(axis=0)
+        lead0 = np.where(ok[:, :, None], lead, 0.0)
+        self.curve_sum += lead0.sum(axis=0)
+        self.curve_sq += (lead0 ** 2).sum(axis=0)
+        room = AUC_GAMES - self.auc_games
+        if room > 0:
+            keep = has[:room]
+            self._auc_lead.append(m["team_lead"][:room][keep])
+            labels = np.arange(m["team_lead"].shape[2])[None, :] == m["winner"][:room][keep,
+                                                                                      None]
+            self._auc_label.append(labels)
+            self.auc_games += int(min(room, t))
+        for j in range(min(t, EXAMPLE_GAMES - len(self.examples))):
+            rows = int(min(turns[j], curve.shape[1] - 1)) + 1
+            self.examples.append({"game": first_game + j,
+                                  "progress": curve[j, :rows].astype(float).tolist(),
+                                  "winner_team": int(m["winner"][j]) + 1})
+
+    # -- figures ----------------------------------------------------------------------------
+
+    def auc_curve(self, seed: int = 0) -> list[dict]:
+        """The AUC of each team's lead for its win, at each of ``FRACTIONS``, with a 95%
+        Poisson-bootstrap interval over games (games with a winner)."""
+        if not self._auc_lead:
+            return []
+        lead = np.concatenate(self._auc_lead)  # [N, F, K]
+        label = np.concatenate(self._auc_label)  # [N, K]
+        n, f, k = lead.shape
+        if n < 2:
+            return []
+        rng = np.random.default_rng(seed)
+        boot = rng.poisson(1.0, (BOOTSTRAP, n)).astype(np.float64)
+        y = label.reshape(-1)
+        out = []
+        reps = np.empty((BOOTSTRAP, f))
+        est = np.empty(f)
+        for j in range(f):
+            s = lead[:, j, :].reshape(-1)
+            order = np.argsort(s, kind="stable")
+            ss, yy = s[order], y[order]
+            est[j] = _auc_sorted(ss, yy, None)
+            game_of = (np.arange(n * k) // k)[order]
+            for b in range(BOOTSTRAP):
+                reps[b, j] = _auc_sorted(ss, yy, boot[b, game_of])
+        for j in range(f):
+            lo, hi = np.nanpercentile(reps[:, j], [2.5, 97.5])
+            out.append({"fraction": float(FRACTIONS[j]), "auc": float(est[j]),
+                        "ci_low": float(lo), "ci_high": float(hi), "games": int(n)})
+        self._reps = reps
+        self._est = est
+        return out
+
+    def uncertainty(self) -> dict:
+        """1 minus the mean Gini (2 AUC - 1) of the leader's prediction over the inner
+        points of the game (10% to 90%): 1 when the standing says nothing about the winner
+        until the end, 0 when the leader at 10% always wins. Call after ``auc_curve``."""
+        if not hasattr(self, "_est"):
+            return {"mean": math.nan, "ci_low": math.nan, "ci_high": math.nan}
+        inner = (FRACTIONS > 0) & (FRACTIONS < 1)
+        value = 1 - float(np.mean(2 * self._est[inner] - 1))
+        reps = 1 - np.nanmean(2 * self._reps[:, inner] - 1, axis=1)
+        lo, hi = np.nanpercentile(reps, [2.5, 97.5])
+        return {"mean": value, "ci_low": float(lo), "ci_high": float(hi)}
+
+    def lead_curve(self) -> list[dict]:
+        """Each seat's mean lead (its team's standing over the best other team's) at
+        ``CURVE_POINTS``, with a 95% interval."""
+        out = []
+        for c, f in enumerate(CURVE_POINTS):
+            n = self.curve_n[c]
+            for s in range(self.players):
+                r = st.mean_ci_sums(int(n), float(self.curve_sum[c, s]),
+                                    float(self.curve_sq[c, s]), 0.0)
+                out.append({"fraction": float(f), "seat": s + 1, "lead": r["mean"],
+                            "ci_low": r["ci_low"], "ci_high": r["ci_high"], "games": int(n)})
+        return out
+
+    def metrics(self, seed: int = 0) -> dict:
+        """Every figure, JSON-ready (``docs/metrics.md``)."""
+        dec = [b.ci() for b in self.branching]
+        spread = []
+        for i, b in enumerate(self.branching):
+            mean = b.sx / b.sy if b.sy else math.nan
+            spread.append(math.sqrt(max(0.0, self.squares[i] / b.sy - mean * mean))
+                          if b.sy else math.nan)
+        phases = [{"phase": ph, "decisions": int(self.branching[i].sy),
+                   "branching": dec[i], "branching_sd": spread[i],
+                   "forced": self.forced[i].ci()} for i, ph in enumerate(self.phases)]
+        total_b, total_sq = self.total_branching, sum(self.squares)
+        mean = total_b.sx / total_b.sy if total_b.sy else math.nan
+        timeouts = int(self.ends[0]) if len(self.ends) else 0
+        out = {
+            "games": self.games,
+            "decisions": int(total_b.sy),
+            "branching": total_b.ci(),
+            "branching_sd": math.sqrt(max(0.0, total_sq / total_b.sy - mean * mean))
+            if total_b.sy else math.nan,
+            "forced": self.total_forced.ci(),
+            "by_phase": phases if len(self.phases) > 1 else [],
+            "timeouts": _share(timeouts, self.games),
+            "draws": _share(self.draws, self.games),
+            "traced_games": self.traced,
+            "progress_unit": self.unit,
+        }
+        if self.traced:
+            out.update({name: self.sums[name].ci() for name in PER_GAME})
+            out["games_with_winner"] = self.with_winner
+            out["comebacks"] = _share(self.comebacks, self.with_winner)
+            out["auc"] = self.auc_curve(seed)
+            out["uncertainty"] = self.uncertainty()
+            out["lead_curve"] = self.lead_curve()
+            out["examples"] = self.examples
+        return st_clean(out)
+
+    # -- from a run folder -------------------------------------------------------------------
+
+    @classmethod
+    def from_tables(cls, games: pd.DataFrame, meta: dict, trace=None) -> FeelTally:
+        """The tally of a run's games table and trace (a DataFrame, a trace.parquet path, or
+        None), read in batches of ``TRACE_BATCH`` games."""
+        players = int(meta.get("players") or games["players"].iloc[0])
+        teams = np.array([int(t) - 1 for t in (meta.get("teams") or range(1, players + 1))])
+        phases = tuple(meta.get("phases") or ("all",))
+        tally = cls(players, teams, phases, meta.get("progress_unit"))
+        games = games.sort_values("game")
+        counts = counts_of(games, phases)
+        ends = end_codes(games, meta)
+        ranks = games[[f"rank_s{s}" for s in range(1, players + 1)]].to_numpy(np.int64)
+        turns = games["turns"].to_numpy(np.int64)
+        first = games["game"].to_numpy(np.int64)
+        done = 0
+        for batch in _trace_batches(trace, players):
+            ids, curve = batch
+            sel = np.searchsorted(first, ids)
+            if done < sel[0]:  # untraced games before this batch
+                tally.add(counts[done:sel[0]], ends[done:sel[0]], ranks[done:sel[0]],
+                          turns[done:sel[0]])
+                done = sel[0]
+            end = sel[-1] + 1
+            tally.add(counts[sel[0]:end], ends[sel[0]:end], ranks[sel[0]:end],
+                      turns[sel[0]:end], curve, int(ids[0]))
+            done = end
+        if done < len(games):
+            tally.add(counts[done:], ends[done:], ranks[done:], turns[done:])
+        return tally
+
+
+def counts_of(games: pd.DataFrame, phases) -> np.ndarray:
+    """int64[G, phases, 4] from a games table's counter columns (a table without them, from
+    before December 2026, has none: every count is 0)."""
+    g = len(games)
+    out = np.zeros((g, len(phases), 4), np.int64)
+    if "legal_moves" not in games.columns:
+        return out
+    if len(phases) == 1:
+        names = [("decisions", "forced", "legal_moves", "legal_moves_sq")]
+    else:
+        names = [(f"decisions:{p}", f"forced:{p}", f"legal_moves:{p}", f"legal_moves_sq:{p}")
+                 for p in phases]
+    for i, cols in enumerate(names):
+        for j, c in enumerate(cols):
+            out[:, i, j] = games[c].to_numpy(np.int64)
+    return out
+
+
+def end_codes(games: pd.DataFrame, meta: dict) -> np.ndarray:
+    reasons = list(meta.get("end_reasons") or ["timeout"])
+    col = games["end_reason"].astype(str)
+    return np.array([reasons.index(r) if r in reasons else len(reasons) for r in col],
+                    np.int64) if len(col) else np.zeros(0, np.int64)
+
+
+def _trace_batches(trace, players: int):
+    """(game ids, float32[G, R, P] curves) of a trace, ``TRACE_BATCH`` games at a time."""
+    if trace is None:
+        return
+    cols = [f"progress_s{s}" for s in range(1, players + 1)]
+    if isinstance(trace, str) or hasattr(trace, "is_file"):
+        import pyarrow.parquet as pq
+
+        pf = pq.ParquetFile(trace)
+        pending = None
+        for batch in pf.iter_batches(200_000, columns=["game", "turn", *cols]):
+            df = batch.to_pandas()
+            pending = df if pending is None else _concat(pending, df)
+            ids = pending["game"].to_numpy()
+            games = np.unique(ids)
+            if len(games) > TRACE_BATCH:
+                cut = games[TRACE_BATCH]
+                yield _padded(pending[ids < cut], cols)
+                pending = pending[ids >= cut]
+        if pending is not None and len(pending):
+            yield from _split(pending, cols)
+        return
+    yield from _split(trace, cols)
+
+
+def _concat(a, b):
+    import pandas as pd
+
+    return pd.concat([a, b], ignore_index=True)
+
+
+def _split(df, cols):
+    ids = df["game"].to_numpy()
+    games = np.unique(ids)
+    for i in range(0, len(games), TRACE_BATCH):
+        part = games[i:i + TRACE_BATCH]
+        yield _padded(df[(ids >= part[0]) & (ids <= part[-1])], cols)
+
+
+def _padded(df, cols) -> tuple[np.ndarray, np.ndarray]:
+    ids, inverse = np.unique(df["game"].to_numpy(), return_inverse=True)
+    turn = df["turn"].to_numpy(np.int64)
+    curve = np.full((len(ids), int(turn.max()) + 1, len(cols)), np.nan, np.float32)
+    curve[inverse, turn] = df[cols].to_numpy(np.float32)
+    return ids, curve
+
+
+def _share(k: int, n: int) -> dict:
+    lo, hi = st.wilson(k, n)
+    return {"count": int(k), "n": int(n), "rate": k / n if n else math.nan,
+            "ci_low": float(lo), "ci_high": float(hi)}
+
+
+def _one_team(won: np.ndarray, teams: np.ndarray) -> np.ndarray:
+    first = teams[won.argmax(axis=1)]
+    return won.any(axis=1) & np.all(~won | (teams[None, :] == first[:, None]), axis=1)
+
+
+def _grow(total: np.ndarray, more: np.ndarray) -> np.ndarray:
+    if len(more) > len(total):
+        total = np.concatenate([total, np.zeros(len(more) - len(total), total.dtype)])
+    total[:len(more)] += more
+    return total
+
+
+def st_clean(x):
+    """NaN and numpy scalars made JSON-ready (NaN -> None)."""
+    if isinstance(x, dict):
+        return {k: st_clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [st_clean(v) for v in x]
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, float | np.floating):
+        return None if not math.isfinite(float(x)) else float(x)
+    return x
+
+
+def _num(x, fmt: str = "{:.2f}") -> str:
+    return "n/a" if x is None else fmt.format(x)
+
+
+def _ci_text(r: dict, fmt: str = "{:.2f}", scale: float = 1.0) -> str:
+    if r is None or r.get("mean") is None:
+        return "n/a"
+    lo, hi = r.get("ci_low"), r.get("ci_high")
+    mid = fmt.format(r["mean"] * scale)
+    if lo is None or hi is None:
+        return mid
+    return f"{mid} [{fmt.format(lo * scale)}, {fmt.format(hi * scale)}]"
+
+
+def _rate_text(r: dict) -> str:
+    if r is None or r.get("rate") is None:
+        return "n/a"
+    return f"{100 * r['rate']:.1f}% [{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]"
+
+
+def _pct_ci(r: dict) -> str:
+    """A share with its interval: "56.5% [54.6, 58.4]"."""
+    if r is None or r.get("mean") is None:
+        return "n/a"
+    if r.get("ci_low") is None or r.get("ci_high") is None:
+        return f"{100 * r['mean']:.1f}%"
+    return f"{100 * r['mean']:.1f}% [{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]"
+
+
+def feel_lines(m: dict) -> list[str]:
+    """The summary's "How it plays" block, from ``FeelTally.metrics()`` (at most 100
+    columns)."""
+    if not m or not m.get("games"):
+        return []
+    if m.get("traced_games"):
+        head = (f"How it plays (counters: all {m['games']:,} games; curves: the "
+                f"{m['traced_games']:,} traced)")
+    else:
+        head = (f"How it plays (all {m['games']:,} games; --trace-turns N adds lead, drama "
+                "and decisiveness)")
+    out = [head]
+    if m.get("decisions"):
+        sd = m.get("branching_sd")
+        out.append(f"  legal moves a decision {_ci_text(m['branching'])}"
+                   + (f", sd {sd:.1f}" if sd is not None else "")
+                   + f"; forced (one legal move) {_pct_ci(m['forced'])}")
+        if m.get("by_phase"):
+            parts = [f"{p['phase']} {_num(p['branching']['mean'], '{:.1f}')} (forced "
+                     f"{_num(p['forced']['mean'], '{:.1%}')})" for p in m["by_phase"]]
+            out.append("    by phase: " + ", ".join(parts))
+    out.append(f"  timeouts {_rate_text(m['timeouts'])}; draws and shared wins "
+               f"{_rate_text(m['draws'])}")
+    if not m.get("traced_games"):
+        return out
+    unit = m.get("progress_unit") or "points"
+    out += [
+        f"  decided at {_pct_ci(m['decided_at'])} of the game (the winner leads alone from "
+        "there on)",
+        f"  lead changes {_ci_text(m['lead_changes'])} a game",
+        f"  comebacks {_rate_text(m['comebacks'])} of won games (the winner was last at some "
+        "turn)",
+        f"  drama: the winner's largest deficit {_ci_text(m['drama'])} {unit}",
+        f"    the winner was behind {_pct_ci(m['behind_share'])} of the turns",
+        f"  longest stall (no standing moved) {_pct_ci(m['stall'])} of the game",
+        f"  uncertainty {_ci_text(m['uncertainty'])} (1: the standing tells nothing of the "
+        "winner before the end)",
+    ]
+    near = {round(a["fraction"], 1): a for a in m.get("auc") or []}
+    parts = [f"{int(100 * f)}% {near[f]['auc']:.2f}" for f in (0.2, 0.5, 0.8, 0.9)
+             if f in near and near[f]["auc"] is not None]
+    if parts:
+        out.append("  the leader predicts the winner, AUC after " + ", ".join(parts)
+                   + " of the game")
+    return out
