@@ -131,6 +131,24 @@ fair_option = click.option("--fair", type=click.FloatRange(0, 50, min_open=True)
                                 "as balanced in the verdicts.")
 
 
+trace_option = click.option(
+    "--trace-turns", "trace", metavar="N|all", default="0",
+    help="Record every seat's progress after each turn for the first N games (or all) and "
+         "report how the game feels: decisiveness, lead changes, drama, comebacks, "
+         "uncertainty (docs/metrics.md). Branching and forced moves are counted in every "
+         "game without it.")
+
+
+def _trace(value: str):
+    """--trace-turns as RunSpec takes it: a number of games or "all"."""
+    value = str(value).strip().lower()
+    if value == "all":
+        return "all"
+    if not value.isdigit():
+        raise SimkitError(f"--trace-turns must be a number of games or 'all', not {value!r}")
+    return int(value)
+
+
 precision_option = click.option(
     "--precision", type=float, metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
@@ -343,12 +361,13 @@ def _show(v) -> str:
                    "--out to its full count, with the same settings; for an experiment "
                    "file, play only its runs not yet complete.")
 @precision_option
+@trace_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
-        out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, quiet,
-        as_json, fair):
+        out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
+        quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -359,6 +378,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
                               'card files itself (cards = ["cards.csv"])')
+        if _trace(trace):
+            raise SimkitError("--trace-turns is for a game; an experiment file gives each "
+                              "run's trace_turns itself")
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
     else:
@@ -366,7 +388,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         over, origins = _overrides(target, overrides, card_files)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
-                                    not fixed_seats, weights)
+                                    not fixed_seats, weights, trace=_trace(trace))
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
     from simkit.folders import check_output
     from simkit.runner import _resume_point
@@ -430,8 +452,9 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
                 "games": "--games was reached first"}[record["stopped_by"]]
         click.echo(f"stopped at {last['games']:,} games: {said} (widest: {last['widest']} "
                    f"±{100 * last['half_width']:.2f} points)", err=True)
-    back = read_run(folder, items=False)
+    back = read_run(folder, items=False, trace=False)
     back.items = folder / "items.parquet"
+    back.trace = _trace_path(folder)
     return back
 
 
@@ -464,9 +487,10 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
          f"({meta['games_per_second'] or 0:,.0f} games/s, {meta['backend']})", quiet, as_json)
     counts, items = (res.tally, None) if res.tally is not None else (res.games, res.items)
+    trace = None if res.tally is not None else res.trace
     if as_json:
-        return {"folder": str(folder), **summary_dict(counts, meta, items, fair)}
-    click.echo(summary_text(counts, meta, items, fair))
+        return {"folder": str(folder), **summary_dict(counts, meta, items, fair, trace)}
+    click.echo(summary_text(counts, meta, items, fair, trace))
     return None
 
 
@@ -493,10 +517,17 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, ta
     if tally and res.tally is None and res.games is None:  # resumed: read what it holds
         from simkit.results import read_run
 
-        back = read_run(folder, items=False)
+        back = read_run(folder, items=False, trace=False)
         res.games, res.meta = back.games, back.meta
         res.items = folder / "items.parquet"
+        res.trace = _trace_path(folder)
     return res
+
+
+def _trace_path(folder: Path) -> Path | None:
+    """A run folder's trace.parquet, read in batches by the feel figures; None without."""
+    path = Path(folder) / "trace.parquet"
+    return path if path.is_file() else None
 
 
 @main.command()
@@ -564,12 +595,13 @@ def report(runs, out, title, quiet, as_json, fair):
 @scheduler_option
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
               help="Also build an HTML report of the ladder(s) into this folder.")
+@trace_option
 @quiet_option
 @json_option
 @fair_option
 def ladder(target, players, strategies, n_games, level_games, time_budget, seed, overrides,
-           card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, quiet,
-           as_json, fair):
+           card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, trace,
+           quiet, as_json, fair):
     """A skill ladder of TARGET (a game, or an experiment .toml file of [[ladder]] tables):
     a round robin of the strategies with seats rotated, their ratings with 95% intervals, a
     win matrix, skill depth, and the game's balance at every level of skill."""
@@ -579,6 +611,9 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
     if n_games is not None and time_budget is not None:
         raise SimkitError("give --games or --time, not both")
     if target.endswith(".toml"):
+        if _trace(trace):
+            raise SimkitError("--trace-turns is for a game; an experiment file gives each "
+                              "ladder's trace_turns itself")
         from simkit.experiments import load_ladders
 
         if card_files:
@@ -596,7 +631,7 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         with explained(origins):
             spec = LadderSpec.make(target, players, strategies,
                                    n_games if n_games is not None else 200, level_games,
-                                   seed, over, weights)
+                                   seed, over, weights, _trace(trace))
         seconds = parse_duration(time_budget) if time_budget is not None else None
         jobs = [(spec, out or Path("runs") / f"ladder-{target}-{players}p-s{seed}", seconds,
                  n_games is not None)]
@@ -774,9 +809,10 @@ def _exploration_options(kind: str, refuse: str):
 @click.option("--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games a point (the most, with --precision).")
 @precision_option
+@trace_option
 @_exploration_options("sweep", "a grid of more points")
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
-          card_files, weights, precision, max_points, out, overwrite, resume, workers,
+          card_files, weights, precision, trace, max_points, out, overwrite, resume, workers,
           scheduler, report_dir, quiet, as_json, fair):
     """Play GAME (or the [[sweep]] tables of an experiment .toml file) at every point of a
     grid of its numbers (--vary), all on the same seeds:
@@ -786,6 +822,9 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     from simkit.explore import make_sweep
 
     if game.endswith(".toml"):
+        if _trace(trace):
+            raise SimkitError("--trace-turns is for a game; an experiment file gives each "
+                              "sweep's trace_turns itself")
         return _explore_file("sweep", game, out, overwrite, resume, workers, scheduler, quiet,
                              as_json, fair, report_dir)
     if not varies:
@@ -794,7 +833,8 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     over, origins = _overrides(game, overrides, card_files)
     with explained(origins):
         spec = make_sweep(game, players, list(varies), n_games, seed, strategies, over,
-                          not fixed_seats, weights, max_points, _precision(precision))
+                          not fixed_seats, weights, max_points, _precision(precision),
+                          _trace(trace))
     out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
 
@@ -976,10 +1016,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @quiet_option
 @json_option
 @precision_option
+@trace_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, fair):
+           as_json, precision, trace, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -996,10 +1037,10 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     changed_over = {**base_over, **changes}
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
-                            not fixed_seats, weights)
+                            not fixed_seats, weights, trace=_trace(trace))
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
-                               not fixed_seats, weights)
+                               not fixed_seats, weights, trace=_trace(trace))
     from simkit import folders
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"

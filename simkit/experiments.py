@@ -45,14 +45,15 @@ from simkit.runner import RunSpec
 
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights",
-        "cards"}
+        "cards", "trace_turns"}
 REQUIRED = ("game", "players", "games")
 TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
          ("games", (int,), "an integer"), ("seed", (int,), "an integer"),
          ("strategies", (str, list), "a name, a comma-separated list or a list of names"),
          ("rotate", (bool,), "true or false"), ("set", (dict,), "a table of KEY = VALUE"),
          ("weights", (list,), 'a list of "STRATEGY.KEY=NUMBER"'),
-         ("cards", (list,), 'a list of card files ("cards.csv", "LIST=FILE")')]
+         ("cards", (list,), 'a list of card files ("cards.csv", "LIST=FILE")'),
+         ("trace_turns", (int, str), 'a number of games or "all"')]
 
 
 def _is(value, kinds) -> bool:
@@ -129,7 +130,7 @@ def load_experiments(path: Path) -> list[Experiment]:
                 spec = RunSpec.make(r["game"], r["players"], r["games"], r.get("seed", 0),
                                     r.get("strategies", "random"),
                                     {**lists, **r.get("set", {})}, r.get("rotate", True),
-                                    r.get("weights"))
+                                    r.get("weights"), trace=r.get("trace_turns", 0))
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
         out.append(Experiment(name, spec))
@@ -176,7 +177,7 @@ def load_ladders(path: Path) -> list[LadderExperiment]:
                 spec = LadderSpec.make(r["game"], r["players"], r["strategies"],
                                        r.get("games", 200), r.get("level_games"),
                                        r.get("seed", 0), {**lists, **r.get("set", {})},
-                                       r.get("weights"))
+                                       r.get("weights"), r.get("trace_turns", 0))
             seconds = parse_duration(r["time"]) if "time" in r else None
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
@@ -218,7 +219,7 @@ def load_explorations(path: Path, kind: str) -> list[Exploration]:
         found = [k for k in ("run", "ladder", "sweep", "sensitivity", "balance") if k in doc]
         hint = f"; it has [[{found[0]}]] tables, for `simkit {found[0]}`" if found else ""
         raise SimkitError(f"{path}: expected one or more [[{kind}]] tables{hint}")
-    keys = (KEYS - {"name"}) | {"name"} | EXPLORE_KEYS[kind]
+    keys = (KEYS - ({"trace_turns"} if kind != "sweep" else set())) | EXPLORE_KEYS[kind]
     required = ("game", "players", "vary") if kind != "sensitivity" else ("game", "players")
     out, names = [], set()
     for i, r in enumerate(tables, 1):
@@ -241,7 +242,7 @@ def load_explorations(path: Path, kind: str) -> list[Exploration]:
                                       r.get("games", 20_000), max_points=r.get("max_points",
                                                                                200),
                                       precision=precision / 100 if precision else None,
-                                      **common)
+                                      trace=r.get("trace_turns", 0), **common)
                 elif kind == "sensitivity":
                     spec = make_sensitivity(r["game"], r["players"], r.get("games", 20_000),
                                             keys=r.get("keys"), step=r.get("step"),

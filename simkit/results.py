@@ -464,9 +464,10 @@ def read_items_batches(items, columns: list[str], batch_rows: int):
         yield batch
 
 
-def read_run(folder: Path, items: bool = True) -> RunResult:
+def read_run(folder: Path, items: bool = True, trace: bool = True) -> RunResult:
     """A run folder's tables in today's layout (older layouts are upgraded as they are read)
-    and its run.json."""
+    and its run.json; ``trace`` False leaves trace.parquet unread (``reports.feel`` reads it
+    in batches)."""
     meta = read_meta(folder)
     games = read_games(folder, meta)
     items_df = None
@@ -479,7 +480,7 @@ def read_run(folder: Path, items: bool = True) -> RunResult:
         except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
             raise SimkitError(f"{path} is unreadable: {exc}") from exc
         items_df = upgrade_items(items_df)
-    return RunResult(games, items_df, meta, trace=read_trace(folder))
+    return RunResult(games, items_df, meta, trace=read_trace(folder) if trace else None)
 
 
 def read_trace(folder: Path) -> pd.DataFrame | None:

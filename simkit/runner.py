@@ -561,6 +561,9 @@ def chunk_cap(p: Plan) -> int:
     return max(1, CHUNK_BYTES // per_game)
 
 
+_DEFAULTS = RunSpec("", 0, 0)
+
+
 def _as_recorded(run: RunSpec) -> dict:
     """``run`` as run.json records it (``run_spec``: tuples become lists)."""
     import json
@@ -578,7 +581,16 @@ def is_complete(folder: Path, run: RunSpec) -> bool:
     except (OSError, ValueError):
         return False
     return (isinstance(meta, dict) and meta.get("complete") is True
-            and meta.get("run_spec") == _as_recorded(run))
+            and _recorded_spec(meta) == _as_recorded(run))
+
+
+def _recorded_spec(meta) -> dict | None:
+    """The run_spec of a run.json, with the default of any field added since it was
+    written."""
+    have = meta.get("run_spec") if isinstance(meta, dict) else None
+    if not isinstance(have, dict):
+        return None
+    return {**{k: v for k, v in _as_recorded(_DEFAULTS).items() if k not in have}, **have}
 
 
 def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dict | None]:
@@ -596,7 +608,7 @@ def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dic
         raise SimkitError(f"--resume: {out}/run.json cannot be read ({exc}); play the run "
                           "again with --overwrite") from exc
     want = _as_recorded(run)
-    have = meta.get("run_spec") if isinstance(meta, dict) else None
+    have = _recorded_spec(meta)
     if grow and isinstance(have, dict) and isinstance(have.get("games"), int) \
             and have["games"] <= run.games and meta.get("complete"):
         have = {**have, "games": run.games}
