@@ -52,6 +52,12 @@ class Run:
     warnings: list[str] = field(default_factory=list)
 
     @property
+    def trace_path(self) -> Path | None:
+        """trace.parquet, for a traced run (``--trace-turns``); else None."""
+        path = self.folder / "trace.parquet"
+        return path if path.is_file() else None
+
+    @property
     def label(self) -> str:
         m = self.meta
         text = f"{m.get('game', '?')}, {m.get('players', '?')} players"
@@ -804,7 +810,7 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = A.compare_runs(base.games, changed.games, bm, cm, base.items_path,
-                               changed.items_path)
+                               changed.items_path, base.trace_path, changed.trace_path)
     paired = int(table["n"].iloc[0]) if len(table) else 0
     if paired < max(len(base.games), len(changed.games)):
         notes.append(f"only {paired:,} games were played by both runs; the differences "

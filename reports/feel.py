@@ -624,3 +624,144 @@ def feel_lines(m: dict) -> list[str]:
         out.append("  the leader predicts the winner, AUC after " + ", ".join(parts)
                    + " of the game")
     return out
+
+
+# -- what-if: the paired differences -------------------------------------------------------
+
+SHARE_MEASURES = ("forced moves", "decided at", "comebacks", "winner behind", "longest stall")
+"""Compared measures that are shares (shown in percentage points)."""
+
+
+def _subset_influence(x: np.ndarray) -> tuple[float, np.ndarray]:
+    """The mean of the finite values of ``x`` and each game's linearisation (0 for a game
+    without a value), whose mean is 0: a mean over the games that have one (won games, say)
+    is paired like a ratio of sums."""
+    ok = np.isfinite(x)
+    if not ok.any():
+        return math.nan, np.zeros(len(x))
+    m = float(x[ok].mean())
+    return m, np.where(ok, x - m, 0.0) / ok.mean()
+
+
+def _row(measure, group, pair_b, pair_c, method="paired by game") -> dict:
+    from simkit.reports.analysis import _paired_row
+
+    (mb, zb), (mc, zc) = pair_b, pair_c
+    row = _paired_row(measure, group, mb, mc, (mc - mb) + (zc - zb), method)
+    if math.isnan(mb) or math.isnan(mc):
+        row.update(ci_low=np.nan, ci_high=np.nan, p_value=np.nan)
+    return row
+
+
+def _ratio_pair(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+    total = y.sum()
+    if total <= 0:
+        return math.nan, np.zeros(len(x))
+    r = float(x.sum() / total)
+    return r, (x - r * y) / y.mean()
+
+
+def compare_rows(b: pd.DataFrame, c: pd.DataFrame, bm: dict, cm: dict, b_trace=None,
+                 c_trace=None) -> list[dict]:
+    """The what-if rows of how the game feels, for two runs' paired games tables (the same
+    games in the same order): legal moves a decision and forced moves (overall and by
+    phase), timeouts, and, when both runs traced games, every curve metric over the traced
+    games both share, each with a paired 95% interval; the uncertainty and the AUC at half
+    time with a paired Poisson bootstrap (the same weights for a game in both runs)."""
+    rows: list[dict] = []
+    if "legal_moves" not in b.columns or "legal_moves" not in c.columns:
+        return rows
+    phases = tuple(bm.get("phases") or ("all",))
+    kb = counts_of(b, phases if tuple(cm.get("phases") or ("all",)) == phases else ("all",))
+    kc = counts_of(c, phases if tuple(cm.get("phases") or ("all",)) == phases else ("all",))
+    groups = [("per decision", kb.sum(axis=1), kc.sum(axis=1))]
+    if kb.shape[1] > 1:
+        groups += [(f"phase {ph}", kb[:, i], kc[:, i]) for i, ph in enumerate(phases)]
+    for group, xb, xc in groups:
+        rows.append(_row("legal moves a decision", group,
+                         _ratio_pair(xb[:, 2].astype(float), xb[:, 0].astype(float)),
+                         _ratio_pair(xc[:, 2].astype(float), xc[:, 0].astype(float))))
+        rows.append(_row("forced moves", group,
+                         _ratio_pair(xb[:, 1].astype(float), xb[:, 0].astype(float)),
+                         _ratio_pair(xc[:, 1].astype(float), xc[:, 0].astype(float))))
+    tb = (b["end_reason"].astype(str) == "timeout").to_numpy(float)
+    tc = (c["end_reason"].astype(str) == "timeout").to_numpy(float)
+    rows.append(_row("share of games", "timeout", (float(tb.mean()), tb - tb.mean()),
+                     (float(tc.mean()), tc - tc.mean())))
+    if b_trace is None or c_trace is None:
+        return rows
+    mb, ids_b = _traced_metrics(b, bm, b_trace)
+    mc, ids_c = _traced_metrics(c, cm, c_trace)
+    common, ib, ic = np.intersect1d(ids_b, ids_c, return_indices=True)
+    if len(common) < 2:
+        return rows
+    unit = bm.get("progress_unit") or "points"
+    method = f"paired by game ({len(common):,} traced)"
+    for key, measure, group in (("decided_at", "decided at", "share of the game"),
+                                ("lead_changes", "lead changes", "per game"),
+                                ("drama", f"drama ({unit})"[:24], "winner's deficit"),
+                                ("behind_share", "winner behind", "share of turns"),
+                                ("stall", "longest stall", "share of the game")):
+        rows.append(_row(measure, group, _subset_influence(mb[key][ib]),
+                         _subset_influence(mc[key][ic]), method))
+    cb = np.where(mb["winner"][ib] >= 0, mb["comeback"][ib].astype(float), np.nan)
+    cc = np.where(mc["winner"][ic] >= 0, mc["comeback"][ic].astype(float), np.nan)
+    rows.append(_row("comebacks", "share of won games", _subset_influence(cb),
+                     _subset_influence(cc), method))
+    rows += _bootstrap_rows(mb, mc, ib, ic, int(bm.get("master_seed") or 0), method)
+    return rows
+
+
+def _traced_metrics(games: pd.DataFrame, meta: dict, trace) -> tuple[dict, np.ndarray]:
+    """The per-game curve metrics of a run's traced games (at most ``AUC_GAMES``, the
+    first), and their game indices."""
+    players = int(meta.get("players") or games["players"].iloc[0])
+    teams = np.array([int(t) - 1 for t in (meta.get("teams") or range(1, players + 1))])
+    g = games.set_index("game")
+    parts, ids, total = [], [], 0
+    for batch_ids, curve in _trace_batches(trace, players):
+        sub = g.loc[batch_ids]
+        ranks = sub[[f"rank_s{s}" for s in range(1, players + 1)]].to_numpy(np.int64)
+        parts.append(per_game(curve, sub["turns"].to_numpy(np.int64), ranks, teams))
+        ids.append(batch_ids)
+        total += len(batch_ids)
+        if total >= AUC_GAMES:
+            break
+    if not parts:
+        return {}, np.zeros(0, np.int64)
+    out = {k: np.concatenate([p[k] for p in parts])[:AUC_GAMES] for k in parts[0]}
+    return out, np.concatenate(ids)[:AUC_GAMES]
+
+
+def _bootstrap_rows(mb, mc, ib, ic, seed, method) -> list[dict]:
+    """Uncertainty and the AUC at half time, base and changed, with the difference's 95%
+    interval from a paired Poisson bootstrap over the shared traced games."""
+    lb, lc = mb["team_lead"][ib], mc["team_lead"][ic]  # [N, F, K]
+    wb, wc = mb["winner"][ib], mc["winner"][ic]
+    n, f, k = lb.shape
+    boot = np.random.default_rng(seed).poisson(1.0, (BOOTSTRAP, n)).astype(float)
+    inner = (FRACTIONS > 0) & (FRACTIONS < 1)
+    half = int(np.flatnonzero(np.isclose(FRACTIONS, 0.5))[0])
+
+    def figures(lead, winner, weights):
+        has = winner >= 0
+        y = (np.arange(k)[None, :] == winner[:, None])[has].reshape(-1)
+        w = None if weights is None else np.repeat(weights[has], k)
+        aucs = np.array([auc(lead[has][:, j, :].reshape(-1), y, w) for j in range(f)])
+        return 1 - float(np.nanmean(2 * aucs[inner] - 1)), float(aucs[half])
+
+    est_b, est_c = figures(lb, wb, None), figures(lc, wc, None)
+    reps = np.array([np.subtract(figures(lc, wc, boot[i]), figures(lb, wb, boot[i]))
+                     for i in range(BOOTSTRAP)])
+    rows = []
+    for j, (measure, group) in enumerate((("uncertainty", "1 - mean Gini"),
+                                          ("leader predicts winner", "AUC at 50%"))):
+        lo, hi = np.nanpercentile(reps[:, j], [2.5, 97.5])
+        d = est_c[j] - est_b[j]
+        se = float(np.nanstd(reps[:, j], ddof=1))
+        p = float(st._normal_two_sided_p(d / se)) if se > 0 else (1.0 if d == 0 else 0.0)
+        rows.append({"measure": measure, "group": group, "base": est_b[j],
+                     "changed": est_c[j], "difference": d, "ci_low": float(lo),
+                     "ci_high": float(hi), "p_value": p, "n": int(n),
+                     "method": method.replace("paired by game", "paired bootstrap")})
+    return rows

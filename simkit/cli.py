@@ -1059,7 +1059,8 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
         record = _whatif_precise(base, changed, out, _precision(precision), workers,
                                  scheduler, overwrite, quiet)
     b, c = load_run(out / "base"), load_run(out / "changed")
-    table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path)
+    table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
+                         b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100)
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
@@ -1137,11 +1138,14 @@ def _delta(x: float, share: bool) -> str:
 
 def _whatif_text(table) -> str:
     """The headline differences, one line each; per-item rows are left to the report."""
+    from simkit.reports.feel import SHARE_MEASURES
+
     head = table[~table["measure"].str.startswith("item")]
     lines = [f"{'measure':24} {'group':22} {'base':>9} {'changed':>9} {'diff':>9}  "
              f"{'95% interval':>21} {'p':>8}"]
     for r in head.itertuples(index=False):
-        share = r.measure in ("win rate", "first-player advantage", "share of games")
+        share = r.measure in ("win rate", "first-player advantage", "share of games",
+                              *SHARE_MEASURES)
         lines.append(f"{r.measure:24} {str(r.group):22} {_level(r.base, share):>9} "
                      f"{_level(r.changed, share):>9} {_delta(r.difference, share):>9}  "
                      f"[{_delta(r.ci_low, share):>9},{_delta(r.ci_high, share):>9}] "
