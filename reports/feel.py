@@ -765,3 +765,111 @@ def _bootstrap_rows(mb, mc, ib, ic, seed, method) -> list[dict]:
                      "ci_high": float(hi), "p_value": p, "n": int(n),
                      "method": method.replace("paired by game", "paired bootstrap")})
     return rows
+
+
+# -- report tables ----------------------------------------------------------------------------
+
+def _fmt(r: dict | None, share: bool, digits: int = 2) -> tuple[str, str]:
+    if not r or r.get("mean") is None and r.get("rate") is None:
+        return "n/a", ""
+    mean = r.get("mean", r.get("rate"))
+    lo, hi = r.get("ci_low"), r.get("ci_high")
+    if share:
+        f = (lambda v: f"{100 * v:.1f}%")
+    else:
+        f = (lambda v: f"{v:.{digits}f}")
+    return f(mean), ("" if lo is None or hi is None else f"[{f(lo)}, {f(hi)}]")
+
+
+def feel_table(m: dict) -> pd.DataFrame:
+    """The report's table of how the game plays: every metric with its 95% interval, what
+    it covers and what it means (``docs/metrics.md``)."""
+    import pandas as pd
+
+    every = f"all {m['games']:,} games"
+    traced = f"{m.get('traced_games', 0):,} traced games"
+    unit = m.get("progress_unit") or "points"
+    rows = [("legal moves a decision", m.get("branching"), False, every,
+             f"branching factor (sd {m['branching_sd']:.1f} over decisions)"
+             if m.get("branching_sd") is not None else "branching factor"),
+            ("forced moves", m.get("forced"), True, every, "decisions with one legal move"),
+            ("timeouts", m.get("timeouts"), True, every, "games that reached max_turns"),
+            ("draws and shared wins", m.get("draws"), True, every,
+             "finished games with no sole winning team")]
+    if m.get("traced_games"):
+        won = f"{m.get('games_with_winner', 0):,} won traced games"
+        rows += [("decided at", m.get("decided_at"), True, won,
+                  "share of the game after which the winner led alone to the end"),
+                 ("lead changes", m.get("lead_changes"), False, traced,
+                  "changes of the sole leader a game"),
+                 (f"drama ({unit})", m.get("drama"), False, won,
+                  "the winner's largest deficit"),
+                 ("winner behind", m.get("behind_share"), True, won,
+                  "share of turns the eventual winner was behind"),
+                 ("comebacks", m.get("comebacks"), True, won,
+                  "the winner was last at some turn"),
+                 ("longest stall", m.get("stall"), True, traced,
+                  "longest stretch in which no standing moved, share of the game"),
+                 ("uncertainty", m.get("uncertainty"), False,
+                  f"{(m.get('auc') or [{}])[0].get('games', 0):,} won traced games",
+                  "1 - mean Gini of the leader's prediction (1: the standing never tells)")]
+    out = []
+    for name, r, share, covers, meaning in rows:
+        value, ci = _fmt(r, share)
+        out.append({"measure": name, "value": value, "95% interval": ci, "covers": covers,
+                    "meaning": meaning})
+    return pd.DataFrame(out)
+
+
+def phase_table(m: dict) -> pd.DataFrame | None:
+    import pandas as pd
+
+    if not m.get("by_phase"):
+        return None
+    out = []
+    for p in m["by_phase"]:
+        b, bc = _fmt(p["branching"], False)
+        f, fc = _fmt(p["forced"], True)
+        out.append({"phase": p["phase"], "decisions": f"{p['decisions']:,}",
+                    "legal moves a decision": b, "95% interval": bc,
+                    "sd": "" if p.get("branching_sd") is None else f"{p['branching_sd']:.1f}",
+                    "forced": f, "forced 95%": fc})
+    return pd.DataFrame(out)
+
+
+def auc_table(m: dict) -> pd.DataFrame | None:
+    import pandas as pd
+
+    if not m.get("auc"):
+        return None
+    return pd.DataFrame([{"share of the game played": f"{100 * a['fraction']:.0f}%",
+                          "AUC": f"{a['auc']:.3f}" if a["auc"] is not None else "n/a",
+                          "95% interval": "" if a["ci_low"] is None else
+                          f"[{a['ci_low']:.3f}, {a['ci_high']:.3f}]"} for a in m["auc"]])
+
+
+def feel_sentences(m: dict) -> list[str]:
+    """Plain-language reading of the figures, for the report (no verdict on taste: the
+    designer judges whether a game decided at 40% is too early)."""
+    out = []
+    if m.get("forced") and m["forced"].get("mean") is not None and m["forced"]["mean"] > 0.2:
+        out.append(f"{100 * m['forced']['mean']:.0f}% of decisions are forced (one legal "
+                   "move): players often have no choice.")
+    if not m.get("traced_games"):
+        out.append("No game was traced: run with --trace-turns N for lead, drama and "
+                   "decisiveness.")
+        return out
+    d = m.get("decided_at") or {}
+    if d.get("mean") is not None:
+        out.append(f"On average the eventual winner takes the lead for good after "
+                   f"{100 * d['mean']:.0f}% of the game.")
+    near = {round(a["fraction"], 1): a for a in m.get("auc") or []}
+    if 0.5 in near and near[0.5]["auc"] is not None:
+        out.append(f"At half time the leader's standing ranks the winner above a loser "
+                   f"{100 * near[0.5]['auc']:.0f}% of the time (AUC {near[0.5]['auc']:.2f}; "
+                   "0.5 is a coin).")
+    c = m.get("comebacks") or {}
+    if c.get("rate") is not None:
+        out.append(f"{100 * c['rate']:.0f}% of won games were won by a seat that was last at "
+                   "some turn.")
+    return out
