@@ -873,3 +873,36 @@ def feel_sentences(m: dict) -> list[str]:
         out.append(f"{100 * c['rate']:.0f}% of won games were won by a seat that was last at "
                    "some turn.")
     return out
+
+
+def compact(m: dict | None) -> dict | None:
+    """A run's feel figures without the curves (for a sweep's or a ladder's summary.json)."""
+    if not m:
+        return m
+    return {k: v for k, v in m.items() if k not in ("lead_curve", "examples", "auc")}
+
+
+def trend_sentence(points: list[dict], what: str, low: str, high: str) -> str | None:
+    """How decisiveness moves from the first point to the last (``points``: dicts with
+    ``label`` and ``feel``), as one sentence with the difference's 95% interval (the two
+    runs taken as independent samples: conservative when they share seeds)."""
+    pts = [p for p in points if (p.get("feel") or {}).get("decided_at")]
+    if len(pts) < 2:
+        return None
+    a, b = pts[0]["feel"]["decided_at"], pts[-1]["feel"]["decided_at"]
+    if a.get("se") is None or b.get("se") is None or a.get("mean") is None \
+            or b.get("mean") is None:
+        return None
+    d = b["mean"] - a["mean"]
+    half = 1.959963984540054 * math.hypot(a["se"], b["se"])
+    if d - half > 0:
+        word = "later"
+    elif d + half < 0:
+        word = "earlier"
+    else:
+        word = "no detectably earlier or later"
+    text = (f"{what}, the winner takes the lead for good {word}: decided at "
+            f"{100 * a['mean']:.0f}% of the game at {pts[0]['label']} ({low}) and "
+            f"{100 * b['mean']:.0f}% at {pts[-1]['label']} ({high}), "
+            f"{100 * d:+.1f} points [{100 * (d - half):+.1f}, {100 * (d + half):+.1f}]")
+    return text + "."
