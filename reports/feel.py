@@ -262,18 +262,26 @@ class FeelTally:
         self._auc_label: list[np.ndarray] = []
         self.auc_games = 0
         self.examples: list[dict] = []
+        self.km_games = 0  # games replayed for kingmakers (with a winner)
+        self.km_any = 0
+        self.km_last = 0
+        self.pivotal = _Sums()
 
     # -- counting ---------------------------------------------------------------------------
 
     def add(self, counts: np.ndarray, end: np.ndarray, ranks: np.ndarray, turns: np.ndarray,
-            curve: np.ndarray | None = None, first_game: int = 0) -> None:
+            curve: np.ndarray | None = None, first_game: int = 0, king=None,
+            pivotal=None) -> None:
         """Count games: ``counts`` int[G, phases, 4] (decisions, forced, sum and sum of
         squares of legal moves), ``end``, ``ranks``, ``turns`` per game; ``curve``
         (float[T, R, P]) the progress of the first T of them, the run's games
-        ``first_game`` on."""
+        ``first_game`` on; ``king``, ``pivotal`` (int[K, P], -1 for a game not replayed)
+        the kingmaker's and the pivotal decisions of the first K."""
         g = len(end)
         if g == 0:
             return
+        if king is not None and len(king):
+            self._add_kings(np.asarray(king), np.asarray(pivotal), ranks[:len(king)])
         self.games += g
         self.ends = _grow(self.ends, np.bincount(end))
         won = ranks == 1
@@ -288,6 +296,16 @@ class FeelTally:
             self.squares[i] += float(counts[:, i, 3].sum())
         if curve is not None and len(curve):
             self._add_curves(curve, turns[:len(curve)], ranks[:len(curve)], first_game)
+
+    def _add_kings(self, king, pivotal, ranks) -> None:
+        done = king[:, 0] >= 0
+        won = (ranks == 1).any(axis=1) & done
+        self.km_games += int(won.sum())
+        self.km_any += int(((king > 0).any(axis=1) & won).sum())
+        worst = np.where(ranks == 1, 0, ranks).max(axis=1)
+        last = (ranks == worst[:, None]) & (ranks > 1)
+        self.km_last += int(((king > 0) & last).any(axis=1)[won].sum())
+        self.pivotal.add(pivotal[done].sum(axis=1).astype(np.float64))
 
     def _add_curves(self, curve, turns, ranks, first_game) -> None:
         m = per_game(curve, turns, ranks, self.teams)
@@ -412,6 +430,11 @@ class FeelTally:
             out["uncertainty"] = self.uncertainty()
             out["lead_curve"] = self.lead_curve()
             out["examples"] = self.examples
+        if self.km_games or self.pivotal.n:
+            out["kingmaking_games"] = self.km_games
+            out["kingmaking"] = _share(self.km_any, self.km_games)
+            out["kingmaking_by_last"] = _share(self.km_last, self.km_games)
+            out["pivotal"] = self.pivotal.ci()
         return st_clean(out)
 
     # -- from a run folder -------------------------------------------------------------------
@@ -430,6 +453,11 @@ class FeelTally:
         ranks = games[[f"rank_s{s}" for s in range(1, players + 1)]].to_numpy(np.int64)
         turns = games["turns"].to_numpy(np.int64)
         first = games["game"].to_numpy(np.int64)
+        if "kingmaker_s1" in games.columns:
+            cols = [f"kingmaker_s{s}" for s in range(1, players + 1)]
+            king = games[cols].to_numpy(np.int64)
+            piv = games[[c.replace("kingmaker", "pivotal") for c in cols]].to_numpy(np.int64)
+            tally._add_kings(king, piv, ranks)
         done = 0
         for batch in _trace_batches(trace, players):
             ids, curve = batch
@@ -603,7 +631,7 @@ def feel_lines(m: dict) -> list[str]:
     out.append(f"  timeouts {_rate_text(m['timeouts'])}; draws and shared wins "
                f"{_rate_text(m['draws'])}")
     if not m.get("traced_games"):
-        return out
+        return out + kingmaking_lines(m)
     unit = m.get("progress_unit") or "points"
     out += [
         f"  decided at {_pct_ci(m['decided_at'])} of the game (the winner leads alone from "
@@ -623,7 +651,16 @@ def feel_lines(m: dict) -> list[str]:
     if parts:
         out.append("  the leader predicts the winner, AUC after " + ", ".join(parts)
                    + " of the game")
-    return out
+    return out + kingmaking_lines(m)
+
+
+def kingmaking_lines(m: dict) -> list[str]:
+    if not m.get("kingmaking"):
+        return []
+    return [f"  kingmaking (of {m['kingmaking_games']:,} won games replayed): a seat that could "
+            f"not win chose the winner in {_rate_text(m['kingmaking'])}",
+            f"    a seat that finished last did in {_rate_text(m['kingmaking_by_last'])}; "
+            f"pivotal decisions {_ci_text(m['pivotal'])} a game"]
 
 
 # -- what-if: the paired differences -------------------------------------------------------
@@ -813,6 +850,14 @@ def feel_table(m: dict) -> pd.DataFrame:
                  ("uncertainty", m.get("uncertainty"), False,
                   f"{(m.get('auc') or [{}])[0].get('games', 0):,} won traced games",
                   "1 - mean Gini of the leader's prediction (1: the standing never tells)")]
+    if m.get("kingmaking"):
+        km = f"{m['kingmaking_games']:,} won games replayed"
+        rows += [("kingmaking", m["kingmaking"], True, km,
+                  "a seat that could not win chose who won, at some decision"),
+                 ("kingmaking by the last", m["kingmaking_by_last"], True, km,
+                  "... and that seat finished last"),
+                 ("pivotal decisions", m["pivotal"], False, km,
+                  "decisions whose moves led to different winners, a game")]
     out = []
     for name, r, share, covers, meaning in rows:
         value, ci = _fmt(r, share)

@@ -104,7 +104,7 @@ class Tally:
             return
         if self.feel is not None and chunk.counts is not None:
             self.feel.add(chunk.counts, chunk.end, chunk.ranks, chunk.turns, chunk.curve,
-                          chunk.start)
+                          chunk.start, chunk.king, chunk.pivotal)
         self.games += g
         mask = np.zeros(g, dtype=np.intp)  # (a loop over seats: sum(axis=1) is 6x slower)
         for s in range(p):

@@ -139,13 +139,21 @@ trace_option = click.option(
          "game without it.")
 
 
-def _trace(value: str):
-    """--trace-turns as RunSpec takes it: a number of games or "all"."""
+kingmaking_option = click.option(
+    "--kingmaking", metavar="N|all", default="0",
+    help="At 3 or 4 players, replay the first N games (or all) and at every decision play "
+         "the game out after up to 4 of its moves, to count kingmakers: seats that could "
+         "not win but chose who did (docs/metrics.md). Costs about a game's length times "
+         "4 games a game.")
+
+
+def _trace(value: str, option: str = "--trace-turns"):
+    """--trace-turns (or --kingmaking) as RunSpec takes it: a number of games or "all"."""
     value = str(value).strip().lower()
     if value == "all":
         return "all"
     if not value.isdigit():
-        raise SimkitError(f"--trace-turns must be a number of games or 'all', not {value!r}")
+        raise SimkitError(f"{option} must be a number of games or 'all', not {value!r}")
     return int(value)
 
 
@@ -362,12 +370,13 @@ def _show(v) -> str:
                    "file, play only its runs not yet complete.")
 @precision_option
 @trace_option
+@kingmaking_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        quiet, as_json, fair):
+        kingmaking, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -378,9 +387,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
                               'card files itself (cards = ["cards.csv"])')
-        if _trace(trace):
-            raise SimkitError("--trace-turns is for a game; an experiment file gives each "
-                              "run's trace_turns itself")
+        if _trace(trace) or _trace(kingmaking, "--kingmaking"):
+            raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
+                              "file gives each run's trace_turns and kingmaking itself")
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
     else:
@@ -388,7 +397,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         over, origins = _overrides(target, overrides, card_files)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
-                                    not fixed_seats, weights, trace=_trace(trace))
+                                    not fixed_seats, weights, trace=_trace(trace),
+                                    kingmaking=_trace(kingmaking, "--kingmaking"))
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
     from simkit.folders import check_output
     from simkit.runner import _resume_point

@@ -74,7 +74,7 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
         "import numpy as np",
         "",
         "from simkit.jit import borrow, borrow_all, inline, inline_source, kernel",
-        "from simkit.rng import seed_streams",
+        "from simkit.rng import GOLDEN, mix64, seed_streams",
         f"import {spec.rules.__name__} as game",
     ]
     specs = list(strategies.values())

@@ -46,7 +46,7 @@ A run whose strategies need no observation (``random``, ``first``) never calls
 import numpy as np
 
 from simkit.jit import borrow, borrow_all, inline, inline_source, kernel
-from simkit.rng import seed_streams
+from simkit.rng import GOLDEN, mix64, seed_streams
 
 game = None
 NOT_COMPILED = -1000
@@ -245,3 +245,100 @@ def play_batch(params, n_players, seeds, slots, kernels, weights, max_turns, sta
         out_end[g] = end
         out_turns[g] = turns
         out_decisions[g] = decisions
+
+
+KINGMAKING_BRANCHES = 4
+"""Moves of a decision played out by ``kingmaking_batch`` (evenly spaced in the legal
+list: all of them when there are no more)."""
+KINGMAKING_PLAYOUTS = 4
+"""Playouts of each of those moves: the first with the game's own chance stream from there
+(common random numbers), the others with chance streams of their own, so that a move is
+judged by who tends to win after it, not by how it happens to reshuffle the dice."""
+
+
+@inline
+def modal_mask(masks):
+    """The winner set (a bit mask of seats) most of ``masks`` share, or -2 when two sets tie
+    for most."""
+    best, count, tie = -2, 0, False
+    for i in range(masks.shape[0]):
+        c = 0
+        for j in range(masks.shape[0]):
+            if masks[j] == masks[i]:
+                c += 1
+        if c > count:
+            best, count, tie = masks[i], c, False
+        elif c == count and masks[i] != best:
+            tie = True
+    return -2 if tie else best
+
+
+@kernel
+def kingmaking_batch(params, n_players, seeds, slots, kernels, weights, max_turns, state, obs,
+                     moves, streams, items, ws, branch, b_obs, b_moves, b_streams, b_items,
+                     scores, ranks, out_king, out_pivotal):
+    """Replay each game of ``seeds`` (seat slots ``slots[g]``) decision by decision, as
+    ``play_batch`` plays it; at every decision with several legal moves, play the game out
+    ``KINGMAKING_PLAYOUTS`` times after each of up to ``KINGMAKING_BRANCHES`` of them, by
+    the same strategies, from copies of the state and the streams (``branch``,
+    ``b_streams``, with ``b_obs``, ``b_moves``, ``b_items`` as scratch). A move's outcome is
+    the set of winners (rank 1; a timeout has none) most of its playouts end with. The
+    decision is *pivotal* when two of its moves have different outcomes, and a
+    *kingmaker's* when it is pivotal and the deciding seat wins in none of the playouts.
+    Counts them per seat: ``out_king``/``out_pivotal`` int32[G, P]. The game itself is
+    played on exactly as in the run (the playouts draw from copies)."""
+    trace = moves[0:0]
+    none = b_items[0:0]
+    masks = np.empty(KINGMAKING_PLAYOUTS, np.int64)
+    for g in range(seeds.shape[0]):
+        for s in range(n_players):
+            out_king[g, s] = 0
+            out_pivotal[g, s] = 0
+        for s in range(items.shape[0]):
+            for j in range(items.shape[1]):
+                items[s, j] = 0
+                b_items[s, j] = 0
+        seed_streams(seeds[g], n_players, streams)
+        game.new_game(params, n_players, state, streams[0:1])
+        while not game.is_over(state) and game.turn_number(state) < max_turns:
+            n = game.legal_moves(params, state, moves)
+            k = 0
+            if n > 1:
+                seat = game.to_move(state)
+                tried = min(n, KINGMAKING_BRANCHES)
+                first = -1
+                differ = False
+                own = False
+                for j in range(tried):
+                    for m in range(KINGMAKING_PLAYOUTS):
+                        branch[:] = state
+                        b_streams[:] = streams
+                        if m > 0:  # a chance stream of its own
+                            b_streams[0] = mix64(streams[0] + np.uint64(m) * GOLDEN)
+                        game.apply_move(params, branch, moves[j * n // tried],
+                                        b_streams[0:1], b_items)
+                        game_loop(params, n_players, slots[g], kernels, weights, max_turns,
+                                  branch, b_obs, b_moves, b_streams, b_items, scores, ranks,
+                                  trace, NO_BUDGET, ws, none, none, scores)
+                        mask = 0
+                        for s in range(n_players):
+                            if ranks[s] == 1:
+                                mask |= 1 << s
+                        if ranks[seat] == 1:
+                            own = True
+                        masks[m] = mask
+                    outcome = modal_mask(masks)
+                    if outcome == -2:
+                        continue
+                    if first == -1:
+                        first = outcome
+                    elif outcome != first:
+                        differ = True
+                if differ:
+                    out_pivotal[g, seat] += 1
+                    if not own:
+                        out_king[g, seat] += 1
+                slot = slots[g][seat]
+                k = choose(kernels[slot], slot, params, state, obs, seat, moves, n, weights,
+                           streams, n_players, max_turns, ws)
+            game.apply_move(params, state, moves[k], streams[0:1], items)

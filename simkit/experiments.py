@@ -45,7 +45,7 @@ from simkit.runner import RunSpec
 
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights",
-        "cards", "trace_turns"}
+        "cards", "trace_turns", "kingmaking"}
 REQUIRED = ("game", "players", "games")
 TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
          ("games", (int,), "an integer"), ("seed", (int,), "an integer"),
@@ -53,7 +53,8 @@ TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
          ("rotate", (bool,), "true or false"), ("set", (dict,), "a table of KEY = VALUE"),
          ("weights", (list,), 'a list of "STRATEGY.KEY=NUMBER"'),
          ("cards", (list,), 'a list of card files ("cards.csv", "LIST=FILE")'),
-         ("trace_turns", (int, str), 'a number of games or "all"')]
+         ("trace_turns", (int, str), 'a number of games or "all"'),
+         ("kingmaking", (int, str), 'a number of games or "all"')]
 
 
 def _is(value, kinds) -> bool:
@@ -130,7 +131,8 @@ def load_experiments(path: Path) -> list[Experiment]:
                 spec = RunSpec.make(r["game"], r["players"], r["games"], r.get("seed", 0),
                                     r.get("strategies", "random"),
                                     {**lists, **r.get("set", {})}, r.get("rotate", True),
-                                    r.get("weights"), trace=r.get("trace_turns", 0))
+                                    r.get("weights"), trace=r.get("trace_turns", 0),
+                                    kingmaking=r.get("kingmaking", 0))
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
         out.append(Experiment(name, spec))
@@ -138,7 +140,7 @@ def load_experiments(path: Path) -> list[Experiment]:
 
 
 LADDER_KEYS = {"name", "game", "players", "strategies", "games", "level_games", "time", "seed",
-               "set", "weights", "cards"}
+               "set", "weights", "cards", "trace_turns"}
 LADDER_REQUIRED = ("game", "players", "strategies")
 LADDER_TYPES = TYPES + [("level_games", (int,), "an integer"),
                         ("time", (str, int, float), 'a duration ("15m", "2h" or seconds)')]
@@ -219,7 +221,8 @@ def load_explorations(path: Path, kind: str) -> list[Exploration]:
         found = [k for k in ("run", "ladder", "sweep", "sensitivity", "balance") if k in doc]
         hint = f"; it has [[{found[0]}]] tables, for `simkit {found[0]}`" if found else ""
         raise SimkitError(f"{path}: expected one or more [[{kind}]] tables{hint}")
-    keys = (KEYS - ({"trace_turns"} if kind != "sweep" else set())) | EXPLORE_KEYS[kind]
+    keys = (KEYS - {"kingmaking"} - ({"trace_turns"} if kind != "sweep" else set())
+            ) | EXPLORE_KEYS[kind]
     required = ("game", "players", "vary") if kind != "sensitivity" else ("game", "players")
     out, names = [], set()
     for i, r in enumerate(tables, 1):

@@ -12,7 +12,8 @@ the conversion happens here, once, where the tables are built. A run folder hold
                    forced (decisions with one legal move), legal_moves and legal_moves_sq
                    (the sum over decisions of the number of legal moves, and of its
                    square), and for a game with phases each of them, and decisions, by
-                   phase (``forced:draft``)
+                   phase (``forced:draft``); in a run with ``--kingmaking``,
+                   kingmaker_s<s> and pivotal_s<s> (-1 in a game not replayed)
     items.parquet  a row per game and seat: game, seat (1..P), then one uint16 count per item
                    event column of the game (``item:event``), wide because a 10-million-game
                    run then stays small (runs of zeros compress to almost nothing)
@@ -73,6 +74,8 @@ class Chunk:
     search: np.ndarray | None = None  # float64[slots, stats]: the searches' statistics
     counts: np.ndarray | None = None  # int64[G, phases, 4]: decisions, forced, sum n, sum n^2
     curve: np.ndarray | None = None  # float32[T, max_turns + 1, P]: the first T games' trace
+    king: np.ndarray | None = None  # int32[K, P]: the first K games' kingmaker decisions
+    pivotal: np.ndarray | None = None  # int32[K, P]: and their pivotal decisions
 
 
 def seat_column(kind: str, seat: int) -> str:
@@ -97,10 +100,12 @@ def _strings(names) -> pa.Array:
                                  [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
 
 
-def games_table(chunk: Chunk, strategy_names, teams, end_reasons, phases=("all",)
-                ) -> pa.Table:
+def games_table(chunk: Chunk, strategy_names, teams, end_reasons, phases=("all",),
+                kingmaking: bool = False) -> pa.Table:
     """The games table of a chunk; ``teams`` are the kernels' 0-based team of each seat,
-    ``phases`` the names of the rows of ``chunk.counts``."""
+    ``phases`` the names of the rows of ``chunk.counts``; ``kingmaking``: the run replays
+    games for kingmakers (columns ``kingmaker_s<s>``, ``pivotal_s<s>``, -1 in a game not
+    replayed)."""
     g, p = chunk.ranks.shape
     cols: dict[str, pa.Array] = {
         "game": _column(np.arange(chunk.start, chunk.start + g, dtype=np.int64)),
@@ -131,6 +136,13 @@ def games_table(chunk: Chunk, strategy_names, teams, end_reasons, phases=("all",
         _column(chunk.end.astype(np.int32, copy=False)), _strings(end_reasons))
     if chunk.counts is not None:
         cols.update(_count_columns(chunk.counts, phases))
+    if kingmaking:
+        for kind, values in (("kingmaker", chunk.king), ("pivotal", chunk.pivotal)):
+            full = np.full((g, p), -1, np.int16)
+            if values is not None:
+                full[:len(values)] = values
+            for s in range(p):
+                cols[seat_column(kind, s + 1)] = _column(full[:, s])
     return pa.table(cols)
 
 

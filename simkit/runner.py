@@ -78,6 +78,27 @@ def check_trace(spec, trace, games: int) -> int:
     return trace
 
 
+def check_kingmaking(kingmaking, games: int, players: int) -> int:
+    """The number of games ``--kingmaking`` asks to replay (``"all"``: every game); refused
+    at two players (a kingmaker needs a third seat to hand the win to) and beyond the run."""
+    if kingmaking in (0, None, "0"):
+        return 0
+    if kingmaking == "all":
+        kingmaking = games
+    elif isinstance(kingmaking, str) and kingmaking.strip().isdigit():
+        kingmaking = int(kingmaking)
+    if not isinstance(kingmaking, int) or isinstance(kingmaking, bool) or kingmaking < 0:
+        raise SimkitError(f"--kingmaking must be a number of games or 'all', not "
+                          f"{kingmaking!r}")
+    if players < 3:
+        raise SimkitError("--kingmaking is for 3 or 4 players: at 2 a seat that cannot win "
+                          "has nobody else to hand the win to")
+    if kingmaking > games:
+        raise SimkitError(f"--kingmaking {kingmaking:,} is more games than the run has "
+                          f"({games:,}); give at most {games:,}, or 'all'")
+    return kingmaking
+
+
 def check_seed(seed) -> int:
     """A master or game seed: an integer in 0 .. 2**64 - 1 (every seed is a uint64)."""
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
@@ -148,12 +169,15 @@ class RunSpec:
     trace: int = 0
     """How many games (the run's first) record each seat's progress turn by turn
     (``--trace-turns``, ``docs/metrics.md``); tracing never changes a game."""
+    kingmaking: int = 0
+    """How many games (the run's first) are replayed to find kingmakers (``--kingmaking``,
+    ``docs/metrics.md``): every decision's moves played out to see who would win."""
 
     @classmethod
     def make(cls, game, players, games, seed=0, strategies="random", overrides=None,
-             rotate=True, weights=None, compile_with=(), trace=0) -> RunSpec:
-        """Build and validate a RunSpec from user-facing arguments; ``trace`` is a number of
-        games or ``"all"``."""
+             rotate=True, weights=None, compile_with=(), trace=0, kingmaking=0) -> RunSpec:
+        """Build and validate a RunSpec from user-facing arguments; ``trace`` and
+        ``kingmaking`` are a number of games or ``"all"``."""
         spec = registry.get_game(game)
         if players not in spec.players:
             raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
@@ -172,8 +196,9 @@ class RunSpec:
         frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))  # plans cached
         extra = tuple(sorted({registry.split_budget(n)[0] for n in compile_with}))
         traced = check_trace(spec, trace, games)
+        kings = check_kingmaking(kingmaking, games, players)
         run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w), extra,
-                  traced)
+                  traced, kings)
         plan(run)  # compile the parameters now, so a bad value fails before any output
         return run
 
@@ -377,9 +402,30 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
         np.empty(n, np.float64))
     if traced:
         c.curve = curve
+    kings = max(0, min(start + count, p.run.kingmaking) - start)
+    if kings:
+        c.king, c.pivotal = kingmaking(p, seeds[:kings], codes[:kings], arrays)
     if p.search_nodes:
         c.search = ws.stats.copy()
     return c
+
+
+def kingmaking(p: Plan, seeds: np.ndarray, codes: np.ndarray, arrays
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """int32[G, P] each: per game and seat, the kingmaker's and the pivotal decisions
+    (``driver_template.kingmaking_batch``)."""
+    n, k = p.run.players, len(p.item_columns)
+    king = np.zeros((len(seeds), n), np.int32)
+    pivotal = np.zeros((len(seeds), n), np.int32)
+    size = p.state_size
+    p.driver.module.kingmaking_batch(
+        p.compiled, n, seeds, codes, p.kernels, p.weights, p.max_turns,
+        np.empty(size, np.int32), np.empty(size, np.int32), np.empty(p.max_moves, np.int32),
+        np.empty(1 + n, np.uint64), np.zeros((n, k), np.int32), arrays,
+        np.empty(size, np.int32), np.empty(size, np.int32), np.empty(p.max_moves, np.int32),
+        np.empty(1 + n, np.uint64), np.zeros((n, k), np.int32), np.empty(n, np.float64),
+        np.empty(n, np.int32), king, pivotal)
+    return king, pivotal
 
 
 def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
@@ -391,7 +437,7 @@ def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table, pa.Table | None]:
     """The games, items and trace tables of a played chunk (no trace: None)."""
     spec = registry.get_game(p.run.game)
     return (games_table(chunk, p.slots, spec.teams(p.run.players),
-                        spec.end_reasons, p.phases),
+                        spec.end_reasons, p.phases, p.run.kingmaking > 0),
             items_table(chunk, p.item_columns), trace_table(chunk))
 
 
@@ -837,6 +883,7 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "item_columns": list(p.item_columns),
         "phases": list(p.phases),
         "trace_games": min(p.run.trace, done),
+        "kingmaking_games": min(p.run.kingmaking, done),
         "progress_unit": spec.progress_unit if spec.has_progress else None,
         "params": {k: {"value": q.value, "default": q.default, "source": q.source,
                        "why": q.why, "changed": q.changed} for k, q in p.params.items()},

@@ -158,3 +158,34 @@ def test_progress_is_finite_and_names_the_winner_at_the_end(game):
         agree = ((ranks == 1) & (last == best)).any(axis=1)
         assert finished.sum() >= 50
         assert agree[finished].mean() >= 0.9, f"{game} at {players}: {agree[finished].mean()}"
+
+
+def _kings(games=300, kingmaking=60):
+    return RunSpec.make("pig", 3, games, seed=2, strategies="hold-at", kingmaking=kingmaking)
+
+
+def test_kingmaking_replays_the_games_without_changing_them(tmp_path):
+    plain = run_games(_kings(kingmaking=0), workers=1).games
+    res = run_games(_kings(), out=tmp_path / "k", workers=2, chunk_size=25, tally=True)
+    games = read_run(tmp_path / "k", items=False).games
+    pd.testing.assert_frame_equal(plain, games[plain.columns])
+    king = games[[f"kingmaker_s{s}" for s in (1, 2, 3)]].to_numpy()
+    pivotal = games[[f"pivotal_s{s}" for s in (1, 2, 3)]].to_numpy()
+    assert (king[60:] == -1).all() and (pivotal[60:] == -1).all()
+    assert (king[:60] >= 0).all() and (king[:60] <= pivotal[:60]).all()
+    assert pivotal[:60].sum() > 0  # Pig's holds and rolls do decide who wins
+    one = run_games(_kings(), workers=1).games
+    pd.testing.assert_frame_equal(one, games)
+    from simkit.reports.summary import summary_dict
+
+    counted = summary_dict(res.tally, res.meta)["feel"]
+    read = summary_dict(games, res.meta)["feel"]
+    assert counted["kingmaking"] == read["kingmaking"]
+    assert counted["kingmaking_games"] == read["kingmaking_games"] > 0
+
+
+def test_kingmaking_needs_a_third_seat():
+    with pytest.raises(SimkitError, match="3 or 4 players"):
+        RunSpec.make("pig", 2, 10, kingmaking=5)
+    with pytest.raises(SimkitError, match="more games than the run has"):
+        _kings(games=10, kingmaking=11)
