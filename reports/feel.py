@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simkit.jit import kernel
 from simkit.reports import stats as st
 
 if TYPE_CHECKING:
@@ -56,6 +57,10 @@ def team_values(curve: np.ndarray, teams: np.ndarray) -> tuple[np.ndarray, np.nd
     (partners hold the same value by the protocol; the best is robust to one that does
     not)."""
     ids = np.unique(teams)
+    if len(ids) == len(teams):  # every seat its own team
+        order = np.argsort(teams)
+        values = curve.astype(np.float64)
+        return (values if (order == np.arange(len(order))).all() else values[:, :, order]), ids
     values = np.stack([curve[:, :, teams == k].max(axis=2) for k in ids], axis=2)
     return values.astype(np.float64), ids
 
@@ -87,44 +92,20 @@ def per_game(curve: np.ndarray, turns: np.ndarray, ranks: np.ndarray, teams: np.
     g, r, p = curve.shape
     teams = np.asarray(teams)
     values, ids = team_values(curve, teams)
-    k = len(ids)
     last = np.minimum(turns, r - 1).astype(np.int64)  # a game's last row
-    rows = np.arange(r)
-    valid = rows[None, :] <= last[:, None]
     winner = winning_team(ranks, teams, ids)
     has = winner >= 0
     gi = np.arange(g)
-
-    best = values.max(axis=2)
-    sole = (values == best[:, :, None]).sum(axis=2) == 1
-    leader = np.where(sole, values.argmax(axis=2), -1)
-    # lead changes: the sole leader, carried over ties
-    seen = np.where(valid & (leader >= 0), rows[None, :], 0)
-    carried = np.take_along_axis(leader, np.maximum.accumulate(seen, axis=1), axis=1)
-    change = (carried[:, 1:] != carried[:, :-1]) & (carried[:, :-1] >= 0) & valid[:, 1:]
-    lead_changes = change.sum(axis=1).astype(np.float64)
-
-    w = np.where(has, winner, 0)
-    mine = values[gi, :, w]  # [G, R]
-    others = np.where(np.arange(k)[None, None, :] == w[:, None, None], -np.inf, values)
-    behind = others.max(axis=2) - mine
-    lowest = np.where(np.arange(k)[None, None, :] == w[:, None, None], np.inf, values).min(axis=2)
-    after_start = valid & (rows[None, :] >= 1)
-    span = np.maximum(last, 1).astype(np.float64)
-    bad = valid & (leader != w[:, None])
-    last_bad = np.where(bad, rows[None, :], -1).max(axis=1)
-    decided_at = np.clip((last_bad + 1) / span, 0.0, 1.0)
-    drama = np.where(valid, np.maximum(behind, 0.0), 0.0).max(axis=1)
-    behind_share = (after_start & (behind > 0)).sum(axis=1) / span
-    comeback = (after_start & (mine < lowest)).any(axis=1)
+    m = np.empty((g, 6), np.float64)
+    _curve_metrics(values, last, winner.astype(np.int64), m)
     nan = np.full(g, np.nan)
     out = {"winner": winner,
-           "decided_at": np.where(has, decided_at, nan),
-           "lead_changes": lead_changes,
-           "drama": np.where(has, drama, nan),
-           "behind_share": np.where(has, behind_share, nan),
-           "comeback": np.where(has, comeback, False),
-           "stall": _longest_stall(values, valid) / span}
+           "decided_at": np.where(has, m[:, 0], nan),
+           "lead_changes": m[:, 1],
+           "drama": np.where(has, m[:, 2], nan),
+           "behind_share": np.where(has, m[:, 3], nan),
+           "comeback": has & (m[:, 4] > 0),
+           "stall": m[:, 5]}
 
     at = np.rint(FRACTIONS[None, :] * last[:, None]).astype(np.int64)  # [G, F]
     v_at = values[gi[:, None], at]  # [G, F, K]
@@ -138,6 +119,69 @@ def per_game(curve: np.ndarray, turns: np.ndarray, ranks: np.ndarray, teams: np.
     return out
 
 
+@kernel
+def _curve_metrics(values, last, winner, out):
+    """Per game (``values`` float64[G, R, K], rows to ``last[g]``, ``winner[g]`` a team or
+    -1), into ``out[g]``: decided at, lead changes, drama, behind share, comeback (0/1),
+    stall (see ``per_game``)."""
+    g_n, _, k_n = values.shape
+    for g in range(g_n):
+        t_end = last[g]
+        w = winner[g]
+        span = max(t_end, 1)
+        changes = 0
+        carried = -1
+        last_bad = -1
+        drama = 0.0
+        behind_turns = 0
+        comeback = 0
+        run = 0
+        longest = 0
+        for t in range(t_end + 1):
+            best = values[g, t, 0]
+            leader = 0
+            tied = False
+            for j in range(1, k_n):
+                v = values[g, t, j]
+                if v > best:
+                    best, leader, tied = v, j, False
+                elif v == best:
+                    tied = True
+            if not tied:
+                if carried >= 0 and leader != carried:
+                    changes += 1
+                carried = leader
+            if w >= 0:
+                if tied or leader != w:
+                    last_bad = t
+                mine = values[g, t, w]
+                other = -np.inf
+                low = np.inf
+                for j in range(k_n):
+                    if j != w:
+                        other = max(other, values[g, t, j])
+                        low = min(low, values[g, t, j])
+                drama = max(drama, other - mine)
+                if t >= 1 and other > mine:
+                    behind_turns += 1
+                if t >= 1 and mine < low:
+                    comeback = 1
+            if t >= 1:
+                still = True
+                for j in range(k_n):
+                    if values[g, t, j] != values[g, t - 1, j]:
+                        still = False
+                        break
+                run = run + 1 if still else 0
+                longest = max(longest, run)
+        out[g, 0] = min(1.0, (last_bad + 1) / span)
+        out[g, 1] = changes
+        out[g, 2] = drama
+        out[g, 3] = behind_turns / span
+        out[g, 4] = comeback
+        out[g, 5] = longest / span
+
+
 def _best_other(values: np.ndarray) -> np.ndarray:
     """For every team (last axis), the best value among the other teams."""
     k = values.shape[-1]
@@ -145,18 +189,6 @@ def _best_other(values: np.ndarray) -> np.ndarray:
     for j in range(k):
         out[..., j] = np.delete(values, j, axis=-1).max(axis=-1)
     return out
-
-
-def _longest_stall(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """float[G]: the longest run of consecutive turns in which no team's standing changed."""
-    g, r, _ = values.shape
-    still = np.all(values[:, 1:] == values[:, :-1], axis=2) & valid[:, 1:]
-    run = np.zeros(g)
-    longest = np.zeros(g)
-    for t in range(r - 1):
-        run = np.where(still[:, t], run + 1, 0)
-        np.maximum(longest, run, out=longest)
-    return longest
 
 
 def auc(scores: np.ndarray, labels: np.ndarray, weights: np.ndarray | None = None) -> float:
@@ -181,6 +213,37 @@ def _auc_sorted(s: np.ndarray, y: np.ndarray, w: np.ndarray | None) -> float:
     neg_g = np.add.reduceat(neg, starts)
     neg_below = np.cumsum(neg_g) - neg_g
     return float((pos_g * (neg_below + 0.5 * neg_g)).sum() / (total_pos * total_neg))
+
+
+@kernel
+def _bootstrap_auc(s, y, game_of, boot, out):
+    """The AUC of sorted scores ``s`` (labels ``y``) under each bootstrap replicate's game
+    weights (``boot[b, game_of[i]]``), into ``out[b]`` (NaN without both classes)."""
+    n = s.shape[0]
+    for b in range(boot.shape[0]):
+        total_pos = 0.0
+        total_neg = 0.0
+        area = 0.0
+        neg_below = 0.0
+        i = 0
+        while i < n:
+            j = i
+            pos_g = 0.0
+            neg_g = 0.0
+            while j < n and s[j] == s[i]:
+                w = boot[b, game_of[j]]
+                if y[j]:
+                    pos_g += w
+                else:
+                    neg_g += w
+                j += 1
+            area += pos_g * (neg_below + 0.5 * neg_g)
+            neg_below += neg_g
+            total_pos += pos_g
+            total_neg += neg_g
+            i = j
+        out[b] = area / (total_pos * total_neg) if total_pos > 0 and total_neg > 0 \
+            else np.nan
 
 
 class _Ratio:
@@ -359,9 +422,7 @@ class FeelTally:
             order = np.argsort(s, kind="stable")
             ss, yy = s[order], y[order]
             est[j] = _auc_sorted(ss, yy, None)
-            game_of = (np.arange(n * k) // k)[order]
-            for b in range(BOOTSTRAP):
-                reps[b, j] = _auc_sorted(ss, yy, boot[b, game_of])
+            _bootstrap_auc(ss, yy, (np.arange(n * k) // k)[order], boot, reps[:, j])
         for j in range(f):
             lo, hi = np.nanpercentile(reps[:, j], [2.5, 97.5])
             out.append({"fraction": float(FRACTIONS[j]), "auc": float(est[j]),
