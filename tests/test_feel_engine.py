@@ -189,3 +189,29 @@ def test_kingmaking_needs_a_third_seat():
         RunSpec.make("pig", 2, 10, kingmaking=5)
     with pytest.raises(SimkitError, match="more games than the run has"):
         _kings(games=10, kingmaking=11)
+
+
+def test_a_search_can_score_cut_playouts_by_progress():
+    run = RunSpec.make("pig", 2, 6, seed=3, strategies="ismcts@20,hold-at",
+                       weights=["ismcts.rollout_depth=4", "ismcts.cutoff=progress"])
+    assert plan(run).slot_weights(plan(run).slots.index("ismcts@20"))["cutoff"] == 2
+    one = run_games(run, workers=1).games
+    pd.testing.assert_frame_equal(one, run_games(run, workers=2, chunk_size=2).games)
+
+
+def test_cutoff_progress_needs_the_kernel():
+    import types
+    from dataclasses import replace
+
+    from simkit.search import check_knobs
+
+    pig = registry.get_game("pig")
+    rules = types.ModuleType("no_progress")
+    rules.__dict__.update({k: v for k, v in vars(pig.rules).items() if k != "progress"})
+    registry.register_game(replace(pig, name="pig-without-progress", rules=rules))
+    try:
+        with pytest.raises(SimkitError, match="needs the game's progress kernel"):
+            check_knobs("pig-without-progress", "ismcts", {"cutoff": 2.0})
+        check_knobs("pig", "ismcts", {"cutoff": 2.0})
+    finally:
+        registry._games.pop("pig-without-progress")
