@@ -19,6 +19,8 @@ game.
     python benchmarks/feel.py                          # 50,000 games, 10,000 traced
     python benchmarks/feel.py --game rabbit-hunt --games 100000 --repeat 5
     python benchmarks/feel.py --game pig --kingmaking 200
+    python benchmarks/feel.py table --game avalon --strategies random,heuristic,ismcts \
+        --games 2000 --search-games 100          # the NOTES.md table
 """
 
 from __future__ import annotations
@@ -102,8 +104,51 @@ def kingmaking(game: str, players: int, games: int, strategies: str) -> None:
           f"{100 * feel['kingmaking_by_last']['rate']:.1f}%")
 
 
+def _pct(r) -> str:
+    if not r or r.get("mean", r.get("rate")) is None:
+        return "n/a"
+    v = r.get("mean", r.get("rate"))
+    return f"{100 * v:.1f}% [{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]"
+
+
+def _num(r, digits=2) -> str:
+    if not r or r.get("mean") is None:
+        return "n/a"
+    return f"{r['mean']:.{digits}f} [{r['ci_low']:.{digits}f}, {r['ci_high']:.{digits}f}]"
+
+
+def table(game: str, players: int, strategies: list[str], games: int, search_games: int,
+          workers: int) -> None:
+    """A markdown table of every feel figure in each strategy's self-play (for NOTES.md)."""
+    from simkit.runner import RunSpec
+
+    print(f"{game}, {players} players, self-play, every game traced, seed 1 "
+          f"(`python benchmarks/feel.py table --game {game} --players {players} "
+          f"--strategies {','.join(strategies)} --games {games} --search-games "
+          f"{search_games}`):\n")
+    print("| strategy | games | decided at | lead changes | drama | comebacks | uncertainty "
+          "| AUC at 50% | legal moves a decision | forced | timeouts |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name in strategies:
+        n = search_games if name.split("@")[0] in ("ismcts", "mc") else games
+        run = RunSpec.make(game, players, n, seed=1, strategies=name, trace="all")
+        _, m = _timed(run, workers)
+        half = next((x for x in m.get("auc") or [] if abs(x["fraction"] - 0.5) < 1e-9), None)
+        auc = f"{half['auc']:.2f} [{half['ci_low']:.2f}, {half['ci_high']:.2f}]" if half \
+            else "n/a"
+        print(f"| {name} | {n:,} | {_pct(m.get('decided_at'))} | {_num(m.get('lead_changes'))} "
+              f"| {_num(m.get('drama'))} | {_pct(m.get('comebacks'))} "
+              f"| {_num(m.get('uncertainty'))} | {auc} | {_num(m.get('branching'), 1)} "
+              f"| {_pct(m.get('forced'))} | {_pct(m.get('timeouts'))} |")
+    unit = m.get("progress_unit") or "points"
+    print(f"\nDrama is in {unit}. Intervals are 95% (docs/metrics.md).")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mode", nargs="?", default="cost", choices=["cost", "table"],
+                    help="cost: what a trace costs (default); table: the figures of each "
+                         "strategy's self-play as a markdown table")
     ap.add_argument("--game", action="append", help="default: every game with progress")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=50_000)
@@ -113,6 +158,8 @@ def main() -> None:
     ap.add_argument("--strategies", default="random")
     ap.add_argument("--kingmaking", type=int, default=0)
     ap.add_argument("--km-players", type=int, default=3)
+    ap.add_argument("--search-games", type=int, default=100,
+                    help="table: games for a search strategy")
     a = ap.parse_args()
     _register()
     from simkit import registry
@@ -120,6 +167,10 @@ def main() -> None:
     games = a.game or sorted(n for n, g in registry.games().items() if g.has_progress)
     print(f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for game in games:
+        if a.mode == "table":
+            table(game, a.players, a.strategies.split(","), a.games, a.search_games,
+                  a.workers)
+            continue
         if a.kingmaking:
             kingmaking(game, a.km_players, a.kingmaking, a.strategies)
         else:
