@@ -1176,7 +1176,8 @@ def _whatif_text(table) -> str:
 @quiet_option
 def export(run_dir, fmt, out, overwrite, quiet):
     """Write a run's tables as spreadsheet files: games.csv (a row per game), items.csv (a
-    row per game and seat) and run.json, seats numbered from 1."""
+    row per game and seat), trace.csv for a traced run (a row per traced game and turn) and
+    run.json, seats numbered from 1."""
     from simkit import folders
     from simkit.results import read_run
 
@@ -1189,6 +1190,8 @@ def export(run_dir, fmt, out, overwrite, quiet):
     try:
         res.games.to_csv(tmp / "games.csv", index=False)
         res.items.to_csv(tmp / "items.csv", index=False)
+        if res.trace is not None:
+            res.trace.to_csv(tmp / "trace.csv", index=False)
         shutil.copy(Path(run_dir) / "run.json", tmp / "run.json")
         folders.mark(tmp, "export")
         folders.replace(tmp, out)
