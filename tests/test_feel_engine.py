@@ -215,3 +215,19 @@ def test_cutoff_progress_needs_the_kernel():
         check_knobs("pig", "ismcts", {"cutoff": 2.0})
     finally:
         registry._games.pop("pig-without-progress")
+
+
+PHASE_GAMES = sorted(n for n, g in registry.games().items() if g.has_phases)
+
+
+@pytest.mark.parametrize("game", PHASE_GAMES)
+def test_phase_counters_add_up_to_the_game(game):
+    """A game with phases counts every decision in exactly one of them."""
+    spec = registry.get_game(game)
+    players = min(spec.players)
+    games = run_games(RunSpec.make(game, players, 60, seed=5), workers=1).games
+    for kind in ("decisions", "forced", "legal_moves", "legal_moves_sq"):
+        total = sum(games[f"{kind}:{ph}"] for ph in spec.phases)
+        assert (total == games[kind]).all(), kind
+    assert all(games[f"decisions:{ph}"].sum() > 0 for ph in spec.phases), \
+        "a phase that never happens in 60 random games"
