@@ -27,4 +27,6 @@ GAME = GameSpec(
     # decision, and a model of the other players loose enough to beat random players too
     # (NOTES.md, Search)
     search_knobs={"iterations": 250, "rollout_random": 0.5},
+    progress_unit="bunnies caught, with rule a's bonus",
+    phases=rules.PHASES,
 )

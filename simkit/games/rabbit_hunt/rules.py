@@ -92,6 +92,7 @@ from simkit.games.rabbit_hunt.state import (
     P_COST_23,
     P_COST_ANY,
     P_COST_LOOK,
+    P_DECK,
     P_DECK_AT,
     P_HAND_SIZE,
     P_MOVE_ANY_REVEALS,
@@ -813,3 +814,180 @@ def determinize(params, obs, seat, state, stream, scratch):
     n_fd = copy_seen(p, obs, seat, state, scratch)
     deal_unseen(p, state, seat, n_fd, stream, scratch)
     public_memory(p, state, seat, n_fd, scratch)
+
+
+# ---------------------------------------------------------------- how each seat is doing
+# progress (the optional kernel; NOTES.md, Progress measure): each player's (with 4, each
+# team's) standing in bunnies, on the order of winner determination a-d: rule a's bonus,
+# scaled by the chance of meeting it, then the bunnies caught, the own bunnies lost and the
+# nearest own bunny as tie-breaks, and the catches the carrots in hand may still buy.
+
+RING = 6
+"""The farmland cards laid round the warehouse at the setup (``new_game``'s six)."""
+
+HAND_BUNNY_EXPONENT = 0.2
+"""Before the end, a player holding ``k`` of its bunnies meets rule a with chance
+``x ** (HAND_BUNNY_EXPONENT * k)``, ``x`` the share of the pile left: each bunny must be
+laid before the pile runs out. Of 0.2, 0.4 and 0.8, 0.2 told the winner best in random play
+at 2 and 4 players (NOTES.md)."""
+
+LOST_TIE = 0.1
+"""Rule c, one own bunny caught: a tenth of a bunny, so the most a side can lose (nine)
+stays below one bunny caught (rule b)."""
+
+STEPS_TIE = 0.01
+"""Rule d: the nearest own bunny on the farmland adds up to this, less with every step from
+the warehouse: below one own bunny lost (rule c)."""
+
+NO_BUNNY_STEPS = 99
+"""Rule d's distance of a side with no bunny on the farmland ("farthest"), as ``finish``."""
+
+OUT = -1.0
+"""A side whose players are all out holds this: below every side still in, whose least is
+the lost-bunny tie-break (-0.9)."""
+
+
+@inline
+def with_bit(w0, w1, w2, w3, i):
+    """The 256-cell set (four words; a board of radius 8 has 217 cells) with cell ``i``."""
+    b = np.int64(1) << (i & 63)
+    if i < 64:
+        return w0 | b, w1, w2, w3
+    if i < 128:
+        return w0, w1 | b, w2, w3
+    if i < 192:
+        return w0, w1, w2 | b, w3
+    return w0, w1, w2, w3 | b
+
+
+@inline
+def has_bit(w0, w1, w2, w3, i):
+    w = w0 if i < 64 else (w1 if i < 128 else (w2 if i < 192 else w3))
+    return (w >> (i & 63)) & 1 == 1
+
+
+@inline
+def bunny_steps(p, state, steps):
+    """``steps[s]``: steps over cards from the warehouse to seat s's nearest bunny on the
+    farmland (``NO_BUNNY_STEPS`` none), as ``finish`` counts them; a breadth-first search
+    one distance at a time, with its sets in four words, so nothing is allocated."""
+    n, n_cells = state[N_PLAYERS], p[P_CELLS]
+    waiting = 0
+    for s in range(n):
+        steps[s] = NO_BUNNY_STEPS
+    for c in range(n_cells):
+        v = state[CELLS + c]
+        if BUNNY <= v < BUNNY + 4:
+            waiting |= 1 << (v - BUNNY)
+    z = np.int64(0)
+    s0, s1, s2, s3 = with_bit(z, z, z, z, p[P_CENTER])
+    f0, f1, f2, f3 = s0, s1, s2, s3
+    level = 0
+    while waiting != 0:
+        level += 1
+        n0, n1, n2, n3 = z, z, z, z
+        for c in range(n_cells):
+            v = state[CELLS + c]
+            if v == NO_CARD or has_bit(s0, s1, s2, s3, c):
+                continue
+            for d in range(6):
+                nb = p[NEIGH + c * 6 + d]
+                if nb >= 0 and has_bit(f0, f1, f2, f3, nb):
+                    n0, n1, n2, n3 = with_bit(n0, n1, n2, n3, c)
+                    if BUNNY <= v < BUNNY + 4 and (waiting >> (v - BUNNY)) & 1 == 1:
+                        steps[v - BUNNY] = level
+                        waiting &= ~(1 << (v - BUNNY))
+                    break
+        if n0 == 0 and n1 == 0 and n2 == 0 and n3 == 0:
+            break
+        s0, s1, s2, s3 = s0 | n0, s1 | n1, s2 | n2, s3 | n3
+        f0, f1, f2, f3 = n0, n1, n2, n3
+    if n == 4:                        # a team's nearest bunny is either partner's
+        for s in range(2):
+            steps[s] = steps[s + 2] = min(steps[s], steps[s + 2])
+
+
+@inline
+def catch_chance(p, state, unit):
+    """The share of the face-down cards that are bunnies the side ``unit`` may catch
+    (another side's), read from the true cards."""
+    n, n_cells = state[N_PLAYERS], p[P_CELLS]
+    face_down_cards, theirs = 0, 0
+    for c in range(n_cells):
+        v = state[CELLS + c]
+        if v == NO_CARD or v == WAREHOUSE or state[face_up_at(p, c)] == 1:
+            continue
+        face_down_cards += 1
+        if BUNNY <= v < BUNNY + 4:
+            owner = v - BUNNY
+            theirs += 1 if (owner % 2 if n == 4 else owner) != unit else 0
+    return theirs / face_down_cards if face_down_cards > 0 else 0.0
+
+
+@inline
+def side_value(p, state, unit, steps):
+    """The standing of player (with 4, team) ``unit``, whose nearest bunny is ``steps``
+    from the warehouse."""
+    n = state[N_PLAYERS]
+    over = state[END] != RUNNING
+    in_hand, caught, lost, carrots, alive = 0, 0, 0, 0, False
+    for seat in range(n):
+        if (seat % 2 if n == 4 else seat) == unit:
+            in_hand += state[HAND + seat * N_KINDS + BUNNY]
+            caught += state[CAUGHT + seat]
+            lost += state[LOST + seat]
+            if state[ELIMINATED + seat] == 0:
+                alive = True
+                carrots += state[CARROTS + seat]
+    if not alive:
+        return OUT
+    if over:
+        rule_a = 1.0 if in_hand == 0 or state[END] == LAST_STANDING else 0.0
+    elif in_hand == 0:
+        rule_a = 1.0
+    else:
+        start = p[P_DECK] - p[P_REMOVED] - RING - n * p[P_HAND_SIZE]
+        left = min(1.0, state[PILE_LEN] / start) if start > 0 else 0.0
+        rule_a = left ** (HAND_BUNNY_EXPONENT * in_hand)
+    value = ((p[P_BUNNIES] * n + 1) * rule_a + caught - LOST_TIE * lost
+             + STEPS_TIE * (NO_BUNNY_STEPS - steps) / NO_BUNNY_STEPS)
+    if not over:                      # catches the carrots may buy, a card a move
+        value += carrots / max(1, p[P_COST_23]) * catch_chance(p, state, unit)
+    return value
+
+
+@kernel
+def progress(params, state, out):
+    """``out`` (float64[n_players]): each seat's standing in bunnies caught, rule a's
+    bonus (one more than all the bunnies) weighted by the chance of meeting it; partners
+    hold their team's. At the end it orders the seats as ``finish`` ranks them."""
+    p = params[0]
+    n = state[N_PLAYERS]
+    bunny_steps(p, state, out)        # out[s] holds seat s's side's steps until replaced
+    if n == 4:
+        team_0, team_1 = side_value(p, state, 0, out[0]), side_value(p, state, 1, out[1])
+        out[0] = out[2] = team_0
+        out[1] = out[3] = team_1
+    else:
+        for seat in range(n):
+            out[seat] = side_value(p, state, seat, out[seat])
+
+
+# phase: the kind of decision awaited, an index into GameSpec.phases
+PHASES = ("place", "action", "event", "return")
+F_PLACE, F_ACTION, F_EVENT, F_RETURN = range(4)
+
+
+@kernel
+def phase(params, state):
+    """A card laid face down (the turn's placement, the "place a card" event, the card
+    that replaces one's own bunny); one of the turn's two actions; an event's choice (the
+    step, moving a farmer, the warehouse, the peek); the looked-at player's put-backs."""
+    ph = state[PHASE]
+    if ph == PH_PLACE or ph == PH_EXTRA_PLACE or ph == PH_SWAP:
+        return F_PLACE
+    if ph == PH_ACTION:
+        return F_ACTION
+    if ph == PH_RETURN:
+        return F_RETURN
+    return F_EVENT

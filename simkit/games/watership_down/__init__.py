@@ -232,4 +232,6 @@ GAME = GameSpec(
     describe_move=describe_move,
     check_state=check_state,
     summary="hlessil against elil: hidden identities, secret battle cards, a warren to found",
+    progress_unit="share of the way to a win",
+    phases=rules.PHASES,
 )

@@ -1774,3 +1774,128 @@ def step_endturn(params, state, items):
         win(state, ended, E_NO_MOVE)
         return
     ask(state, P_MOVE, side, -1)
+
+
+# ---- how each side is doing (the optional progress and phase kernels) --------------------
+#
+# progress: each side's share of the way to its own win, 0..1, so the two sides sit on one
+# scale (NOTES.md, Progress measure). The hlessil's share is the nearer of their two wins:
+# the warren (a doe and three more rabbits on the Down) or the elil left without a move
+# (their forward moves spent); the elil's is the nearer of theirs: both does, or eleven
+# rabbits, defeated.
+
+MOVE_DISCOUNT = 0.5
+"""A rabbit ``n`` moves from the Down counts ``MOVE_DISCOUNT ** n`` of a place in the
+warren: every move left can be blocked or cost a battle. Of 0.3, 0.5 and 0.7, 0.5 told the
+eventual winner best, in random and in heuristic play (NOTES.md)."""
+
+LOSER_CAP = 0.99
+"""Once the game is over the winner holds 1 (it has reached a win) and the other side at most
+this: a share of the way that is not the whole way (a sudden end, the elil stranded, can
+leave the loser's share high)."""
+
+
+@inline
+def warren_share(table, state):
+    """The bottleneck of the warren's two needs: the nearest doe, and the mean of the
+    ``G_WARREN - 1`` nearest other rabbits, each counted ``MOVE_DISCOUNT ** moves`` (a doe
+    not in play counts 0). Moves are forward steps to a Down space, or to Efrafa, whose
+    escape may land on the Down; rabbits are taken nearest first, one distance at a time."""
+    need = table[G_WARREN] - 1
+    reach = (1 << table[G_DOWN_A]) | (1 << table[G_DOWN_B]) | (1 << table[G_EFRAFA])
+    taken, n_others = 0, 0
+    doe, others, weight = -1.0, 0.0, 1.0
+    for _ in range(N_SPACES):
+        for r in range(N_RABBITS):
+            if (state[STAT + r] == IN_PLAY and (taken >> r) & 1 == 0
+                    and (reach >> state[LOC + r]) & 1 == 1):
+                taken |= 1 << r
+                if table[O_CH + r * 4 + 2] == 1 and doe < 0.0:
+                    doe = weight
+                elif n_others < need:
+                    others += weight
+                    n_others += 1
+        if doe >= 0.0 and n_others >= need:
+            break
+        grown = reach
+        for s in range(N_SPACES):
+            if table[O_NBM + HLESSIL * 3 * N_SPACES + D_FWD * N_SPACES + s] & reach != 0:
+                grown |= 1 << s
+        if grown == reach:
+            break
+        reach = grown
+        weight *= MOVE_DISCOUNT
+    rest = others / need if need > 0 else 1.0
+    return min(max(doe, 0.0), rest)
+
+
+@inline
+def stranding_share(table, state):
+    """The share of the elil's forward moves spent: 1 - (rows still ahead of the elil in
+    play) / (rows ahead of the whole army at the setup). A defeated elil's rows are spent;
+    before the elil are all placed (the setup), nothing is."""
+    base = table[O_SP + table[G_SANDLEFORD] * 3]
+    start = table[G_HOME_COUNT] * (table[O_SP + table[G_EFRAFA] * 3] - base)
+    for k in range(5):
+        start += table[O_SP + table[O_SETUP + ELIL * 5 + k] * 3] - base
+    left = 0
+    for e in range(N_RABBITS, N_CHARS):
+        if state[STAT + e] == PENDING:
+            return 0.0
+        if state[STAT + e] == IN_PLAY:
+            left += table[O_SP + state[LOC + e] * 3] - base
+    return max(0.0, 1.0 - left / start)
+
+
+@inline
+def hunt_share(table, state):
+    """The nearer of the elil's wins: the share of the does defeated, or of the rabbits
+    defeated (lost joiners included) toward eleven, or toward too few for a warren."""
+    gone, does, does_gone = 0, 0, 0
+    for r in range(N_RABBITS):
+        out = state[STAT + r] == DEFEATED or state[STAT + r] == LOST
+        is_doe = table[O_CH + r * 4 + 2]
+        gone += 1 if out else 0
+        does += is_doe
+        does_gone += is_doe if out else 0
+    need = min(table[G_ELIL_WIN], N_RABBITS - table[G_WARREN] + 1)
+    share = gone / need
+    if does > 0:
+        share = max(share, does_gone / does)
+    return min(share, 1.0)
+
+
+@kernel
+def progress(params, state, out):
+    """``out`` (float64[2]): each side's share of the way to its own win, 0..1; the winner
+    holds 1 once the game is over."""
+    table = params[0]
+    out[ELIL] = hunt_share(table, state)
+    out[HLESSIL] = max(warren_share(table, state), stranding_share(table, state))
+    w = state[WINNER]
+    if w >= 0:
+        out[w] = 1.0
+        out[1 - w] = min(out[1 - w], LOSER_CAP)
+
+
+# phase: the kind of decision awaited, an index into GameSpec.phases
+PHASES = ("setup", "move", "question", "card", "retreat")
+F_SETUP, F_MOVE, F_QUESTION, F_CARD, F_RETREAT = range(5)
+
+
+@kernel
+def phase(params, state):
+    """The setup placements; a move (Dandelion's second, Hazel's group, Holly's look and
+    the escape from Efrafa are parts of one); a yes/no question of a battle (an ability, the
+    Cat, the ensnared target, El-ahrairah); a battle card; a retreat (the Flaming Stick's
+    included)."""
+    p = state[PHASE]
+    if p == P_SETUP:
+        return F_SETUP
+    if p == P_QUESTION:
+        return F_QUESTION
+    if p == P_CARD:
+        return F_CARD
+    if p == P_RETREAT or p == P_FLAME:
+        return F_RETREAT
+    return F_MOVE
