@@ -1760,7 +1760,6 @@ def finish(params, state, scores, ranks):
     return 1
 
 
-
 # --- the standing (the optional progress and phase kernels) --------------------------------
 # progress: buried acorns (the score), plus what the store and the army are still worth in
 # buried acorns, by the turns each seat has left (NOTES.md, Progress measure). Both
