@@ -352,4 +352,6 @@ GAME = GameSpec(
     # costs about half of that): playouts cut after 12 decisions and scored by the
     # standing there, 150 iterations, ~45 ms a decision (NOTES.md, Search, Heuristic v2)
     search_knobs={"iterations": 150, "rollout_depth": 12, "cutoff": "standing"},
+    progress_unit="victory points (estimated)",
+    phases=rules.PHASES,
 )

@@ -1163,6 +1163,182 @@ def finish(params, state, scores, ranks):
     return 1
 
 
+# --- the standing (the optional progress and phase kernels) --------------------------------
+# progress: victory points now, plus a share of what each Family and mission still short of
+# rabbits would add, by how many rabbits it is short and how much of the game is left
+# (NOTES.md, Progress measure). The share falls to 0 with the rounds left, so at the end
+# the value is finish's order exactly.
+
+TOKEN_TIE_BREAK = 0.001
+"""A Resource token's share in the value: finish's tie-break (its key is VP x 1000 + tokens)."""
+PARTIAL_CREDIT = 0.4
+"""A Family or House mission k rabbits short, with a share s of the rounds left, counts
+0.4 ** (k / s) of the points it would add: 0.4 ** k at the start, less as the rounds run out
+(of 0, 0.2, 0.4 and 0.5 the best at naming the winner, NOTES.md; the heuristic completes
+House missions a rabbit or two short more often than that, but a larger credit names the
+winner less well)."""
+FOREST_CREDIT = 0.98
+"""The same for the Forest mission (5 points): a seat plays all game for it, and completes
+it far more often than a House mission as many rabbits short (of 0.9, 0.95, 0.98 and 1,
+0.98 is the best at two of the four figures of NOTES.md and within 1.4 points at the
+others)."""
+FAR = 1 << 20
+"""More rabbits short than any game has picks: the mark of no candidate found."""
+
+
+@inline
+def family_short(n, large):
+    """Rabbits still to add for a House of n rabbits (large of them Large) to be a Family."""
+    if large >= 1:
+        return max(0, 2 - n)
+    return 2 if n == 0 else 1  # a Large rabbit is still to come
+
+
+@inline
+def condition_short(state, i, kind, a, b):
+    """Rabbits still to add for House i's rabbits to be a Family meeting the condition
+    (kind, a, b): 0 when they are, -1 when they never can be (rabbits never leave a
+    House; the colour table is not consulted)."""
+    n, large = state[HOUSE_N + i], state[HOUSE_LARGE + i]
+    c = HOUSE_COLS + 3 * i
+    fam = family_short(n, large)
+    if kind == P_HAS:
+        return max(fam, b - state[c + a])
+    if kind == P_ONLY:
+        return fam if state[c + a] == n else -1
+    if kind == P_NONE:
+        return fam if state[c + a] == 0 else -1
+    if kind == P_RAINBOW:
+        if n > 3 or state[c] > 1 or state[c + 1] > 1 or state[c + 2] > 1 \
+                or (n == 3 and large == 0):
+            return -1
+        return max(fam, 3 - n)
+    if kind == P_SIZE:
+        return max(fam, a - n)
+    if kind == P_LARGE:
+        return max(fam, a - large)
+    if kind == P_SMALL:
+        return max(fam, max(0, a - (n - large)) + (1 if large == 0 else 0))
+    colours = (state[c] > 0) + (state[c + 1] > 0) + (state[c + 2] > 0)  # P_MONO
+    return fam if colours <= 1 else -1
+
+
+@inline
+def partial(points, short, picks, share, credit):
+    """What a Family or mission ``short`` rabbits short is worth now, of the ``points`` it
+    would add: ``credit ** (short / share)``, ``share`` the share of the rounds left;
+    nothing when it cannot be done or more rabbits are short than there are picks left."""
+    if short <= 0 or short > picks:
+        return 0.0
+    return points * credit ** (short / share)
+
+
+@inline
+def forest_short(params, state, seat):
+    """Rabbits still to add for the seat's Forest mission (-1: it never can be met; each
+    House still to draw counts 3: a Family of a House not yet drawn)."""
+    P = params[0]
+    q = O_FOREST + 5 * state[FOREST_KEPT + seat]
+    quant, k, kind, a, b = P[q], P[q + 1], P[q + 2], P[q + 3], P[q + 4]
+    houses = state[HOUSE_COUNT + seat]
+    to_draw = P[C_HOUSE_LIMIT] - houses
+    if quant == Q_TOTAL:  # rabbits (of colour a, 3: any) in Families, at least b
+        in_fam, in_all = 0, 0
+        for h in range(houses):
+            i = seat * MAXH + h
+            have = state[HOUSE_N + i] if a == 3 else state[HOUSE_COLS + 3 * i + a]
+            in_all += have
+            if is_family(state, i):
+                in_fam += have
+        if in_fam >= b:
+            return 0
+        return max(b - in_all, 1)  # enough rabbits, some not yet in a Family: one more
+    if quant == Q_EVERY:  # at least one Family, and every Family meets it
+        families, short_sum, best_other = 0, 0, FAR
+        for h in range(houses):
+            i = seat * MAXH + h
+            short = condition_short(state, i, kind, a, b)
+            if is_family(state, i):
+                if short < 0:
+                    return -1
+                families += 1
+                short_sum += short
+            elif short >= 0:
+                best_other = min(best_other, short)
+        if families > 0:
+            return short_sum
+        if best_other < FAR:
+            return best_other
+        return 3 if to_draw > 0 else -1
+    used, total = 0, 0  # Q_COUNT: the k Houses nearest to meeting it, by repeated minimum
+    for _ in range(k):
+        best, best_h = FAR, -1
+        for h in range(houses):
+            if (used >> h) & 1 == 0:
+                short = condition_short(state, seat * MAXH + h, kind, a, b)
+                if 0 <= short < best:
+                    best, best_h = short, h
+        if best_h >= 0:
+            used |= 1 << best_h
+        elif to_draw > 0:
+            to_draw -= 1
+            best = 3
+        else:
+            return -1
+        total += best
+    return total
+
+
+@kernel
+def progress(params, state, out):
+    """``out`` (float64[n_players]): victory points now + 0.001 x tokens (finish's order at
+    the end), + for each House not yet a Family and each mission not yet completed, the
+    points it would add x credit ** (rabbits short / share of the rounds left), credit 0.4
+    (the Forest mission: 0.98), while the picks left can bring the rabbits short."""
+    P = params[0]
+    left = P[C_ROUNDS] - state[ROUND]  # this round's rabbits are still to come
+    picks = left * P[C_PICKS]
+    share = left / P[C_ROUNDS]
+    for s in range(state[N_PLAYERS]):
+        v = seat_score(params, state, s) + TOKEN_TIE_BREAK * token_total(state, s)
+        for h in range(state[HOUSE_COUNT + s]):
+            i = s * MAXH + h
+            n, large = state[HOUSE_N + i], state[HOUSE_LARGE + i]
+            short = family_short(n, large)
+            v += partial(P[O_SIZE + min(n + short, 5)], short, picks, share, PARTIAL_CREDIT)
+            m = O_HOUSE + 3 * state[HOUSE_CARD + i]
+            short = condition_short(state, i, P[m], P[m + 1], P[m + 2])
+            v += partial(P[C_HOUSE_DONE] - P[C_HOUSE_FAIL], short, picks, share,
+                         PARTIAL_CREDIT)
+        if state[FOREST_KEPT + s] >= 0:
+            v += partial(P[C_FOREST_DONE] - P[C_FOREST_FAIL], forest_short(params, state, s),
+                         picks, share, FOREST_CREDIT)
+        out[s] = v
+
+
+PHASES = ("setup", "houses", "draft", "leftover", "place")
+"""What ``phase`` numbers: the secret setup choices and the redeal; drawing and keeping
+House cards at a round's start; the dice draft (a pick, the Wanderers' exchange, paying a
+pip change); the leftover die; putting rabbits into Houses (an acquired rabbit, Wanderers
+into a newly drawn House)."""
+PHASE_SETUP, PHASE_HOUSES, PHASE_DRAFT, PHASE_LEFTOVER, PHASE_PLACE = range(5)
+
+
+@kernel
+def phase(params, state):
+    """The kind of the decision about to be made, an index into ``PHASES``."""
+    ph = state[PHASE]
+    if ph == PH_PICK or ph == PH_PAY:
+        return PHASE_DRAFT
+    if ph == PH_PLACE or ph == PH_WANDER_ADD:
+        return PHASE_PLACE
+    if ph == PH_LEFTOVER:
+        return PHASE_LEFTOVER
+    if ph == PH_DRAW or ph == PH_KEEP:
+        return PHASE_HOUSES
+    return PHASE_SETUP  # PH_SETUP_FOREST, PH_SETUP_HOUSE, PH_REDEAL (PH_OVER: none)
+
+
 @kernel
 def observe(params, state, seat, obs):
     """Hidden: the order of every stack, other seats' mission cards (kept face down, see
