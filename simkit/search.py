@@ -67,6 +67,10 @@ KNOBS_SPEC = {
     "rollout_random": Knob(0, 0, 1, False,
                            "in a heuristic rollout, the chance that a move is a random one "
                            "instead (a looser model of the other players)"),
+    "cutoff_scale": Knob(0, 0, 1_000_000, False,
+                         "cutoff progress: 0 rewards the leaders alone; more rewards each "
+                         "team by a softmax of the standings with this temperature (in the "
+                         "game's progress unit), so a bigger lead earns more"),
 }
 """The search strategies' weights, in the kernels' order (see ``search_template``)."""
 KNOBS = {name: float(k.default) for name, k in KNOBS_SPEC.items()}

@@ -40,6 +40,8 @@ Weights (``weights`` row of the seat), in this order:
     4 widen_k   5 widen_alpha   6 widen_above
     7 cutoff (how a cut playout is scored: 0 even, 1 standing, 2 progress)
     8 rollout_random (in a heuristic rollout, the chance of a random move instead)
+    9 cutoff_scale (``cutoff`` progress: 0 scores the leaders 1; more, a softmax of the
+      standings with this temperature, in the game's progress unit)
 """
 # --- bindings: replaced in a generated driver ---
 import math
@@ -64,7 +66,7 @@ def game_progress(params, state, out):  # pragma: no cover
 
 W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WIDEN_ABOVE = (
     0, 1, 2, 3, 4, 5, 6)
-W_CUTOFF, W_MIX = 7, 8
+W_CUTOFF, W_MIX, W_SCALE = 7, 8, 9
 # tree_i columns: the move into the node, its parent, first child, next sibling, visits,
 # availability, and the seat that chose the move (whose reward UCB1 maximises)
 T_MOVE, T_PARENT, T_CHILD, T_SIBLING, T_VISITS, T_AVAIL, T_SEAT = 0, 1, 2, 3, 4, 5, 6
@@ -93,20 +95,35 @@ def score_shares(n_players, teams, ranks, out):
 
 
 @kernel
-def progress_shares(n_players, teams, progress, ranks, out):
-    """The score shares of a position ranked by ``progress`` (float64[P]): the seats whose
-    team holds the highest value have rank 1 (``ranks`` is scratch)."""
+def progress_shares(n_players, teams, progress, ranks, out, scale):
+    """The reward of a position by its ``progress`` (float64[P]): with ``scale`` 0 the
+    score shares of the seats whose team leads (``ranks`` is scratch); else each team's
+    softmax weight ``exp(progress / scale)`` over the teams' (partners share their team's),
+    so a bigger lead earns more."""
     best = progress[0]
     for s in range(1, n_players):
         best = max(best, progress[s])
+    if scale <= 0:
+        for s in range(n_players):
+            ranks[s] = 1 if progress[s] == best else 2
+        score_shares(n_players, teams, ranks, out)
+        return
+    total = 0.0
     for s in range(n_players):
-        ranks[s] = 1 if progress[s] == best else 2
-    score_shares(n_players, teams, ranks, out)
+        out[s] = math.exp((progress[s] - best) / scale)
+        first = True
+        for t in range(s):
+            if teams[t] == teams[s]:
+                first = False
+        if first:
+            total += out[s]
+    for s in range(n_players):
+        out[s] /= total
 
 
 @kernel
 def playout(params, n_players, max_turns, teams, state, obs, moves, items, scores, ranks,
-            rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats):
+            rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats, scale):
     """Play ``state`` out with the rollout policy (dispatch code ``rollout``) and write each
     seat's reward in ``reward``; a playout longer than ``depth`` decisions (0: no limit)
     scores 1/P for every seat, or (``cutoff`` 1) the shares of the ranks ``finish`` gives
@@ -124,7 +141,7 @@ def playout(params, n_players, max_turns, teams, state, obs, moves, items, score
                 score_shares(n_players, teams, ranks, reward)
             elif cutoff == 2:
                 game_progress(params, state, scores)
-                progress_shares(n_players, teams, scores, ranks, reward)
+                progress_shares(n_players, teams, scores, ranks, reward, scale)
             else:
                 reward[:n_players] = 1.0 / n_players
             stats[S_PLAYOUT] += n_done
@@ -157,10 +174,12 @@ def bare_playouts(params, source, n, weights, stream, n_players, max_turns, team
     depth = int(weights[W_DEPTH])
     cutoff = int(weights[W_CUTOFF])
     mix = int(1000 * weights[W_MIX])
+    scale = weights[W_SCALE]
     for _ in range(n):
         state[:] = source
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats)
+                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats,
+                scale)
 
 
 @kernel
@@ -177,6 +196,7 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
     depth = int(weights[W_DEPTH])
     cutoff = int(weights[W_CUTOFF])
     mix = int(1000 * weights[W_MIX])
+    scale = weights[W_SCALE]
     for j in range(n_moves):
         tree_f[j, 0] = 0.0
         tree_f[j, 1] = 0.0
@@ -185,7 +205,8 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
         game.determinize(params, obs, seat, state, stream, obs2)
         game.apply_move(params, state, moves[j], stream, items)
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats)
+                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats,
+                scale)
         tree_f[j, 0] += reward[seat]
         tree_f[j, 1] += 1.0
         stats[S_ITERATIONS] += 1
@@ -242,6 +263,7 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
     depth = int(weights[W_DEPTH])
     cutoff = int(weights[W_CUTOFF])
     mix = int(1000 * weights[W_MIX])
+    scale = weights[W_SCALE]
     widen_k = weights[W_WIDEN_K]
     widen_alpha = weights[W_WIDEN_ALPHA]
     widen_above = int(weights[W_WIDEN_ABOVE])
@@ -319,7 +341,8 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                 reward[:n_players] = 0.0
         else:
             playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                    ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats)
+                    ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats,
+                    scale)
         stats[S_ITERATIONS] += 1
         stats[S_DEPTH] += level
         stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], float(level))

@@ -231,3 +231,20 @@ def test_phase_counters_add_up_to_the_game(game):
         assert (total == games[kind]).all(), kind
     assert all(games[f"decisions:{ph}"].sum() > 0 for ph in spec.phases), \
         "a phase that never happens in 60 random games"
+
+
+def test_progress_rewards_of_a_cut_playout():
+    from simkit.search import load_search
+
+    shares = load_search("pig").progress_shares
+    out, ranks = np.zeros(3), np.zeros(3, np.int32)
+    teams = np.array([0, 1, 2], np.int32)
+    shares(3, teams, np.array([5.0, 9.0, 9.0]), ranks, out, 0.0)
+    assert out.tolist() == [0.0, 0.5, 0.5]  # the leaders share the win
+    shares(3, teams, np.array([5.0, 9.0, 7.0]), ranks, out, 2.0)
+    assert out.sum() == pytest.approx(1.0) and out[1] > out[2] > out[0]
+    assert out[1] / out[2] == pytest.approx(np.exp(1.0))
+    out4, ranks4 = np.zeros(4), np.zeros(4, np.int32)
+    shares(4, np.array([0, 1, 0, 1], np.int32), np.array([3.0, 1.0, 3.0, 1.0]), ranks4,
+           out4, 1.0)  # partners share their team's weight
+    assert out4[0] == out4[2] and out4[0] + out4[1] == pytest.approx(1.0)
