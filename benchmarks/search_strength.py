@@ -137,7 +137,9 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=40, help="positions a cost row")
     ap.add_argument("--budgets", default="50,200,1000")
     ap.add_argument("--kinds", default="ismcts")
-    ap.add_argument("--against", default="heuristic", choices=["heuristic", "random"])
+    ap.add_argument("--against", default="heuristic",
+                    choices=["heuristic", "heuristic-v1", "random"],
+                    help="the opponent: the game's heuristic (v2), its v1 (issue 12's target), or random")
     ap.add_argument("--players", default="", help="player counts for --against random "
                     "(default: every count the game has)")
     ap.add_argument("--workers", type=int, default=2)
@@ -168,7 +170,7 @@ def main() -> None:
           f"{'95% CI':>16} {'fair':>6} {'':4} {'games/min':>9} {'ms/dec':>7}", flush=True)
     for game in names:
         spec = registry.get_game(game)
-        counts = [2] if args.against == "heuristic" else (
+        counts = [2] if args.against.startswith("heuristic") else (
             [int(c) for c in args.players.split(",")] if args.players else list(spec.players))
         against = args.against
         if against not in registry.strategies_for(game):

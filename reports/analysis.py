@@ -601,7 +601,8 @@ def _paired_row(measure: str, group: str, base: float, changed: float,
 
 def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
                  base_meta: dict | None = None, changed_meta: dict | None = None,
-                 base_items=None, changed_items=None) -> pd.DataFrame:
+                 base_items=None, changed_items=None, base_trace=None,
+                 changed_trace=None) -> pd.DataFrame:
     """The what-if table: what changed between a base run and a changed run that played the
     same seeds (the same game indices with the same master seed).
 
@@ -628,7 +629,11 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     The shared seeds make the runs positively correlated, so this interval is, if anything,
     too wide (conservative). Item occurrence, on the other hand, is per game and is paired:
     the two items tables are streamed side by side (both list games in order, a row per
-    seat) and each game contributes the change in the share of its seats with the event."""
+    seat) and each game contributes the change in the share of its seats with the event.
+
+    How the game feels (``reports.feel.compare_rows``): branching and forced moves (paired
+    ratios), timeouts, and with both traces (DataFrames or trace.parquet paths) every curve
+    metric of the traced games both runs share."""
     bm, cm = base_meta or {}, changed_meta or {}
     if bm.get("game") and cm.get("game") and bm["game"] != cm["game"]:
         raise SimkitError(f"cannot compare runs of different games: {bm['game']!r} and "
@@ -695,6 +700,9 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
         subset = np.sort(b["game"].to_numpy(dtype=np.int64)) \
             if n < max(len(base_games), len(changed_games)) else None
         rows += _item_occurrence_rows(base_items, changed_items, shared, p, subset)
+    from simkit.reports.feel import compare_rows
+
+    rows += compare_rows(b, c, bm, cm, base_trace, changed_trace)
     return pd.DataFrame(rows, columns=["measure", "group", "base", "changed", "difference",
                                        "ci_low", "ci_high", "p_value", "n", "method"])
 

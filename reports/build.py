@@ -52,6 +52,12 @@ class Run:
     warnings: list[str] = field(default_factory=list)
 
     @property
+    def trace_path(self) -> Path | None:
+        """trace.parquet, for a traced run (``--trace-turns``); else None."""
+        path = self.folder / "trace.parquet"
+        return path if path.is_file() else None
+
+    @property
     def label(self) -> str:
         m = self.meta
         text = f"{m.get('game', '?')}, {m.get('players', '?')} players"
@@ -546,7 +552,7 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
         doc.heading(heading, 2, anchor=prefix.rstrip("_") or "run")
     for note in run.warnings:
         doc.para(note, cls="warn")
-    t = S.tables(g, m, run.items_path, fair)
+    t = S.tables(g, m, run.items_path, fair, run.trace_path)
     doc.verdicts([v.text for v in t["verdicts"]])
     doc.heading("Outcome by seat", 3)
     doc.table(seat_table(t["seats"]), caption="Outright wins (95% Wilson interval), ties, "
@@ -582,11 +588,35 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     doc.table(endings_table(t["endings"]), caption="How games ended: end reasons and outcomes "
               "(tie: rank 1 shared by more than one team; no winner: no seat has rank 1)")
     doc.figure(F.endings_figure(t["endings"]), f"{prefix}endings.png", "end reasons")
+    if t.get("feel"):
+        _feel_section(doc, t["feel"], run, prefix)
     doc.open_fold("Run settings, parameters and the run's text summary")
     _settings(doc, run)
-    doc.pre(S.summary_text(g, m, run.items_path, fair))
+    doc.pre(S.summary_text(g, m, run.items_path, fair, run.trace_path))
     doc.close_fold()
     return t
+
+
+def _feel_section(doc: Document, feel: dict, run: Run, prefix: str) -> None:
+    """How the game plays (``reports.feel``): the metric table, the phases, the lead curves
+    and the leader's prediction of the winner."""
+    from simkit.reports import feel as FE
+    from simkit.reports.stats import seat_names
+
+    doc.heading("How it plays", 3)
+    for sentence in FE.feel_sentences(feel):
+        doc.para(sentence)
+    doc.table(FE.feel_table(feel), caption="Decisiveness, lead changes, drama, comebacks, "
+              "uncertainty and choice, with 95% intervals (docs/metrics.md defines each)")
+    phases = FE.phase_table(feel)
+    if phases is not None:
+        doc.table(phases, caption="Branching factor and forced moves by phase")
+    if feel.get("traced_games"):
+        doc.figure(F.lead_curve_figure(feel, seat_names(run.meta, int(run.meta["players"])),
+                                       f"Mean lead of each seat: {run.label}"),
+                   f"{prefix}lead_curve.png", "mean lead of each seat over the game")
+        doc.details("The leader's prediction of the winner, by share of the game played",
+                    FE.auc_table(feel))
 
 
 def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> None:
@@ -804,7 +834,7 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = A.compare_runs(base.games, changed.games, bm, cm, base.items_path,
-                               changed.items_path)
+                               changed.items_path, base.trace_path, changed.trace_path)
     paired = int(table["n"].iloc[0]) if len(table) else 0
     if paired < max(len(base.games), len(changed.games)):
         notes.append(f"only {paired:,} games were played by both runs; the differences "

@@ -158,10 +158,14 @@ def point_figures(folder: Path, fair: float) -> dict:
     advantage, length, endings, items), as JSON rows."""
     from simkit.reports import summary as S
 
+    from simkit.reports.feel import compact
+
     games, meta = _load(folder)
     items = folder / "items.parquet"
-    t = S.tables(games, meta, items if items.is_file() else None, fair)
-    return {"games": len(games), "seats": S.records(t["seats"]),
+    trace = folder / "trace.parquet"
+    t = S.tables(games, meta, items if items.is_file() else None, fair,
+                 trace if trace.is_file() else None)
+    return {"games": len(games), "seats": S.records(t["seats"]), "feel": compact(t["feel"]),
             "first_player_advantage": S.records(t["fpa"])[0],
             "length": S.records(t["length"]), "endings": S.records(t["endings"]),
             "items": S.records(t["items"]), "verdicts": [v.as_dict() for v in t["verdicts"]],
@@ -195,10 +199,19 @@ def _sweep_summary(out: Path, spec: dict, fair: float) -> dict:
             d = paired_difference("first-player-advantage", ga, gb, p, seed=spec["seed"])
             steps.append({"from": a["changes"][keys[0]], "to": b["changes"][keys[0]],
                           "measure": "first-player-advantage", **d})
+    verdicts = sweep_verdicts(keys, points, steps, fair)
+    if len(keys) == 1 and spec.get("trace"):
+        from simkit.reports.feel import trend_sentence
+
+        labelled = [{"label": f"{keys[0]}={pt['changes'][keys[0]]}", **pt} for pt in points]
+        trend = trend_sentence(labelled, f"As {keys[0]} grows", "the first point",
+                               "the last")
+        if trend:
+            verdicts.append(trend)
     return V.clean({"kind": "sweep", "game": spec["game"], "players": spec["players"],
                     "strategies": spec["strategies"], "games": spec["games"],
                     "master_seed": spec["seed"], "keys": keys, "points": points,
-                    "steps": steps, "verdicts": sweep_verdicts(keys, points, steps, fair)})
+                    "steps": steps, "verdicts": verdicts})
 
 
 def _fpa(pt: dict) -> tuple[float, float, float]:
@@ -384,6 +397,11 @@ def sweep_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
     doc.table(sweep_frame(summary), caption="Every point (95% intervals)")
     if len(summary["keys"]) == 1:
         doc.figure(F.sweep_line_figure(summary), f"{prefix}sweep.png", "sweep")
+        key = summary["keys"][0]
+        pts = [{"x": pt["changes"][key], "feel": pt.get("feel")} for pt in summary["points"]]
+        if any((p["feel"] or {}).get("decisions") for p in pts):
+            doc.figure(F.feel_by_figure(pts, key, f"How it plays against {key}"),
+                       f"{prefix}sweep_feel.png", "feel metrics against the swept value")
     elif len(summary["keys"]) == 2:
         doc.figure(F.sweep_heatmap_figure(summary), f"{prefix}sweep.png", "sweep heatmap")
 

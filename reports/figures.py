@@ -674,3 +674,94 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
         _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 0 "
                    "is today's data.")
     return fig
+
+
+def lead_curve_figure(feel: dict, seat_labels: list[str], title: str | None = None) -> Figure:
+    """Each seat's mean lead over the game (its team's progress minus the best other
+    team's, against the share of the game played) with its 95% band, a few traced games in
+    thin lines; beside it, how well the leader predicts the winner (AUC) through the
+    game."""
+    curve = feel.get("lead_curve") or []
+    if not curve:
+        return _empty(title or "Lead over the game", "no game was traced (--trace-turns)")
+    unit = feel.get("progress_unit") or "points"
+    colors = [ACCENT, SECOND, GOOD, BAD]
+    with _style():
+        fig = _figure(10, 3.8)
+        left, right = fig.subplots(1, 2, width_ratios=[1.6, 1])
+        players = max(r["seat"] for r in curve)
+        for s in range(1, players + 1):
+            rows = [r for r in curve if r["seat"] == s]
+            x = np.array([r["fraction"] for r in rows])
+            y = np.array([_nan(r["lead"]) for r in rows])
+            lo = np.array([_nan(r["ci_low"]) for r in rows])
+            hi = np.array([_nan(r["ci_high"]) for r in rows])
+            color = colors[(s - 1) % len(colors)]
+            left.plot(x, y, color=color, lw=2, label=seat_labels[s - 1])
+            left.fill_between(x, lo, hi, color=color, alpha=0.2, lw=0)
+        for ex in feel.get("examples") or []:
+            prog = np.array(ex["progress"], dtype=float)  # [rows, P]
+            if len(prog) < 2:
+                continue
+            x = np.linspace(0, 1, len(prog))
+            for s in range(prog.shape[1]):
+                others = np.delete(prog, s, axis=1).max(axis=1)
+                left.plot(x, prog[:, s] - others, color=colors[s % len(colors)], lw=0.5,
+                          alpha=0.45)
+        left.axhline(0, color=FAIR, lw=0.8, ls="--")
+        left.xaxis.set_major_formatter(PercentFormatter(1.0))
+        left.set_xlabel("share of the game played")
+        left.set_ylabel(f"lead ({unit})")
+        left.set_title(title or "Mean lead of each seat")
+        left.legend(fontsize=8)
+        auc = feel.get("auc") or []
+        if auc:
+            x = np.array([a["fraction"] for a in auc])
+            y = np.array([_nan(a["auc"]) for a in auc])
+            err = _err(y, [_nan(a["ci_low"]) for a in auc], [_nan(a["ci_high"]) for a in auc])
+            right.errorbar(x, y, yerr=err, fmt="o-", color=ACCENT, capsize=3)
+            right.axhline(0.5, color=FAIR, lw=0.8, ls="--")
+            right.set_ylim(0.45, 1.02)
+            right.xaxis.set_major_formatter(PercentFormatter(1.0))
+            right.set_xlabel("share of the game played")
+            right.set_ylabel("AUC of the lead for the win")
+            right.set_title("Does the leader win?")
+        else:
+            right.set_axis_off()
+        _note(fig, f"Bands: 95% intervals over {feel.get('traced_games', 0):,} traced games; "
+                   "thin lines: the first traced games. AUC: the chance that a winner's lead "
+                   "at that point is above a loser's (0.5: no better than a coin).")
+    return fig
+
+
+def feel_by_figure(points: list[dict], xlabel: str, title: str) -> Figure:
+    """Feel metrics against a swept value or a level's rating: decided at, lead changes,
+    uncertainty and legal moves a decision, each with its 95% interval. ``points``: dicts
+    with ``x``, ``label`` and ``feel`` (``FeelTally.metrics()``)."""
+    pts = [p for p in points if p.get("feel")]
+    if not pts:
+        return _empty(title, "no feel figures")
+    specs = [("decided_at", "decided at (share of game)", True),
+             ("lead_changes", "lead changes a game", False),
+             ("uncertainty", "uncertainty", False),
+             ("branching", "legal moves a decision", False)]
+    with _style():
+        fig = _figure(12, 3.0)
+        axes = fig.subplots(1, len(specs))
+        x = np.array([p["x"] for p in pts], dtype=float)
+        for ax, (key, label, share) in zip(axes, specs, strict=True):
+            vals = [p["feel"].get(key) or {} for p in pts]
+            y = np.array([_nan(v.get("mean")) for v in vals])
+            if not np.isfinite(y).any():
+                ax.set_axis_off()
+                ax.set_title(f"{label}: not traced", fontsize=9)
+                continue
+            err = _err(y, [_nan(v.get("ci_low")) for v in vals],
+                       [_nan(v.get("ci_high")) for v in vals])
+            ax.errorbar(x, y, yerr=err, fmt="o-", color=ACCENT, capsize=3)
+            if share:
+                ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+            ax.set_xlabel(xlabel)
+            ax.set_title(label, fontsize=10)
+        fig.suptitle(title)
+    return fig

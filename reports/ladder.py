@@ -82,14 +82,19 @@ def _depth(fit: dict, names: list[str]) -> dict:
 
 
 def _balance(out: Path, doc: dict, fit: dict, fair: float) -> list[dict]:
-    """Each level's self-play summary (``reports.summary.tables``), with its rating."""
+    """Each level's self-play summary (``reports.summary.tables``), with its rating and how
+    the game plays at that level (``reports.feel``)."""
+    from simkit.reports.feel import compact
+
     by = {r["strategy"]: r for r in fit["ratings"]}
     rows = []
     for m, folder in _runs(out, doc, "level"):
         meta = read_meta(folder)
         games = read_games(folder, meta)
         items = folder / "items.parquet"
-        t = S.tables(games, meta, items if items.is_file() else None, fair)
+        trace = folder / "trace.parquet"
+        t = S.tables(games, meta, items if items.is_file() else None, fair,
+                     trace if trace.is_file() else None)
         fpa = S.records(t["fpa"])[0]
         name = m["seats"][0]
         rows.append({
@@ -100,7 +105,8 @@ def _balance(out: Path, doc: dict, fit: dict, fair: float) -> list[dict]:
             "first_player_advantage": fpa, "seats": S.records(t["seats"]),
             "teams": S.records(t["teams"]), "length": S.records(t["length"]),
             "endings": S.records(t["endings"]), "items": S.records(t["items"]),
-            "verdicts": [v.as_dict() for v in t["verdicts"]], "folder": m["folder"]})
+            "verdicts": [v.as_dict() for v in t["verdicts"]], "folder": m["folder"],
+            "feel": compact(t["feel"])})
     return rows
 
 
@@ -131,6 +137,12 @@ def _verdicts(fit: dict, depth: dict, balance: list[dict]) -> list[str]:
             out.append(f"First-player advantage {trend} with skill: {100 * fa['advantage']:+.1f} "
                        f"points in {a['level']} self-play, {100 * fb['advantage']:+.1f} in "
                        f"{b['level']} (difference {100 * d:+.1f} ± {196 * se:.1f}).")
+        from simkit.reports.feel import trend_sentence
+
+        trend = trend_sentence([{"label": r["level"], **r} for r in ordered],
+                               "In stronger hands", "the weakest level", "the strongest")
+        if trend:
+            out.append(trend)
     return out
 
 
@@ -324,6 +336,11 @@ def ladder_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
               "(first-player advantage in points of score share; mean turns)")
     doc.figure(F.balance_by_skill_figure(summary), f"{prefix}ladder_balance.png",
                "balance by skill")
+    pts = [{"x": r["rating"], "feel": r.get("feel")} for r in summary["balance"]]
+    if any((p["feel"] or {}).get("decisions") for p in sorted(pts, key=lambda p: p["x"])):
+        doc.figure(F.feel_by_figure(sorted(pts, key=lambda p: p["x"]),
+                                    "rating of the level (Elo)", "How it plays by skill"),
+                   f"{prefix}ladder_feel.png", "feel metrics by skill")
     doc.details("Each seat's wins, ties and losses at each level", seat_frame(summary))
     doc.details("How games end at each level", endings_frame(summary))
     items = _item_levels(summary)

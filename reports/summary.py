@@ -31,15 +31,22 @@ def _items(items, games: pd.DataFrame, meta: dict) -> pd.DataFrame | None:
     return values[kinds != "outcome"]
 
 
-def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR) -> dict:
+def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR,
+           trace=None) -> dict:
     """Every table and verdict of a run summary (``Verdict``s). ``games``: a games table
     (``items`` then the items table or its path, or None), and the tables are DataFrames; or
     a ``Tally`` of the run (``items`` unused), and the tables are lists of rows (dicts), so
-    that the summary at the end of ``simkit run`` imports no pandas."""
+    that the summary at the end of ``simkit run`` imports no pandas. ``trace``: the run's
+    trace (a DataFrame or trace.parquet's path) for the feel figures (``t["feel"]``,
+    ``reports.feel``); a Tally has counted them."""
+    from simkit.reports.feel import FeelTally
+
     meta = meta or {}
     if hasattr(games, "tables"):
         t = games.tables(meta)
         t["items"] = [r for r in t["items"] if item_kind(r["item"], meta) != "outcome"]
+        t["feel"] = games.feel.metrics(meta.get("master_seed") or 0) \
+            if games.feel is not None else None
     else:
         from simkit.reports import analysis as A
 
@@ -48,6 +55,8 @@ def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR) -
              "fpa": A.first_player_advantage(games, meta), "scores": A.scores(games, meta),
              "length": A.game_length(games, meta), "endings": A.endings(games, meta),
              "items": _items(items, games, meta)}
+        t["feel"] = FeelTally.from_tables(games, meta, trace).metrics(
+            meta.get("master_seed") or 0) if len(games) else None
     verdicts = []
     for p in sorted(int(r["players"]) for r in rows(t["fpa"])):
         verdicts.append(V.seat_verdict(t["seats"], t["endings"], p, fair))
@@ -66,12 +75,12 @@ def records(df) -> list[dict]:
 
 
 def summary_dict(games, meta: dict | None, items=None,
-                 fair: float = V.DEFAULT_FAIR) -> dict:
+                 fair: float = V.DEFAULT_FAIR, trace=None) -> dict:
     """The summary as plain JSON-ready data: verdicts, outcomes by seat (and team and
     strategy), first-player advantage, scores, length, endings and item values, each with
     its 95% interval."""
     meta = meta or {}
-    t = tables(games, meta, items, fair)
+    t = tables(games, meta, items, fair, trace)
     return {
         "game": meta.get("game"), "game_version": meta.get("game_version"),
         "players": meta.get("players"), "games": len(games),
@@ -82,7 +91,7 @@ def summary_dict(games, meta: dict | None, items=None,
         "strategy_outcomes": records(t["strategies"]),
         "first_player_advantage": records(t["fpa"]), "scores": records(t["scores"]),
         "length": records(t["length"]), "endings": records(t["endings"]),
-        "items": records(t["items"]),
+        "items": records(t["items"]), "feel": t["feel"],
     }
 
 
@@ -132,10 +141,10 @@ def _outcome_line(label: str, n: int, r: dict) -> str:
 
 
 def summary_text(games, meta: dict | None = None, items=None,
-                 fair: float = V.DEFAULT_FAIR) -> str:
+                 fair: float = V.DEFAULT_FAIR, trace=None) -> str:
     """The fixed-width summary printed at the end of a run (at most 100 columns)."""
     meta = meta or {}
-    t = tables(games, meta, items, fair)
+    t = tables(games, meta, items, fair, trace)
     head = f"{meta.get('game', 'game')}"
     if meta.get("game_version") is not None:
         head += f" (version {meta['game_version']})"
@@ -202,4 +211,8 @@ def summary_text(games, meta: dict | None = None, items=None,
                                            for r in e if r["kind"] == "end reason"])
         lines += _wrap("  outcomes: ", [f"{r['name']} {r['count']:,} ({r['share']:.1%})"
                                         for r in e if r["kind"] == "outcome"])
+    if t.get("feel"):
+        from simkit.reports.feel import feel_lines
+
+        lines += ["", *feel_lines(t["feel"])]
     return "\n".join(line.rstrip() for line in lines)

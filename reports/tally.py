@@ -94,11 +94,17 @@ class Tally:
 
     # -- counting ---------------------------------------------------------------------------
 
+    feel = None
+    """The run's ``reports.feel.FeelTally`` when it counts the feel figures too."""
+
     def add(self, chunk) -> None:
         """Count one played chunk."""
         g, p = chunk.ranks.shape
         if g == 0:
             return
+        if self.feel is not None and chunk.counts is not None:
+            self.feel.add(chunk.counts, chunk.end, chunk.ranks, chunk.turns, chunk.curve,
+                          chunk.start, chunk.king, chunk.pivotal)
         self.games += g
         mask = np.zeros(g, dtype=np.intp)  # (a loop over seats: sum(axis=1) is 6x slower)
         for s in range(p):

@@ -5,10 +5,13 @@ __version__ = "0.1.0"
 
 def simulate(game: str, players: int, games: int, seed: int = 0, strategies="random",
              overrides=None, rotate: bool = True, workers: int | None = None, scheduler=None,
-             weights=None, progress: bool | None = None):
+             weights=None, progress: bool | None = None, trace_turns=0, kingmaking=0):
     """Play ``games`` seeded games and return a ``RunResult`` (``.games``, ``.items`` as
-    pandas DataFrames, ``.meta`` as run.json's dict). Arguments as ``simkit run``:
-    ``strategies`` is one name or one per seat, ``overrides`` a dict or ``["key=value"]``.
+    pandas DataFrames, ``.meta`` as run.json's dict, ``.trace`` the traced games' progress
+    turn by turn). Arguments as ``simkit run``: ``strategies`` is one name or one per seat,
+    ``overrides`` a dict or ``["key=value"]``, ``trace_turns`` and ``kingmaking`` a number
+    of games or ``"all"`` (``docs/metrics.md``); ``simkit.analysis.feel(result)`` gives the
+    figures of how the game plays.
     ``progress``: a progress bar (a notebook widget in Jupyter) and a note while kernels
     compile; by default shown in a notebook or when stderr is a terminal."""
     import sys
@@ -17,13 +20,14 @@ def simulate(game: str, players: int, games: int, seed: int = 0, strategies="ran
 
     if progress is None:
         progress = "ipykernel" in sys.modules or sys.stderr.isatty()
-    run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
+    run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
+                       trace=trace_turns, kingmaking=kingmaking)
     return run_games(run, workers=workers, scheduler=scheduler, progress=progress)
 
 
 def read_run(folder):
     """Read a run folder written by ``simkit run`` (of this or an older layout) and return
-    a ``RunResult`` like ``simulate``'s: ``.games``, ``.items`` and ``.meta``."""
+    a ``RunResult`` like ``simulate``'s: ``.games``, ``.items``, ``.meta`` and ``.trace``."""
     from simkit.results import read_run as _read_run
 
     return _read_run(folder)

@@ -8,6 +8,8 @@
     >>> analysis.first_player_advantage(res.games, res.meta)
     >>> analysis.item_value(res.items, res.games, res.meta, by_strategy=True)
     >>> print(analysis.summary_text(res.games, res.meta, res.items))
+    >>> traced = simkit.simulate("rabbit-hunt", 2, 2_000, trace_turns=500)
+    >>> analysis.feel(traced)["decided_at"]                     # docs/metrics.md
 
 Every function takes a games table (a row per game; seats are numbered 1 to P in its
 columns: ``rank_s1``, ``strategy_s1``, ...) and the run's ``meta`` (run.json as a dict, or
@@ -41,11 +43,27 @@ from simkit.reports.verdict import (
     whatif_verdicts,
 )
 
+
+
+def feel(result, trace=None) -> dict:
+    """How the game of a ``RunResult`` (``simkit.simulate`` or ``simkit.read_run``) plays:
+    branching, forced moves, timeouts, and for its traced games decisiveness, lead changes,
+    drama, comebacks, stalls, the leader's AUC and uncertainty, each with its 95% interval
+    (``docs/metrics.md``). ``trace``: a trace table or trace.parquet's path, if not the
+    result's own."""
+    from simkit.reports.feel import FeelTally
+
+    return FeelTally.from_tables(result.games, result.meta,
+                                 result.trace if trace is None else trace).metrics(
+        result.meta.get("master_seed") or 0)
+
+
 __all__ = [
     "DEFAULT_FAIR",
     "Verdict",
     "compare_runs",
     "endings",
+    "feel",
     "first_player_advantage",
     "game_length",
     "item_counts",

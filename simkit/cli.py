@@ -131,6 +131,32 @@ fair_option = click.option("--fair", type=click.FloatRange(0, 50, min_open=True)
                                 "as balanced in the verdicts.")
 
 
+trace_option = click.option(
+    "--trace-turns", "trace", metavar="N|all", default="0",
+    help="Record every seat's progress after each turn for the first N games (or all) and "
+         "report how the game feels: decisiveness, lead changes, drama, comebacks, "
+         "uncertainty (docs/metrics.md). Branching and forced moves are counted in every "
+         "game without it.")
+
+
+kingmaking_option = click.option(
+    "--kingmaking", metavar="N|all", default="0",
+    help="At 3 or 4 players, replay the first N games (or all) and at every decision play "
+         "the game out after up to 4 of its moves, to count kingmakers: seats that could "
+         "not win but chose who did (docs/metrics.md). Costs about a game's length times "
+         "4 games a game.")
+
+
+def _trace(value: str, option: str = "--trace-turns"):
+    """--trace-turns (or --kingmaking) as RunSpec takes it: a number of games or "all"."""
+    value = str(value).strip().lower()
+    if value == "all":
+        return "all"
+    if not value.isdigit():
+        raise SimkitError(f"{option} must be a number of games or 'all', not {value!r}")
+    return int(value)
+
+
 precision_option = click.option(
     "--precision", type=float, metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
@@ -343,12 +369,14 @@ def _show(v) -> str:
                    "--out to its full count, with the same settings; for an experiment "
                    "file, play only its runs not yet complete.")
 @precision_option
+@trace_option
+@kingmaking_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
-        out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, quiet,
-        as_json, fair):
+        out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
+        kingmaking, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -359,6 +387,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
                               'card files itself (cards = ["cards.csv"])')
+        if _trace(trace) or _trace(kingmaking, "--kingmaking"):
+            raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
+                              "file gives each run's trace_turns and kingmaking itself")
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
     else:
@@ -366,7 +397,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         over, origins = _overrides(target, overrides, card_files)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
-                                    not fixed_seats, weights)
+                                    not fixed_seats, weights, trace=_trace(trace),
+                                    kingmaking=_trace(kingmaking, "--kingmaking"))
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
     from simkit.folders import check_output
     from simkit.runner import _resume_point
@@ -430,8 +462,9 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
                 "games": "--games was reached first"}[record["stopped_by"]]
         click.echo(f"stopped at {last['games']:,} games: {said} (widest: {last['widest']} "
                    f"±{100 * last['half_width']:.2f} points)", err=True)
-    back = read_run(folder, items=False)
+    back = read_run(folder, items=False, trace=False)
     back.items = folder / "items.parquet"
+    back.trace = _trace_path(folder)
     return back
 
 
@@ -464,9 +497,10 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
          f"({meta['games_per_second'] or 0:,.0f} games/s, {meta['backend']})", quiet, as_json)
     counts, items = (res.tally, None) if res.tally is not None else (res.games, res.items)
+    trace = None if res.tally is not None else res.trace
     if as_json:
-        return {"folder": str(folder), **summary_dict(counts, meta, items, fair)}
-    click.echo(summary_text(counts, meta, items, fair))
+        return {"folder": str(folder), **summary_dict(counts, meta, items, fair, trace)}
+    click.echo(summary_text(counts, meta, items, fair, trace))
     return None
 
 
@@ -493,10 +527,17 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, ta
     if tally and res.tally is None and res.games is None:  # resumed: read what it holds
         from simkit.results import read_run
 
-        back = read_run(folder, items=False)
+        back = read_run(folder, items=False, trace=False)
         res.games, res.meta = back.games, back.meta
         res.items = folder / "items.parquet"
+        res.trace = _trace_path(folder)
     return res
+
+
+def _trace_path(folder: Path) -> Path | None:
+    """A run folder's trace.parquet, read in batches by the feel figures; None without."""
+    path = Path(folder) / "trace.parquet"
+    return path if path.is_file() else None
 
 
 @main.command()
@@ -564,12 +605,13 @@ def report(runs, out, title, quiet, as_json, fair):
 @scheduler_option
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
               help="Also build an HTML report of the ladder(s) into this folder.")
+@trace_option
 @quiet_option
 @json_option
 @fair_option
 def ladder(target, players, strategies, n_games, level_games, time_budget, seed, overrides,
-           card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, quiet,
-           as_json, fair):
+           card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, trace,
+           quiet, as_json, fair):
     """A skill ladder of TARGET (a game, or an experiment .toml file of [[ladder]] tables):
     a round robin of the strategies with seats rotated, their ratings with 95% intervals, a
     win matrix, skill depth, and the game's balance at every level of skill."""
@@ -579,6 +621,9 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
     if n_games is not None and time_budget is not None:
         raise SimkitError("give --games or --time, not both")
     if target.endswith(".toml"):
+        if _trace(trace):
+            raise SimkitError("--trace-turns is for a game; an experiment file gives each "
+                              "ladder's trace_turns itself")
         from simkit.experiments import load_ladders
 
         if card_files:
@@ -596,7 +641,7 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         with explained(origins):
             spec = LadderSpec.make(target, players, strategies,
                                    n_games if n_games is not None else 200, level_games,
-                                   seed, over, weights)
+                                   seed, over, weights, _trace(trace))
         seconds = parse_duration(time_budget) if time_budget is not None else None
         jobs = [(spec, out or Path("runs") / f"ladder-{target}-{players}p-s{seed}", seconds,
                  n_games is not None)]
@@ -774,9 +819,10 @@ def _exploration_options(kind: str, refuse: str):
 @click.option("--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games a point (the most, with --precision).")
 @precision_option
+@trace_option
 @_exploration_options("sweep", "a grid of more points")
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
-          card_files, weights, precision, max_points, out, overwrite, resume, workers,
+          card_files, weights, precision, trace, max_points, out, overwrite, resume, workers,
           scheduler, report_dir, quiet, as_json, fair):
     """Play GAME (or the [[sweep]] tables of an experiment .toml file) at every point of a
     grid of its numbers (--vary), all on the same seeds:
@@ -786,6 +832,9 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     from simkit.explore import make_sweep
 
     if game.endswith(".toml"):
+        if _trace(trace):
+            raise SimkitError("--trace-turns is for a game; an experiment file gives each "
+                              "sweep's trace_turns itself")
         return _explore_file("sweep", game, out, overwrite, resume, workers, scheduler, quiet,
                              as_json, fair, report_dir)
     if not varies:
@@ -794,7 +843,8 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     over, origins = _overrides(game, overrides, card_files)
     with explained(origins):
         spec = make_sweep(game, players, list(varies), n_games, seed, strategies, over,
-                          not fixed_seats, weights, max_points, _precision(precision))
+                          not fixed_seats, weights, max_points, _precision(precision),
+                          _trace(trace))
     out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
 
@@ -976,10 +1026,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @quiet_option
 @json_option
 @precision_option
+@trace_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, fair):
+           as_json, precision, trace, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -996,10 +1047,10 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     changed_over = {**base_over, **changes}
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
-                            not fixed_seats, weights)
+                            not fixed_seats, weights, trace=_trace(trace))
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
-                               not fixed_seats, weights)
+                               not fixed_seats, weights, trace=_trace(trace))
     from simkit import folders
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
@@ -1018,7 +1069,8 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
         record = _whatif_precise(base, changed, out, _precision(precision), workers,
                                  scheduler, overwrite, quiet)
     b, c = load_run(out / "base"), load_run(out / "changed")
-    table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path)
+    table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
+                         b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100)
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
@@ -1096,11 +1148,14 @@ def _delta(x: float, share: bool) -> str:
 
 def _whatif_text(table) -> str:
     """The headline differences, one line each; per-item rows are left to the report."""
+    from simkit.reports.feel import SHARE_MEASURES
+
     head = table[~table["measure"].str.startswith("item")]
     lines = [f"{'measure':24} {'group':22} {'base':>9} {'changed':>9} {'diff':>9}  "
              f"{'95% interval':>21} {'p':>8}"]
     for r in head.itertuples(index=False):
-        share = r.measure in ("win rate", "first-player advantage", "share of games")
+        share = r.measure in ("win rate", "first-player advantage", "share of games",
+                              *SHARE_MEASURES)
         lines.append(f"{r.measure:24} {str(r.group):22} {_level(r.base, share):>9} "
                      f"{_level(r.changed, share):>9} {_delta(r.difference, share):>9}  "
                      f"[{_delta(r.ci_low, share):>9},{_delta(r.ci_high, share):>9}] "
@@ -1121,7 +1176,8 @@ def _whatif_text(table) -> str:
 @quiet_option
 def export(run_dir, fmt, out, overwrite, quiet):
     """Write a run's tables as spreadsheet files: games.csv (a row per game), items.csv (a
-    row per game and seat) and run.json, seats numbered from 1."""
+    row per game and seat), trace.csv for a traced run (a row per traced game and turn) and
+    run.json, seats numbered from 1."""
     from simkit import folders
     from simkit.results import read_run
 
@@ -1134,6 +1190,8 @@ def export(run_dir, fmt, out, overwrite, quiet):
     try:
         res.games.to_csv(tmp / "games.csv", index=False)
         res.items.to_csv(tmp / "items.csv", index=False)
+        if res.trace is not None:
+            res.trace.to_csv(tmp / "trace.csv", index=False)
         shutil.copy(Path(run_dir) / "run.json", tmp / "run.json")
         folders.mark(tmp, "export")
         folders.replace(tmp, out)

@@ -74,7 +74,7 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
         "import numpy as np",
         "",
         "from simkit.jit import borrow, borrow_all, inline, inline_source, kernel",
-        "from simkit.rng import seed_streams",
+        "from simkit.rng import GOLDEN, mix64, seed_streams",
         f"import {spec.rules.__name__} as game",
     ]
     specs = list(strategies.values())
@@ -107,7 +107,26 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
                       "weights[slot],",
                       "                            streams[1 + seat:2 + seat])"]
     lines.append("    return NOT_COMPILED")
+    lines += _feel_bindings(spec)
     return "\n".join(lines) + "\n" + body
+
+
+def _feel_bindings(spec: GameSpec) -> list[str]:
+    """``game_phase`` and ``game_progress``: the game's optional kernels, or stand-ins (no
+    phases: every decision is phase 0; no progress: never called, as no run of the game is
+    traced)."""
+    rules = spec.rules.__name__
+    lines = ["", ""]
+    if spec.has_phases:
+        lines.append(f"from {rules} import phase as game_phase")
+    else:
+        lines += ["@inline", "def game_phase(params, state):", "    return 0", "", ""]
+    if spec.has_progress:
+        lines.append(f"from {rules} import progress as game_progress")
+    else:
+        lines += ["@inline", "def game_progress(params, state, out):",
+                  "    raise RuntimeError('this game has no progress kernel')"]
+    return lines
 
 
 def _sources(spec: GameSpec, strategies: list[StrategySpec]) -> list[Path]:

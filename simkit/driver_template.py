@@ -46,7 +46,7 @@ A run whose strategies need no observation (``random``, ``first``) never calls
 import numpy as np
 
 from simkit.jit import borrow, borrow_all, inline, inline_source, kernel
-from simkit.rng import seed_streams
+from simkit.rng import GOLDEN, mix64, seed_streams
 
 game = None
 NOT_COMPILED = -1000
@@ -64,14 +64,53 @@ def choose(code, slot, params, state, obs, seat, moves, n_moves, weights, stream
     raise NotImplementedError
 
 
+@inline
+def game_phase(params, state):  # pragma: no cover
+    """The game's ``phase`` kernel, or 0 for a game without phases."""
+    return 0
+
+
+@inline
+def game_progress(params, state, out):  # pragma: no cover
+    """The game's ``progress`` kernel; never called for a game without one (a run traces
+    only a game that has it)."""
+    raise NotImplementedError
+
+
 # --- end of bindings ---
 
 NO_BUDGET = np.int64(-1)  # play on to the end (an int64, not a literal: one specialisation)
 
 
+@inline
+def record_progress(params, state, curve, prog, last):
+    """Write each seat's progress into the rows of ``curve`` from ``last + 1`` to the turn
+    the game has reached (every completed turn a row; a move that completes several fills
+    them all with the standing after it); returns the last row written."""
+    t = min(game.turn_number(state), curve.shape[0] - 1)
+    if t > last:
+        game_progress(params, state, prog)
+        for r in range(last + 1, t + 1):
+            for s in range(prog.shape[0]):
+                curve[r, s] = prog[s]
+    return max(t, last)
+
+
+@inline
+def count_decision(params, state, counts, n):
+    """Count a decision of ``n`` legal moves in its phase's row of ``counts``: decisions,
+    forced (one legal move), the sum of ``n`` and of its square."""
+    ph = game_phase(params, state)
+    counts[ph, 0] += 1
+    if n == 1:
+        counts[ph, 1] += 1
+    counts[ph, 2] += n
+    counts[ph, 3] += n * n
+
+
 @inline_source
 def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs, moves,
-              streams, items, scores, ranks, trace, budget, ws):
+              streams, items, scores, ranks, trace, budget, ws, counts, curve, prog):
     """Play the game in ``state`` on, for at most ``budget`` decisions (no limit when it is
     negative), allocating nothing.
 
@@ -81,19 +120,32 @@ def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs,
     (float64[P]) and ``ranks`` (int32[P]) when the game ends, and records the moves in
     ``trace`` while it has room. Returns (end reason, turns, decisions made here); the end
     reason is -1 when the budget ran out first (scores and ranks untouched), 0 for a timeout
-    (see the module's docstring for when ``finish`` is called)."""
+    (see the module's docstring for when ``finish`` is called).
+
+    How the game feels (``docs/metrics.md``): when ``counts`` has rows (int64[phases, 4]),
+    every decision is counted in its phase's row (``count_decision``); when ``curve`` has
+    rows (float32[max_turns + 1, P]), row ``t`` gets each seat's ``progress`` after turn
+    ``t`` (row 0 the start; the row of the last turn the final state), with ``prog``
+    (float64[P]) as scratch. Empty ones (a playout's) cost a test of their length."""
     decisions = 0
+    last = -1
+    if curve.shape[0] > 0:
+        last = record_progress(params, state, curve, prog, last)
     while not game.is_over(state):
         if game.turn_number(state) >= max_turns:
             game.finish(params, state, scores, ranks)
             for s in range(ranks.shape[0]):
                 ranks[s] = 0
+            if curve.shape[0] > 0:
+                record_progress(params, state, curve, prog, last)
             return 0, game.turn_number(state), decisions
         if decisions == budget:
             return -1, game.turn_number(state), decisions
         n = game.legal_moves(params, state, moves)
         if n <= 0:
             raise RuntimeError("a game offered no legal move before its end")
+        if counts.shape[0] > 0:
+            count_decision(params, state, counts, n)
         k = 0
         if n > 1:
             seat = game.to_move(state)
@@ -108,7 +160,12 @@ def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs,
             trace[decisions] = moves[k]
         game.apply_move(params, state, moves[k], streams[0:1], items)
         decisions += 1
+        if curve.shape[0] > 0:
+            last = record_progress(params, state, curve, prog, last)
     end = game.finish(params, state, scores, ranks)
+    if curve.shape[0] > 0:  # the final state (a game may end within a turn)
+        t = min(game.turn_number(state), curve.shape[0] - 1)
+        record_progress(params, state, curve, prog, t - 1)
     return end, game.turn_number(state), decisions
 
 
@@ -118,8 +175,9 @@ def play_out(params, n_players, slots, kernels, weights, max_turns, state, obs, 
     """``game_loop`` as a kernel of its own, for a test or a tool to call: play the game in
     ``state`` on for at most ``budget`` decisions (no limit when negative), into the
     caller's buffers, allocating nothing; see ``game_loop``."""
+    none = items[0:0]  # nothing counted, no curve
     return game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs, moves,
-                     streams, items, scores, ranks, trace, budget, ws)
+                     streams, items, scores, ranks, trace, budget, ws, none, none, scores)
 
 
 @kernel
@@ -133,20 +191,23 @@ def play_game(params, n_players, seed, slots, kernels, weights, max_turns, state
     streams = np.empty(1 + n_players, np.uint64)
     seed_streams(seed, n_players, streams)
     game.new_game(params, n_players, state, streams[0:1])
+    none = items[0:0]  # nothing counted, no curve
     return game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs, moves,
-                     streams, items, scores, ranks, trace, NO_BUDGET, ws)
+                     streams, items, scores, ranks, trace, NO_BUDGET, ws, none, none, scores)
 
 
 @kernel
 def play_batch(params, n_players, seeds, slots, kernels, weights, max_turns, state, obs, moves,
                streams, ws, out_end, out_turns, out_decisions, out_scores, out_ranks,
-               out_items):
+               out_items, out_counts, out_curve, prog):
     """Play ``len(seeds)`` games; game ``g`` uses ``seeds[g]`` and seat slots ``slots[g]``
     (int32[G, P]). ``state``, ``obs`` (int32[state_size]), ``moves`` (int32[max_moves]),
-    ``streams`` (uint64[1 + P]) and ``ws`` are scratch. Outputs are per game:
-    ``out_end``/``out_turns``/``out_decisions`` int32[G], ``out_scores`` float64[G, P],
-    ``out_ranks`` int32[G, P], ``out_items`` int32[G, P, n_items]. Per-decision data is
-    never kept."""
+    ``streams`` (uint64[1 + P]), ``prog`` (float64[P]) and ``ws`` are scratch. Outputs are
+    per game: ``out_end``/``out_turns``/``out_decisions`` int32[G], ``out_scores``
+    float64[G, P], ``out_ranks`` int32[G, P], ``out_items`` int32[G, P, n_items],
+    ``out_counts`` int64[G, phases, 4] (see ``count_decision``); the first
+    ``len(out_curve)`` games are traced into ``out_curve`` (float32[T, max_turns + 1, P],
+    see ``game_loop``; an untraced run passes float32[1, 0, P]). Per-decision data is never kept."""
     # every array here is kept alive by the caller for the whole call
     params = borrow_all(params)
     slots = borrow(slots)
@@ -160,17 +221,124 @@ def play_batch(params, n_players, seeds, slots, kernels, weights, max_turns, sta
     out_scores = borrow(out_scores)
     out_ranks = borrow(out_ranks)
     out_items = borrow(out_items)
+    out_counts = borrow(out_counts)
+    out_curve = borrow(out_curve)
+    prog = borrow(prog)
     trace = moves[0:0]
+    untraced = out_curve[0][0:0]  # out_curve has a game at least (of no rows: no trace)
     for g in range(seeds.shape[0]):
         items = out_items[g]
         for s in range(items.shape[0]):
             for j in range(items.shape[1]):
                 items[s, j] = 0
+        counts = out_counts[g]
+        for ph in range(counts.shape[0]):
+            for j in range(4):
+                counts[ph, j] = 0
+        curve = out_curve[g] if g < out_curve.shape[0] else untraced
         seed_streams(seeds[g], n_players, streams)
         game.new_game(params, n_players, state, streams[0:1])
         end, turns, decisions = game_loop(
             params, n_players, slots[g], kernels, weights, max_turns, state, obs, moves,
-            streams, items, out_scores[g], out_ranks[g], trace, NO_BUDGET, ws)
+            streams, items, out_scores[g], out_ranks[g], trace, NO_BUDGET, ws, counts, curve,
+            prog)
         out_end[g] = end
         out_turns[g] = turns
         out_decisions[g] = decisions
+
+
+KINGMAKING_BRANCHES = 4
+"""Moves of a decision played out by ``kingmaking_batch`` (evenly spaced in the legal
+list: all of them when there are no more)."""
+KINGMAKING_PLAYOUTS = 4
+"""Playouts of each of those moves: the first with the game's own chance stream from there
+(common random numbers), the others with chance streams of their own, so that a move is
+judged by who tends to win after it, not by how it happens to reshuffle the dice."""
+
+
+@inline
+def modal_mask(masks):
+    """The winner set (a bit mask of seats) most of ``masks`` share, or -2 when two sets tie
+    for most."""
+    best, count, tie = -2, 0, False
+    for i in range(masks.shape[0]):
+        c = 0
+        for j in range(masks.shape[0]):
+            if masks[j] == masks[i]:
+                c += 1
+        if c > count:
+            best, count, tie = masks[i], c, False
+        elif c == count and masks[i] != best:
+            tie = True
+    return -2 if tie else best
+
+
+@kernel
+def kingmaking_batch(params, n_players, seeds, slots, kernels, weights, max_turns, state, obs,
+                     moves, streams, items, ws, branch, b_obs, b_moves, b_streams, b_items,
+                     scores, ranks, out_king, out_pivotal):
+    """Replay each game of ``seeds`` (seat slots ``slots[g]``) decision by decision, as
+    ``play_batch`` plays it; at every decision with several legal moves, play the game out
+    ``KINGMAKING_PLAYOUTS`` times after each of up to ``KINGMAKING_BRANCHES`` of them, by
+    the same strategies, from copies of the state and the streams (``branch``,
+    ``b_streams``, with ``b_obs``, ``b_moves``, ``b_items`` as scratch). A move's outcome is
+    the set of winners (rank 1; a timeout has none) most of its playouts end with. The
+    decision is *pivotal* when two of its moves have different outcomes, and a
+    *kingmaker's* when it is pivotal and the deciding seat wins in none of the playouts.
+    Counts them per seat: ``out_king``/``out_pivotal`` int32[G, P]. The game itself is
+    played on exactly as in the run (the playouts draw from copies)."""
+    trace = moves[0:0]
+    none = b_items[0:0]
+    masks = np.empty(KINGMAKING_PLAYOUTS, np.int64)
+    for g in range(seeds.shape[0]):
+        for s in range(n_players):
+            out_king[g, s] = 0
+            out_pivotal[g, s] = 0
+        for s in range(items.shape[0]):
+            for j in range(items.shape[1]):
+                items[s, j] = 0
+                b_items[s, j] = 0
+        seed_streams(seeds[g], n_players, streams)
+        game.new_game(params, n_players, state, streams[0:1])
+        while not game.is_over(state) and game.turn_number(state) < max_turns:
+            n = game.legal_moves(params, state, moves)
+            k = 0
+            if n > 1:
+                seat = game.to_move(state)
+                tried = min(n, KINGMAKING_BRANCHES)
+                first = -1
+                differ = False
+                own = False
+                for j in range(tried):
+                    for m in range(KINGMAKING_PLAYOUTS):
+                        branch[:] = state
+                        b_streams[:] = streams
+                        if m > 0:  # a chance stream of its own
+                            b_streams[0] = mix64(streams[0] + np.uint64(m) * GOLDEN)
+                        game.apply_move(params, branch, moves[j * n // tried],
+                                        b_streams[0:1], b_items)
+                        game_loop(params, n_players, slots[g], kernels, weights, max_turns,
+                                  branch, b_obs, b_moves, b_streams, b_items, scores, ranks,
+                                  trace, NO_BUDGET, ws, none, none, scores)
+                        mask = 0
+                        for s in range(n_players):
+                            if ranks[s] == 1:
+                                mask |= 1 << s
+                        if ranks[seat] == 1:
+                            own = True
+                        masks[m] = mask
+                    outcome = modal_mask(masks)
+                    if outcome == -2:
+                        continue
+                    if first == -1:
+                        first = outcome
+                    elif outcome != first:
+                        differ = True
+                if differ:
+                    out_pivotal[g, seat] += 1
+                    if not own:
+                        out_king[g, seat] += 1
+                slot = slots[g][seat]
+                k = choose(kernels[slot], slot, params, state, obs, seat, moves, n, weights,
+                           streams, n_players, max_turns, ws)
+            game.apply_move(params, state, moves[k], streams[0:1], items)

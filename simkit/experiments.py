@@ -45,14 +45,16 @@ from simkit.runner import RunSpec
 
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights",
-        "cards"}
+        "cards", "trace_turns", "kingmaking"}
 REQUIRED = ("game", "players", "games")
 TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
          ("games", (int,), "an integer"), ("seed", (int,), "an integer"),
          ("strategies", (str, list), "a name, a comma-separated list or a list of names"),
          ("rotate", (bool,), "true or false"), ("set", (dict,), "a table of KEY = VALUE"),
          ("weights", (list,), 'a list of "STRATEGY.KEY=NUMBER"'),
-         ("cards", (list,), 'a list of card files ("cards.csv", "LIST=FILE")')]
+         ("cards", (list,), 'a list of card files ("cards.csv", "LIST=FILE")'),
+         ("trace_turns", (int, str), 'a number of games or "all"'),
+         ("kingmaking", (int, str), 'a number of games or "all"')]
 
 
 def _is(value, kinds) -> bool:
@@ -129,7 +131,8 @@ def load_experiments(path: Path) -> list[Experiment]:
                 spec = RunSpec.make(r["game"], r["players"], r["games"], r.get("seed", 0),
                                     r.get("strategies", "random"),
                                     {**lists, **r.get("set", {})}, r.get("rotate", True),
-                                    r.get("weights"))
+                                    r.get("weights"), trace=r.get("trace_turns", 0),
+                                    kingmaking=r.get("kingmaking", 0))
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
         out.append(Experiment(name, spec))
@@ -137,7 +140,7 @@ def load_experiments(path: Path) -> list[Experiment]:
 
 
 LADDER_KEYS = {"name", "game", "players", "strategies", "games", "level_games", "time", "seed",
-               "set", "weights", "cards"}
+               "set", "weights", "cards", "trace_turns"}
 LADDER_REQUIRED = ("game", "players", "strategies")
 LADDER_TYPES = TYPES + [("level_games", (int,), "an integer"),
                         ("time", (str, int, float), 'a duration ("15m", "2h" or seconds)')]
@@ -176,7 +179,7 @@ def load_ladders(path: Path) -> list[LadderExperiment]:
                 spec = LadderSpec.make(r["game"], r["players"], r["strategies"],
                                        r.get("games", 200), r.get("level_games"),
                                        r.get("seed", 0), {**lists, **r.get("set", {})},
-                                       r.get("weights"))
+                                       r.get("weights"), r.get("trace_turns", 0))
             seconds = parse_duration(r["time"]) if "time" in r else None
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
@@ -218,7 +221,8 @@ def load_explorations(path: Path, kind: str) -> list[Exploration]:
         found = [k for k in ("run", "ladder", "sweep", "sensitivity", "balance") if k in doc]
         hint = f"; it has [[{found[0]}]] tables, for `simkit {found[0]}`" if found else ""
         raise SimkitError(f"{path}: expected one or more [[{kind}]] tables{hint}")
-    keys = (KEYS - {"name"}) | {"name"} | EXPLORE_KEYS[kind]
+    keys = (KEYS - {"kingmaking"} - ({"trace_turns"} if kind != "sweep" else set())
+            ) | EXPLORE_KEYS[kind]
     required = ("game", "players", "vary") if kind != "sensitivity" else ("game", "players")
     out, names = [], set()
     for i, r in enumerate(tables, 1):
@@ -241,7 +245,7 @@ def load_explorations(path: Path, kind: str) -> list[Exploration]:
                                       r.get("games", 20_000), max_points=r.get("max_points",
                                                                                200),
                                       precision=precision / 100 if precision else None,
-                                      **common)
+                                      trace=r.get("trace_turns", 0), **common)
                 elif kind == "sensitivity":
                     spec = make_sensitivity(r["game"], r["players"], r.get("games", 20_000),
                                             keys=r.get("keys"), step=r.get("step"),

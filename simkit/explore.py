@@ -165,12 +165,15 @@ class ExploreSpec:
     measure: str = "seat-spread"
     precision: float | None = None
     skipped: tuple[str, ...] = ()  # sensitivity: the steps the game's own laws refuse
+    trace: int | str = 0  # games a point traced turn by turn (--trace-turns; "all")
 
     def run_spec(self, pt: Point, games: int | None = None) -> RunSpec:
         over = {**{k: data.thaw(v) for k, v in self.overrides}, **dict(pt.changes)}
-        return RunSpec.make(self.game, self.players, games or self.games, self.seed,
+        games = games or self.games
+        trace = games if self.trace == "all" else min(int(self.trace), games)
+        return RunSpec.make(self.game, self.players, games, self.seed,
                             list(self.strategies), over, self.rotate,
-                            [f"{s}.{k}={v}" for s, k, v in self.weights])
+                            [f"{s}.{k}={v}" for s, k, v in self.weights], trace=trace)
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -191,11 +194,17 @@ def _base(game, players, games, seed, strategies, overrides, rotate, weights):
 
 def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int = 0,
                strategies="random", overrides=None, rotate: bool = True, weights=None,
-               max_points: int = MAX_POINTS, precision: float | None = None) -> ExploreSpec:
-    """A sweep over the grid of ``varies`` (``KEY=VALUES`` each), every point checked."""
+               max_points: int = MAX_POINTS, precision: float | None = None, trace=0
+               ) -> ExploreSpec:
+    """A sweep over the grid of ``varies`` (``KEY=VALUES`` each), every point checked;
+    ``trace`` games a point traced turn by turn (a number or "all")."""
     if not varies:
         raise SimkitError("a sweep needs at least one --vary KEY=VALUES")
     run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
+    from simkit.runner import check_trace
+
+    check_trace(registry.get_game(game), trace, games)
+    trace = "all" if trace == "all" else int(trace or 0)
     parsed = [parse_vary(game, v, overrides) for v in varies]
     keys = [k for k, _ in parsed]
     if len(set(keys)) != len(keys):
@@ -211,7 +220,7 @@ def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int
         points.append(Point(i, changes, f"points/{i + 1:03d}-{_label(dict(changes))}"))
     spec = ExploreSpec("sweep", game, players, games, seed, run.strategies, rotate, over,
                        run.weights, tuple(points), tuple((k, tuple(v)) for k, v in parsed),
-                       precision=_check_precision(precision))
+                       precision=_check_precision(precision), trace=trace)
     for pt in spec.points:
         spec.run_spec(pt)  # every point's values checked (cross-value laws too) before play
     return spec

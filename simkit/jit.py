@@ -109,6 +109,37 @@ def _writable(folder: Path) -> bool:
 _use_keyed_cache()
 
 
+def _skip_blas_probe() -> None:
+    """Import numba's array maths without its BLAS probe. When numba's CPU target first
+    loads (the first kernel compiled or read from the cache), ``numba.np.arraymath`` asks
+    whether BLAS is there by importing ``scipy.linalg``: 0.11 to 0.33 s of every simkit
+    process (issue 13), for a library no simkit kernel calls. The probe's answer only
+    chooses how numba computes the inner products of ``np.correlate`` and
+    ``np.convolve`` (a plain loop without it: the same values); ``np.dot`` and
+    ``np.linalg`` still find BLAS when a kernel uses them, as they check again themselves."""
+    if "numba.np.arraymath" in sys.modules:
+        return
+    try:
+        import numba.np.linalg as linalg
+    except ImportError:  # pragma: no cover - another numba layout: keep its probe
+        return
+    real = getattr(linalg, "ensure_blas", None)
+    if real is None:  # pragma: no cover
+        return
+
+    def no_probe():
+        raise ImportError("simkit: the BLAS probe is skipped (see simkit.jit)")
+
+    linalg.ensure_blas = no_probe
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        linalg.ensure_blas = real
+
+
+_skip_blas_probe()
+
+
 _damaged: list[str] = []
 
 

@@ -73,10 +73,14 @@ class LadderSpec:
     seed: int = 0
     overrides: tuple = ()
     weights: tuple = ()
+    trace: int | str = 0
+    """Games of each level's self-play traced turn by turn (``--trace-turns``; "all"): the
+    feel of the game at every level of skill."""
 
     @classmethod
     def make(cls, game: str, players: int, strategies, games: int, level_games: int | None =
-             None, seed: int = 0, overrides: dict | None = None, weights=None) -> LadderSpec:
+             None, seed: int = 0, overrides: dict | None = None, weights=None, trace=0
+             ) -> LadderSpec:
         """Build and check a ladder: every strategy plays the game, two at least, none twice;
         every run it will play is checked before any game is played."""
         spec = registry.get_game(game)
@@ -111,8 +115,12 @@ class LadderSpec:
 
         over = data.parse_overrides(overrides)
         frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))
-        ladder = cls(game, players, tuple(canon), games,
-                     games if level_games is None else level_games, seed, frozen, tuple(w))
+        from simkit.runner import check_trace
+
+        lv = games if level_games is None else level_games
+        check_trace(spec, trace, lv)
+        ladder = cls(game, players, tuple(canon), games, lv, seed, frozen, tuple(w),
+                     "all" if trace == "all" else int(trace or 0))
         if len(ladder.schedule()) > MAX_RUNS:
             raise SimkitError(f"this ladder would play {len(ladder.schedule()):,} runs (tables "
                               f"x seat arrangements), more than {MAX_RUNS:,}; give fewer "
@@ -122,8 +130,9 @@ class LadderSpec:
         return ladder
 
     def with_games(self, games: int, level_games: int) -> LadderSpec:
+        trace = self.trace if self.trace == "all" else min(int(self.trace), level_games)
         return LadderSpec(self.game, self.players, self.strategies, games, level_games,
-                          self.seed, self.overrides, self.weights)
+                          self.seed, self.overrides, self.weights, trace)
 
     def tables(self) -> list[tuple[int, ...]]:
         """The tables of the round robin: multisets of ``players`` strategy indices with as
@@ -151,9 +160,12 @@ class LadderSpec:
     def run_spec(self, m: Match) -> RunSpec:
         """The run of ``m``: fixed seats, the ladder's seed and data, the weights that name
         its strategies, and a driver compiled with every strategy of the ladder."""
+        trace = 0
+        if m.part == "level" and self.trace:
+            trace = m.games if self.trace == "all" else min(int(self.trace), m.games)
         return RunSpec.make(self.game, self.players, m.games, self.seed, list(m.seats),
                             dict(self.overrides), False,
-                            _weights_for(self.weights, m.seats), self.strategies)
+                            _weights_for(self.weights, m.seats), self.strategies, trace)
 
     def as_dict(self) -> dict:
         from simkit import data

@@ -82,28 +82,77 @@ def register_strategy(spec: StrategySpec) -> StrategySpec:
 
 
 def _load() -> None:
+    """Every installed game and strategy (``simkit games`` lists them)."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
     for ep in entry_points(group="simkit.games"):
-        if ep.name not in _games:
+        _load_game(ep.name)
+    for name, load in _strategy_loaders(None):
+        _load_strategies(name, load)
+    _loaded = True
+
+
+_games_loaded: set[str] = set()
+_modules_loaded: set[str] = set()
+
+
+def _load_game(name: str) -> None:
+    """The game ``name`` alone, and the strategies that can play it: the generic ones, its
+    own modules of ``simkit.strategies`` (named after its package: ``rabbit_hunt.py``,
+    ``rabbit_hunt_v1.py``) and every third-party strategy module. A command about one game
+    imports no other game (a tenth of a second of every run)."""
+    if name in _games_loaded or _loaded:
+        return
+    _games_loaded.add(name)
+    if name not in _games:
+        for ep in entry_points(group="simkit.games", name=name):
             try:
                 register_game(ep.load())
             except Exception as exc:  # noqa: BLE001 - one broken plugin must not stop the rest
                 _broken[ep.name] = f"{type(exc).__name__}: {exc}"
+    for module, load in _strategy_loaders(name):
+        _load_strategies(module, load)
+
+
+def _game_packages() -> dict[str, str]:
+    """Each installed game's package name, from its entry point (nothing imported)."""
+    out = {}
+    for ep in entry_points(group="simkit.games"):
+        out[ep.name] = ep.value.split(":")[0].rsplit(".", 1)[-1]
+    for name, spec in _games.items():  # registered by hand (tests, notebooks)
+        out.setdefault(name, spec.rules.__name__.split(".")[-2]
+                       if spec.rules.__name__.count(".") else spec.name)
+    return out
+
+
+def _strategy_loaders(game: str | None) -> list:
+    """(module, loader) of the strategy modules for ``game`` (None: all of them)."""
     import simkit.strategies as strategies
 
-    loaders = [(f"simkit.strategies.{m.name}",
-                lambda n=f"simkit.strategies.{m.name}": importlib.import_module(n))
-               for m in pkgutil.iter_modules(strategies.__path__)]
-    loaders += [(ep.value, ep.load) for ep in entry_points(group="simkit.strategies")]
-    for name, load in loaders:
-        try:
-            load()
-        except Exception as exc:  # noqa: BLE001 - a broken strategy must not stop the rest
-            _broken_strategies[name] = f"{type(exc).__name__}: {exc}"
-            warnings.warn(f"strategy module {name} failed to load: {exc}", stacklevel=2)
+    packages = _game_packages()
+    mine = packages.get(game) if game is not None else None
+    others = [pk for g, pk in packages.items() if g != game]
+    out = []
+    for m in pkgutil.iter_modules(strategies.__path__):
+        own = mine is not None and (m.name == mine or m.name.startswith(mine + "_"))
+        foreign = any(m.name == pk or m.name.startswith(pk + "_") for pk in others)
+        if game is None or own or not foreign:
+            name = f"simkit.strategies.{m.name}"
+            out.append((name, lambda n=name: importlib.import_module(n)))
+    out += [(ep.value, ep.load) for ep in entry_points(group="simkit.strategies")]
+    return out
+
+
+def _load_strategies(name: str, load) -> None:
+    if name in _modules_loaded:
+        return
+    _modules_loaded.add(name)
+    try:
+        load()
+    except Exception as exc:  # noqa: BLE001 - a broken strategy must not stop the rest
+        _broken_strategies[name] = f"{type(exc).__name__}: {exc}"
+        warnings.warn(f"strategy module {name} failed to load: {exc}", stacklevel=3)
 
 
 def games() -> dict[str, GameSpec]:
@@ -112,7 +161,9 @@ def games() -> dict[str, GameSpec]:
 
 
 def get_game(name: str) -> GameSpec:
-    _load()
+    _load_game(name)
+    if name not in _games and name not in _broken:
+        _load()  # not installed under that name: the error lists every game
     if name in _broken:
         raise SimkitError(f"game {name!r} is installed but failed to load: {_broken[name]}")
     if name not in _games:
@@ -122,7 +173,7 @@ def get_game(name: str) -> GameSpec:
 
 def strategies_for(game: str) -> dict[str, StrategySpec]:
     """Every strategy that can play ``game``: generic ones and the game's own, by name."""
-    _load()
+    _load_game(game) if game else _load()
     found = {name: s for (name, g), s in _strategies.items() if g is None}
     found.update({name: s for (name, g), s in _strategies.items() if g == game})
     return dict(sorted(found.items()))

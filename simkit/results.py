@@ -8,10 +8,17 @@ the conversion happens here, once, where the tables are built. A run folder hold
                    seats share a rank; 0 for everyone in a game nobody won), score_s<s>; then
                    winner (the seat that won alone, 0 when no seat or several seats won),
                    winning_team (the team whose seats alone hold rank 1, else 0), turns,
-                   decisions, end_reason
+                   decisions, end_reason; then the branching counters (``docs/metrics.md``):
+                   forced (decisions with one legal move), legal_moves and legal_moves_sq
+                   (the sum over decisions of the number of legal moves, and of its
+                   square), and for a game with phases each of them, and decisions, by
+                   phase (``forced:draft``); in a run with ``--kingmaking``,
+                   kingmaker_s<s> and pivotal_s<s> (-1 in a game not replayed)
     items.parquet  a row per game and seat: game, seat (1..P), then one uint16 count per item
                    event column of the game (``item:event``), wide because a 10-million-game
                    run then stays small (runs of zeros compress to almost nothing)
+    trace.parquet  only in a traced run (``--trace-turns``): a row per traced game and turn,
+                   game, turn (0 = the start, the last the final state), progress_s<s>
     run.json       ``schema_version``, the game and its version, every data value with its
                    source, strategies, seeds, backend, package versions, elapsed time, and
                    ``complete``
@@ -65,6 +72,10 @@ class Chunk:
     ranks: np.ndarray  # int32[G, P]
     items: np.ndarray  # int32[G, P, n_items]
     search: np.ndarray | None = None  # float64[slots, stats]: the searches' statistics
+    counts: np.ndarray | None = None  # int64[G, phases, 4]: decisions, forced, sum n, sum n^2
+    curve: np.ndarray | None = None  # float32[T, max_turns + 1, P]: the first T games' trace
+    king: np.ndarray | None = None  # int32[K, P]: the first K games' kingmaker decisions
+    pivotal: np.ndarray | None = None  # int32[K, P]: and their pivotal decisions
 
 
 def seat_column(kind: str, seat: int) -> str:
@@ -89,8 +100,12 @@ def _strings(names) -> pa.Array:
                                  [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
 
 
-def games_table(chunk: Chunk, strategy_names, teams, end_reasons) -> pa.Table:
-    """The games table of a chunk; ``teams`` are the kernels' 0-based team of each seat."""
+def games_table(chunk: Chunk, strategy_names, teams, end_reasons, phases=("all",),
+                kingmaking: bool = False) -> pa.Table:
+    """The games table of a chunk; ``teams`` are the kernels' 0-based team of each seat,
+    ``phases`` the names of the rows of ``chunk.counts``; ``kingmaking``: the run replays
+    games for kingmakers (columns ``kingmaker_s<s>``, ``pivotal_s<s>``, -1 in a game not
+    replayed)."""
     g, p = chunk.ranks.shape
     cols: dict[str, pa.Array] = {
         "game": _column(np.arange(chunk.start, chunk.start + g, dtype=np.int64)),
@@ -119,6 +134,50 @@ def games_table(chunk: Chunk, strategy_names, teams, end_reasons) -> pa.Table:
     cols["decisions"] = _column(chunk.decisions)
     cols["end_reason"] = pa.DictionaryArray.from_arrays(
         _column(chunk.end.astype(np.int32, copy=False)), _strings(end_reasons))
+    if chunk.counts is not None:
+        cols.update(_count_columns(chunk.counts, phases))
+    if kingmaking:
+        for kind, values in (("kingmaker", chunk.king), ("pivotal", chunk.pivotal)):
+            full = np.full((g, p), -1, np.int16)
+            if values is not None:
+                full[:len(values)] = values
+            for s in range(p):
+                cols[seat_column(kind, s + 1)] = _column(full[:, s])
+    return pa.table(cols)
+
+
+def _count_columns(counts: np.ndarray, phases) -> dict[str, pa.Array]:
+    """The branching counters of every game (``docs/metrics.md``): forced decisions (one
+    legal move), the sum of legal moves over decisions and of their squares; for a game
+    with phases, each phase's decisions and counters too (``forced:draft``...)."""
+    total = counts.sum(axis=1)
+    cols = {"forced": _column(total[:, 1].astype(np.int32)),
+            "legal_moves": _column(total[:, 2]),
+            "legal_moves_sq": _column(total[:, 3])}
+    if len(phases) > 1:
+        for i, ph in enumerate(phases):
+            cols[f"decisions:{ph}"] = _column(counts[:, i, 0].astype(np.int32))
+            cols[f"forced:{ph}"] = _column(counts[:, i, 1].astype(np.int32))
+            cols[f"legal_moves:{ph}"] = _column(counts[:, i, 2])
+            cols[f"legal_moves_sq:{ph}"] = _column(counts[:, i, 3])
+    return cols
+
+
+def trace_table(chunk: Chunk) -> pa.Table | None:
+    """The traced games of a chunk, a row per game and turn (0 = the start; the last row
+    of a game is its final state): game, turn, then each seat's progress
+    (``progress_s1`` ...)."""
+    if chunk.curve is None:
+        return None
+    t, _, p = chunk.curve.shape
+    rows = np.minimum(chunk.turns[:t], chunk.curve.shape[1] - 1) + 1
+    game = np.repeat(np.arange(chunk.start, chunk.start + t, dtype=np.int64), rows)
+    turn = np.concatenate([np.arange(r, dtype=np.int32) for r in rows])
+    keep = np.arange(chunk.curve.shape[1])[None, :] < rows[:, None]
+    values = chunk.curve[keep]  # rows in game order, then turn order
+    cols = {"game": _column(game), "turn": _column(turn)}
+    for s in range(p):
+        cols[seat_column("progress", s + 1)] = _column(values[:, s])
     return pa.table(cols)
 
 
@@ -166,16 +225,20 @@ class RunWriter:
             raise SimkitError(f"cannot write beside {self.out}: {exc.strerror}") from exc
         self._games = None
         self._items = None
+        self._trace = None
         self._pending: list[tuple[pa.Table, pa.Table]] = []
+        self._pending_trace: list[pa.Table] = []
         self._pending_rows = 0
         self.rows = 0
 
-    def write(self, games: pa.Table, items: pa.Table) -> None:
+    def write(self, games: pa.Table, items: pa.Table, trace: pa.Table | None = None) -> None:
         """Add a chunk's tables. Small chunks (a search plays four games at a time) are
         gathered into row groups of at least ``ROW_GROUP`` games: a row group per chunk
         made files that took a tenth of a second to read back. What is gathered is
         written by ``close``, also when a run is interrupted."""
         self._pending.append((games, items))
+        if trace is not None:
+            self._pending_trace.append(trace)
         self._pending_rows += games.num_rows
         self.rows += games.num_rows
         if self._pending_rows >= ROW_GROUP:
@@ -192,6 +255,12 @@ class RunWriter:
             self._items = _parquet_writer(self.tmp / "items.parquet", items.schema)
         self._games.write_table(games)
         self._items.write_table(items)
+        if self._pending_trace:
+            trace = pa.concat_tables(self._pending_trace).combine_chunks()
+            self._pending_trace = []
+            if self._trace is None:
+                self._trace = _parquet_writer(self.tmp / "trace.parquet", trace.schema)
+            self._trace.write_table(trace)
 
     def copy_from(self, folder: Path, games: int) -> None:
         """Start with the first ``games`` games of the run folder ``folder`` (an interrupted
@@ -213,10 +282,22 @@ class RunWriter:
                                             strict=True):
             self.write(pa.Table.from_batches([games_batch]),
                        pa.Table.from_batches([items_batch]))
+        if (folder / "trace.parquet").is_file():  # the traced games among those kept
+            import pyarrow.compute as pc
+
+            try:
+                t_file = pq.ParquetFile(folder / "trace.parquet")
+                for batch in t_file.iter_batches(ROW_GROUP * 50):
+                    table = pa.Table.from_batches([batch])
+                    self._pending_trace.append(
+                        table.filter(pc.less(table["game"], games)))
+            except (OSError, pa.ArrowException) as exc:
+                raise SimkitError(f"--resume: {folder}/trace.parquet cannot be read ({exc}); "
+                                  "play the run again with --overwrite") from exc
 
     def close(self, meta: dict) -> Path:
         self._flush()
-        for w in (self._games, self._items):
+        for w in (self._games, self._items, self._trace):
             if w is not None:
                 w.close()
         (self.tmp / "run.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
@@ -229,13 +310,13 @@ class RunWriter:
     def abort(self) -> None:
         """Leave the disk as it was: the temporary folder and the lock go, even when
         closing the writers fails again (a full disk)."""
-        for w in (self._games, self._items):
+        for w in (self._games, self._items, self._trace):
             if w is not None:
                 try:
                     w.close()
                 except Exception:  # noqa: BLE001, S110 - the folder is removed below
                     pass
-        self._games = self._items = None
+        self._games = self._items = self._trace = None
         shutil.rmtree(self.tmp, ignore_errors=True)
         self.lock.release()
 
@@ -250,6 +331,9 @@ class RunResult:
     items: pd.DataFrame | None
     meta: dict
     tally: Any = None
+    trace: pd.DataFrame | None = None
+    """The traced games' progress, a row per game and turn (``trace_table``); None for a
+    run without a trace."""
 
 
 def read_meta(folder: Path) -> dict:
@@ -392,9 +476,10 @@ def read_items_batches(items, columns: list[str], batch_rows: int):
         yield batch
 
 
-def read_run(folder: Path, items: bool = True) -> RunResult:
+def read_run(folder: Path, items: bool = True, trace: bool = True) -> RunResult:
     """A run folder's tables in today's layout (older layouts are upgraded as they are read)
-    and its run.json."""
+    and its run.json; ``trace`` False leaves trace.parquet unread (``reports.feel`` reads it
+    in batches)."""
     meta = read_meta(folder)
     games = read_games(folder, meta)
     items_df = None
@@ -407,4 +492,16 @@ def read_run(folder: Path, items: bool = True) -> RunResult:
         except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
             raise SimkitError(f"{path} is unreadable: {exc}") from exc
         items_df = upgrade_items(items_df)
-    return RunResult(games, items_df, meta)
+    return RunResult(games, items_df, meta, trace=read_trace(folder) if trace else None)
+
+
+def read_trace(folder: Path) -> pd.DataFrame | None:
+    """A run folder's trace.parquet (a row per traced game and turn), or None when the run
+    traced no game."""
+    path = Path(folder) / "trace.parquet"
+    if not path.is_file():
+        return None
+    try:
+        return pq.read_table(path).to_pandas()
+    except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
+        raise SimkitError(f"{path} is unreadable: {exc}") from exc

@@ -38,6 +38,7 @@ from simkit.results import (
     RunWriter,
     games_table,
     items_table,
+    trace_table,
 )
 from simkit.rng import game_seeds
 
@@ -53,6 +54,49 @@ MAX_GAMES = 10**10
 """The most games one run plays (about a day of play on two cores even for the fastest
 game); more is almost certainly a typo."""
 MAX_SEED = 2**64 - 1
+
+
+def check_trace(spec, trace, games: int) -> int:
+    """The number of games ``--trace-turns`` asks to trace (``"all"``: every game); a game
+    without a ``progress`` kernel, or more games than the run has, is refused."""
+    if trace in (0, None, "0"):
+        return 0
+    if trace == "all":
+        trace = games
+    elif isinstance(trace, str) and trace.strip().isdigit():
+        trace = int(trace)
+    if not isinstance(trace, int) or isinstance(trace, bool) or trace < 0:
+        raise SimkitError(f"--trace-turns must be a number of games or 'all', not {trace!r}")
+    if trace > games:
+        raise SimkitError(f"--trace-turns {trace:,} is more games than the run has "
+                          f"({games:,}); give at most {games:,}, or 'all'")
+    if not spec.has_progress:
+        raise SimkitError(f"{spec.name} has no progress kernel, so its games cannot be traced "
+                          "turn by turn (--trace-turns); the metrics that need no trace "
+                          "(branching factor, forced moves, timeouts) are in every run. "
+                          "docs/adding-a-game.md says how to add one")
+    return trace
+
+
+def check_kingmaking(kingmaking, games: int, players: int) -> int:
+    """The number of games ``--kingmaking`` asks to replay (``"all"``: every game); refused
+    at two players (a kingmaker needs a third seat to hand the win to) and beyond the run."""
+    if kingmaking in (0, None, "0"):
+        return 0
+    if kingmaking == "all":
+        kingmaking = games
+    elif isinstance(kingmaking, str) and kingmaking.strip().isdigit():
+        kingmaking = int(kingmaking)
+    if not isinstance(kingmaking, int) or isinstance(kingmaking, bool) or kingmaking < 0:
+        raise SimkitError(f"--kingmaking must be a number of games or 'all', not "
+                          f"{kingmaking!r}")
+    if players < 3:
+        raise SimkitError("--kingmaking is for 3 or 4 players: at 2 a seat that cannot win "
+                          "has nobody else to hand the win to")
+    if kingmaking > games:
+        raise SimkitError(f"--kingmaking {kingmaking:,} is more games than the run has "
+                          f"({games:,}); give at most {games:,}, or 'all'")
+    return kingmaking
 
 
 def check_seed(seed) -> int:
@@ -122,11 +166,18 @@ class RunSpec:
     compile_with: tuple[str, ...] = ()
     """More strategies to compile into the run's driver than it seats: the runs of a ladder
     share one driver (and its compilation); results do not depend on it."""
+    trace: int = 0
+    """How many games (the run's first) record each seat's progress turn by turn
+    (``--trace-turns``, ``docs/metrics.md``); tracing never changes a game."""
+    kingmaking: int = 0
+    """How many games (the run's first) are replayed to find kingmakers (``--kingmaking``,
+    ``docs/metrics.md``): every decision's moves played out to see who would win."""
 
     @classmethod
     def make(cls, game, players, games, seed=0, strategies="random", overrides=None,
-             rotate=True, weights=None, compile_with=()) -> RunSpec:
-        """Build and validate a RunSpec from user-facing arguments."""
+             rotate=True, weights=None, compile_with=(), trace=0, kingmaking=0) -> RunSpec:
+        """Build and validate a RunSpec from user-facing arguments; ``trace`` and
+        ``kingmaking`` are a number of games or ``"all"``."""
         spec = registry.get_game(game)
         if players not in spec.players:
             raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
@@ -144,7 +195,10 @@ class RunSpec:
         names = _with_budgets(game, names, w)
         frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))  # plans cached
         extra = tuple(sorted({registry.split_budget(n)[0] for n in compile_with}))
-        run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w), extra)
+        traced = check_trace(spec, trace, games)
+        kings = check_kingmaking(kingmaking, games, players)
+        run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w), extra,
+                  traced, kings)
         plan(run)  # compile the parameters now, so a bad value fails before any output
         return run
 
@@ -173,6 +227,7 @@ class Plan:
     search_nodes: int = 0  # the largest search budget of the run (0: no search)
     rollout_weights: np.ndarray = field(default_factory=lambda: np.zeros(1, np.float64))
     teams: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    phases: tuple[str, ...] = ("all",)  # the game's phases, or one for a game without
 
     def slot_weights(self, slot: int) -> dict[str, float]:
         """Slot ``slot``'s effective weights by name."""
@@ -291,7 +346,8 @@ def plan(run: RunSpec) -> Plan:
         int(rules.state_size(compiled, run.players)),
         int(rules.max_moves(compiled, run.players)), spec.columns_for(vals),
         slots, kernels, search_nodes, rollout,
-        np.array(spec.teams(run.players), np.int32))
+        np.array(spec.teams(run.players), np.int32),
+        tuple(spec.phases) if spec.has_phases else ("all",))
 
 
 def seat_codes(p: Plan, start: int, count: int) -> np.ndarray:
@@ -329,19 +385,47 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
     k = len(p.item_columns)
     seeds = game_seeds(p.run.seed, start, count)
     codes = seat_codes(p, start, count)
+    traced = max(0, min(start + count, p.run.trace) - start)
     c = Chunk(start, seeds, codes, np.empty(count, np.int32), np.empty(count, np.int32),
               np.empty(count, np.int32), np.empty((count, n), np.float64),
-              np.empty((count, n), np.int32), np.empty((count, n, k), np.int32))
+              np.empty((count, n), np.int32), np.empty((count, n, k), np.int32),
+              counts=np.empty((count, len(p.phases), 4), np.int64))
+    curve = (np.full((traced, p.max_turns + 1, n), np.nan, np.float32) if traced
+             else np.empty((1, 0, n), np.float32))
     ws, arrays = workspace(p)
     ws.stats[:] = 0
     p.driver.module.play_batch(
         p.compiled, n, seeds, codes, p.kernels, p.weights, p.max_turns,
         np.empty(p.state_size, np.int32), np.empty(p.state_size, np.int32),
         np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64), arrays,
-        c.end, c.turns, c.decisions, c.scores, c.ranks, c.items)
+        c.end, c.turns, c.decisions, c.scores, c.ranks, c.items, c.counts, curve,
+        np.empty(n, np.float64))
+    if traced:
+        c.curve = curve
+    kings = max(0, min(start + count, p.run.kingmaking) - start)
+    if kings:
+        c.king, c.pivotal = kingmaking(p, seeds[:kings], codes[:kings], arrays)
     if p.search_nodes:
         c.search = ws.stats.copy()
     return c
+
+
+def kingmaking(p: Plan, seeds: np.ndarray, codes: np.ndarray, arrays
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """int32[G, P] each: per game and seat, the kingmaker's and the pivotal decisions
+    (``driver_template.kingmaking_batch``)."""
+    n, k = p.run.players, len(p.item_columns)
+    king = np.zeros((len(seeds), n), np.int32)
+    pivotal = np.zeros((len(seeds), n), np.int32)
+    size = p.state_size
+    p.driver.module.kingmaking_batch(
+        p.compiled, n, seeds, codes, p.kernels, p.weights, p.max_turns,
+        np.empty(size, np.int32), np.empty(size, np.int32), np.empty(p.max_moves, np.int32),
+        np.empty(1 + n, np.uint64), np.zeros((n, k), np.int32), arrays,
+        np.empty(size, np.int32), np.empty(size, np.int32), np.empty(p.max_moves, np.int32),
+        np.empty(1 + n, np.uint64), np.zeros((n, k), np.int32), np.empty(n, np.float64),
+        np.empty(n, np.int32), king, pivotal)
+    return king, pivotal
 
 
 def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
@@ -349,15 +433,16 @@ def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
     return play_chunk(plan(run), start, count)
 
 
-def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table]:
-    """The games and items tables of a played chunk."""
+def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table, pa.Table | None]:
+    """The games, items and trace tables of a played chunk (no trace: None)."""
     spec = registry.get_game(p.run.game)
     return (games_table(chunk, p.slots, spec.teams(p.run.players),
-                        spec.end_reasons),
-            items_table(chunk, p.item_columns))
+                        spec.end_reasons, p.phases, p.run.kingmaking > 0),
+            items_table(chunk, p.item_columns), trace_table(chunk))
 
 
-def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table, pa.Table]:
+def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table, pa.Table,
+                                                                 pa.Table | None]:
     """What a local thread runs: play a chunk and build its tables, so that the thread
     writing the run folder only writes."""
     chunk = play_chunk(p, start, count)
@@ -418,7 +503,7 @@ class _Backend:
             self.result = lambda bounds: self._tabulated(play_chunk(p, *bounds))
         self._plan = p
 
-    def _tabulated(self, chunk: Chunk) -> tuple[Chunk, pa.Table, pa.Table]:
+    def _tabulated(self, chunk: Chunk) -> tuple[Chunk, pa.Table, pa.Table, pa.Table | None]:
         return (chunk, *tables(self._plan, chunk))
 
     def close(self, wait: bool) -> None:
@@ -516,8 +601,13 @@ def chunk_cap(p: Plan) -> int:
     chunk's int32 item counts and the items table's uint16 copy, with room for the concat
     of a row group (x2), plus the games table and the chunk's own columns."""
     n, k = p.run.players, len(p.item_columns)
-    per_game = 2 * (6 * n * k + 40 * n + 80)
+    per_game = 2 * (6 * n * k + 40 * n + 80 + 40 * len(p.phases))
+    if p.run.trace:  # a traced game's curve, and its rows in the trace table
+        per_game += (p.max_turns + 1) * (4 * n + 2 * (10 + 4 * n))
     return max(1, CHUNK_BYTES // per_game)
+
+
+_DEFAULTS = RunSpec("", 0, 0)
 
 
 def _as_recorded(run: RunSpec) -> dict:
@@ -537,7 +627,16 @@ def is_complete(folder: Path, run: RunSpec) -> bool:
     except (OSError, ValueError):
         return False
     return (isinstance(meta, dict) and meta.get("complete") is True
-            and meta.get("run_spec") == _as_recorded(run))
+            and _recorded_spec(meta) == _as_recorded(run))
+
+
+def _recorded_spec(meta) -> dict | None:
+    """The run_spec of a run.json, with the default of any field added since it was
+    written."""
+    have = meta.get("run_spec") if isinstance(meta, dict) else None
+    if not isinstance(have, dict):
+        return None
+    return {**{k: v for k, v in _as_recorded(_DEFAULTS).items() if k not in have}, **have}
 
 
 def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dict | None]:
@@ -555,7 +654,7 @@ def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dic
         raise SimkitError(f"--resume: {out}/run.json cannot be read ({exc}); play the run "
                           "again with --overwrite") from exc
     want = _as_recorded(run)
-    have = meta.get("run_spec") if isinstance(meta, dict) else None
+    have = _recorded_spec(meta)
     if grow and isinstance(have, dict) and isinstance(have.get("games"), int) \
             and have["games"] <= run.games and meta.get("complete"):
         have = {**have, "games": run.games}
@@ -627,19 +726,22 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                    desc=run.game, dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
+    kept_trace: list[pa.Table] = []
     counts = _tally_for(p) if tally else None
     done = first
     search_stats = None
     stop = _StopRequests()
     try:
         with stop:
-            for chunk, g, it in _ordered(backend.submit, backend.result, bounds,
-                                         backend.pending_max):
+            for chunk, g, it, tr in _ordered(backend.submit, backend.result, bounds,
+                                             backend.pending_max):
                 if writer is not None:
-                    writer.write(g, it)
+                    writer.write(g, it, tr)
                 else:
                     kept_games.append(g)
                     kept_items.append(it)
+                    if tr is not None:
+                        kept_trace.append(tr)
                 if counts is not None:
                     counts.add(chunk)
                 done += len(chunk.seeds)
@@ -683,11 +785,13 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         if own_bar:
             bar.close()
         backend.close(wait=not stop.requested)
-    result_games = result_items = None  # written: not read back (nor pandas imported)
+    result_games = result_items = result_trace = None  # written: not read back
     if writer is None:
         result_games = pa.concat_tables(kept_games).to_pandas()
         result_items = pa.concat_tables(kept_items).to_pandas()
-    res = RunResult(result_games, result_items, meta, counts)
+        if kept_trace:
+            result_trace = pa.concat_tables(kept_trace).to_pandas()
+    res = RunResult(result_games, result_items, meta, counts, result_trace)
     if not complete:
         raise RunInterrupted(res, out)
     return res
@@ -696,9 +800,14 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
 def _tally_for(p: Plan):
     from simkit.reports.tally import Tally
 
+    from simkit.reports.feel import FeelTally
+
     spec = registry.get_game(p.run.game)
-    return Tally(p.run.players, spec.teams(p.run.players), p.slots,
-                 p.run.strategies, spec.end_reasons, p.item_columns)
+    tally = Tally(p.run.players, spec.teams(p.run.players), p.slots,
+                  p.run.strategies, spec.end_reasons, p.item_columns)
+    tally.feel = FeelTally(p.run.players, spec.teams(p.run.players), p.phases,
+                           spec.progress_unit if spec.has_progress else None)
+    return tally
 
 
 class RunAbandoned(KeyboardInterrupt):
@@ -772,6 +881,10 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         else None,
         "end_reasons": list(spec.end_reasons),
         "item_columns": list(p.item_columns),
+        "phases": list(p.phases),
+        "trace_games": min(p.run.trace, done),
+        "kingmaking_games": min(p.run.kingmaking, done),
+        "progress_unit": spec.progress_unit if spec.has_progress else None,
         "params": {k: {"value": q.value, "default": q.default, "source": q.source,
                        "why": q.why, "changed": q.changed} for k, q in p.params.items()},
         "overrides": {k: data.thaw(v) for k, v in p.run.overrides},

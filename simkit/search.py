@@ -60,9 +60,10 @@ KNOBS_SPEC = {
     "widen_alpha": Knob(0.5, 0, 1, False, "the exponent of progressive widening"),
     "widen_above": Knob(16, 0, 1_000_000, True,
                         "widen only the nodes with more legal moves than this"),
-    "cutoff": Knob(0, 0, 1, True,
-                   "how a playout cut by rollout_depth is scored: even (1/P each) or standing "
-                   "(the ranks the game's finish gives the position where it was cut)"),
+    "cutoff": Knob(0, 0, 2, True,
+                   "how a playout cut by rollout_depth is scored: even (1/P each), standing "
+                   "(the ranks the game's finish gives the position where it was cut) or "
+                   "progress (the leaders by the game's progress measure)"),
     "rollout_random": Knob(0, 0, 1, False,
                            "in a heuristic rollout, the chance that a move is a random one "
                            "instead (a looser model of the other players)"),
@@ -70,7 +71,7 @@ KNOBS_SPEC = {
 """The search strategies' weights, in the kernels' order (see ``search_template``)."""
 KNOBS = {name: float(k.default) for name, k in KNOBS_SPEC.items()}
 ROLLOUTS = {"auto": -1.0, "random": 0.0, "heuristic": 1.0}
-CUTOFFS = {"even": 0.0, "standing": 1.0}
+CUTOFFS = {"even": 0.0, "standing": 1.0, "progress": 2.0}
 
 
 def rollout_choices(game: str) -> dict[str, float]:
@@ -112,6 +113,11 @@ def check_knobs(game: str, label: str, values: dict[str, float]) -> None:
                 raise SimkitError(f"{label}: rollout {v:g} is not a policy {game} has; "
                                   f"rollout choices: {', '.join(choices)}")
             continue
+        if name == "cutoff" and v == CUTOFFS["progress"] \
+                and not registry.get_game(game).has_progress:
+            raise SimkitError(f"{label}: cutoff progress needs the game's progress kernel, "
+                              f"which {game} does not have (docs/adding-a-game.md); cutoff "
+                              "choices: even, standing")
         if not k.low <= v <= k.high or (k.whole and v != int(v)):
             kind = "a whole number" if k.whole else "a number"
             raise SimkitError(f"{label}: {name} must be {kind} from {k.low:g} to "
@@ -148,6 +154,11 @@ def _render(spec, rollouts: dict) -> str:
                   f"        return rollout_{code}(params, obs, seat, moves, n_moves, weights, "
                   "stream)"]
     lines.append("    return rand_below(stream, n_moves)")
+    if spec.has_progress:
+        lines += ["", f"from {spec.rules.__name__} import progress as game_progress"]
+    else:
+        lines += ["", "", "@kernel", "def game_progress(params, state, out):",
+                  "    raise RuntimeError('this game has no progress kernel')"]
     return "\n".join(lines) + "\n" + body
 
 

@@ -27,8 +27,9 @@ simulated moves, rollouts), never from the game's chance stream.
 Rewards are score shares, as the reports count them: 1 for every seat of the winning
 team, 1/k for each seat of k teams tied at rank 1, 0 otherwise (and for everyone at the
 turn cap). A playout cut off after ``rollout_depth`` decisions (0: never) scores 1/P for
-every seat (``cutoff`` even), or the score shares of the ranks the game's ``finish`` gives
-the position as if the game ended there (``cutoff`` standing).
+every seat (``cutoff`` even), the score shares of the ranks the game's ``finish`` gives
+the position as if the game ended there (``cutoff`` standing), or those of the seats that
+lead by the game's ``progress`` measure (``cutoff`` progress, docs/metrics.md).
 
 The workspace (tree arrays and scratch buffers) is allocated once per thread by the driver
 and reused across decisions and games: a decision allocates nothing.
@@ -37,7 +38,7 @@ Weights (``weights`` row of the seat), in this order:
     0 iterations (playouts per decision)   1 exploration (UCB1's c)
     2 rollout (the dispatch code of the rollout policy)   3 rollout_depth
     4 widen_k   5 widen_alpha   6 widen_above
-    7 cutoff (how a cut playout is scored: 0 even, 1 standing)
+    7 cutoff (how a cut playout is scored: 0 even, 1 standing, 2 progress)
     8 rollout_random (in a heuristic rollout, the chance of a random move instead)
 """
 # --- bindings: replaced in a generated driver ---
@@ -50,6 +51,12 @@ game = None
 
 
 def rollout_choose(code, params, obs, seat, moves, n_moves, weights, stream):  # pragma: no cover
+    raise NotImplementedError
+
+
+def game_progress(params, state, out):  # pragma: no cover
+    """The game's ``progress`` kernel (for ``cutoff`` progress), or a stand-in that is never
+    called: the knob is refused for a game without one."""
     raise NotImplementedError
 
 
@@ -86,6 +93,18 @@ def score_shares(n_players, teams, ranks, out):
 
 
 @kernel
+def progress_shares(n_players, teams, progress, ranks, out):
+    """The score shares of a position ranked by ``progress`` (float64[P]): the seats whose
+    team holds the highest value have rank 1 (``ranks`` is scratch)."""
+    best = progress[0]
+    for s in range(1, n_players):
+        best = max(best, progress[s])
+    for s in range(n_players):
+        ranks[s] = 1 if progress[s] == best else 2
+    score_shares(n_players, teams, ranks, out)
+
+
+@kernel
 def playout(params, n_players, max_turns, teams, state, obs, moves, items, scores, ranks,
             rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats):
     """Play ``state`` out with the rollout policy (dispatch code ``rollout``) and write each
@@ -103,6 +122,9 @@ def playout(params, n_players, max_turns, teams, state, obs, moves, items, score
             if cutoff == 1:
                 game.finish(params, state, scores, ranks)
                 score_shares(n_players, teams, ranks, reward)
+            elif cutoff == 2:
+                game_progress(params, state, scores)
+                progress_shares(n_players, teams, scores, ranks, reward)
             else:
                 reward[:n_players] = 1.0 / n_players
             stats[S_PLAYOUT] += n_done

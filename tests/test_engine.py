@@ -169,6 +169,8 @@ def test_a_broken_strategy_module_is_reported_not_fatal(tmp_path, monkeypatch):
     (tmp_path / "broken_one.py").write_text("def oops(:\n")
     monkeypatch.setattr(strategies, "__path__", [*strategies.__path__, str(tmp_path)])
     monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_games_loaded", set())
+    monkeypatch.setattr(registry, "_modules_loaded", set(registry._modules_loaded))
     monkeypatch.setattr(registry, "_broken_strategies", {})
     with pytest.warns(UserWarning, match="broken_one failed to load"):
         assert "random" in registry.strategies_for("pig")
@@ -227,3 +229,21 @@ def test_a_kernel_sets_up_its_disk_cache_when_first_compiled(tmp_path, monkeypat
     again = load()
     assert again(4) == 8
     assert again.stats.cache_hits, "the second definition loads the first one's cache"
+
+
+def test_a_command_about_one_game_imports_no_other(tmp_path):
+    """The registry loads the game asked for, its own strategies and the generic ones only
+    (issue 13: a tenth of a second of every run); ``simkit games`` still lists every one."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from simkit import registry; registry.get_game('avalon'); "
+            "names = sorted(registry.strategies_for('avalon')); "
+            "games = sorted(m for m in sys.modules if m.startswith('simkit.games.') "
+            "and m.count('.') == 2); print(games, names); "
+            "print(sorted(registry.games()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0].startswith("['simkit.games.avalon'] ")
+    assert "'heuristic'" in out[0] and "'random'" in out[0] and "'ismcts'" in out[0]
+    assert "rabbit-hunt" in out[1] and "watership-down" in out[1]

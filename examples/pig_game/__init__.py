@@ -28,4 +28,5 @@ GAME = GameSpec(
     describe_move=describe_move,
     check_state=check_state,
     summary="roll or hold; the first to the target wins (example game)",
+    progress_unit="points",
 )

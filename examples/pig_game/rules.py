@@ -106,3 +106,12 @@ def observe(params, state, seat, obs):
 @kernel
 def determinize(params, obs, seat, state, stream, scratch):
     state[:] = obs  # nothing is hidden in Pig: the one state consistent with obs
+
+
+@kernel
+def progress(params, state, out):
+    """Each seat's standing, in points: what it has banked, and for the seat on turn what
+    holding now would bank (its turn total, still at risk)."""
+    for s in range(state[N_PLAYERS]):
+        out[s] = state[BANKED + s]
+    out[state[SEAT]] += state[TURN_TOTAL]

@@ -276,4 +276,6 @@ GAME = GameSpec(
     summary="raise woodland creatures, raid stores and bury the most acorns in 16 days",
     # random rollouts beat heuristic ones here, at half the cost (NOTES.md, Search)
     search_knobs={"rollout": "random"},
+    progress_unit="buried acorns (estimated)",
+    phases=rules.PHASES,
 )

@@ -1760,6 +1760,86 @@ def finish(params, state, scores, ranks):
     return 1
 
 
+
+# --- the standing (the optional progress and phase kernels) --------------------------------
+# progress: buried acorns (the score), plus what the store and the army are still worth in
+# buried acorns, by the turns each seat has left (NOTES.md, Progress measure). Both
+# estimates fall to 0 at the end, where the value is finish's order exactly.
+
+STORED_TIE_BREAK = 0.001
+"""A stored acorn's share in the end value: finish's tie-break, below one buried acorn for
+any store (at most 4 x 100 acorns in a game, by data.toml's bounds)."""
+STORED_WEIGHT = 0.5
+"""A stored acorn that can still be buried is worth half a buried one: raids, Pickpockets
+and the Fox reach the store, and burying it takes an action that does not forage."""
+ARMY_WEIGHT = 0.1
+"""Buried acorns a point of army strength is worth for each turn its seat has left: what a
+raid may carry off, blocked raids and empty stores discounted (of 0, 0.02, 0.05, 0.1 and
+0.2, the best at naming the winner halfway, NOTES.md)."""
+
+
+@inline
+def turns_left(P, state, p):
+    """Turns seat ``p`` has still to finish (16 at setup, 0 at the end)."""
+    n = state[N_PLAYERS]
+    done = state[TURNS] // n + (1 if p < state[TURNS] % n else 0)
+    return max(P[R_DAYS] - done, 0)
+
+
+@inline
+def army_strength(P, state, p):
+    b = pb(p)
+    total = 0
+    for i in range(MAX_ARMY):
+        k = state[b + ARMY + i]
+        if k >= 0:
+            total += P[CARD + k * N_CARD_COLS + C_STR]
+    return total
+
+
+@kernel
+def progress(params, state, out):
+    """``out`` (float64[n_players]): buried acorns + 0.001 x stored (finish's order at the
+    end), + half the stored acorns the seat's turns left can still bury (``actions.bury``
+    a turn), + 0.1 x army strength x turns left."""
+    P = params[FLAT]
+    for p in range(state[N_PLAYERS]):
+        b = pb(p)
+        left = turns_left(P, state, p)
+        stored = state[b + STORE]
+        out[p] = (state[b + BURIED] + STORED_TIE_BREAK * stored
+                  + STORED_WEIGHT * min(stored, P[R_BURY] * left)
+                  + ARMY_WEIGHT * army_strength(P, state, p) * left)
+
+
+PHASES = ("setup", "action", "play", "trade", "attack", "block", "discard")
+"""What ``phase`` numbers: keeping cards at setup; the day's action (with the free moves
+before it, and the Draw's two cards); the play step (plays, payments, abilities and swaps,
+also after the attacks); building and answering trade offers; sending attackers; blocking
+(an attacker or the Fox); discarding to the hand limit."""
+(PHASE_SETUP, PHASE_ACTION, PHASE_PLAY, PHASE_TRADE, PHASE_ATTACK, PHASE_BLOCK,
+ PHASE_DISCARD) = range(7)
+
+
+@kernel
+def phase(params, state):
+    """The kind of the decision about to be made, an index into ``PHASES``."""
+    ph = state[PHASE]
+    if ph == PH_ACTION or ph == PH_DRAW:
+        return PHASE_ACTION
+    if ph == PH_MAIN or ph == PH_PAY or ph == PH_AFTER:
+        return PHASE_PLAY
+    if ph == PH_OFFER or ph == PH_REPLY:
+        return PHASE_TRADE
+    if ph == PH_ASSIGN:
+        return PHASE_ATTACK
+    if ph == PH_BLOCK or ph == PH_FOX_BLOCK:
+        return PHASE_BLOCK
+    if ph == PH_DISCARD:
+        return PHASE_DISCARD
+    return PHASE_SETUP  # PH_SETUP, and PH_DAWN, the forced step that ends it (PH_OVER: none)
+
+
 @kernel
 def observe(params, state, seat, obs):
     """Hidden: the deck's order, the day cards not yet turned over, and the cards in the
