@@ -120,4 +120,6 @@ GAME = GameSpec(
     describe_move=describe_move,
     check_state=check_state,
     summary="knights and enchantresses conquer a row of territories; first to 15 crowns",
+    progress_unit="crowns",
+    phases=rules.PHASES,
 )
