@@ -204,6 +204,10 @@ def games():
                 for k, v in spec.search_knobs.items()))
         if searchable and "heuristic" not in rollout_choices(name):
             click.echo(f"{'':18} (search rollouts: random only; no heuristic)")
+        if spec.has_progress:
+            click.echo(f"{'':18} progress, for --trace-turns: {spec.progress_unit}")
+        if spec.has_phases:
+            click.echo(f"{'':18} phases: {', '.join(spec.phases)}")
     search = {n: st for n, st in registry.strategies_for("").items() if st.search is not None}
     if not search:
         return
