@@ -69,19 +69,11 @@ def colour_count(a, c0, c1, c2):
 
 
 @kernel
-def family_need(n, large):
-    """Rabbits still to add for a House of n rabbits (large of them Large) to be a Family."""
-    if large >= 1:
-        return max(0, 2 - n)
-    return 2 if n == 0 else 1  # a Large rabbit is still to come
-
-
-@kernel
 def house_need(kind, a, b, n, large, c0, c1, c2):
     """Rabbits still to add for the House (n rabbits, large Large, c0 c1 c2 white brown
     spotted) to be a Family that meets the family condition (kind, a, b): 0 when it is one,
     -1 when it never can be (rabbits never leave a House)."""
-    fam = family_need(n, large)
+    fam = R.family_short(n, large)
     if kind == R.P_HAS:
         return max(fam, b - colour_count(a, c0, c1, c2))
     if kind == R.P_ONLY:
