@@ -98,10 +98,10 @@ def kingmaking(game: str, players: int, games: int, strategies: str) -> None:
     b, feel = _timed(kings, 1)
     print(f"{game} {players}p, {strategies}: {games:,} games replayed for kingmakers in "
           f"{b - a:.2f} s ({1000 * (b - a) / games:.1f} ms a game, "
-          f"{(b - a) / max(a, 1e-9):.0f}x the games' own play); kingmaking "
+          f"{(b - a) / max(a, 1e-9):.0f}x the games' own play); kingmaking by the last seat "
           f"{100 * feel['kingmaking']['rate']:.1f}% [{100 * feel['kingmaking']['ci_low']:.1f}, "
-          f"{100 * feel['kingmaking']['ci_high']:.1f}], by the last seat "
-          f"{100 * feel['kingmaking_by_last']['rate']:.1f}%")
+          f"{100 * feel['kingmaking']['ci_high']:.1f}], pivotal decisions "
+          f"{feel['pivotal']['mean']:.2f} a game")
 
 
 def _pct(r) -> str:

@@ -325,8 +325,7 @@ class FeelTally:
         self._auc_label: list[np.ndarray] = []
         self.auc_games = 0
         self.examples: list[dict] = []
-        self.km_games = 0  # games replayed for kingmakers (with a winner)
-        self.km_any = 0
+        self.km_games = 0  # won games replayed for kingmakers
         self.km_last = 0
         self.pivotal = _Sums()
 
@@ -361,14 +360,13 @@ class FeelTally:
             self._add_curves(curve, turns[:len(curve)], ranks[:len(curve)], first_game)
 
     def _add_kings(self, king, pivotal, ranks) -> None:
-        done = king[:, 0] >= 0
-        won = (ranks == 1).any(axis=1) & done
-        self.km_games += int(won.sum())
-        self.km_any += int(((king > 0).any(axis=1) & won).sum())
-        worst = np.where(ranks == 1, 0, ranks).max(axis=1)
-        last = (ranks == worst[:, None]) & (ranks > 1)
-        self.km_last += int(((king > 0) & last).any(axis=1)[won].sum())
-        self.pivotal.add(pivotal[done].sum(axis=1).astype(np.float64))
+        """The replayed games' kingmaker counts (-1 for a seat not watched: only the seats
+        that finished last are)."""
+        watched = king >= 0
+        done = watched.any(axis=1)
+        self.km_games += int(done.sum())
+        self.km_last += int(((king > 0) & watched).any(axis=1)[done].sum())
+        self.pivotal.add(np.where(watched, pivotal, 0)[done].sum(axis=1).astype(np.float64))
 
     def _add_curves(self, curve, turns, ranks, first_game) -> None:
         m = per_game(curve, turns, ranks, self.teams)
@@ -493,8 +491,7 @@ class FeelTally:
             out["examples"] = self.examples
         if self.km_games or self.pivotal.n:
             out["kingmaking_games"] = self.km_games
-            out["kingmaking"] = _share(self.km_any, self.km_games)
-            out["kingmaking_by_last"] = _share(self.km_last, self.km_games)
+            out["kingmaking"] = _share(self.km_last, self.km_games)
             out["pivotal"] = self.pivotal.ci()
         return st_clean(out)
 
@@ -718,10 +715,10 @@ def feel_lines(m: dict) -> list[str]:
 def kingmaking_lines(m: dict) -> list[str]:
     if not m.get("kingmaking"):
         return []
-    return [f"  kingmaking (of {m['kingmaking_games']:,} won games replayed): a seat that could "
-            f"not win chose the winner in {_rate_text(m['kingmaking'])}",
-            f"    a seat that finished last did in {_rate_text(m['kingmaking_by_last'])}; "
-            f"pivotal decisions {_ci_text(m['pivotal'])} a game"]
+    return [f"  kingmaking ({m['kingmaking_games']:,} won games replayed): the seat that "
+            f"finished last chose the winner in {_rate_text(m['kingmaking'])}",
+            f"    its decisions whose moves led to different winners: "
+            f"{_ci_text(m['pivotal'])} a game"]
 
 
 # -- what-if: the paired differences -------------------------------------------------------
@@ -914,11 +911,9 @@ def feel_table(m: dict) -> pd.DataFrame:
     if m.get("kingmaking"):
         km = f"{m['kingmaking_games']:,} won games replayed"
         rows += [("kingmaking", m["kingmaking"], True, km,
-                  "a seat that could not win chose who won, at some decision"),
-                 ("kingmaking by the last", m["kingmaking_by_last"], True, km,
-                  "... and that seat finished last"),
+                  "the seat that finished last, unable to win, chose who won"),
                  ("pivotal decisions", m["pivotal"], False, km,
-                  "decisions whose moves led to different winners, a game")]
+                  "the last seat's decisions whose moves led to different winners")]
     out = []
     for name, r, share, covers, meaning in rows:
         value, ci = _fmt(r, share)

@@ -276,24 +276,26 @@ def modal_mask(masks):
 @kernel
 def kingmaking_batch(params, n_players, seeds, slots, kernels, weights, max_turns, state, obs,
                      moves, streams, items, ws, branch, b_obs, b_moves, b_streams, b_items,
-                     scores, ranks, out_king, out_pivotal):
+                     scores, ranks, watch, out_king, out_pivotal):
     """Replay each game of ``seeds`` (seat slots ``slots[g]``) decision by decision, as
-    ``play_batch`` plays it; at every decision with several legal moves, play the game out
+    ``play_batch`` plays it; at every decision with several legal moves of a seat that
+    ``watch[g]`` marks (the seats that finished last: the run knows its games), play the game out
     ``KINGMAKING_PLAYOUTS`` times after each of up to ``KINGMAKING_BRANCHES`` of them, by
     the same strategies, from copies of the state and the streams (``branch``,
     ``b_streams``, with ``b_obs``, ``b_moves``, ``b_items`` as scratch). A move's outcome is
     the set of winners (rank 1; a timeout has none) most of its playouts end with. The
     decision is *pivotal* when two of its moves have different outcomes, and a
     *kingmaker's* when it is pivotal and the deciding seat wins in none of the playouts.
-    Counts them per seat: ``out_king``/``out_pivotal`` int32[G, P]. The game itself is
-    played on exactly as in the run (the playouts draw from copies)."""
+    Counts them per watched seat: ``out_king``/``out_pivotal`` int32[G, P] (-1 for a seat
+    not watched). The game itself is played on exactly as in the run (the playouts draw from
+    copies)."""
     trace = moves[0:0]
     none = b_items[0:0]
     masks = np.empty(KINGMAKING_PLAYOUTS, np.int64)
     for g in range(seeds.shape[0]):
         for s in range(n_players):
-            out_king[g, s] = 0
-            out_pivotal[g, s] = 0
+            out_king[g, s] = 0 if watch[g, s] else -1
+            out_pivotal[g, s] = 0 if watch[g, s] else -1
         for s in range(items.shape[0]):
             for j in range(items.shape[1]):
                 items[s, j] = 0
@@ -305,7 +307,7 @@ def kingmaking_batch(params, n_players, seeds, slots, kernels, weights, max_turn
             k = 0
             if n > 1:
                 seat = game.to_move(state)
-                tried = min(n, KINGMAKING_BRANCHES)
+                tried = min(n, KINGMAKING_BRANCHES) if watch[g, seat] else 0
                 first = -1
                 differ = False
                 own = False

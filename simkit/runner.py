@@ -404,16 +404,25 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
         c.curve = curve
     kings = max(0, min(start + count, p.run.kingmaking) - start)
     if kings:
-        c.king, c.pivotal = kingmaking(p, seeds[:kings], codes[:kings], arrays)
+        c.king, c.pivotal = kingmaking(p, seeds[:kings], codes[:kings], arrays,
+                                       last_seats(c.ranks[:kings]))
     if p.search_nodes:
         c.search = ws.stats.copy()
     return c
 
 
-def kingmaking(p: Plan, seeds: np.ndarray, codes: np.ndarray, arrays
+def last_seats(ranks: np.ndarray) -> np.ndarray:
+    """int32[G, P]: 1 for the seats that finished last (the worst rank, below rank 1) in a
+    game somebody won; a game nobody won has none."""
+    worst = np.where(ranks == 1, 0, ranks).max(axis=1)
+    won = (ranks == 1).any(axis=1)
+    return ((ranks == worst[:, None]) & (ranks > 1) & won[:, None]).astype(np.int32)
+
+
+def kingmaking(p: Plan, seeds: np.ndarray, codes: np.ndarray, arrays, watch: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
-    """int32[G, P] each: per game and seat, the kingmaker's and the pivotal decisions
-    (``driver_template.kingmaking_batch``)."""
+    """int32[G, P] each: per game and seat of ``watch``, the kingmaker's and the pivotal
+    decisions, -1 for the other seats (``driver_template.kingmaking_batch``)."""
     n, k = p.run.players, len(p.item_columns)
     king = np.zeros((len(seeds), n), np.int32)
     pivotal = np.zeros((len(seeds), n), np.int32)
@@ -424,7 +433,7 @@ def kingmaking(p: Plan, seeds: np.ndarray, codes: np.ndarray, arrays
         np.empty(1 + n, np.uint64), np.zeros((n, k), np.int32), arrays,
         np.empty(size, np.int32), np.empty(size, np.int32), np.empty(p.max_moves, np.int32),
         np.empty(1 + n, np.uint64), np.zeros((n, k), np.int32), np.empty(n, np.float64),
-        np.empty(n, np.int32), king, pivotal)
+        np.empty(n, np.int32), np.ascontiguousarray(watch, np.int32), king, pivotal)
     return king, pivotal
 
 

@@ -171,9 +171,13 @@ def test_kingmaking_replays_the_games_without_changing_them(tmp_path):
     pd.testing.assert_frame_equal(plain, games[plain.columns])
     king = games[[f"kingmaker_s{s}" for s in (1, 2, 3)]].to_numpy()
     pivotal = games[[f"pivotal_s{s}" for s in (1, 2, 3)]].to_numpy()
+    ranks = games[[f"rank_s{s}" for s in (1, 2, 3)]].to_numpy()
     assert (king[60:] == -1).all() and (pivotal[60:] == -1).all()
-    assert (king[:60] >= 0).all() and (king[:60] <= pivotal[:60]).all()
-    assert pivotal[:60].sum() > 0  # Pig's holds and rolls do decide who wins
+    watched = king[:60] >= 0  # the seats that finished last, and no other
+    assert (watched == (ranks[:60] == ranks[:60].max(axis=1, keepdims=True))
+            & (ranks[:60] > 1)).all()
+    assert (king[:60] <= pivotal[:60]).all() and (pivotal[:60][~watched] == -1).all()
+    assert pivotal[:60][watched].sum() > 0  # Pig's holds and rolls do decide who wins
     one = run_games(_kings(), workers=1).games
     pd.testing.assert_frame_equal(one, games)
     from simkit.reports.summary import summary_dict
