@@ -723,7 +723,8 @@ def kingmaking_lines(m: dict) -> list[str]:
 
 # -- what-if: the paired differences -------------------------------------------------------
 
-SHARE_MEASURES = ("forced moves", "decided at", "comebacks", "winner behind", "longest stall")
+SHARE_MEASURES = ("forced moves", "decided at", "comebacks", "winner behind", "longest stall",
+                  "kingmaking")
 """Compared measures that are shares (shown in percentage points)."""
 
 
@@ -783,6 +784,7 @@ def compare_rows(b: pd.DataFrame, c: pd.DataFrame, bm: dict, cm: dict, b_trace=N
     tc = (c["end_reason"].astype(str) == "timeout").to_numpy(float)
     rows.append(_row("share of games", "timeout", (float(tb.mean()), tb - tb.mean()),
                      (float(tc.mean()), tc - tc.mean())))
+    rows += _kingmaking_rows(b, c, int(bm.get("players") or 0))
     if b_trace is None or c_trace is None:
         return rows
     mb, ids_b = _traced_metrics(b, bm, b_trace)
@@ -805,6 +807,25 @@ def compare_rows(b: pd.DataFrame, c: pd.DataFrame, bm: dict, cm: dict, b_trace=N
                      _subset_influence(cc), method))
     rows += _bootstrap_rows(mb, mc, ib, ic, int(bm.get("master_seed") or 0), method)
     return rows
+
+
+def _kingmaking_rows(b: pd.DataFrame, c: pd.DataFrame, players: int) -> list[dict]:
+    """Kingmaking in both runs (``--kingmaking``): the share of won replayed games in which
+    the seat that finished last chose the winner, paired over the games replayed in both
+    (a game is counted where it was won and replayed)."""
+    cols = [f"kingmaker_s{s}" for s in range(1, players + 1)]
+    if not players or not all(col in b.columns and col in c.columns for col in cols):
+        return []
+    kb, kc = b[cols].to_numpy(), c[cols].to_numpy()
+
+    def per_game(k):
+        done = (k >= 0).any(axis=1)
+        return np.where(done, (k > 0).any(axis=1).astype(float), np.nan)
+
+    xb, xc = per_game(kb), per_game(kc)
+    return [_row("kingmaking", "last seat chose the winner", _subset_influence(xb),
+                 _subset_influence(xc),
+                 f"paired by game ({int(np.isfinite(xb).sum()):,} replayed)")]
 
 
 def _traced_metrics(games: pd.DataFrame, meta: dict, trace) -> tuple[dict, np.ndarray]:

@@ -93,3 +93,13 @@ def test_the_report_shows_how_it_plays(tmp_path):
     html = (tmp_path / "rep" / "index.html").read_text()
     assert "How it plays" in html and "decided at" in html and "uncertainty" in html
     assert (tmp_path / "rep" / "lead_curve.png").is_file()
+
+
+def test_a_whatif_pairs_kingmaking(tmp_path):
+    r = CliRunner().invoke(main, ["whatif", "pig", "--players", "3", "--strategies", "hold-at",
+                                  "--set", "target=50", "--games", "60", "--kingmaking", "30",
+                                  "--out", str(tmp_path / "w"), "--quiet", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = [d for d in json.loads(r.output)["differences"] if d["measure"] == "kingmaking"]
+    assert len(rows) == 1 and "replayed" in rows[0]["method"]
+    assert 0 <= rows[0]["base"] <= 1 and 0 <= rows[0]["changed"] <= 1
