@@ -49,6 +49,7 @@ def _register() -> None:
 
 def _timed(run, workers: int) -> tuple[float, dict]:
     from simkit.reports.summary import summary_dict
+
     from simkit.runner import run_games
 
     tmp = Path(tempfile.mkdtemp(prefix="simkit-feel-"))
@@ -63,7 +64,7 @@ def _timed(run, workers: int) -> tuple[float, dict]:
 
 def measure(game: str, players: int, games: int, trace: int, repeat: int, workers: int,
             strategies: str) -> None:
-    from simkit.runner import RunSpec, play_chunk, plan
+    from simkit.runner import RunSpec, plan, play_chunk
 
     plain = RunSpec.make(game, players, games, seed=1, strategies=strategies)
     traced = RunSpec.make(game, players, games, seed=1, strategies=strategies, trace=trace)
@@ -88,7 +89,7 @@ def measure(game: str, players: int, games: int, trace: int, repeat: int, worker
 
 
 def kingmaking(game: str, players: int, games: int, strategies: str) -> None:
-    from simkit.runner import RunSpec, play_chunk, plan
+    from simkit.runner import RunSpec, plan, play_chunk
 
     plain = RunSpec.make(game, players, games, seed=1, strategies=strategies)
     kings = RunSpec.make(game, players, games, seed=1, strategies=strategies,

@@ -139,7 +139,8 @@ def main() -> None:
     ap.add_argument("--kinds", default="ismcts")
     ap.add_argument("--against", default="heuristic",
                     choices=["heuristic", "heuristic-v1", "random"],
-                    help="the opponent: the game's heuristic (v2), its v1 (issue 12's target), or random")
+                    help="the opponent: the game's heuristic (v2), its v1 (issue 12's "
+                         "target), or random")
     ap.add_argument("--players", default="", help="player counts for --against random "
                     "(default: every count the game has)")
     ap.add_argument("--workers", type=int, default=2)

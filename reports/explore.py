@@ -157,7 +157,6 @@ def point_figures(folder: Path, fair: float) -> dict:
     """A point's summary: every table of ``reports.summary`` (seats, first-player
     advantage, length, endings, items), as JSON rows."""
     from simkit.reports import summary as S
-
     from simkit.reports.feel import compact
 
     games, meta = _load(folder)

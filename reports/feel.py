@@ -26,9 +26,9 @@ import math
 from typing import TYPE_CHECKING
 
 import numpy as np
+from simkit.reports import stats as st
 
 from simkit.jit import kernel
-from simkit.reports import stats as st
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -890,10 +890,9 @@ def _fmt(r: dict | None, share: bool, digits: int = 2) -> tuple[str, str]:
         return "n/a", ""
     mean = r.get("mean", r.get("rate"))
     lo, hi = r.get("ci_low"), r.get("ci_high")
-    if share:
-        f = (lambda v: f"{100 * v:.1f}%")
-    else:
-        f = (lambda v: f"{v:.{digits}f}")
+    def f(v):
+        return f"{100 * v:.1f}%" if share else f"{v:.{digits}f}"
+
     return f(mean), ("" if lo is None or hi is None else f"[{f(lo)}, {f(hi)}]")
 
 

@@ -44,7 +44,6 @@ from simkit.reports.verdict import (
 )
 
 
-
 def feel(result, trace=None) -> dict:
     """How the game of a ``RunResult`` (``simkit.simulate`` or ``simkit.read_run``) plays:
     branching, forced moves, timeouts, and for its traced games decisiveness, lead changes,

@@ -807,9 +807,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
 
 
 def _tally_for(p: Plan):
-    from simkit.reports.tally import Tally
-
     from simkit.reports.feel import FeelTally
+    from simkit.reports.tally import Tally
 
     spec = registry.get_game(p.run.game)
     tally = Tally(p.run.players, spec.teams(p.run.players), p.slots,
