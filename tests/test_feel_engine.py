@@ -146,7 +146,7 @@ def test_progress_is_finite_and_names_the_winner_at_the_end(game):
     highest progress at the end (the kernel's contract, ``simkit/game.py``)."""
     spec = registry.get_game(game)
     for players in sorted({min(spec.players), max(spec.players)}):
-        res = run_games(RunSpec.make(game, players, 150, seed=11, trace="all"), workers=1)
+        res = run_games(RunSpec.make(game, players, 100, seed=11, trace="all"), workers=1)
         t = res.trace
         cols = [f"progress_s{s}" for s in range(1, players + 1)]
         assert np.isfinite(t[cols].to_numpy()).all()
