@@ -116,11 +116,11 @@ def _feel_bindings(spec: GameSpec) -> list[str]:
     phases: every decision is phase 0; no progress: never called, as no run of the game is
     traced)."""
     rules = spec.rules.__name__
-    lines = ["", ""]
+    lines = ["", "", f"HAS_PHASES = {spec.has_phases}", ""]
     if spec.has_phases:
         lines.append(f"from {rules} import phase as game_phase")
     else:
-        lines += ["@inline", "def game_phase(params, state):", "    return 0", "", ""]
+        lines += ["", "@inline", "def game_phase(params, state):", "    return 0", "", ""]
     if spec.has_progress:
         lines.append(f"from {rules} import progress as game_progress")
     else:

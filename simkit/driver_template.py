@@ -64,6 +64,11 @@ def choose(code, slot, params, state, obs, seat, moves, n_moves, weights, stream
     raise NotImplementedError
 
 
+HAS_PHASES = False
+"""Whether the game has a ``phase`` kernel (a constant, so the loop of a game without one
+compiles no per-phase counting)."""
+
+
 @inline
 def game_phase(params, state):  # pragma: no cover
     """The game's ``phase`` kernel, or 0 for a game without phases."""
@@ -108,6 +113,16 @@ def count_decision(params, state, counts, n):
     counts[ph, 3] += n * n
 
 
+@inline
+def store_counts(counts, decisions, forced, total, squares):
+    """The counters of a game without phases, kept in registers while it is played, into
+    ``counts``'s one row."""
+    counts[0, 0] = decisions
+    counts[0, 1] = forced
+    counts[0, 2] = total
+    counts[0, 3] = squares
+
+
 @inline_source
 def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs, moves,
               streams, items, scores, ranks, trace, budget, ws, counts, curve, prog):
@@ -123,11 +138,15 @@ def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs,
     (see the module's docstring for when ``finish`` is called).
 
     How the game feels (``docs/metrics.md``): when ``counts`` has rows (int64[phases, 4]),
-    every decision is counted in its phase's row (``count_decision``); when ``curve`` has
+    every decision is counted (by phase, ``count_decision``, in a game with phases; else in
+    local sums, ``store_counts``, written when the game ends); when ``curve`` has
     rows (float32[max_turns + 1, P]), row ``t`` gets each seat's ``progress`` after turn
     ``t`` (row 0 the start; the row of the last turn the final state), with ``prog``
     (float64[P]) as scratch. Empty ones (a playout's) cost a test of their length."""
     decisions = 0
+    forced = 0
+    total = 0
+    squares = 0
     last = -1
     if curve.shape[0] > 0:
         last = record_progress(params, state, curve, prog, last)
@@ -138,13 +157,21 @@ def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs,
                 ranks[s] = 0
             if curve.shape[0] > 0:
                 record_progress(params, state, curve, prog, last)
+            if not HAS_PHASES and counts.shape[0] > 0:
+                store_counts(counts, decisions, forced, total, squares)
             return 0, game.turn_number(state), decisions
         if decisions == budget:
+            if not HAS_PHASES and counts.shape[0] > 0:
+                store_counts(counts, decisions, forced, total, squares)
             return -1, game.turn_number(state), decisions
         n = game.legal_moves(params, state, moves)
         if n <= 0:
             raise RuntimeError("a game offered no legal move before its end")
-        if counts.shape[0] > 0:
+        if n == 1:
+            forced += 1
+        total += n
+        squares += n * n
+        if HAS_PHASES and counts.shape[0] > 0:
             count_decision(params, state, counts, n)
         k = 0
         if n > 1:
@@ -162,6 +189,8 @@ def game_loop(params, n_players, slots, kernels, weights, max_turns, state, obs,
         decisions += 1
         if curve.shape[0] > 0:
             last = record_progress(params, state, curve, prog, last)
+    if not HAS_PHASES and counts.shape[0] > 0:
+        store_counts(counts, decisions, forced, total, squares)
     end = game.finish(params, state, scores, ranks)
     if curve.shape[0] > 0:  # the final state (a game may end within a turn)
         t = min(game.turn_number(state), curve.shape[0] - 1)
