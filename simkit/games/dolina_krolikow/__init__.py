@@ -351,7 +351,7 @@ GAME = GameSpec(
     # its heuristic is costly as a rollout (~23 us a decision when these were chosen; v2
     # costs about half of that): playouts cut after 12 decisions and scored by the
     # standing there, 150 iterations, ~45 ms a decision (NOTES.md, Search, Heuristic v2)
-    search_knobs={"iterations": 150, "rollout_depth": 12, "cutoff": "progress",
+    search_knobs={"iterations": 600, "rollout_depth": 12, "cutoff": "progress",
                   "cutoff_scale": 1.0},
     progress_unit="victory points (estimated)",
     phases=rules.PHASES,
