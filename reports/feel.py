@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from simkit.reports import stats as st
+from simkit.reports.verdict import clean
 
 from simkit.jit import kernel
 
@@ -346,8 +347,8 @@ class FeelTally:
             self._add_kings(np.asarray(king), np.asarray(pivotal), ranks[:len(king)])
         self.games += g
         self.ends = _grow(self.ends, np.bincount(end))
-        won = ranks == 1
-        self.draws += int(((end != 0) & ~_one_team(won, self.teams)).sum())
+        sole = winning_team(ranks, self.teams, np.unique(self.teams)) >= 0
+        self.draws += int(((end != 0) & ~sole).sum())
         total = counts.sum(axis=1)
         self.total_branching.add(total[:, 2], total[:, 0])
         self.total_forced.add(total[:, 1], total[:, 0])
@@ -493,7 +494,7 @@ class FeelTally:
             out["kingmaking_games"] = self.km_games
             out["kingmaking"] = _share(self.km_last, self.km_games)
             out["pivotal"] = self.pivotal.ci()
-        return st_clean(out)
+        return clean(out)
 
     # -- from a run folder -------------------------------------------------------------------
 
@@ -611,29 +612,11 @@ def _share(k: int, n: int) -> dict:
             "ci_low": float(lo), "ci_high": float(hi)}
 
 
-def _one_team(won: np.ndarray, teams: np.ndarray) -> np.ndarray:
-    first = teams[won.argmax(axis=1)]
-    return won.any(axis=1) & np.all(~won | (teams[None, :] == first[:, None]), axis=1)
-
-
 def _grow(total: np.ndarray, more: np.ndarray) -> np.ndarray:
     if len(more) > len(total):
         total = np.concatenate([total, np.zeros(len(more) - len(total), total.dtype)])
     total[:len(more)] += more
     return total
-
-
-def st_clean(x):
-    """NaN and numpy scalars made JSON-ready (NaN -> None)."""
-    if isinstance(x, dict):
-        return {k: st_clean(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [st_clean(v) for v in x]
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, float | np.floating):
-        return None if not math.isfinite(float(x)) else float(x)
-    return x
 
 
 def _num(x, fmt: str = "{:.2f}") -> str:

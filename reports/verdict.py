@@ -38,14 +38,14 @@ class Verdict:
 
 
 def clean(x):
-    """JSON-ready: NaN becomes None, numpy scalars become Python numbers."""
+    """JSON-ready: NaN (and infinity) becomes None, numpy scalars become Python numbers."""
     if isinstance(x, dict):
         return {k: clean(v) for k, v in x.items()}
     if isinstance(x, list | tuple):
         return [clean(v) for v in x]
     if isinstance(x, np.generic):
         x = x.item()
-    if isinstance(x, float) and math.isnan(x):
+    if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
 
