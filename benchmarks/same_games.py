@@ -27,10 +27,12 @@ def digest(df, keys) -> str:
 
 
 def lineups(game: str, players: int) -> dict[str, list[str]]:
-    """random everywhere, and the game's own strategy against random (and first)."""
+    """random everywhere, and the game's own strategy against random (and first); the
+    searches are left out (benchmarks/search_strength.py measures them)."""
     from simkit import registry
 
-    own = [s for s in registry.strategies_for(game) if s not in ("random", "first")]
+    own = [name for name, s in registry.strategies_for(game).items()
+           if name not in ("random", "first") and s.search is None]
     mix = [(own[0] if own else "first"), "random", "first", own[0] if own else "random"]
     return {"random": ["random"] * players, "mix": mix[:players]}
 
