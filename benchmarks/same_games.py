@@ -4,6 +4,7 @@ random play and under a mix of each game's strategies.
 
     python benchmarks/same_games.py --save before.json     # on the old code
     python benchmarks/same_games.py --compare before.json  # on the new code: same digests?
+    python benchmarks/same_games.py --game avalon --compare before.json   # one game's cases
 
 Each digest is the sha256 of the table sorted by game (and seat) and written as CSV, so it
 covers every value (ranks, scores, turns, decisions, end reasons, strategies, items).
@@ -42,6 +43,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--game", help="only this game's cases (--compare then checks only them)")
     ap.add_argument("--save", type=Path)
     ap.add_argument("--compare", type=Path)
     args = ap.parse_args()
@@ -55,6 +57,8 @@ def main() -> None:
     registry.register_game(CONNECT_FOUR)
     found = {}
     for game, spec in registry.games().items():
+        if args.game not in (None, game):
+            continue
         for n in spec.players:
             for label, names in lineups(game, n).items():
                 run = RunSpec.make(game, n, args.games, seed=args.seed, strategies=names)
@@ -68,6 +72,8 @@ def main() -> None:
         args.save.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     if args.compare:
         before = json.loads(args.compare.read_text(encoding="utf-8"))
+        if args.game:
+            before = {k: v for k, v in before.items() if k.split(" ", 1)[0] == args.game}
         differ = [k for k in before if found.get(k) != before[k]]
         missing = [k for k in before if k not in found]
         print(f"{len(before) - len(differ)} of {len(before)} cases identical to {args.compare}"
