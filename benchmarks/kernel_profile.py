@@ -5,8 +5,9 @@ loop of benchmarks/bare_loop.py, with the processor's cycle counter read around 
 kernel call, and prints nanoseconds a decision and the share of the whole loop for
 ``legal_moves``, ``apply_move``, ``to_move`` with ``is_over``, the random draw and, once a
 game, ``new_game`` and ``finish`` (spread over the game's decisions). The cost of reading
-the counter is measured and taken off. The kernels run as they do in play, on a state that
-is in the cache, so the figures add up to the loop's own time (``the rest`` is the loop).
+the counter is measured and taken off. The kernels run as they do in the engine, on borrowed
+arrays and a state that is in the cache, so the figures add up to the loop's own time
+(``the rest`` is the loop, with most of the counter's own cost).
 
 ``apply_move`` is also split by the move's value, in buckets of ``move >> --shift``: a
 game whose moves encode their kind in their high bits (or in ranges, with a shift of 6 to
@@ -33,6 +34,7 @@ from numba.extending import intrinsic
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from simkit.jit import borrow, borrow_all  # noqa: E402
 from simkit.rng import game_seeds, rand_below, seed_streams  # noqa: E402
 
 N_BUCKETS = 4096
@@ -78,7 +80,15 @@ def make_loop(rules):
              spent, by_bucket, count_bucket):
         """Random games, with the cycles of each kind of call added up in ``spent``:
         0 all, 1 legal_moves, 2 apply_move, 3 to_move + is_over, 4 draw, 5 new_game,
-        6 finish, 7 decisions."""
+        6 finish, 7 decisions. The arrays are borrowed, as the engine's driver does (no
+        reference counts: see ``simkit.jit.borrow``)."""
+        params = borrow_all(params)
+        state = borrow(state)
+        moves = borrow(moves)
+        streams = borrow(streams)
+        items = borrow(items)
+        scores = borrow(scores)
+        ranks = borrow(ranks)
         t_all = cycles()
         for g in range(seeds.shape[0]):
             seed_streams(seeds[g], n_players, streams)

@@ -25,10 +25,20 @@ CPU second, on the project's 2-core machine:
   second; Rabbit Hunt 15,700 against 15,200, Connect Four 687,000 against 695,000).
 - Reference counts: numba counts references to every array a kernel receives, assigns or
   slices with an atomic operation in a function call it never inlines; in a game loop
-  those were most of the time (see ``borrow``). The driver hands the rules kernels
-  borrowed arrays, so they cost a test of a null pointer. Taking an array out of the
-  ``params`` tuple still costs a count on an array that is not borrowed: unpack the tuple
-  once at the top of a protocol kernel and hand the arrays to helpers.
+  those were most of the time (see ``borrow``). The driver borrows its arrays, but a
+  borrowed array handed to a kernel that is not inlined arrives as an array like any other
+  (numba cannot know), and the kernel counts references to it and to everything it takes
+  from it: Watership Down, whose helpers read ``params[0]`` where they need it, spent half
+  of its game there. So every kernel now borrows its own array arguments, and the arrays of
+  its tuple arguments, for its whole body (``_BorrowingLower``), unless what it returns
+  could hold one (it returns an array) or an argument is a container that could keep one:
+  its caller keeps its arguments alive for the call. Same games, bit for bit
+  (benchmarks/same_games.py); random games per CPU second through the engine, 2 players
+  (benchmarks/play_rate.py, best of 3, load 4): Watership Down 15,000 to 24,100, War of the
+  Wilds 17,700 to 21,900, Rabbit Hunt 13,900 to 16,600, Dolina 29,400 to 32,100, Avalon
+  28,200 to 29,400 (it unpacked its tuple already). Compilation is unchanged. Marking
+  every kernel ``alwaysinline`` as well played Watership Down faster still (29,200) but
+  compiled Rabbit Hunt five times as long (101 CPU seconds against 21): no.
 """
 
 import hashlib
@@ -48,6 +58,7 @@ from numba.core.compiler import DefaultPassBuilder as _DefaultPassBuilder
 from numba.core.compiler_lock import global_compiler_lock as _compiler_lock
 from numba.core.compiler_machinery import LoweringPass as _LoweringPass
 from numba.core.compiler_machinery import register_pass as _register_pass
+from numba.core.lowering import Lower as _Lower
 from numba.core.registry import CPUDispatcher as _CPUDispatcher
 from numba.core.typed_passes import NativeLowering as _NativeLowering
 from numba.extending import intrinsic as _intrinsic
@@ -208,6 +219,63 @@ class Kernel(_CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
+def _has_array(ty) -> bool:
+    if isinstance(ty, _types.Array):
+        return True
+    return isinstance(ty, _types.BaseTuple) and any(_has_array(t) for t in ty.types)
+
+
+def _plain_value(ty) -> bool:
+    """Is ``ty`` a value that holds no array and no reference (numbers, booleans, None,
+    tuples of those)?"""
+    if isinstance(ty, (_types.Number, _types.Boolean, _types.NoneType)):
+        return True
+    return isinstance(ty, _types.BaseTuple) and all(_plain_value(t) for t in ty.types)
+
+
+def _borrow_value(context, builder, ty, value):
+    """``value`` with every array in it borrowed (arrays, and arrays in tuples)."""
+    if isinstance(ty, _types.Array):
+        return _borrowed(context, builder, ty, value)
+    if isinstance(ty, _types.BaseTuple) and _has_array(ty):
+        members = [_borrow_value(context, builder, t, builder.extract_value(value, i))
+                   for i, t in enumerate(ty.types)]
+        return context.make_tuple(builder, ty, members)
+    return value
+
+
+class _BorrowingLower(_Lower):
+    """Lowers a kernel whose array arguments are borrowed (see ``borrow``) for its whole
+    body, when nothing it returns can hold one of them (it returns numbers, booleans, None
+    or tuples of those) and it is handed no container that could keep one: its caller keeps
+    every argument alive for the call, so the body need count no reference to them."""
+
+    def extract_function_arguments(self):
+        args = super().extract_function_arguments()
+        argtypes = self.fndesc.argtypes
+        if (_plain_value(self.fndesc.restype)
+                and all(_plain_value(t) or _has_array(t) and _arrays_only(t) for t in argtypes)):
+            self.fnargs = tuple(_borrow_value(self.context, self.builder, t, v)
+                                for t, v in zip(argtypes, args, strict=True))
+        return self.fnargs
+
+
+def _arrays_only(ty) -> bool:
+    """Arrays, numbers and tuples of them: nothing in ``ty`` can keep a reference."""
+    if isinstance(ty, _types.Array) or _plain_value(ty):
+        return True
+    return isinstance(ty, _types.BaseTuple) and all(_arrays_only(t) for t in ty.types)
+
+
+@_register_pass(mutates_CFG=True, analysis_only=False)
+class _BorrowingNativeLowering(_NativeLowering):
+    _name = "simkit_native_lowering"
+
+    @property
+    def lowering_class(self):
+        return _BorrowingLower
+
+
 @_register_pass(mutates_CFG=False, analysis_only=True)
 class _MarkAlwaysInline(_LoweringPass):
     """Marks the compiled function ``alwaysinline``: LLVM then inlines it into every kernel
@@ -225,12 +293,28 @@ class _MarkAlwaysInline(_LoweringPass):
         return False
 
 
-class _InlinePipeline(_CompilerBase):
+def _borrowing_pipeline(state, always_inline: bool):
+    pm = _DefaultPassBuilder.define_nopython_pipeline(state)
+    pm.passes = [(_BorrowingNativeLowering if cls is _NativeLowering else cls, text)
+                 for cls, text in pm.passes]
+    if always_inline:
+        pm.add_pass_after(_MarkAlwaysInline, _BorrowingNativeLowering)
+    pm.finalize()
+    return [pm]
+
+
+class _KernelPipeline(_CompilerBase):
+    """A kernel: numba's pipeline, with borrowed arguments."""
+
     def define_pipelines(self):
-        pm = _DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.add_pass_after(_MarkAlwaysInline, _NativeLowering)
-        pm.finalize()
-        return [pm]
+        return _borrowing_pipeline(self.state, always_inline=False)
+
+
+class _InlinePipeline(_CompilerBase):
+    """An ``inline`` kernel: borrowed arguments, and inlined into every kernel calling it."""
+
+    def define_pipelines(self):
+        return _borrowing_pipeline(self.state, always_inline=True)
 
 
 def _compile(fn, inline_ir=False, **dispatcher_args) -> Kernel:
@@ -247,8 +331,9 @@ def _compile(fn, inline_ir=False, **dispatcher_args) -> Kernel:
 
 
 def kernel(fn):
-    """Compile ``fn`` as a simkit kernel (nopython, cached, GIL released)."""
-    return _compile(fn)
+    """Compile ``fn`` as a simkit kernel (nopython, cached, GIL released), with its array
+    arguments borrowed (see the module's docstring)."""
+    return _compile(fn, pipeline_class=_KernelPipeline)
 
 
 def inline(fn):
