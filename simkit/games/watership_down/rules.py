@@ -213,36 +213,36 @@ assert I_AB + len(_ABILITIES) == len(ITEM_COLUMNS)
 
 # ---- small facts -------------------------------------------------------------------------
 
-@kernel
+@inline
 def side_of(c):
     return HLESSIL if c < N_RABBITS else ELIL
 
 
-@kernel
+@inline
 def alive_at(state, c, s):
     return state[STAT + c] == IN_PLAY and state[LOC + c] == s
 
 
-@kernel
+@inline
 def snare_busy(state):
     """The Snare holds a rabbit: it cannot move and does not battle."""
     return state[ENSNARED] >= 0
 
 
-@kernel
+@inline
 def n_at(state, side, s):
     """``side``'s characters on ``s`` (CNT is kept up to date by every move and defeat)."""
     return state[CNT + side * N_SPACES + s]
 
 
-@kernel
+@inline
 def count(state, c, delta):
     s = state[LOC + c]
     if s >= 0 and state[STAT + c] == IN_PLAY:
         state[CNT + side_of(c) * N_SPACES + s] += delta
 
 
-@kernel
+@inline
 def n_fighting_elil(state, s):
     """Elil on ``s`` that a rabbit entering must battle (a busy Snare does not battle)."""
     n = n_at(state, ELIL, s)
@@ -251,43 +251,43 @@ def n_fighting_elil(state, s):
     return n
 
 
-@kernel
+@inline
 def is_attack(state, side, s):
     if side == HLESSIL:
         return n_fighting_elil(state, s) > 0
     return n_at(state, HLESSIL, s) > 0
 
 
-@kernel
+@inline
 def wood_full(params, state, side, s, extra):
     """Would ``extra`` more of ``side``'s characters break the wood cap on ``s``?"""
     return params[0][O_SP + s * 3 + 1] == 1 and n_at(state, side, s) + extra > params[0][G_WOOD_CAP]
 
 
-@kernel
+@inline
 def is_down(table, s):
     """Is ``s`` one of Watership Down's two spaces? (``table`` is params[0])"""
     return s >= 0 and table[O_SP + s * 3 + 2] == 1
 
 
-@kernel
+@inline
 def other_down(g, s):
     return g[G_DOWN_B] if s == g[G_DOWN_A] else g[G_DOWN_A]
 
 
-@kernel
+@inline
 def paralysed(state, c):
     return c == state[ENSNARED] or (c == SNARE and snare_busy(state))
 
 
-@kernel
+@inline
 def item(items, c, col):
     items[side_of(c), col] += 1
 
 
 # ---- strength --------------------------------------------------------------------------
 
-@kernel
+@inline
 def rabbit_strength(params, state, r, s):
     g = params[0]
     st = params[0][O_CH + r * 4]
@@ -302,7 +302,7 @@ def rabbit_strength(params, state, r, s):
     return st
 
 
-@kernel
+@inline
 def elil_strength(params, state, e, s):
     st = params[0][O_CH + e * 4]
     if params[0][O_SP + s * 3 + 1] == 1:
@@ -315,7 +315,7 @@ def elil_strength(params, state, e, s):
 
 # ---- placing characters --------------------------------------------------------------
 
-@kernel
+@inline
 def note_arrival(params, state, r, s, items):
     """A rabbit arrives on ``s``: the entering-a-space join triggers."""
     table = params[0]
@@ -324,21 +324,21 @@ def note_arrival(params, state, r, s, items):
             trigger(params, state, j, s)
 
 
-@kernel
+@inline
 def trigger(params, state, j, s):
     if state[STAT + FIRST_JOINER + j] == PENDING and state[JOIN_AT + j] < 0:
         appear = params[0][O_JOIN + j * 3 + 2]
         state[JOIN_AT + j] = s if appear < 0 else appear
 
 
-@kernel
+@inline
 def unlock_at(state, s):
     for e in range(N_RABBITS, N_CHARS):
         if state[LOC + e] == s:
             state[LOCK + e] = 0
 
 
-@kernel
+@inline
 def place(params, state, c, s, items):
     """Move ``c`` to ``s`` (no battle): Holly's lock lifts when an elil leaves or enters."""
     old = state[LOC + c]
@@ -383,7 +383,7 @@ def follow_seen(state, c, old, s):
             state[SEEN_AT + x] = -1
 
 
-@kernel
+@inline
 def defeat(params, state, c, items):
     state[SEEN_AT + c] = -1
     count(state, c, -1)
@@ -399,7 +399,7 @@ def defeat(params, state, c, items):
         state[ENSNARED] = -1      # face down again; mixed with the others at the turn's end
 
 
-@kernel
+@inline
 def defeat_by_rabbit(params, state, e, s, items):
     """The rabbits defeat ``e`` on ``s``: the defeat join triggers (``defeat_elil`` in any
     battle, ``defeat_elil_attacking`` only on the hlessil's own turn)."""
@@ -412,7 +412,7 @@ def defeat_by_rabbit(params, state, e, s, items):
 
 # ---- where a character may go ----------------------------------------------------------
 
-@kernel
+@inline
 def attack_mask(params, state, side):
     """Spaces where a move by ``side`` would be an attack, as a bitmask (a busy Snare
     does not battle)."""
@@ -428,7 +428,7 @@ def attack_mask(params, state, side):
     return m
 
 
-@kernel
+@inline
 def full_mask(params, state, side):
     """Wooded spaces already holding the cap of ``side``'s characters."""
     m = 0
@@ -439,7 +439,7 @@ def full_mask(params, state, side):
     return m
 
 
-@kernel
+@inline
 def dest_mask(params, state, c):
     """Bitmask of the spaces ``c`` may move to this turn (moves and attacks)."""
     side = side_of(c)
@@ -447,7 +447,7 @@ def dest_mask(params, state, c):
                           full_mask(params, state, side))
 
 
-@kernel
+@inline
 def dest_mask_fast(params, state, c, attacks, full):
     """``dest_mask`` given the side's attack and full-wood masks (one table per call).
     Written flat: small helpers taking ``params`` cost a call each in the hot loop."""
@@ -472,7 +472,7 @@ def dest_mask_fast(params, state, c, attacks, full):
     return cand
 
 
-@kernel
+@inline
 def has_move(params, state, side):
     lo = 0 if side == HLESSIL else N_RABBITS
     hi = N_RABBITS if side == HLESSIL else N_CHARS
@@ -484,13 +484,13 @@ def has_move(params, state, side):
     return False
 
 
-@kernel
+@inline
 def retreat_ok(params, state, c, t):
     side = side_of(c)
     return n_at(state, 1 - side, t) == 0 and not wood_full(params, state, side, t, 1)
 
 
-@kernel
+@inline
 def retreat_mask(params, state, c, dirs, used):
     """Spaces ``c`` may retreat to in the directions of bitmask ``dirs`` (not ``used``)."""
     side = side_of(c)
@@ -505,7 +505,7 @@ def retreat_mask(params, state, c, dirs, used):
     return mask
 
 
-@kernel
+@inline
 def direction(params, side, a, b):
     for d in range(3):
         for k in range(2):
@@ -514,13 +514,13 @@ def direction(params, side, a, b):
     return -1
 
 
-@kernel
+@inline
 def escape_ok(params, state, t, group):
     return (t != params[0][G_EFRAFA] and n_at(state, ELIL, t) == 0
             and not wood_full(params, state, HLESSIL, t, group))
 
 
-@kernel
+@inline
 def popcount(m):
     n = 0
     while m != 0:
@@ -529,7 +529,7 @@ def popcount(m):
     return n
 
 
-@kernel
+@inline
 def nth_bit(m, k):
     for t in range(32):
         if (m >> t) & 1 == 1:
@@ -571,7 +571,7 @@ def new_game(params, n_players, state, chance):
     ask(state, P_SETUP, ELIL, -1)
 
 
-@kernel
+@inline
 def ask(state, phase, decider, question):
     state[PHASE] = phase
     state[DECIDER] = decider
@@ -579,7 +579,7 @@ def ask(state, phase, decider, question):
     state[STEP] = S_WAIT
 
 
-@kernel
+@inline
 def setup_place(params, state, c, items):
     side = side_of(c)
     k = state[SETUP] % 5
@@ -683,7 +683,7 @@ def determinize(params, obs, seat, state, stream, scratch):
         state[opp_card] = face_down_card(state, opp, stream)
 
 
-@kernel
+@inline
 def deal_characters(state, opp, seat, stream, scratch):
     """Deal ``opp``'s characters whose place is hidden to its tokens no seen character
     accounts for (CNT is public), uniformly, but for those the observation pins to a space
@@ -719,7 +719,7 @@ def deal_characters(state, opp, seat, stream, scratch):
         state[LOC + scratch[chars + i]] = scratch[tokens + i]
 
 
-@kernel
+@inline
 def forced_space(state, seat, c):
     """Where ``c``, hidden from ``seat``, must stand by what ``seat`` sees, or -1."""
     if state[SEEN_AT + c] >= 0:
@@ -731,7 +731,7 @@ def forced_space(state, seat, c):
     return -1
 
 
-@kernel
+@inline
 def unseen_mover(table, state, opp, stream):
     """The mover, one of ``opp``'s unknown characters: the attacker, the character the
     phase names (Dandelion's second move, Hazel's group, Holly's look), one of those in
@@ -771,7 +771,7 @@ def unknown_on(state, c, at):
             and (at < 0 or state[LOC + c] == at))
 
 
-@kernel
+@inline
 def reached_down(table, state, stream):
     """Who has reached the Down (it feeds the items only): every character on it now, a
     coin for every other one that has been on the board, none of the others."""
@@ -786,7 +786,7 @@ def reached_down(table, state, stream):
     return seen | (rand_below(stream, 1 << N_CHARS) & maybe)
 
 
-@kernel
+@inline
 def face_down_card(state, side, stream):
     """The card ``side`` chose face down: one of the cards in its hand, uniformly."""
     hand = HAND + side * N_CARDS
@@ -829,7 +829,7 @@ def legal_moves(params, state, moves):
     return 0
 
 
-@kernel
+@inline
 def space_moves(mask, base, moves, n):
     """Append ``base + t`` for every space ``t`` in ``mask``."""
     t = 0
@@ -842,7 +842,7 @@ def space_moves(mask, base, moves, n):
     return n
 
 
-@kernel
+@inline
 def main_moves(params, state, moves, dandelion):
     """Every (character, space) move of the side to play. ``dest_mask_fast`` written out
     in the loop: this is the hottest function of a random game, and numba does not
@@ -890,7 +890,7 @@ def main_moves(params, state, moves, dandelion):
     return n
 
 
-@kernel
+@inline
 def setup_moves(params, state, moves):
     n = 0
     lo = 0 if state[DECIDER] == HLESSIL else N_RABBITS
@@ -901,7 +901,7 @@ def setup_moves(params, state, moves):
     return n
 
 
-@kernel
+@inline
 def escape_moves(params, state, moves):
     g = n_escapers(params, state)
     n = 0
@@ -912,7 +912,7 @@ def escape_moves(params, state, moves):
     return n
 
 
-@kernel
+@inline
 def card_moves(state, moves):
     hand = HAND + state[DECIDER] * N_CARDS
     n = 0
@@ -926,7 +926,7 @@ def card_moves(state, moves):
     return n
 
 
-@kernel
+@inline
 def group_moves(params, state, moves):
     moves[0] = M_PASS
     n = 1
@@ -940,12 +940,12 @@ def group_moves(params, state, moves):
     return n
 
 
-@kernel
+@inline
 def n_escapers(params, state):
     return n_at(state, HLESSIL, params[0][G_EFRAFA])
 
 
-@kernel
+@inline
 def holly_moves(params, state, moves):
     moves[0] = M_PASS
     n = 1
@@ -959,7 +959,7 @@ def holly_moves(params, state, moves):
     return n
 
 
-@kernel
+@inline
 def n_unknown_elil(state, t):
     n = 0
     for e in range(N_RABBITS, N_CHARS):
@@ -968,7 +968,7 @@ def n_unknown_elil(state, t):
     return n
 
 
-@kernel
+@inline
 def flame_moves(params, state, moves):
     n = 0
     b = state[BSPACE]
@@ -1014,7 +1014,7 @@ def apply_move(params, state, move, chance, items):
     run(params, state, chance, items)
 
 
-@kernel
+@inline
 def main_move(params, state, move, items):
     """A move (or attack); ``M_GIFT + ...`` plays Gift to the Thousand first."""
     if move >= M_GIFT:
@@ -1026,7 +1026,7 @@ def main_move(params, state, move, items):
     begin_move(params, state, move // 16, move % 16, items)
 
 
-@kernel
+@inline
 def recount(state):
     for k in range(2 * N_SPACES):
         state[CNT + k] = 0
@@ -1035,7 +1035,7 @@ def recount(state):
             state[CNT + side_of(c) * N_SPACES + state[LOC + c]] += 1
 
 
-@kernel
+@inline
 def begin_move(params, state, c, t, items):
     side = side_of(c)
     s = state[LOC + c]
@@ -1060,7 +1060,7 @@ def begin_move(params, state, c, t, items):
         state[STEP] = S_ARRIVED
 
 
-@kernel
+@inline
 def note_attack_kind(params, state, c, s, t, items):
     if direction(params, side_of(c), s, t) != D_FWD:
         if is_down(params[0], s) and is_down(params[0], t):
@@ -1071,7 +1071,7 @@ def note_attack_kind(params, state, c, s, t, items):
             item(items, c, A_WOUNDWORT)
 
 
-@kernel
+@inline
 def group_possible(params, state, o, t):
     if wood_full(params, state, HLESSIL, t, 1):
         return False
@@ -1081,7 +1081,7 @@ def group_possible(params, state, o, t):
     return False
 
 
-@kernel
+@inline
 def apply_group(params, state, move, items):
     if move == M_PASS:
         state[STEP] = S_ARRIVED
@@ -1094,7 +1094,7 @@ def apply_group(params, state, move, items):
         state[STEP] = S_ARRIVED
 
 
-@kernel
+@inline
 def apply_escape(params, state, t, items):
     ef = params[0][G_EFRAFA]
     for r in range(N_RABBITS):
@@ -1107,7 +1107,7 @@ def apply_escape(params, state, t, items):
     state[STEP] = state[RESUME]
 
 
-@kernel
+@inline
 def holly_look(params, state, t, chance, items):
     k = rand_below(chance, n_unknown_elil(state, t))
     for e in range(N_RABBITS, N_CHARS):
@@ -1121,7 +1121,7 @@ def holly_look(params, state, t, chance, items):
     item(items, HOLLY, A_HOLLY)
 
 
-@kernel
+@inline
 def apply_card(params, state, move, items):
     """A battle card chosen. It stays in the hand (as far as anyone can tell, it is one of
     the hand's cards lying face down) until both are chosen; then both are revealed and
@@ -1144,7 +1144,7 @@ def apply_card(params, state, move, items):
         state[STEP] = S_CARDS
 
 
-@kernel
+@inline
 def play_card(params, state, side, k):
     """A revealed card leaves the hand; the last one played brings the whole hand back."""
     if k < 0:
@@ -1159,14 +1159,14 @@ def play_card(params, state, side, k):
                 state[HAND + side * N_CARDS + x] = 1
 
 
-@kernel
+@inline
 def card_col(side, k, ev):
     return I_CARDS + ((0 if side == HLESSIL else 9) + k) * 3 + ev
 
 
 # ---- the automatic steps ----------------------------------------------------------------
 
-@kernel
+@inline
 def run(params, state, chance, items):
     while state[WINNER] < 0 and state[STEP] != S_WAIT:
         st = state[STEP]
@@ -1194,7 +1194,7 @@ def run(params, state, chance, items):
             step_endturn(params, state, items)
 
 
-@kernel
+@inline
 def need_escape(params, state, resume, in_battle, items):
     """Rabbits standing in Efrafa escape (all to one space, the hlessil choose where);
     an attacker still fighting there escapes only when its battle ends."""
@@ -1214,7 +1214,7 @@ def need_escape(params, state, resume, in_battle, items):
     return False
 
 
-@kernel
+@inline
 def has_escape(params, state):
     g = n_escapers(params, state)
     for t in range(N_SPACES):
@@ -1223,13 +1223,13 @@ def has_escape(params, state):
     return False
 
 
-@kernel
+@inline
 def step_arrived(params, state, resume, items):
     if not need_escape(params, state, resume, False, items):
         state[STEP] = resume
 
 
-@kernel
+@inline
 def pool_mask(state, side, b, a):
     """Defenders ``a`` may be matched against on ``b``, as a bitmask of characters."""
     m = 0
@@ -1248,12 +1248,12 @@ def pool_mask(state, side, b, a):
     return m
 
 
-@kernel
+@inline
 def pick(chance, m):
     return nth_bit(m, rand_below(chance, popcount(m)))
 
 
-@kernel
+@inline
 def step_select(params, state, chance, items):
     if need_escape(params, state, S_SELECT, True, items):
         return
@@ -1273,7 +1273,7 @@ def step_select(params, state, chance, items):
     state[STEP] = S_FIGHT
 
 
-@kernel
+@inline
 def battlers(state):
     a, d = state[ATT], state[DEF]
     if a < N_RABBITS:
@@ -1281,7 +1281,7 @@ def battlers(state):
     return d, a
 
 
-@kernel
+@inline
 def step_fight(params, state, items):
     a, d = state[ATT], state[DEF]
     r, e = battlers(state)
@@ -1305,7 +1305,7 @@ def step_fight(params, state, items):
         state[STEP] = S_PRE
 
 
-@kernel
+@inline
 def snare_meets(params, state, r, b, items):
     """The Snare encounters rabbit ``r`` on ``b``: defeated by Blackberry or in Efrafa,
     otherwise the rabbit is caught and both lie face up."""
@@ -1324,7 +1324,7 @@ def snare_meets(params, state, r, b, items):
         state[KNOWN + SNARE] = 1
 
 
-@kernel
+@inline
 def pre_applies(params, state, q):
     r, e = battlers(state)
     b = state[BSPACE]
@@ -1340,7 +1340,7 @@ def pre_applies(params, state, q):
     return r == FIVER and state[DEF] == FIVER and alive_at(state, HAZEL, b)
 
 
-@kernel
+@inline
 def step_pre(params, state):
     while state[PRE] < 4:
         q = state[PRE]
@@ -1351,7 +1351,7 @@ def step_pre(params, state):
     state[STEP] = S_CAT
 
 
-@kernel
+@inline
 def step_cat(state):
     r, e = battlers(state)
     if e == CAT:
@@ -1360,7 +1360,7 @@ def step_cat(state):
         state[STEP] = S_CARDS
 
 
-@kernel
+@inline
 def step_cards(state, items):
     r, e = battlers(state)
     first = ELIL if (r == FIVER or e == VERVAIN) else HLESSIL
@@ -1375,7 +1375,7 @@ def step_cards(state, items):
         ask(state, P_CARD, 1 - first, -1)
 
 
-@kernel
+@inline
 def step_blackberry(state):
     """After the reveal: Blackberry's cancel, then El-ahrairah (hlessil, then elil), once
     per fight in all; the second round cannot be cancelled."""
@@ -1392,7 +1392,7 @@ def step_blackberry(state):
     state[STEP] = S_RESOLVE
 
 
-@kernel
+@inline
 def answer(params, state, yes, chance, items):
     q = state[QUESTION]
     r, e = battlers(state)
@@ -1428,7 +1428,7 @@ def answer(params, state, yes, chance, items):
         answer_pre(params, state, q, r, items)
 
 
-@kernel
+@inline
 def answer_pre(params, state, q, r, items):
     if q == Q_HYZ or q == Q_BLACKAVAR:
         item(items, r, A_HYZ if q == Q_HYZ else A_BLACKAVAR)
@@ -1443,7 +1443,7 @@ def answer_pre(params, state, q, r, items):
         item(items, FIVER, A_FIVER_HAZEL)
 
 
-@kernel
+@inline
 def start_retreat(params, state, c, dirs, used, items):
     """Retreat ``c`` (one option: at once; more: its owner chooses); resume at S_SELECT.
     Returns False when no space is available (the card cannot be carried out)."""
@@ -1461,7 +1461,7 @@ def start_retreat(params, state, c, dirs, used, items):
     return True
 
 
-@kernel
+@inline
 def base_strength(params, r, s):
     """A rabbit's strength on ``s`` before battle-only bonuses (Pipkin, Hazel for Fiver)."""
     st = params[0][O_CH + r * 4]
@@ -1472,7 +1472,7 @@ def base_strength(params, r, s):
     return st
 
 
-@kernel
+@inline
 def card_effect(params, state, side, card):
     """(kind, value) of the card ``side`` played, or a plain 0 when it has no effect."""
     if state[NOCARDS] == 1 or card < 0:
@@ -1482,7 +1482,7 @@ def card_effect(params, state, side, card):
     return params[0][O_CARDS + side * 22 + card * 2], params[0][O_CARDS + side * 22 + card * 2 + 1]
 
 
-@kernel
+@inline
 def step_resolve(params, state, items):
     """Text cards (the elil's first), then strengths if both battlers are still there."""
     r, e = battlers(state)
@@ -1514,7 +1514,7 @@ def step_resolve(params, state, items):
     card_outcomes(state, r, e, e_gone, r_gone, items)
 
 
-@kernel
+@inline
 def compare(params, state, r, e, b, hv, ev, items):
     rs = rabbit_strength(params, state, r, b) + hv
     es = elil_strength(params, state, e, b) + ev
@@ -1528,7 +1528,7 @@ def compare(params, state, r, e, b, hv, ev, items):
         defeat_by_rabbit(params, state, e, b, items)
 
 
-@kernel
+@inline
 def card_outcomes(state, r, e, e_gone, r_gone, items):
     r_def = state[STAT + r] == DEFEATED
     e_def = state[STAT + e] == DEFEATED
@@ -1545,7 +1545,7 @@ def card_outcomes(state, r, e, e_gone, r_gone, items):
             items[ELIL, card_col(ELIL, ce, EV_WON)] += 1
 
 
-@kernel
+@inline
 def kehaar(params, state, e, e_gone, items):
     """Every elil on the battle space (but a busy Snare) returns to Efrafa."""
     b = state[BSPACE]
@@ -1557,7 +1557,7 @@ def kehaar(params, state, e, e_gone, items):
             place(params, state, x, params[0][G_EFRAFA], items)
 
 
-@kernel
+@inline
 def start_flame(params, state, items):
     b = state[BSPACE]
     ens = state[ENSNARED]
@@ -1567,7 +1567,7 @@ def start_flame(params, state, items):
     flame_continue(params, state, items)
 
 
-@kernel
+@inline
 def flame_continue(params, state, items):
     """Ask for the next Flaming Stick retreat, or defeat the rabbits that cannot go."""
     b = state[BSPACE]
@@ -1581,7 +1581,7 @@ def flame_continue(params, state, items):
     state[STEP] = S_SELECT
 
 
-@kernel
+@inline
 def apply_flame(params, state, r, t, items):
     b = state[BSPACE]
     state[FLAME_USED] |= 1 << direction(params, HLESSIL, b, t)
@@ -1589,7 +1589,7 @@ def apply_flame(params, state, r, t, items):
     flame_continue(params, state, items)
 
 
-@kernel
+@inline
 def step_battle_end(params, state, chance, items):
     """A Snare whose rabbit fell meets one of those left, or is laid face down again."""
     b = state[BSPACE]
@@ -1601,7 +1601,7 @@ def step_battle_end(params, state, chance, items):
     state[STEP] = S_ARRIVED
 
 
-@kernel
+@inline
 def holly_targets(params, state):
     s = state[LOC + HOLLY]
     n = 0
@@ -1613,7 +1613,7 @@ def holly_targets(params, state):
     return n
 
 
-@kernel
+@inline
 def step_postmove(params, state, items):
     if state[ENSNARED] >= 0:
         snare_check(params, state, items)
@@ -1632,7 +1632,7 @@ def step_postmove(params, state, items):
     state[STEP] = S_ENDTURN
 
 
-@kernel
+@inline
 def snare_check(params, state, items):
     """A busy Snare falls to Blackberry when he has moved onto its space (or, with
     ``abilities.blackberry_snare_on_his_space``, whenever he is there) or to a group of
@@ -1658,7 +1658,7 @@ def snare_check(params, state, items):
         defeat_by_rabbit(params, state, SNARE, s, items)
 
 
-@kernel
+@inline
 def joins(params, state, items):
     """Triggered joiners appear: on their space, else Sandleford, else they are lost."""
     sand = params[0][G_SANDLEFORD]
@@ -1681,12 +1681,12 @@ def joins(params, state, items):
         place(params, state, c, t, items)
 
 
-@kernel
+@inline
 def mixable(state, c):
     return (state[STAT + c] == IN_PLAY and state[LOCK + c] == 0 and not paralysed(state, c))
 
 
-@kernel
+@inline
 def mix(state):
     """Each player shuffles every space where two or more of its tokens can be mixed.
     Written flat (no helper calls): it runs at the end of every turn."""
@@ -1709,7 +1709,7 @@ def mix(state):
                 state[SEEN_AT + c] = state[LOC + c]   # which token, not where, is hidden
 
 
-@kernel
+@inline
 def win(state, side, reason):
     state[WINNER] = side
     state[END] = reason
@@ -1717,7 +1717,7 @@ def win(state, side, reason):
     state[STEP] = S_WAIT
 
 
-@kernel
+@inline
 def check_winner(params, state, ended):
     g = params[0]
     if ended == HLESSIL or g[G_WIN_ANY] == 1:
@@ -1747,7 +1747,7 @@ def check_winner(params, state, ended):
         win(state, ELIL, E_IMPOSSIBLE)
 
 
-@kernel
+@inline
 def step_endturn(params, state, items):
     if state[ENSNARED] >= 0:
         snare_check(params, state, items)
