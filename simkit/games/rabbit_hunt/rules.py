@@ -162,7 +162,7 @@ def next_to_at(p, c):
     return CELLS + 4 * p[P_CELLS] + c
 
 
-@inline
+@kernel
 def occupy(p, state, c, card):
     """A card lands on the empty cell ``c``: its neighbours now touch one more card."""
     state[CELLS + c] = card
@@ -204,7 +204,7 @@ def placeable_now(p, state, c):
     return (state[CELLS + c] == NO_CARD) & (state[next_to_at(p, c)] >= 2)
 
 
-@inline
+@kernel
 def any_placeable(p, state):
     found = False
     for c in range(p[P_CELLS]):  # (every cell, without branches: a loop LLVM vectorizes)
@@ -324,7 +324,7 @@ def put_bottom(state, kind):
     state[PILE_LEN] = n + 1
 
 
-@inline
+@kernel
 def gain_carrots(p, state, seat, n):
     """Take up to ``n`` carrots; beyond the cap (or an empty supply) they are ignored."""
     room = p[P_CARROT_CAP] - state[CARROTS + seat]
@@ -421,7 +421,7 @@ def deal(p, n_players, state):
 
 
 # ---------------------------------------------------------------- turns
-@inline
+@kernel
 def start_turn(p, state, seat):
     """Place a card first, unless the hand is empty (or no cell can take it)."""
     state[TURN_SEAT] = seat
@@ -433,7 +433,7 @@ def start_turn(p, state, seat):
         state[PHASE] = PH_ACTION
 
 
-@inline
+@kernel
 def end_turn(p, state):
     n = state[N_PLAYERS]
     state[TURNS] += 1
@@ -445,7 +445,7 @@ def end_turn(p, state):
     start_turn(p, state, seat)
 
 
-@inline
+@kernel
 def resume(p, state):
     """Back to the turn's actions after a decision; end the turn when none are left."""
     state[PHASE] = PH_ACTION
