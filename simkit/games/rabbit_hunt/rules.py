@@ -6,6 +6,7 @@ hand ``p`` to the helpers (see simkit/jit.py on why).
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.game import HIDDEN
 from simkit.games.rabbit_hunt.deal import copy_seen, deal_unseen, public_memory
@@ -98,6 +99,7 @@ from simkit.games.rabbit_hunt.state import (
     P_MOVE_ANY_REVEALS,
     P_PARTNERS_CATCH,
     P_REMOVED,
+    P_WINDOW_AT,
     PEEK,
     PH_ACTION,
     PH_EXTRA_PLACE,
@@ -127,6 +129,9 @@ from simkit.games.rabbit_hunt.state import (
     TURN_SEAT,
     TURNS,
     WAREHOUSE,
+    WINDOW,
+    WINDOW_CELLS,
+    WINDOW_MIDDLE,
 )
 from simkit.jit import inline, kernel
 from simkit.rng import shuffle
@@ -193,12 +198,18 @@ def placeable(p, state, c):
     return state[CELLS + c] == NO_CARD and state[next_to_at(p, c)] >= 2
 
 
+@inline
+def placeable_now(p, state, c):
+    """``placeable`` with both tests made (``&``, not ``and``), for a loop without branches."""
+    return (state[CELLS + c] == NO_CARD) & (state[next_to_at(p, c)] >= 2)
+
+
 @kernel
 def any_placeable(p, state):
-    for c in range(p[P_CELLS]):
-        if placeable(p, state, c):
-            return True
-    return False
+    found = False
+    for c in range(p[P_CELLS]):  # (every cell, without branches: a loop LLVM vectorizes)
+        found |= placeable_now(p, state, c)
+    return found
 
 
 @kernel
@@ -222,6 +233,54 @@ def distances(p, state, src, dist, max_depth):
                 dist[nb] = dist[c] + 1
                 queue[tail] = nb
                 tail += 1
+
+
+# window bit sets (state.py: the window round a cell): the bits not in the window's first
+# (last) column, which a step to a lower (higher) column leaves behind, and the whole window
+WINDOW_ALL = (1 << WINDOW_CELLS) - 1
+NOT_FIRST = sum(1 << (a * WINDOW + b) for a in range(WINDOW) for b in range(1, WINDOW))
+NOT_LAST = sum(1 << (a * WINDOW + b) for a in range(WINDOW) for b in range(WINDOW - 1))
+
+
+@inline
+def spread(x):
+    """The window cells one step from any cell of the window set ``x``: the six hex steps
+    (+-1, 0), (0, +-1), (+1, -1), (-1, +1) as shifts of the bit set."""
+    return ((x << WINDOW) | (x >> WINDOW) | ((x & NOT_LAST) << 1) | ((x & NOT_FIRST) >> 1)
+            | ((x & NOT_FIRST) << (WINDOW - 1)) | ((x & NOT_LAST) >> (WINDOW - 1))) & WINDOW_ALL
+
+
+@inline
+def window_reach(p, state, here):
+    """The cards 1 step from ``here`` and those 1 to 3 steps away over cards, as window bit
+    sets round ``here``: what ``distances(..., 3)`` finds, without allocating."""
+    base = p[P_WINDOW_AT] + here * WINDOW_CELLS
+    cards = np.int64(0)
+    for i in range(WINDOW_CELLS):
+        c = p[base + i]
+        if c >= 0 and state[CELLS + c] != NO_CARD:
+            cards |= np.int64(1) << i
+    start = np.int64(1) << WINDOW_MIDDLE
+    one = spread(start) & cards
+    two = one | (spread(one) & cards)
+    three = two | (spread(two) & cards)
+    return one, three & ~start
+
+
+@kernel
+def move_price(p, state, here, target):
+    """Carrots to move from ``here`` to the card on ``target``, as ``move_cost`` of the
+    steps between them."""
+    one, three = window_reach(p, state, here)
+    base = p[P_WINDOW_AT] + here * WINDOW_CELLS
+    d = -1
+    for i in range(WINDOW_CELLS):
+        if p[base + i] == target:
+            if (one >> i) & 1 == 1:
+                d = 1
+            elif (three >> i) & 1 == 1:
+                d = 2
+    return move_cost(p, d)
 
 
 @inline
@@ -403,9 +462,8 @@ def placement_moves(p, state, seat, moves):
     n_cells = p[P_CELLS]
     f = 0
     for c in range(n_cells):
-        if placeable(p, state, c):
-            moves[f] = c
-            f += 1
+        moves[f] = c  # (kept only if placeable: no branch to miss)
+        f += 1 if placeable_now(p, state, c) else 0
     kinds = 0
     for k in range(N_KINDS):
         if state[HAND + seat * N_KINDS + k] > 0:
@@ -427,12 +485,19 @@ def action_moves(p, state, seat, moves):
     n = 2
     carrots = state[CARROTS + seat]
     here = state[FARMER + seat]
-    dist = np.empty(s[P_CELLS], np.int32)
-    distances(p, state, here, dist, 3)
-    for c in range(s[P_CELLS]):
-        if c != here and state[CELLS + c] != NO_CARD and move_cost(p, dist[c]) <= carrots:
-            moves[n] = encode(M_MOVE, c)
+    # move_cost(1) <= move_cost(2 or 3) <= move_cost(farther): the carrots decide how far
+    if carrots >= s[P_COST_ANY]:  # every card
+        for c in range(s[P_CELLS]):
+            moves[n] = encode(M_MOVE, c)  # (kept only if it is a card: no branch to miss)
+            n += 1 if state[CELLS + c] != NO_CARD and c != here else 0
+    elif carrots >= move_cost(p, 1):
+        one, three = window_reach(p, state, here)
+        reach = three if carrots >= move_cost(p, 2) else one
+        base = p[P_WINDOW_AT] + here * WINDOW_CELLS
+        while reach != 0:  # the window's bits in rising order are its cells in rising order
+            moves[n] = encode(M_MOVE, p[base + trailing_zeros(reach)])
             n += 1
+            reach &= reach - 1
     if carrots >= s[P_COST_LOOK]:
         for other in range(state[N_PLAYERS]):
             if other != seat and state[ELIMINATED + other] == 0:
@@ -685,10 +750,9 @@ def apply_action(p, state, seat, kind, arg, chance, items):
         gain_carrots(p, state, seat, 1)
         resume(p, state)
     elif kind == M_MOVE:
-        dist = np.empty(p[P_CELLS], np.int32)
-        distances(p, state, state[FARMER + seat], dist, 3)
-        state[CARROTS + seat] -= move_cost(p, dist[arg])
-        state[SUPPLY] += move_cost(p, dist[arg])
+        cost = move_price(p, state, state[FARMER + seat], arg)
+        state[CARROTS + seat] -= cost
+        state[SUPPLY] += cost
         arrive(p, state, seat, arg, chance, items)
     else:  # M_LOOK: the looked-at player may now put cards back and redraw as many
         state[CARROTS + seat] -= p[P_COST_LOOK]

@@ -124,13 +124,25 @@ RUNNING, PILE_EMPTY, LAST_STANDING = 0, 1, 2
 MOVE_NAMES = ["place", "draw", "carrot", "move", "look", "swap", "step", "move_any",
               "to_warehouse", "peek", "return", "done"]
 
-# The kernels' parameters are one flat int32 array (params[0]): 16 scalars, then the
+# The kernels' parameters are one flat int32 array (params[0]): 18 scalars, then the
 # neighbour table (n_cells x 6, -1 off the board) at NEIGH, then the deck counts by kind at
-# DECK (they follow the table: DECK = NEIGH + 6 * n_cells, stored as P_DECK_AT).
+# DECK (they follow the table: DECK = NEIGH + 6 * n_cells, stored as P_DECK_AT), then the
+# window table (n_cells x WINDOW_CELLS, below) at P_WINDOW_AT.
 (P_CELLS, P_CENTER, P_CARROTS_TOTAL, P_CARROTS_START, P_CARROT_CAP, P_HAND_SIZE, P_BUNNIES,
  P_REMOVED, P_COST_1, P_COST_23, P_COST_ANY, P_COST_LOOK, P_ACTIONS, P_PARTNERS_CATCH,
- P_MOVE_ANY_REVEALS, P_DECK, P_DECK_AT) = range(17)
-NEIGH = 17
+ P_MOVE_ANY_REVEALS, P_DECK, P_DECK_AT, P_WINDOW_AT) = range(18)
+NEIGH = 18
+
+# The window round a cell: the cells within WINDOW_REACH steps of it (the farthest a 2-3
+# step move goes), as bits of one int64, bit a * WINDOW + b for the axial offset
+# (a - WINDOW_REACH, b - WINDOW_REACH). Cells are numbered in (q, r) order and so are the
+# bits: a set's bits in rising order are its cells in rising order. A move's reach is then
+# a few shifts of one word (rules.window_reach), nothing allocated. The window table gives
+# each cell's window cells, -1 off the board or more than WINDOW_REACH steps away.
+WINDOW_REACH = 3
+WINDOW = 2 * WINDOW_REACH + 1
+WINDOW_CELLS = WINDOW * WINDOW
+WINDOW_MIDDLE = WINDOW_REACH * WINDOW + WINDOW_REACH
 
 # item columns: per farmland kind drawn / placed / triggered, then bunnies
 ITEM_COLUMNS = [f"{k}:{e}" for k in KINDS for e in ("drawn", "placed", "triggered")]
@@ -151,6 +163,20 @@ def hex_board(radius: int):
         for d, (dq, dr) in enumerate(steps):
             neigh[i, d] = index.get((q + dq, r + dr), -1)
     return np.array(coords, dtype=np.int32), neigh, index[(0, 0)]
+
+
+def window_table(coords) -> np.ndarray:
+    """int32[n, WINDOW_CELLS]: for each cell, the cell at each window offset (see WINDOW),
+    -1 off the board or more than WINDOW_REACH steps away."""
+    index = {(int(q), int(r)): i for i, (q, r) in enumerate(coords)}
+    table = np.full((len(coords), WINDOW_CELLS), -1, dtype=np.int32)
+    for i, (q, r) in enumerate(coords):
+        for a in range(WINDOW):
+            for b in range(WINDOW):
+                dq, dr = a - WINDOW_REACH, b - WINDOW_REACH
+                if abs(dq + dr) <= WINDOW_REACH:
+                    table[i, a * WINDOW + b] = index.get((int(q) + dq, int(r) + dr), -1)
+    return table
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
@@ -181,9 +207,11 @@ def compile_params(values: dict, n_players: int) -> tuple:
         values["costs.move_1_step"], values["costs.move_2_to_3_steps"],
         values["costs.move_anywhere"], values["costs.look_at_hand"], values["actions_per_turn"],
         int(values["partners_can_catch"]), int(values["move_any_reveals_own"]), total,
-        NEIGH + neigh.size,
+        NEIGH + neigh.size, NEIGH + neigh.size + deck.size,
     ]
-    return np.concatenate([scalars, neigh.ravel(), deck]).astype(np.int32), coords
+    window = window_table(coords)
+    flat = np.concatenate([scalars, neigh.ravel(), deck, window.ravel()])
+    return flat.astype(np.int32), coords
 
 
 def teams(n_players: int) -> list[int]:
