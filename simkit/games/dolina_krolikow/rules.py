@@ -719,32 +719,63 @@ def reachable_faces(P, state, tb, total, f0):
     return P[O_REACH + (f0 * REACH_TOTALS + min(total, REACH_TOTALS - 1)) * 8 + rich]
 
 
+@inline
+def open_mask(P, state, seat, pos):
+    """Bitmask of the faces the card at pos accepts from the seat's next die (tables.py:
+    accept), 0 when no die of the seat may go there: no card, another seat's marker, or
+    both dice placed."""
+    card = state[POS_CARD + pos]
+    owner = state[POS_OWNER + pos]
+    if pos >= P[C_POSITIONS] or card < 0 or (owner >= 0 and owner != seat) \
+            or state[POS_D2 + pos] >= 0:
+        return 0
+    return P[O_ACCEPT + card * 19 + 1 + state[POS_D1 + pos]]
+
+
 @kernel
 def die_moves(P, state, seat, moves, n):
     """Every die on the table (one per distinct face) as resources, or on every open card as
     every face the seat can afford to turn it into that fits the card: the faces a die can
     reach AND the faces the card accepts (tables.py). This is the game's hot loop: one mask
-    per die, one AND per card."""
+    per die, one AND per card.
+
+    Its cost is mispredicted branches, not work (most AND give no face or one): the cards'
+    masks are read once (a tuple, in registers), the first face of a mask is written
+    without a branch (``n`` moves on only if there was one), and the loop over further
+    faces is entered by the few masks that have them."""
     tb = TOKENS + 3 * seat
-    total = state[tb] + state[tb + 1] + state[tb + 2]
+    total = min(state[tb] + state[tb + 1] + state[tb + 2], REACH_TOTALS - 1)
+    rich = 0
+    for k in range(3):
+        if state[tb + k] >= P[C_RECOLOUR]:
+            rich |= 1 << k
+    reach = O_REACH + total * 8 + rich  # + f0 * REACH_TOTALS * 8: reachable_faces
+    accept = (open_mask(P, state, seat, 0), open_mask(P, state, seat, 1),
+              open_mask(P, state, seat, 2), open_mask(P, state, seat, 3),
+              open_mask(P, state, seat, 4), open_mask(P, state, seat, 5),
+              open_mask(P, state, seat, 6), open_mask(P, state, seat, 7))
+    seen = 0  # faces of the earlier dice on the table (same_face_before)
     for d in range(P[C_N_DICE]):
-        if state[DIE_USE + d] != -1 or same_face_before(state, d):
+        f0 = state[DIE_FACE + d]
+        if state[DIE_USE + d] != -1 or (seen >> f0) & 1:
             continue
+        seen |= 1 << f0
         moves[n] = RES + d
         n += 1
-        faces = reachable_faces(P, state, tb, total, state[DIE_FACE + d])
-        for pos in range(P[C_POSITIONS]):
-            card = state[POS_CARD + pos]
-            owner = state[POS_OWNER + pos]
-            if card < 0 or (owner >= 0 and owner != seat) or state[POS_D2 + pos] >= 0:
-                continue
-            m = faces & P[O_ACCEPT + card * 19 + 1 + state[POS_D1 + pos]]
-            base = PLACE + (d * MAXPOS + pos) * N_FACES
+        faces = P[reach + f0 * (REACH_TOTALS * 8)]
+        base = PLACE + d * MAXPOS * N_FACES
+        for pos in range(MAXPOS):
+            m = faces & accept[pos]
+            low = m & -m
+            moves[n] = base + BIT_OF_MOD37[low % 37]  # m == 0: a stray value, overwritten
+            n += m != 0
+            m ^= low
             while m != 0:
                 low = m & -m
                 moves[n] = base + BIT_OF_MOD37[low % 37]
                 n += 1
                 m ^= low
+            base += N_FACES
     return n
 
 
