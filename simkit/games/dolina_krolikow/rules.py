@@ -25,6 +25,7 @@ Moves (small ints, written once here):
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros  # llvm.cttz: one instruction
 
 from simkit.game import HIDDEN
 from simkit.jit import inline, kernel
@@ -687,7 +688,7 @@ def same_face_before(state, d):
     return False
 
 
-@kernel
+@inline
 def pick_moves(params, state, moves):
     cfg = params[0]
     seat = state[ACTOR]
@@ -700,12 +701,6 @@ def pick_moves(params, state, moves):
                 moves[n] = EXCHANGE + pos
                 n += 1
     return die_moves(cfg, state, seat, moves, n)
-
-
-# position of the single set bit of x = 2**k (k < 32) from x % 37, which is distinct for each k
-BIT_OF_MOD37 = np.array([-1, 0, 1, 26, 2, 23, 27, -1, 3, 16, 24, 30, 28, 11, -1, 13, 4, 7, 17,
-                         -1, 25, 22, 31, 15, 29, 10, 12, 6, -1, 21, 14, 9, 5, 20, 8, 19, 18],
-                        np.int32)
 
 
 @kernel
@@ -732,17 +727,34 @@ def open_mask(P, state, seat, pos):
     return P[O_ACCEPT + card * 19 + 1 + state[POS_D1 + pos]]
 
 
-@kernel
+@inline
+def card_faces(moves, n, base, m):
+    """Write a move ``base + f`` for each face f of mask m, in order; the new count. The
+    first face is written without a branch (``n`` moves on only if m had one): most masks
+    have no face or one, and a branch on that is mispredicted half the time."""
+    moves[n] = base + trailing_zeros(m)  # m == 0: a stray value, overwritten
+    n += m != 0
+    m &= m - 1
+    moves[n] = base + trailing_zeros(m)
+    n += m != 0
+    m &= m - 1
+    while m != 0:
+        moves[n] = base + trailing_zeros(m)
+        n += 1
+        m &= m - 1
+    return n
+
+
+@inline
 def die_moves(P, state, seat, moves, n):
     """Every die on the table (one per distinct face) as resources, or on every open card as
     every face the seat can afford to turn it into that fits the card: the faces a die can
     reach AND the faces the card accepts (tables.py). This is the game's hot loop: one mask
     per die, one AND per card.
 
-    Its cost is mispredicted branches, not work (most AND give no face or one): the cards'
-    masks are read once (a tuple, in registers), the first face of a mask is written
-    without a branch (``n`` moves on only if there was one), and the loop over further
-    faces is entered by the few masks that have them."""
+    Its cost was mispredicted branches more than work: the cards' masks are read once, into
+    eight registers (MAXPOS is 8; a loop over a tuple of them compiles to an indirect jump
+    a card), and ``card_faces`` writes a mask's faces with few branches."""
     tb = TOKENS + 3 * seat
     total = min(state[tb] + state[tb + 1] + state[tb + 2], REACH_TOTALS - 1)
     rich = 0
@@ -750,10 +762,14 @@ def die_moves(P, state, seat, moves, n):
         if state[tb + k] >= P[C_RECOLOUR]:
             rich |= 1 << k
     reach = O_REACH + total * 8 + rich  # + f0 * REACH_TOTALS * 8: reachable_faces
-    accept = (open_mask(P, state, seat, 0), open_mask(P, state, seat, 1),
-              open_mask(P, state, seat, 2), open_mask(P, state, seat, 3),
-              open_mask(P, state, seat, 4), open_mask(P, state, seat, 5),
-              open_mask(P, state, seat, 6), open_mask(P, state, seat, 7))
+    a0 = open_mask(P, state, seat, 0)
+    a1 = open_mask(P, state, seat, 1)
+    a2 = open_mask(P, state, seat, 2)
+    a3 = open_mask(P, state, seat, 3)
+    a4 = open_mask(P, state, seat, 4)
+    a5 = open_mask(P, state, seat, 5)
+    a6 = open_mask(P, state, seat, 6)
+    a7 = open_mask(P, state, seat, 7)
     seen = 0  # faces of the earlier dice on the table (same_face_before)
     for d in range(P[C_N_DICE]):
         f0 = state[DIE_FACE + d]
@@ -763,19 +779,15 @@ def die_moves(P, state, seat, moves, n):
         moves[n] = RES + d
         n += 1
         faces = P[reach + f0 * (REACH_TOTALS * 8)]
-        base = PLACE + d * MAXPOS * N_FACES
-        for pos in range(MAXPOS):
-            m = faces & accept[pos]
-            low = m & -m
-            moves[n] = base + BIT_OF_MOD37[low % 37]  # m == 0: a stray value, overwritten
-            n += m != 0
-            m ^= low
-            while m != 0:
-                low = m & -m
-                moves[n] = base + BIT_OF_MOD37[low % 37]
-                n += 1
-                m ^= low
-            base += N_FACES
+        base = PLACE + d * MAXPOS * N_FACES  # + pos * N_FACES + f
+        n = card_faces(moves, n, base, faces & a0)
+        n = card_faces(moves, n, base + N_FACES, faces & a1)
+        n = card_faces(moves, n, base + 2 * N_FACES, faces & a2)
+        n = card_faces(moves, n, base + 3 * N_FACES, faces & a3)
+        n = card_faces(moves, n, base + 4 * N_FACES, faces & a4)
+        n = card_faces(moves, n, base + 5 * N_FACES, faces & a5)
+        n = card_faces(moves, n, base + 6 * N_FACES, faces & a6)
+        n = card_faces(moves, n, base + 7 * N_FACES, faces & a7)
     return n
 
 
