@@ -203,7 +203,7 @@ def max_moves(params, n_players):
     return MAX_MOVES
 
 
-@kernel
+@inline
 def house_item(params, h):
     return I_RABBIT + 3 * params[0][C_N_CARDS] + 3 * h
 
@@ -214,7 +214,7 @@ def forest_item(params, f):
 
 
 # --- small helpers: cards, deck, tokens ---------------------------------------------------
-@kernel
+@inline
 def draw_card(state):
     """Take the top card of the rabbit deck (-1 if it is empty)."""
     n = state[DECK_N]
@@ -226,7 +226,7 @@ def draw_card(state):
     return c
 
 
-@kernel
+@inline
 def card_to_deck(state, card, chance):
     """A card goes back into the face-down deck, which is shuffled."""
     n = state[DECK_N]
@@ -236,7 +236,7 @@ def card_to_deck(state, card, chance):
     shuffle(chance, state[DECK:DECK + n + 1], n + 1)
 
 
-@kernel
+@inline
 def fill_position(state, pos):
     c = draw_card(state)
     state[POS_CARD + pos] = c
@@ -244,20 +244,20 @@ def fill_position(state, pos):
         state[CARD_LOC + c] = LOC_TABLE
 
 
-@kernel
+@inline
 def token_total(state, seat):
     b = TOKENS + 3 * seat
     return state[b] + state[b + 1] + state[b + 2]
 
 
-@kernel
+@inline
 def pay_tokens(state, seat, kind, n, pos):
     """Move n tokens of one kind from the seat onto the card at pos."""
     state[TOKENS + 3 * seat + kind] -= n
     state[POS_TOK + 3 * pos + kind] += n
 
 
-@kernel
+@inline
 def may_pay_with(state, seat, k):
     """The next pip token may be of kind k: kinds go in order, and enough tokens of kind k
     and above are left for the rest."""
@@ -270,7 +270,7 @@ def may_pay_with(state, seat, k):
     return left >= state[PAY_LEFT]
 
 
-@kernel
+@inline
 def settle_payment(state, seat):
     """Pay the pip tokens that leave no choice; True once all are paid, False when the seat
     must choose (PH_PAY)."""
@@ -290,7 +290,7 @@ def settle_payment(state, seat):
     return True
 
 
-@kernel
+@inline
 def pay_token(state, seat, k):
     pay_tokens(state, seat, k, 1, state[PAY_POS])
     state[PAY_MIN] = k
@@ -314,7 +314,7 @@ def modify_cost(params, state, seat, f0, f):
 
 
 # --- families and houses ----------------------------------------------------------------
-@kernel
+@inline
 def house_fits(params, state, seat, h, card):
     """Can ``card`` join the Family in House h? At most 2 Large; the colour table if on."""
     i = seat * MAXH + h
@@ -328,7 +328,7 @@ def house_fits(params, state, seat, h, card):
     return True
 
 
-@kernel
+@inline
 def fitting_houses(params, state, seat, card):
     n = 0
     for h in range(state[HOUSE_COUNT + seat]):
@@ -337,7 +337,7 @@ def fitting_houses(params, state, seat, card):
     return n
 
 
-@kernel
+@inline
 def add_to_house(params, state, seat, h, card):
     i = seat * MAXH + h
     colour = params[0][O_CARDS + 2 * card + 1]
@@ -528,7 +528,7 @@ def keep_forest(state, seat, k):
             state[FOREST_BACK + seat * MAXF + f] = state[CLOCK] + 1  # the seat saw it go
 
 
-@kernel
+@inline
 def new_house(params, state, seat, card, items):
     h = state[HOUSE_COUNT + seat]
     state[HOUSE_CARD + seat * MAXH + h] = card
@@ -599,13 +599,13 @@ def after_setup_seat(params, state, chance, items):
 
 
 # --- a round: house draw --------------------------------------------------------------------
-@kernel
+@inline
 def start_round(params, state, chance, items):
     state[STEP] = -1
     next_draw(params, state, chance, items)
 
 
-@kernel
+@inline
 def next_draw(params, state, chance, items):
     """The next seat (from the first player) that may draw House cards, or the dice roll."""
     n = state[N_PLAYERS]
@@ -621,7 +621,7 @@ def next_draw(params, state, chance, items):
     roll_dice(params, state, chance)
 
 
-@kernel
+@inline
 def take_drawn(params, state, chance, seat, k, items):
     """Keep drawn card k; the other goes back into the House stack, which is shuffled."""
     for j in range(state[DRAWN_N]):
@@ -642,7 +642,7 @@ def take_drawn(params, state, chance, seat, k, items):
         next_draw(params, state, chance, items)
 
 
-@kernel
+@inline
 def draw_houses(params, state, chance, seat, items):
     k = min(params[0][C_DRAW_OFFERED], state[HSTACK_N])
     state[CLOCK] += 1
@@ -658,7 +658,7 @@ def draw_houses(params, state, chance, seat, items):
         state[PHASE] = PH_KEEP
 
 
-@kernel
+@inline
 def remove_wanderer(state, seat, w):
     state[WAND + 2 * seat + w] = state[WAND + 2 * seat + 1] if w == 0 else -1
     if w == 0:
@@ -666,7 +666,7 @@ def remove_wanderer(state, seat, w):
 
 
 # --- a round: dice --------------------------------------------------------------------------
-@kernel
+@inline
 def roll_dice(params, state, chance):
     cfg = params[0]
     for d in range(cfg[C_N_DICE]):
@@ -676,16 +676,6 @@ def roll_dice(params, state, chance):
     state[PHASE] = PH_PICK
     state[ACTOR] = state[FIRST]
     state[PICKER] = state[FIRST]
-
-
-@kernel
-def same_face_before(state, d):
-    """An earlier die on the table shows the same face (so the two are one choice)."""
-    f = state[DIE_FACE + d]
-    for e in range(d):
-        if state[DIE_USE + e] == -1 and state[DIE_FACE + e] == f:
-            return True
-    return False
 
 
 @inline
@@ -770,7 +760,7 @@ def die_moves(P, state, seat, moves, n):
     a5 = open_mask(P, state, seat, 5)
     a6 = open_mask(P, state, seat, 6)
     a7 = open_mask(P, state, seat, 7)
-    seen = 0  # faces of the earlier dice on the table (same_face_before)
+    seen = 0  # faces of the earlier dice on the table: a face is one choice
     for d in range(P[C_N_DICE]):
         f0 = state[DIE_FACE + d]
         if state[DIE_USE + d] != -1 or (seen >> f0) & 1:
@@ -791,7 +781,7 @@ def die_moves(P, state, seat, moves, n):
     return n
 
 
-@kernel
+@inline
 def take_resources(params, state, seat, d, items):
     f = state[DIE_FACE + d]
     kind = f // 6
@@ -802,7 +792,7 @@ def take_resources(params, state, seat, d, items):
     items[seat, I_DICE_RES] += 1
 
 
-@kernel
+@inline
 def place_die(params, state, seat, d, pos, f, items):
     """Put die d on the card at pos as face f, paying the modification onto the card."""
     cfg = params[0]
@@ -825,7 +815,7 @@ def place_die(params, state, seat, d, pos, f, items):
     items[seat, I_DICE_RABBIT] += 1
 
 
-@kernel
+@inline
 def next_pick(params, state, chance, items):
     n = state[N_PLAYERS]
     state[STEP] += 1
@@ -857,13 +847,16 @@ def exchange_wanderers(params, state, chance, seat, pos, items):
 
 
 # --- a round: the first player's leftover die ---------------------------------------------
-@kernel
+@inline
 def leftover_moves(params, state, moves):
     cfg = params[0]
     n = 0
+    seen = 0  # faces of the earlier dice on the table: a face is one choice
     for d in range(cfg[C_N_DICE]):
-        if state[DIE_USE + d] != -1 or same_face_before(state, d):
+        f = state[DIE_FACE + d]
+        if state[DIE_USE + d] != -1 or (seen >> f) & 1:
             continue
+        seen |= 1 << f
         moves[n] = LEFT_COLOUR + d
         n += 1
         pos = state[DIE_FACE + d] % 6  # pips 1..6 name positions 1..6
@@ -875,7 +868,7 @@ def leftover_moves(params, state, moves):
     return n + 1
 
 
-@kernel
+@inline
 def use_leftover(params, state, chance, move, items):
     seat = state[FIRST]
     n = state[N_PLAYERS]
@@ -902,7 +895,7 @@ def use_leftover(params, state, chance, move, items):
 
 
 # --- a round: acquiring and placing rabbits ------------------------------------------------
-@kernel
+@inline
 def acquire(params, state, chance, items):
     """Completed cards go to their players (in turn order), failed attempts lose everything;
     dice, markers and tokens on cards leave the table."""
@@ -937,7 +930,7 @@ def acquire(params, state, chance, items):
     next_placement(params, state, chance, items)
 
 
-@kernel
+@inline
 def next_placement(params, state, chance, items):
     """The next acquired rabbit that fits a House waits for its player's choice; one that fits
     none becomes a Wanderer, or goes into the deck when the player has two already."""
@@ -970,7 +963,7 @@ def next_placement(params, state, chance, items):
 
 
 # --- end of round and of the game ----------------------------------------------------------
-@kernel
+@inline
 def discard_excess(params, state, seat):
     """Down to the limits: each kind to its cap, then the largest pile first (NOTES.md)."""
     cfg = params[0]
@@ -990,7 +983,7 @@ def discard_excess(params, state, seat):
         state[GARDEN + k] += 1
 
 
-@kernel
+@inline
 def end_round(params, state, chance, items):
     n = state[N_PLAYERS]
     for s in range(n):
@@ -1146,7 +1139,7 @@ def apply_move(params, state, move, chance, items):
         apply_setup(params, state, chance, seat, move, items)
 
 
-@kernel
+@inline
 def apply_wander_add(params, state, chance, seat, move, items):
     if move == WAND_DONE or state[WAND + 2 * seat] < 0:
         next_draw(params, state, chance, items)
