@@ -24,7 +24,6 @@ Moves (small ints, written once here):
     R_KEEP + k              redeal: keep one of the two new Forest cards
 """
 
-import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros  # llvm.cttz: one instruction
 
 from simkit.game import HIDDEN
@@ -351,13 +350,13 @@ def add_to_house(params, state, seat, h, card):
     state[CARD_LOC + card] = LOC_SEAT + 8 * seat + h
 
 
-@kernel
+@inline
 def is_family(state, i):
     """A Family: at least 2 rabbits with 1 or 2 Large (the four legal shapes)."""
     return state[HOUSE_N + i] >= 2 and 1 <= state[HOUSE_LARGE + i] <= 2
 
 
-@kernel
+@inline
 def family_meets(state, i, kind, a, b):
     n = state[HOUSE_N + i]
     large = state[HOUSE_LARGE + i]
@@ -379,7 +378,7 @@ def family_meets(state, i, kind, a, b):
     return state[c] == n or state[c + 1] == n or state[c + 2] == n  # P_MONO
 
 
-@kernel
+@inline
 def house_mission_done(params, state, seat, h):
     i = seat * MAXH + h
     m = O_HOUSE + 3 * state[HOUSE_CARD + i]
@@ -387,7 +386,7 @@ def house_mission_done(params, state, seat, h):
     return is_family(state, i) and family_meets(state, i, P[m], P[m + 1], P[m + 2])
 
 
-@kernel
+@inline
 def forest_mission_done(params, state, seat):
     f = state[FOREST_KEPT + seat]
     if f < 0:
@@ -412,7 +411,7 @@ def forest_mission_done(params, state, seat):
     return total >= P[q + 4]
 
 
-@kernel
+@inline
 def family_points(params, state, i):
     if not is_family(state, i):
         return 0
@@ -422,7 +421,7 @@ def family_points(params, state, i):
     return pts
 
 
-@kernel
+@inline
 def seat_score(params, state, seat):
     """Victory points of a seat if the game ended now (the scoring table)."""
     cfg = params[0]
@@ -1186,17 +1185,21 @@ def turn_number(state):
 def finish(params, state, scores, ranks):
     """Most VP wins; a tie goes to the most Resource tokens; a full tie shares the rank."""
     n = state[N_PLAYERS]
-    key = np.empty(n, np.int64)
     for s in range(n):
         scores[s] = seat_score(params, state, s)
-        key[s] = seat_score(params, state, s) * 1000 + token_total(state, s)
     for s in range(n):
         r = 1
         for t in range(n):
-            if key[t] > key[s]:
+            if rank_key(state, scores, t) > rank_key(state, scores, s):
                 r += 1
         ranks[s] = r
     return 1
+
+
+@inline
+def rank_key(state, scores, s):
+    """finish's order: victory points, then Resource tokens."""
+    return int(scores[s]) * 1000 + token_total(state, s)
 
 
 # --- the standing (the optional progress and phase kernels) --------------------------------
