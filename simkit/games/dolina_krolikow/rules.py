@@ -25,6 +25,7 @@ Moves (small ints, written once here):
 """
 
 from numba.cpython.unsafe.numbers import trailing_zeros  # llvm.cttz: one instruction
+from numba.extending import intrinsic
 
 from simkit.game import HIDDEN
 from simkit.jit import inline, kernel
@@ -122,6 +123,15 @@ from .tables import (
     O_TABLE,
     REACH_TOTALS,
 )
+
+
+@intrinsic
+def bit_count(typingctx, x):
+    """The number of set bits of the integer x (llvm.ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
 
 # --- parameters: params = (P,); P[:32] is cfg, indexed by these --------------------------
 (C_ROUNDS, C_PICKS, C_HOUSE_LIMIT, C_HOUSES_DEALT, C_KIND_LIMIT, C_TOTAL_LIMIT, C_GARDEN,
@@ -707,31 +717,33 @@ def reachable_faces(P, state, tb, total, f0):
 def open_mask(P, state, seat, pos):
     """Bitmask of the faces the card at pos accepts from the seat's next die (tables.py:
     accept), 0 when no die of the seat may go there: no card, another seat's marker, or
-    both dice placed."""
+    both dice placed. Without a branch (the positions' states vary from call to call): the
+    table is read at a card that exists, and the tests select the mask or 0."""
     card = state[POS_CARD + pos]
     owner = state[POS_OWNER + pos]
-    if pos >= P[C_POSITIONS] or card < 0 or (owner >= 0 and owner != seat) \
-            or state[POS_D2 + pos] >= 0:
-        return 0
-    return P[O_ACCEPT + card * 19 + 1 + state[POS_D1 + pos]]
+    mask = P[O_ACCEPT + max(card, 0) * 19 + 1 + state[POS_D1 + pos]]
+    open_ = (pos < P[C_POSITIONS]) & (card >= 0) & ((owner < 0) | (owner == seat)) \
+        & (state[POS_D2 + pos] < 0)
+    return mask if open_ else 0
 
 
 @inline
 def card_faces(moves, n, base, m):
     """Write a move ``base + f`` for each face f of mask m, in order; the new count. The
-    first face is written without a branch (``n`` moves on only if m had one): most masks
-    have no face or one, and a branch on that is mispredicted half the time."""
+    first two faces are written without a branch (``n`` moves on by the mask's count): most
+    masks have no face or one, and a branch on that is mispredicted half the time."""
     moves[n] = base + trailing_zeros(m)  # m == 0: a stray value, overwritten
-    n += m != 0
-    m &= m - 1
-    moves[n] = base + trailing_zeros(m)
-    n += m != 0
-    m &= m - 1
-    while m != 0:
-        moves[n] = base + trailing_zeros(m)
-        n += 1
-        m &= m - 1
-    return n
+    m2 = m & (m - 1)
+    moves[n + 1] = base + trailing_zeros(m2)
+    count = bit_count(m)
+    if count > 2:
+        k = n + 2
+        m2 &= m2 - 1
+        while m2 != 0:
+            moves[k] = base + trailing_zeros(m2)
+            k += 1
+            m2 &= m2 - 1
+    return n + count
 
 
 @inline
