@@ -124,15 +124,6 @@ from .tables import (
     REACH_TOTALS,
 )
 
-
-@intrinsic
-def bit_count(typingctx, x):
-    """The number of set bits of the integer x (llvm.ctpop: one instruction)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return x(x), codegen
-
-
 # --- parameters: params = (P,); P[:32] is cfg, indexed by these --------------------------
 (C_ROUNDS, C_PICKS, C_HOUSE_LIMIT, C_HOUSES_DEALT, C_KIND_LIMIT, C_TOTAL_LIMIT, C_GARDEN,
  C_POSITIONS, C_SWAP_POS, C_PER_COLOUR, C_N_DICE, C_N_CARDS, C_N_HOUSE, C_N_FOREST,
@@ -722,16 +713,26 @@ def open_mask(P, state, seat, pos):
     card = state[POS_CARD + pos]
     owner = state[POS_OWNER + pos]
     mask = P[O_ACCEPT + max(card, 0) * 19 + 1 + state[POS_D1 + pos]]
-    open_ = (pos < P[C_POSITIONS]) & (card >= 0) & ((owner < 0) | (owner == seat)) \
+    usable = (pos < P[C_POSITIONS]) & (card >= 0) & ((owner < 0) | (owner == seat)) \
         & (state[POS_D2 + pos] < 0)
-    return mask if open_ else 0
+    return mask if usable else 0
+
+
+@intrinsic
+def bit_count(typingctx, x):
+    """The number of set bits of the integer x (llvm.ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
 
 
 @inline
 def card_faces(moves, n, base, m):
     """Write a move ``base + f`` for each face f of mask m, in order; the new count. The
     first two faces are written without a branch (``n`` moves on by the mask's count): most
-    masks have no face or one, and a branch on that is mispredicted half the time."""
+    masks have no face or one, and a branch on that is mispredicted half the time. So up to
+    two entries past the count are written over; ``moves`` has room (MAX_MOVES counts a move
+    for every die, card and face: 1,305 place moves, of which a pick has far fewer)."""
     moves[n] = base + trailing_zeros(m)  # m == 0: a stray value, overwritten
     m2 = m & (m - 1)
     moves[n + 1] = base + trailing_zeros(m2)
@@ -744,6 +745,9 @@ def card_faces(moves, n, base, m):
             k += 1
             m2 &= m2 - 1
     return n + count
+
+
+assert MAXPOS == 8, "die_moves reads the eight positions' masks one by one"
 
 
 @inline
