@@ -24,7 +24,8 @@ Moves (small ints, written once here):
     R_KEEP + k              redeal: keep one of the two new Forest cards
 """
 
-import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros  # llvm.cttz: one instruction
+from numba.extending import intrinsic
 
 from simkit.game import HIDDEN
 from simkit.jit import inline, kernel
@@ -202,7 +203,7 @@ def max_moves(params, n_players):
     return MAX_MOVES
 
 
-@kernel
+@inline
 def house_item(params, h):
     return I_RABBIT + 3 * params[0][C_N_CARDS] + 3 * h
 
@@ -213,7 +214,7 @@ def forest_item(params, f):
 
 
 # --- small helpers: cards, deck, tokens ---------------------------------------------------
-@kernel
+@inline
 def draw_card(state):
     """Take the top card of the rabbit deck (-1 if it is empty)."""
     n = state[DECK_N]
@@ -225,7 +226,7 @@ def draw_card(state):
     return c
 
 
-@kernel
+@inline
 def card_to_deck(state, card, chance):
     """A card goes back into the face-down deck, which is shuffled."""
     n = state[DECK_N]
@@ -235,7 +236,7 @@ def card_to_deck(state, card, chance):
     shuffle(chance, state[DECK:DECK + n + 1], n + 1)
 
 
-@kernel
+@inline
 def fill_position(state, pos):
     c = draw_card(state)
     state[POS_CARD + pos] = c
@@ -243,20 +244,20 @@ def fill_position(state, pos):
         state[CARD_LOC + c] = LOC_TABLE
 
 
-@kernel
+@inline
 def token_total(state, seat):
     b = TOKENS + 3 * seat
     return state[b] + state[b + 1] + state[b + 2]
 
 
-@kernel
+@inline
 def pay_tokens(state, seat, kind, n, pos):
     """Move n tokens of one kind from the seat onto the card at pos."""
     state[TOKENS + 3 * seat + kind] -= n
     state[POS_TOK + 3 * pos + kind] += n
 
 
-@kernel
+@inline
 def may_pay_with(state, seat, k):
     """The next pip token may be of kind k: kinds go in order, and enough tokens of kind k
     and above are left for the rest."""
@@ -269,7 +270,7 @@ def may_pay_with(state, seat, k):
     return left >= state[PAY_LEFT]
 
 
-@kernel
+@inline
 def settle_payment(state, seat):
     """Pay the pip tokens that leave no choice; True once all are paid, False when the seat
     must choose (PH_PAY)."""
@@ -289,7 +290,7 @@ def settle_payment(state, seat):
     return True
 
 
-@kernel
+@inline
 def pay_token(state, seat, k):
     pay_tokens(state, seat, k, 1, state[PAY_POS])
     state[PAY_MIN] = k
@@ -313,7 +314,7 @@ def modify_cost(params, state, seat, f0, f):
 
 
 # --- families and houses ----------------------------------------------------------------
-@kernel
+@inline
 def house_fits(params, state, seat, h, card):
     """Can ``card`` join the Family in House h? At most 2 Large; the colour table if on."""
     i = seat * MAXH + h
@@ -327,7 +328,7 @@ def house_fits(params, state, seat, h, card):
     return True
 
 
-@kernel
+@inline
 def fitting_houses(params, state, seat, card):
     n = 0
     for h in range(state[HOUSE_COUNT + seat]):
@@ -336,7 +337,7 @@ def fitting_houses(params, state, seat, card):
     return n
 
 
-@kernel
+@inline
 def add_to_house(params, state, seat, h, card):
     i = seat * MAXH + h
     colour = params[0][O_CARDS + 2 * card + 1]
@@ -350,13 +351,13 @@ def add_to_house(params, state, seat, h, card):
     state[CARD_LOC + card] = LOC_SEAT + 8 * seat + h
 
 
-@kernel
+@inline
 def is_family(state, i):
     """A Family: at least 2 rabbits with 1 or 2 Large (the four legal shapes)."""
     return state[HOUSE_N + i] >= 2 and 1 <= state[HOUSE_LARGE + i] <= 2
 
 
-@kernel
+@inline
 def family_meets(state, i, kind, a, b):
     n = state[HOUSE_N + i]
     large = state[HOUSE_LARGE + i]
@@ -378,7 +379,7 @@ def family_meets(state, i, kind, a, b):
     return state[c] == n or state[c + 1] == n or state[c + 2] == n  # P_MONO
 
 
-@kernel
+@inline
 def house_mission_done(params, state, seat, h):
     i = seat * MAXH + h
     m = O_HOUSE + 3 * state[HOUSE_CARD + i]
@@ -386,7 +387,7 @@ def house_mission_done(params, state, seat, h):
     return is_family(state, i) and family_meets(state, i, P[m], P[m + 1], P[m + 2])
 
 
-@kernel
+@inline
 def forest_mission_done(params, state, seat):
     f = state[FOREST_KEPT + seat]
     if f < 0:
@@ -411,7 +412,7 @@ def forest_mission_done(params, state, seat):
     return total >= P[q + 4]
 
 
-@kernel
+@inline
 def family_points(params, state, i):
     if not is_family(state, i):
         return 0
@@ -421,7 +422,7 @@ def family_points(params, state, i):
     return pts
 
 
-@kernel
+@inline
 def seat_score(params, state, seat):
     """Victory points of a seat if the game ended now (the scoring table)."""
     cfg = params[0]
@@ -527,7 +528,7 @@ def keep_forest(state, seat, k):
             state[FOREST_BACK + seat * MAXF + f] = state[CLOCK] + 1  # the seat saw it go
 
 
-@kernel
+@inline
 def new_house(params, state, seat, card, items):
     h = state[HOUSE_COUNT + seat]
     state[HOUSE_CARD + seat * MAXH + h] = card
@@ -598,13 +599,13 @@ def after_setup_seat(params, state, chance, items):
 
 
 # --- a round: house draw --------------------------------------------------------------------
-@kernel
+@inline
 def start_round(params, state, chance, items):
     state[STEP] = -1
     next_draw(params, state, chance, items)
 
 
-@kernel
+@inline
 def next_draw(params, state, chance, items):
     """The next seat (from the first player) that may draw House cards, or the dice roll."""
     n = state[N_PLAYERS]
@@ -620,7 +621,7 @@ def next_draw(params, state, chance, items):
     roll_dice(params, state, chance)
 
 
-@kernel
+@inline
 def take_drawn(params, state, chance, seat, k, items):
     """Keep drawn card k; the other goes back into the House stack, which is shuffled."""
     for j in range(state[DRAWN_N]):
@@ -641,7 +642,7 @@ def take_drawn(params, state, chance, seat, k, items):
         next_draw(params, state, chance, items)
 
 
-@kernel
+@inline
 def draw_houses(params, state, chance, seat, items):
     k = min(params[0][C_DRAW_OFFERED], state[HSTACK_N])
     state[CLOCK] += 1
@@ -657,7 +658,7 @@ def draw_houses(params, state, chance, seat, items):
         state[PHASE] = PH_KEEP
 
 
-@kernel
+@inline
 def remove_wanderer(state, seat, w):
     state[WAND + 2 * seat + w] = state[WAND + 2 * seat + 1] if w == 0 else -1
     if w == 0:
@@ -665,7 +666,7 @@ def remove_wanderer(state, seat, w):
 
 
 # --- a round: dice --------------------------------------------------------------------------
-@kernel
+@inline
 def roll_dice(params, state, chance):
     cfg = params[0]
     for d in range(cfg[C_N_DICE]):
@@ -677,17 +678,7 @@ def roll_dice(params, state, chance):
     state[PICKER] = state[FIRST]
 
 
-@kernel
-def same_face_before(state, d):
-    """An earlier die on the table shows the same face (so the two are one choice)."""
-    f = state[DIE_FACE + d]
-    for e in range(d):
-        if state[DIE_USE + e] == -1 and state[DIE_FACE + e] == f:
-            return True
-    return False
-
-
-@kernel
+@inline
 def pick_moves(params, state, moves):
     cfg = params[0]
     seat = state[ACTOR]
@@ -702,12 +693,6 @@ def pick_moves(params, state, moves):
     return die_moves(cfg, state, seat, moves, n)
 
 
-# position of the single set bit of x = 2**k (k < 32) from x % 37, which is distinct for each k
-BIT_OF_MOD37 = np.array([-1, 0, 1, 26, 2, 23, 27, -1, 3, 16, 24, 30, 28, 11, -1, 13, 4, 7, 17,
-                         -1, 25, 22, 31, 15, 29, 10, 12, 6, -1, 21, 14, 9, 5, 20, 8, 19, 18],
-                        np.int32)
-
-
 @kernel
 def reachable_faces(P, state, tb, total, f0):
     """Bitmask of the faces a die showing f0 can be turned into with the seat's tokens, from
@@ -719,36 +704,102 @@ def reachable_faces(P, state, tb, total, f0):
     return P[O_REACH + (f0 * REACH_TOTALS + min(total, REACH_TOTALS - 1)) * 8 + rich]
 
 
-@kernel
+@inline
+def open_mask(P, state, seat, pos):
+    """Bitmask of the faces the card at pos accepts from the seat's next die (tables.py:
+    accept), 0 when no die of the seat may go there: no card, another seat's marker, or
+    both dice placed. Without a branch (the positions' states vary from call to call): the
+    table is read at a card that exists, and the tests select the mask or 0."""
+    card = state[POS_CARD + pos]
+    owner = state[POS_OWNER + pos]
+    mask = P[O_ACCEPT + max(card, 0) * 19 + 1 + state[POS_D1 + pos]]
+    usable = (pos < P[C_POSITIONS]) & (card >= 0) & ((owner < 0) | (owner == seat)) \
+        & (state[POS_D2 + pos] < 0)
+    return mask if usable else 0
+
+
+@intrinsic
+def bit_count(typingctx, x):
+    """The number of set bits of the integer x (llvm.ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@inline
+def card_faces(moves, n, base, m):
+    """Write a move ``base + f`` for each face f of mask m, in order; the new count. The
+    first three faces are written without a branch (``n`` moves on by the mask's count):
+    most masks have no face or one, and a branch on that is mispredicted half the time (a
+    fourth such write gained nothing measurable). So up to three entries past the count are
+    written over; ``moves`` has room (MAX_MOVES counts a move for every die, card and face:
+    1,305 place moves, of which a pick has far fewer)."""
+    moves[n] = base + trailing_zeros(m)  # m == 0: a stray value, overwritten
+    m2 = m & (m - 1)
+    moves[n + 1] = base + trailing_zeros(m2)
+    m2 &= m2 - 1
+    moves[n + 2] = base + trailing_zeros(m2)
+    count = bit_count(m)
+    if count > 3:
+        k = n + 3
+        m2 &= m2 - 1
+        while m2 != 0:
+            moves[k] = base + trailing_zeros(m2)
+            k += 1
+            m2 &= m2 - 1
+    return n + count
+
+
+assert MAXPOS == 8, "die_moves reads the eight positions' masks one by one"
+
+
+@inline
 def die_moves(P, state, seat, moves, n):
     """Every die on the table (one per distinct face) as resources, or on every open card as
     every face the seat can afford to turn it into that fits the card: the faces a die can
     reach AND the faces the card accepts (tables.py). This is the game's hot loop: one mask
-    per die, one AND per card."""
+    per die, one AND per card.
+
+    Its cost was mispredicted branches more than work: the cards' masks are read once, into
+    eight registers (MAXPOS is 8; a loop over a tuple of them compiles to an indirect jump
+    a card), and ``card_faces`` writes a mask's faces with few branches."""
     tb = TOKENS + 3 * seat
-    total = state[tb] + state[tb + 1] + state[tb + 2]
+    total = min(state[tb] + state[tb + 1] + state[tb + 2], REACH_TOTALS - 1)
+    rich = 0
+    for k in range(3):
+        if state[tb + k] >= P[C_RECOLOUR]:
+            rich |= 1 << k
+    reach = O_REACH + total * 8 + rich  # + f0 * REACH_TOTALS * 8: reachable_faces
+    a0 = open_mask(P, state, seat, 0)
+    a1 = open_mask(P, state, seat, 1)
+    a2 = open_mask(P, state, seat, 2)
+    a3 = open_mask(P, state, seat, 3)
+    a4 = open_mask(P, state, seat, 4)
+    a5 = open_mask(P, state, seat, 5)
+    a6 = open_mask(P, state, seat, 6)
+    a7 = open_mask(P, state, seat, 7)
+    seen = 0  # faces of the earlier dice on the table: a face is one choice
     for d in range(P[C_N_DICE]):
-        if state[DIE_USE + d] != -1 or same_face_before(state, d):
+        f0 = state[DIE_FACE + d]
+        if state[DIE_USE + d] != -1 or (seen >> f0) & 1:
             continue
+        seen |= 1 << f0
         moves[n] = RES + d
         n += 1
-        faces = reachable_faces(P, state, tb, total, state[DIE_FACE + d])
-        for pos in range(P[C_POSITIONS]):
-            card = state[POS_CARD + pos]
-            owner = state[POS_OWNER + pos]
-            if card < 0 or (owner >= 0 and owner != seat) or state[POS_D2 + pos] >= 0:
-                continue
-            m = faces & P[O_ACCEPT + card * 19 + 1 + state[POS_D1 + pos]]
-            base = PLACE + (d * MAXPOS + pos) * N_FACES
-            while m != 0:
-                low = m & -m
-                moves[n] = base + BIT_OF_MOD37[low % 37]
-                n += 1
-                m ^= low
+        faces = P[reach + f0 * (REACH_TOTALS * 8)]
+        base = PLACE + d * MAXPOS * N_FACES  # + pos * N_FACES + f
+        n = card_faces(moves, n, base, faces & a0)
+        n = card_faces(moves, n, base + N_FACES, faces & a1)
+        n = card_faces(moves, n, base + 2 * N_FACES, faces & a2)
+        n = card_faces(moves, n, base + 3 * N_FACES, faces & a3)
+        n = card_faces(moves, n, base + 4 * N_FACES, faces & a4)
+        n = card_faces(moves, n, base + 5 * N_FACES, faces & a5)
+        n = card_faces(moves, n, base + 6 * N_FACES, faces & a6)
+        n = card_faces(moves, n, base + 7 * N_FACES, faces & a7)
     return n
 
 
-@kernel
+@inline
 def take_resources(params, state, seat, d, items):
     f = state[DIE_FACE + d]
     kind = f // 6
@@ -759,7 +810,7 @@ def take_resources(params, state, seat, d, items):
     items[seat, I_DICE_RES] += 1
 
 
-@kernel
+@inline
 def place_die(params, state, seat, d, pos, f, items):
     """Put die d on the card at pos as face f, paying the modification onto the card."""
     cfg = params[0]
@@ -782,7 +833,7 @@ def place_die(params, state, seat, d, pos, f, items):
     items[seat, I_DICE_RABBIT] += 1
 
 
-@kernel
+@inline
 def next_pick(params, state, chance, items):
     n = state[N_PLAYERS]
     state[STEP] += 1
@@ -814,13 +865,16 @@ def exchange_wanderers(params, state, chance, seat, pos, items):
 
 
 # --- a round: the first player's leftover die ---------------------------------------------
-@kernel
+@inline
 def leftover_moves(params, state, moves):
     cfg = params[0]
     n = 0
+    seen = 0  # faces of the earlier dice on the table: a face is one choice
     for d in range(cfg[C_N_DICE]):
-        if state[DIE_USE + d] != -1 or same_face_before(state, d):
+        f = state[DIE_FACE + d]
+        if state[DIE_USE + d] != -1 or (seen >> f) & 1:
             continue
+        seen |= 1 << f
         moves[n] = LEFT_COLOUR + d
         n += 1
         pos = state[DIE_FACE + d] % 6  # pips 1..6 name positions 1..6
@@ -832,7 +886,7 @@ def leftover_moves(params, state, moves):
     return n + 1
 
 
-@kernel
+@inline
 def use_leftover(params, state, chance, move, items):
     seat = state[FIRST]
     n = state[N_PLAYERS]
@@ -859,7 +913,7 @@ def use_leftover(params, state, chance, move, items):
 
 
 # --- a round: acquiring and placing rabbits ------------------------------------------------
-@kernel
+@inline
 def acquire(params, state, chance, items):
     """Completed cards go to their players (in turn order), failed attempts lose everything;
     dice, markers and tokens on cards leave the table."""
@@ -894,7 +948,7 @@ def acquire(params, state, chance, items):
     next_placement(params, state, chance, items)
 
 
-@kernel
+@inline
 def next_placement(params, state, chance, items):
     """The next acquired rabbit that fits a House waits for its player's choice; one that fits
     none becomes a Wanderer, or goes into the deck when the player has two already."""
@@ -927,7 +981,7 @@ def next_placement(params, state, chance, items):
 
 
 # --- end of round and of the game ----------------------------------------------------------
-@kernel
+@inline
 def discard_excess(params, state, seat):
     """Down to the limits: each kind to its cap, then the largest pile first (NOTES.md)."""
     cfg = params[0]
@@ -947,7 +1001,7 @@ def discard_excess(params, state, seat):
         state[GARDEN + k] += 1
 
 
-@kernel
+@inline
 def end_round(params, state, chance, items):
     n = state[N_PLAYERS]
     for s in range(n):
@@ -1103,7 +1157,7 @@ def apply_move(params, state, move, chance, items):
         apply_setup(params, state, chance, seat, move, items)
 
 
-@kernel
+@inline
 def apply_wander_add(params, state, chance, seat, move, items):
     if move == WAND_DONE or state[WAND + 2 * seat] < 0:
         next_draw(params, state, chance, items)
@@ -1150,17 +1204,21 @@ def turn_number(state):
 def finish(params, state, scores, ranks):
     """Most VP wins; a tie goes to the most Resource tokens; a full tie shares the rank."""
     n = state[N_PLAYERS]
-    key = np.empty(n, np.int64)
     for s in range(n):
         scores[s] = seat_score(params, state, s)
-        key[s] = seat_score(params, state, s) * 1000 + token_total(state, s)
     for s in range(n):
         r = 1
         for t in range(n):
-            if key[t] > key[s]:
+            if rank_key(state, scores, t) > rank_key(state, scores, s):
                 r += 1
         ranks[s] = r
     return 1
+
+
+@inline
+def rank_key(state, scores, s):
+    """finish's order: victory points, then Resource tokens."""
+    return int(scores[s]) * 1000 + token_total(state, s)
 
 
 # --- the standing (the optional progress and phase kernels) --------------------------------
