@@ -212,7 +212,7 @@ def max_moves(params, n_players):
     return MAX_MOVES
 
 
-@kernel
+@inline
 def pb(p):
     """The first index of seat ``p``'s block."""
     return PLAYERS + p * PS
@@ -233,7 +233,7 @@ def turn_number(state):
     return state[TURNS]
 
 
-@kernel
+@inline
 def hand_size(state, p):
     return state[pb(p) + HAND_N]
 
@@ -256,13 +256,13 @@ def hand_remove(state, p, k):
         state[pb(p) + KNOWN + k] -= 1
 
 
-@kernel
+@inline
 def res_total(state, p):
     b = pb(p) + RES
     return state[b] + state[b + 1] + state[b + 2] + state[b + 3]
 
 
-@kernel
+@inline
 def army_count(state, p):
     b = pb(p) + ARMY
     n = 0
@@ -272,7 +272,7 @@ def army_count(state, p):
     return n
 
 
-@kernel
+@inline
 def take_wild(state, p, n):
     """Up to ``n`` acorns from the wild into ``p``'s store; returns how many."""
     m = min(n, state[WILD])
@@ -281,7 +281,7 @@ def take_wild(state, p, n):
     return m
 
 
-@kernel
+@inline
 def bury(state, p, n):
     m = min(n, state[pb(p) + STORE])
     state[pb(p) + STORE] -= m
@@ -289,7 +289,7 @@ def bury(state, p, n):
     return m
 
 
-@kernel
+@inline
 def dig_up(state, p, n):
     m = min(n, state[pb(p) + BURIED])
     state[pb(p) + BURIED] -= m
@@ -297,13 +297,13 @@ def dig_up(state, p, n):
     return m
 
 
-@kernel
+@inline
 def to_discard(state, k):
     state[DISCARD + state[DISCARD_N]] = k
     state[DISCARD_N] += 1
 
 
-@kernel
+@inline
 def draw_card(state, chance):
     """The top card of the deck (the discard pile shuffled in when it is empty), or -1.
     The table saw the pile go in, so it knows the deck holds those cards (DECK_CAN)."""
@@ -325,7 +325,7 @@ def draw_card(state, chance):
     return k
 
 
-@kernel
+@inline
 def draw_to_hand(state, p, n, chance, items):
     for _ in range(n):
         k = draw_card(state, chance)
@@ -335,7 +335,7 @@ def draw_to_hand(state, p, n, chance, items):
         items[p, k * 5 + EV_DRAWN] += 1
 
 
-@kernel
+@inline
 def refill_row(P, state, chance):
     for i in range(P[R_ROW]):
         if state[ROW + i] < 0:
@@ -345,7 +345,7 @@ def refill_row(P, state, chance):
                 state[DECK_CAN + k] -= 1
 
 
-@kernel
+@inline
 def new_row(P, state, chance):
     for i in range(P[R_ROW]):
         if state[ROW + i] >= 0:
@@ -354,7 +354,7 @@ def new_row(P, state, chance):
     refill_row(P, state, chance)
 
 
-@kernel
+@inline
 def kill(P, state, p, i, items):
     """The creature at ``p``'s army place ``i`` dies and goes to the discard pile."""
     b = pb(p)
@@ -661,7 +661,7 @@ def resolve_fox(P, state, p, items):
 
 # --- the turn ------------------------------------------------------------------------------
 
-@kernel
+@inline
 def start_turn(P, state, s):
     b = pb(s)
     for i in range(MAX_ARMY):
@@ -674,7 +674,7 @@ def start_turn(P, state, s):
     state[PHASE] = PH_ACTION
 
 
-@kernel
+@inline
 def end_turn(P, state, chance, items):
     s = state[SEAT]
     if hand_size(state, s) > P[R_HAND_LIMIT]:
@@ -705,7 +705,7 @@ def cost_discount(P, state, k):
     return 0
 
 
-@kernel
+@inline
 def cost_total(P, state, k):
     """How many resource cards card ``k`` costs today."""
     c = CARD + k * N_CARD_COLS
@@ -715,7 +715,7 @@ def cost_total(P, state, k):
     return max(0, n - cost_discount(P, state, k))
 
 
-@kernel
+@inline
 def can_complete(P, state, s, k):
     """Can seat ``s`` finish paying card ``k`` (PAID so far, PAY_LEFT cards still to pay,
     of kinds PAY_MIN and up)? It needs that many cards of those kinds, and the specific
@@ -736,7 +736,7 @@ def can_complete(P, state, s, k):
     return held >= left and unpaid - min(left, cover) <= cost_discount(P, state, k)
 
 
-@kernel
+@inline
 def pay_one(state, s, r):
     """Seat ``s`` pays one resource card of kind ``r`` back to its pile."""
     state[pb(s) + RES + r] -= 1
@@ -746,7 +746,7 @@ def pay_one(state, s, r):
     state[PAY_LEFT] -= 1
 
 
-@kernel
+@inline
 def may_pay_with(P, state, s, r):
     """Paying the next card with kind ``r`` still leaves a way to finish paying."""
     if r < state[PAY_MIN] or state[pb(s) + RES + r] == 0:
@@ -762,7 +762,7 @@ def may_pay_with(P, state, s, r):
     return ok
 
 
-@kernel
+@inline
 def legal_pay(P, state, moves):
     s = state[SEAT]
     n = 0
@@ -773,7 +773,7 @@ def legal_pay(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def advance_payment(P, state, chance, items):
     """Pay every card that leaves no choice; stop at a choice (PH_PAY) or, when the card is
     paid in full, play it."""
@@ -843,7 +843,7 @@ def legal_moves(params, state, moves):
     return 0
 
 
-@kernel
+@inline
 def legal_action(P, state, moves):
     s = state[SEAT]
     n = 0
@@ -865,7 +865,7 @@ def legal_action(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def row_count(P, state):
     c = 0
     for i in range(P[R_ROW]):
@@ -874,12 +874,12 @@ def row_count(P, state):
     return c
 
 
-@kernel
+@inline
 def can_draw(P, state):
     return state[DECK_N] + state[DISCARD_N] > 0 or row_count(P, state) > 0
 
 
-@kernel
+@inline
 def legal_draw(P, state, moves):
     n = 0
     for i in range(P[R_ROW]):
@@ -892,7 +892,7 @@ def legal_draw(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def legal_plays(P, state, s, moves, n):
     """Every card in hand that can be paid for (see ``can_complete``). The cost test is
     written out here (not a call per card): this loop runs at every decision of the play
@@ -940,7 +940,7 @@ def legal_plays(P, state, s, moves, n):
     return n
 
 
-@kernel
+@inline
 def legal_abilities(P, state, s, moves, n):
     b = pb(s)
     frost = state[DAY_CARD] == D_FROST
@@ -958,14 +958,14 @@ def legal_abilities(P, state, s, moves, n):
     return n
 
 
-@kernel
+@inline
 def swap_give(P, state):
     if state[DAY_CARD] == D_MARKET:
         return P[DAYV + D_MARKET * 4 + 1]
     return P[R_SWAP_GIVE]
 
 
-@kernel
+@inline
 def legal_swaps(state, s, moves, n, give):
     """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind from the
     piles, never giving a kind a swap took this turn (SWAP_TAKEN): that would undo it, and
@@ -994,7 +994,7 @@ def legal_swaps(state, s, moves, n, give):
     return n
 
 
-@kernel
+@inline
 def legal_free(P, state, s, moves, n):
     """The moves a player may make at any point of their turn outside the action itself,
     the draws and the fights: abilities, swaps, and beginning a trade offer."""
@@ -1015,7 +1015,7 @@ def trade_goods(state, p):
     return state[b] + state[b + 1] + state[b + 2] + state[b + 3] + state[b + TRADE_ACORN]
 
 
-@kernel
+@inline
 def holds_offer(state, p, side):
     """``p`` holds every item of the offer's side ``side`` (OFFER_GIVE or OFFER_GET)."""
     for c in range(N_TRADE_KINDS):
@@ -1024,7 +1024,7 @@ def holds_offer(state, p, side):
     return True
 
 
-@kernel
+@inline
 def legal_offer_items(P, state, moves):
     """Building an offer: one more of my trade kinds to give, then one more of theirs to ask
     for (in item order, OFFER_LAST, so each offer is built one way; a kind is never on both
@@ -1055,7 +1055,7 @@ def legal_offer_items(P, state, moves):
     return n + 1
 
 
-@kernel
+@inline
 def can_attack(P, state, s, i):
     """Creature at ``s``'s place ``i`` may still be sent on an attack this turn."""
     b = pb(s)
@@ -1065,7 +1065,7 @@ def can_attack(P, state, s, i):
     return not (state[DAY_CARD] == D_WINDY and P[CARD + k * N_CARD_COLS + C_FLY] == 1)
 
 
-@kernel
+@inline
 def next_attacker(P, state):
     """Advance SLOT to the next creature of the turn's seat that can attack; False if none."""
     b = pb(state[SEAT])
@@ -1081,7 +1081,7 @@ def next_attacker(P, state):
     return False
 
 
-@kernel
+@inline
 def legal_assign(P, state, moves):
     """Stay (or, for a Relentless creature already sent, go on no more attacks), or attack
     a player it is not already sent against."""
@@ -1096,7 +1096,7 @@ def legal_assign(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def more_attacks(P, state, s, i):
     """``s``'s creature at place ``i``, already sent, may be sent against another player:
     its card allows more attacks (C_ATTACKS) and a player it is not sent against is left."""
@@ -1111,7 +1111,7 @@ def more_attacks(P, state, s, i):
     return left > 0 and free > 0
 
 
-@kernel
+@inline
 def can_block(P, state, d, i, j):
     """Defender ``d``'s creature at place ``i`` may block the attacker unit led by place ``j``
     of the turn's seat (``j`` = FOX_LINK for the Fox)."""
@@ -1128,7 +1128,7 @@ def can_block(P, state, d, i, j):
     return P[CARD + ka * N_CARD_COLS + C_FLY] == 0 or P[c + C_FLY] == 1 or P[c + C_RANGED] == 1
 
 
-@kernel
+@inline
 def attacker_masks(P, state, d):
     """Bit j set: the attacker unit led by place j attacks ``d`` (all units, then the ones
     that do not fly)."""
@@ -1143,7 +1143,7 @@ def attacker_masks(P, state, d):
     return every, ground
 
 
-@kernel
+@inline
 def next_blocker(P, state, d, fox):
     """Advance SLOT to the defender's next creature that could block something."""
     if state[DAY_CARD] == D_FOG:
@@ -1167,7 +1167,7 @@ def next_blocker(P, state, d, fox):
     return False
 
 
-@kernel
+@inline
 def legal_block(P, state, moves):
     d = state[DEFENDER]
     i = state[SLOT]
@@ -1185,7 +1185,7 @@ def legal_block(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def legal_discard(P, state, moves):
     p = state[ACTOR]
     b = pb(p)
@@ -1249,7 +1249,7 @@ def apply_move(params, state, move, chance, items):
         apply_dawn(P, state, chance, items)
 
 
-@kernel
+@inline
 def apply_free(P, state, s, move, chance, items):
     """An ability, a swap or the start of an offer, in whichever step of the turn."""
     if move >= OFFER_START:
@@ -1264,13 +1264,13 @@ def apply_free(P, state, s, move, chance, items):
         use_ability(P, state, s, move - ABILITY, chance, items)
 
 
-@kernel
+@inline
 def busy_bonus(P, state, s):
     if state[DAY_CARD] == D_BUSY:
         take_wild(state, s, P[DAYV + D_BUSY * 4 + 1])
 
 
-@kernel
+@inline
 def apply_action(P, state, move, chance, items):
     s = state[SEAT]
     state[PHASE] = PH_MAIN
@@ -1294,7 +1294,7 @@ def apply_action(P, state, move, chance, items):
         bury(state, s, move - BURY + 1)
 
 
-@kernel
+@inline
 def gather(P, state, s, g):
     """``g`` cards of the home's second kind, the rest of its first (what the piles hold)."""
     h = state[pb(s) + HOME]
@@ -1308,7 +1308,7 @@ def gather(P, state, s, g):
     state[pb(s) + RES + kb] += nb
 
 
-@kernel
+@inline
 def apply_draw(P, state, move, chance, items):
     s = state[SEAT]
     if move == TAKE_DECK:
@@ -1324,14 +1324,14 @@ def apply_draw(P, state, move, chance, items):
         finish_draw(P, state, chance)
 
 
-@kernel
+@inline
 def finish_draw(P, state, chance):
     state[SUB] = 0
     refill_row(P, state, chance)
     state[PHASE] = PH_MAIN
 
 
-@kernel
+@inline
 def play_card(P, state, s, k, t, chance, items):
     """Seat ``s`` plays card ``k`` (a trick picks player ``t``): first its payment."""
     state[PAY_CARD] = k
@@ -1343,7 +1343,7 @@ def play_card(P, state, s, k, t, chance, items):
     advance_payment(P, state, chance, items)
 
 
-@kernel
+@inline
 def put_into_play(P, state, s, k, t, chance, items):
     """Card ``k``, paid for, leaves the hand: a creature joins the army, a trick acts."""
     b = pb(s)
@@ -1359,14 +1359,14 @@ def put_into_play(P, state, s, k, t, chance, items):
     to_discard(state, k)
 
 
-@kernel
+@inline
 def use_ability(P, state, s, i, chance, items):
     b = pb(s)
     state[b + AFLAG + i] |= TIRED
     do_effect(P, state, s, state[b + ARMY + i], -1, chance, items)
 
 
-@kernel
+@inline
 def do_effect(P, state, s, k, t, chance, items):
     """The effect of card ``k`` for seat ``s`` (``t``: the player a trick picked)."""
     e = P[CARD + k * N_CARD_COLS + C_EFFECT]
@@ -1398,7 +1398,7 @@ def do_effect(P, state, s, k, t, chance, items):
         state[RALLY] += a
 
 
-@kernel
+@inline
 def ambush(P, state, t, a, items):
     """``t``'s strongest creature with health at most ``a`` dies (first place on ties)."""
     b = pb(t)
@@ -1413,7 +1413,7 @@ def ambush(P, state, t, a, items):
         kill(P, state, t, best, items)
 
 
-@kernel
+@inline
 def do_swap(P, state, s, code):
     q = code // 4
     c = code % 4
@@ -1434,7 +1434,7 @@ def do_swap(P, state, s, code):
     state[SWAP_TAKEN] |= 1 << c
 
 
-@kernel
+@inline
 def apply_offer_item(state, move):
     if move == OFFER_DROP:
         close_offer(state)
@@ -1451,7 +1451,7 @@ def apply_offer_item(state, move):
     state[OFFER_LAST] = i
 
 
-@kernel
+@inline
 def close_offer(state):
     """The offer is over: the turn goes on in the step it was made in."""
     for c in range(N_TRADE_KINDS):
@@ -1464,7 +1464,7 @@ def close_offer(state):
     state[ACTOR] = state[SEAT]
 
 
-@kernel
+@inline
 def apply_reply(state, move):
     """Accepted, the offered items change hands (a resource card or a stored acorn, each
     kind at RES + kind); either way the turn's player goes on."""
@@ -1481,7 +1481,7 @@ def apply_reply(state, move):
 
 # --- attacks -------------------------------------------------------------------------------
 
-@kernel
+@inline
 def begin_attacks(P, state, chance, items):
     state[SLOT] = -1
     state[FOUGHT] = 0
@@ -1491,7 +1491,7 @@ def begin_attacks(P, state, chance, items):
     end_turn(P, state, chance, items)
 
 
-@kernel
+@inline
 def apply_assign(P, state, move, chance, items):
     s = state[SEAT]
     b = pb(s)
@@ -1516,7 +1516,7 @@ def apply_assign(P, state, move, chance, items):
         next_defender(P, state, chance, items)
 
 
-@kernel
+@inline
 def next_defender(P, state, chance, items):
     """Fight the attacks one defender at a time, in turn order from the attacker's left."""
     s = state[SEAT]
@@ -1549,7 +1549,7 @@ def next_defender(P, state, chance, items):
         end_turn(P, state, chance, items)
 
 
-@kernel
+@inline
 def set_block(P, state, d, move, fox):
     """Record a blocker's choice; a Band's standing members of that name block with it."""
     b = pb(d)
@@ -1566,7 +1566,7 @@ def set_block(P, state, d, move, fox):
                 state[b + ALINK + m] = j
 
 
-@kernel
+@inline
 def apply_block(P, state, move, chance, items):
     d = state[DEFENDER]
     set_block(P, state, d, move, False)
@@ -1577,7 +1577,7 @@ def apply_block(P, state, move, chance, items):
         state[ACTOR] = d
 
 
-@kernel
+@inline
 def apply_fox_block(P, state, move, chance, items):
     d = state[DEFENDER]
     set_block(P, state, d, move, True)
@@ -1586,7 +1586,7 @@ def apply_fox_block(P, state, move, chance, items):
         next_fox(P, state, chance, items)
 
 
-@kernel
+@inline
 def strength(P, state, p, i, attacking):
     k = state[pb(p) + ARMY + i]
     v = P[CARD + k * N_CARD_COLS + C_STR]
@@ -1599,7 +1599,7 @@ def strength(P, state, p, i, attacking):
     return v
 
 
-@kernel
+@inline
 def deal_damage(P, state, p, link, bit, dmg, items):
     """``dmg`` to ``p``'s creatures with ALINK == link whose ATGT holds ``bit`` (an attacker's
     unit: the defender's bit; blockers: 0), least health first; damage not enough to kill the
@@ -1619,7 +1619,7 @@ def deal_damage(P, state, p, link, bit, dmg, items):
         kill(P, state, p, best, items)
 
 
-@kernel
+@inline
 def resolve_fight(P, state, d, items):
     """Every unit attacking ``d``, in army order: blocked ones trade damage, unblocked ones
     steal (from the store, and the Badger's dig from the buried); then every attacker tires
@@ -1664,7 +1664,7 @@ def relead(state, a):
                     state[a + ALINK + m2] = m
 
 
-@kernel
+@inline
 def fight_unit(P, state, s, d, j, items):
     """The unit led by ``s``'s place ``j`` against ``d``: (acorns it steals, buried acorns it
     digs up). Blocked, both sides deal their summed strength at once and it takes nothing."""
@@ -1689,7 +1689,7 @@ def fight_unit(P, state, s, d, j, items):
     return unblocked(P, state, s, d, j, atk)
 
 
-@kernel
+@inline
 def unblocked(P, state, s, d, j, atk):
     """An unblocked unit steals its strength, plus what its members' "unblocked" abilities
     add: (stolen from the store, dug from the buried)."""
@@ -1706,7 +1706,7 @@ def unblocked(P, state, s, d, j, atk):
     return steal, dig
 
 
-@kernel
+@inline
 def clear_links(state, d):
     b = pb(d)
     for m in range(MAX_ARMY):
@@ -1716,7 +1716,7 @@ def clear_links(state, d):
 
 # --- end of turn, setup choices ------------------------------------------------------------
 
-@kernel
+@inline
 def apply_discard(P, state, move, chance, items):
     s = state[SEAT]
     k = move - DISCARD_CARD
@@ -1725,7 +1725,7 @@ def apply_discard(P, state, move, chance, items):
     end_turn(P, state, chance, items)
 
 
-@kernel
+@inline
 def apply_setup(P, state, move, chance):
     p = state[SETUP_SEAT]
     b = pb(p)
