@@ -6,6 +6,7 @@ P = (cards int32[K, N_CARD_COLS], deck int32[D] (card kinds), day_deck int32[Y],
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.jit import inline, kernel
 from simkit.rng import rand_below, shuffle
@@ -107,6 +108,7 @@ from .state import (
     MAX_CARDS,
     MAX_KINDS,
     MAX_MOVES,
+    MAXP,
     MORNING,
     N_CARD_COLS,
     N_DAY_KINDS,
@@ -214,8 +216,12 @@ def max_moves(params, n_players):
 
 @inline
 def pb(p):
-    """The first index of seat ``p``'s block."""
-    return PLAYERS + p * PS
+    """The first index of seat ``p``'s block. ``p`` is a seat, 0 to MAXP - 1, and the mask
+    tells the compiler so: then it knows every index into a seat's block is not negative,
+    drops numba's fix-up of negative indices from each (a compare and an add), and reads the
+    loops over an army or a hand as plain runs of memory (with the fix-up it gathered them
+    one element at a time, the dearest part of the play step's legal moves)."""
+    return PLAYERS + (p & (MAXP - 1)) * PS
 
 
 @kernel
@@ -896,37 +902,45 @@ def legal_draw(P, state, moves):
 def legal_plays(P, state, s, moves, n):
     """Every card in hand that can be paid for (see ``can_complete``). The cost test is
     written out here (not a call per card): this loop runs at every decision of the play
-    step."""
+    step. The kinds held are found first as a mask, without a branch per kind (which kinds
+    a hand holds is as good as random, and a branch per kind was mispredicted for most of
+    them), and the army is counted only for a creature that can be paid for."""
     b = pb(s)
-    size = 0
-    for i in range(MAX_ARMY):
-        if state[b + ARMY + i] >= 0:
-            size += 1
-    room = size < P[R_ARMY_LIMIT]
+    held_kinds = 0
+    for k in range(P[R_NK]):
+        held_kinds |= (1 if state[b + HAND + k] > 0 else 0) << k
+    if held_kinds == 0:
+        return n
+    r0 = state[b + RES]
+    r1 = state[b + RES + 1]
+    r2 = state[b + RES + 2]
+    r3 = state[b + RES + 3]
+    held = r0 + r1 + r2 + r3
     call = P[DAYV + D_CALL * 4 + 1] if state[DAY_CARD] == D_CALL else 0
     frost = state[DAY_CARD] == D_FROST
-    for k in range(P[R_NK]):
-        if state[b + HAND + k] == 0:
-            continue
+    room = -1  # the army not counted yet
+    while held_kinds != 0:
+        k = trailing_zeros(held_kinds)
+        held_kinds &= held_kinds - 1
         c = CARD + k * N_CARD_COLS
         trick = P[c + C_TRICK] == 1
         cut = 0 if trick else call
         # payable: enough cards in all, and the specific ones missing waived by the discount
-        specific = 0
-        cover = 0
-        held = 0
-        for r in range(4):
-            need = P[c + C_COST + r]
-            h = state[b + RES + r]
-            specific += need
-            cover += min(need, h)
-            held += h
+        n0 = P[c + C_COST]
+        n1 = P[c + C_COST + 1]
+        n2 = P[c + C_COST + 2]
+        n3 = P[c + C_COST + 3]
+        specific = n0 + n1 + n2 + n3
         total = max(0, specific + P[c + C_ANY] - cut)
-        if held < total or specific - min(total, cover) > cut:
+        if held < total:
             continue
-        e = P[c + C_EFFECT]
+        cover = min(n0, r0) + min(n1, r1) + min(n2, r2) + min(n3, r3)
+        if specific - min(total, cover) > cut:
+            continue
         if not trick:
-            if room:
+            if room < 0:
+                room = 1 if army_count(state, s) < P[R_ARMY_LIMIT] else 0
+            if room == 1:
                 moves[n] = PLAY + 4 * k
                 n += 1
         elif P[c + C_TARGETED] == 1:
@@ -934,7 +948,7 @@ def legal_plays(P, state, s, moves, n):
                 if t != s:
                     moves[n] = PLAY + 4 * k + t
                     n += 1
-        elif not (frost and e == E_BURY):
+        elif not (frost and P[c + C_EFFECT] == E_BURY):
             moves[n] = PLAY + 4 * k
             n += 1
     return n
