@@ -955,20 +955,38 @@ def legal_plays(P, state, s, moves, n):
 
 
 @inline
-def legal_abilities(P, state, s, moves, n):
+def ready_abilities(P, state, s):
+    """Bit i set: the creature at ``s``'s army place ``i`` may use its ability now: it
+    stands, its ability is one that tires it (not a burying one on Hard Frost), and it does
+    not wait (or was not played this turn). The standing creatures are found first without
+    a branch per place."""
     b = pb(s)
-    frost = state[DAY_CARD] == D_FROST
+    standing = 0
     for i in range(MAX_ARMY):
-        k = state[b + ARMY + i]
-        if k < 0 or state[b + AFLAG + i] & TIRED:
-            continue
-        e = P[CARD + k * N_CARD_COLS + C_EFFECT]
+        up = state[b + ARMY + i] >= 0 and (state[b + AFLAG + i] & TIRED) == 0
+        standing |= (1 if up else 0) << i
+    frost = state[DAY_CARD] == D_FROST
+    ready = 0
+    while standing != 0:
+        i = trailing_zeros(standing)
+        standing &= standing - 1
+        c = CARD + state[b + ARMY + i] * N_CARD_COLS
+        e = P[c + C_EFFECT]
         if e < E_TIRE_FORAGE or e > E_TIRE_GATHER or (e == E_TIRE_BURY and frost):
             continue
-        if P[CARD + k * N_CARD_COLS + C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
+        if P[c + C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
             continue
-        moves[n] = ABILITY + i
+        ready |= 1 << i
+    return ready
+
+
+@inline
+def legal_abilities(P, state, s, moves, n):
+    ready = ready_abilities(P, state, s)
+    while ready != 0:
+        moves[n] = ABILITY + trailing_zeros(ready)
         n += 1
+        ready &= ready - 1
     return n
 
 
@@ -980,17 +998,20 @@ def swap_give(P, state):
 
 
 @inline
-def legal_swaps(state, s, moves, n, give):
-    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind from the
-    piles, never giving a kind a swap took this turn (SWAP_TAKEN): that would undo it, and
-    the rule keeps the turn finite even when a swap is 1 for 1 (Market Day)."""
+def swap_pairs(state, s, give):
+    """Bit q set: ``s`` can give the resource pair PAIRS[q] in a swap of ``give`` cards
+    (never a kind a swap took this turn, SWAP_TAKEN: that would undo it, and the rule keeps
+    the turn finite even when a swap is 1 for 1, Market Day)."""
     b = pb(s) + RES
+    if state[b] + state[b + 1] + state[b + 2] + state[b + 3] < give:
+        return 0  # no pair holds that many
     taken = state[SWAP_TAKEN]
+    ga = (give + 1) // 2
+    gb = give // 2
+    pairs = 0
     for q in range(PAIRS.shape[0]):
         a = PAIRS[q, 0]
         c2 = PAIRS[q, 1]
-        ga = (give + 1) // 2
-        gb = give // 2
         if gb == 0 and a != c2:
             continue
         if (taken >> a) & 1 or (gb > 0 and (taken >> c2) & 1):
@@ -999,13 +1020,44 @@ def legal_swaps(state, s, moves, n, give):
             ok = state[b + a] >= give
         else:
             ok = state[b + a] >= ga and state[b + c2] >= gb
-        if not ok:
-            continue
-        for c in range(4):
-            if c != a and c != c2 and state[PILE + c] > 0:
-                moves[n] = SWAP + 4 * q + c
-                n += 1
+        if ok:
+            pairs |= 1 << q
+    return pairs
+
+
+@inline
+def swap_takes(state, q):
+    """Bit c set: a swap giving the pair PAIRS[q] may take a card of kind ``c`` (another
+    kind, still in its pile)."""
+    a = PAIRS[q, 0]
+    c2 = PAIRS[q, 1]
+    takes = 0
+    for c in range(4):
+        if c != a and c != c2 and state[PILE + c] > 0:
+            takes |= 1 << c
+    return takes
+
+
+@inline
+def legal_swaps(state, s, moves, n, give):
+    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind from the
+    piles (``swap_pairs``, ``swap_takes``)."""
+    pairs = swap_pairs(state, s, give)
+    while pairs != 0:
+        q = trailing_zeros(pairs)
+        pairs &= pairs - 1
+        takes = swap_takes(state, q)
+        while takes != 0:
+            moves[n] = SWAP + 4 * q + trailing_zeros(takes)
+            n += 1
+            takes &= takes - 1
     return n
+
+
+@inline
+def may_offer(P, state, s):
+    """``s`` may begin one more trade offer this turn and has something to trade."""
+    return state[OFFERS_USED] < P[R_OFFERS_PT] and trade_goods(state, s) > 0
 
 
 @inline
@@ -1014,12 +1066,29 @@ def legal_free(P, state, s, moves, n):
     the draws and the fights: abilities, swaps, and beginning a trade offer."""
     n = legal_abilities(P, state, s, moves, n)
     n = legal_swaps(state, s, moves, n, swap_give(P, state))
-    if state[OFFERS_USED] < P[R_OFFERS_PT] and trade_goods(state, s) > 0:
+    if may_offer(P, state, s):
         for t in range(state[N_PLAYERS]):
             if t != s and trade_goods(state, t) > 0:
                 moves[n] = OFFER_START + t
                 n += 1
     return n
+
+
+@inline
+def any_free(P, state, s):
+    """``legal_free`` would find a move (without writing the moves out)."""
+    if ready_abilities(P, state, s) != 0:
+        return True
+    pairs = swap_pairs(state, s, swap_give(P, state))
+    while pairs != 0:
+        if swap_takes(state, trailing_zeros(pairs)) != 0:
+            return True
+        pairs &= pairs - 1
+    if may_offer(P, state, s):
+        for t in range(state[N_PLAYERS]):
+            if t != s and trade_goods(state, t) > 0:
+                return True
+    return False
 
 
 @inline
@@ -1557,7 +1626,7 @@ def next_defender(P, state, chance, items):
     state[ACTOR] = s
     # after a fight, abilities, swaps and offers once more (if there are any to make); when
     # all stayed home nothing changed, and there is nothing that could not be done before
-    if state[FOUGHT] != 0 and legal_free(P, state, s, np.empty(MAX_MOVES, np.int32), 0) > 0:
+    if state[FOUGHT] != 0 and any_free(P, state, s):
         state[PHASE] = PH_AFTER
     else:
         end_turn(P, state, chance, items)
