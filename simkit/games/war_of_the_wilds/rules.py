@@ -6,6 +6,7 @@ P = (cards int32[K, N_CARD_COLS], deck int32[D] (card kinds), day_deck int32[Y],
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.jit import inline, kernel
 from simkit.rng import rand_below, shuffle
@@ -107,6 +108,7 @@ from .state import (
     MAX_CARDS,
     MAX_KINDS,
     MAX_MOVES,
+    MAXP,
     MORNING,
     N_CARD_COLS,
     N_DAY_KINDS,
@@ -212,10 +214,14 @@ def max_moves(params, n_players):
     return MAX_MOVES
 
 
-@kernel
+@inline
 def pb(p):
-    """The first index of seat ``p``'s block."""
-    return PLAYERS + p * PS
+    """The first index of seat ``p``'s block. ``p`` is a seat, 0 to MAXP - 1, and the mask
+    tells the compiler so: then it knows every index into a seat's block is not negative,
+    drops numba's fix-up of negative indices from each (a compare and an add), and reads the
+    loops over an army or a hand as plain runs of memory (with the fix-up it gathered them
+    one element at a time, the dearest part of the play step's legal moves)."""
+    return PLAYERS + (p & (MAXP - 1)) * PS
 
 
 @kernel
@@ -233,7 +239,7 @@ def turn_number(state):
     return state[TURNS]
 
 
-@kernel
+@inline
 def hand_size(state, p):
     return state[pb(p) + HAND_N]
 
@@ -256,13 +262,13 @@ def hand_remove(state, p, k):
         state[pb(p) + KNOWN + k] -= 1
 
 
-@kernel
+@inline
 def res_total(state, p):
     b = pb(p) + RES
     return state[b] + state[b + 1] + state[b + 2] + state[b + 3]
 
 
-@kernel
+@inline
 def army_count(state, p):
     b = pb(p) + ARMY
     n = 0
@@ -272,7 +278,7 @@ def army_count(state, p):
     return n
 
 
-@kernel
+@inline
 def take_wild(state, p, n):
     """Up to ``n`` acorns from the wild into ``p``'s store; returns how many."""
     m = min(n, state[WILD])
@@ -281,7 +287,7 @@ def take_wild(state, p, n):
     return m
 
 
-@kernel
+@inline
 def bury(state, p, n):
     m = min(n, state[pb(p) + STORE])
     state[pb(p) + STORE] -= m
@@ -289,7 +295,7 @@ def bury(state, p, n):
     return m
 
 
-@kernel
+@inline
 def dig_up(state, p, n):
     m = min(n, state[pb(p) + BURIED])
     state[pb(p) + BURIED] -= m
@@ -297,13 +303,13 @@ def dig_up(state, p, n):
     return m
 
 
-@kernel
+@inline
 def to_discard(state, k):
     state[DISCARD + state[DISCARD_N]] = k
     state[DISCARD_N] += 1
 
 
-@kernel
+@inline
 def draw_card(state, chance):
     """The top card of the deck (the discard pile shuffled in when it is empty), or -1.
     The table saw the pile go in, so it knows the deck holds those cards (DECK_CAN)."""
@@ -325,7 +331,7 @@ def draw_card(state, chance):
     return k
 
 
-@kernel
+@inline
 def draw_to_hand(state, p, n, chance, items):
     for _ in range(n):
         k = draw_card(state, chance)
@@ -335,7 +341,7 @@ def draw_to_hand(state, p, n, chance, items):
         items[p, k * 5 + EV_DRAWN] += 1
 
 
-@kernel
+@inline
 def refill_row(P, state, chance):
     for i in range(P[R_ROW]):
         if state[ROW + i] < 0:
@@ -345,7 +351,7 @@ def refill_row(P, state, chance):
                 state[DECK_CAN + k] -= 1
 
 
-@kernel
+@inline
 def new_row(P, state, chance):
     for i in range(P[R_ROW]):
         if state[ROW + i] >= 0:
@@ -354,7 +360,7 @@ def new_row(P, state, chance):
     refill_row(P, state, chance)
 
 
-@kernel
+@inline
 def kill(P, state, p, i, items):
     """The creature at ``p``'s army place ``i`` dies and goes to the discard pile."""
     b = pb(p)
@@ -661,7 +667,7 @@ def resolve_fox(P, state, p, items):
 
 # --- the turn ------------------------------------------------------------------------------
 
-@kernel
+@inline
 def start_turn(P, state, s):
     b = pb(s)
     for i in range(MAX_ARMY):
@@ -674,7 +680,7 @@ def start_turn(P, state, s):
     state[PHASE] = PH_ACTION
 
 
-@kernel
+@inline
 def end_turn(P, state, chance, items):
     s = state[SEAT]
     if hand_size(state, s) > P[R_HAND_LIMIT]:
@@ -705,7 +711,7 @@ def cost_discount(P, state, k):
     return 0
 
 
-@kernel
+@inline
 def cost_total(P, state, k):
     """How many resource cards card ``k`` costs today."""
     c = CARD + k * N_CARD_COLS
@@ -715,7 +721,7 @@ def cost_total(P, state, k):
     return max(0, n - cost_discount(P, state, k))
 
 
-@kernel
+@inline
 def can_complete(P, state, s, k):
     """Can seat ``s`` finish paying card ``k`` (PAID so far, PAY_LEFT cards still to pay,
     of kinds PAY_MIN and up)? It needs that many cards of those kinds, and the specific
@@ -736,7 +742,7 @@ def can_complete(P, state, s, k):
     return held >= left and unpaid - min(left, cover) <= cost_discount(P, state, k)
 
 
-@kernel
+@inline
 def pay_one(state, s, r):
     """Seat ``s`` pays one resource card of kind ``r`` back to its pile."""
     state[pb(s) + RES + r] -= 1
@@ -746,7 +752,7 @@ def pay_one(state, s, r):
     state[PAY_LEFT] -= 1
 
 
-@kernel
+@inline
 def may_pay_with(P, state, s, r):
     """Paying the next card with kind ``r`` still leaves a way to finish paying."""
     if r < state[PAY_MIN] or state[pb(s) + RES + r] == 0:
@@ -762,7 +768,7 @@ def may_pay_with(P, state, s, r):
     return ok
 
 
-@kernel
+@inline
 def legal_pay(P, state, moves):
     s = state[SEAT]
     n = 0
@@ -773,7 +779,7 @@ def legal_pay(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def advance_payment(P, state, chance, items):
     """Pay every card that leaves no choice; stop at a choice (PH_PAY) or, when the card is
     paid in full, play it."""
@@ -843,7 +849,7 @@ def legal_moves(params, state, moves):
     return 0
 
 
-@kernel
+@inline
 def legal_action(P, state, moves):
     s = state[SEAT]
     n = 0
@@ -865,7 +871,7 @@ def legal_action(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def row_count(P, state):
     c = 0
     for i in range(P[R_ROW]):
@@ -874,12 +880,12 @@ def row_count(P, state):
     return c
 
 
-@kernel
+@inline
 def can_draw(P, state):
     return state[DECK_N] + state[DISCARD_N] > 0 or row_count(P, state) > 0
 
 
-@kernel
+@inline
 def legal_draw(P, state, moves):
     n = 0
     for i in range(P[R_ROW]):
@@ -892,41 +898,49 @@ def legal_draw(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def legal_plays(P, state, s, moves, n):
     """Every card in hand that can be paid for (see ``can_complete``). The cost test is
     written out here (not a call per card): this loop runs at every decision of the play
-    step."""
+    step. The kinds held are found first as a mask, without a branch per kind (which kinds
+    a hand holds is as good as random, and a branch per kind was mispredicted for most of
+    them), and the army is counted only for a creature that can be paid for."""
     b = pb(s)
-    size = 0
-    for i in range(MAX_ARMY):
-        if state[b + ARMY + i] >= 0:
-            size += 1
-    room = size < P[R_ARMY_LIMIT]
+    held_kinds = 0
+    for k in range(P[R_NK]):
+        held_kinds |= (1 if state[b + HAND + k] > 0 else 0) << k
+    if held_kinds == 0:
+        return n
+    r0 = state[b + RES]
+    r1 = state[b + RES + 1]
+    r2 = state[b + RES + 2]
+    r3 = state[b + RES + 3]
+    held = r0 + r1 + r2 + r3
     call = P[DAYV + D_CALL * 4 + 1] if state[DAY_CARD] == D_CALL else 0
     frost = state[DAY_CARD] == D_FROST
-    for k in range(P[R_NK]):
-        if state[b + HAND + k] == 0:
-            continue
+    room = -1  # the army not counted yet
+    while held_kinds != 0:
+        k = trailing_zeros(held_kinds)
+        held_kinds &= held_kinds - 1
         c = CARD + k * N_CARD_COLS
         trick = P[c + C_TRICK] == 1
         cut = 0 if trick else call
         # payable: enough cards in all, and the specific ones missing waived by the discount
-        specific = 0
-        cover = 0
-        held = 0
-        for r in range(4):
-            need = P[c + C_COST + r]
-            h = state[b + RES + r]
-            specific += need
-            cover += min(need, h)
-            held += h
+        n0 = P[c + C_COST]
+        n1 = P[c + C_COST + 1]
+        n2 = P[c + C_COST + 2]
+        n3 = P[c + C_COST + 3]
+        specific = n0 + n1 + n2 + n3
         total = max(0, specific + P[c + C_ANY] - cut)
-        if held < total or specific - min(total, cover) > cut:
+        if held < total:
             continue
-        e = P[c + C_EFFECT]
+        cover = min(n0, r0) + min(n1, r1) + min(n2, r2) + min(n3, r3)
+        if specific - min(total, cover) > cut:
+            continue
         if not trick:
-            if room:
+            if room < 0:
+                room = 1 if army_count(state, s) < P[R_ARMY_LIMIT] else 0
+            if room == 1:
                 moves[n] = PLAY + 4 * k
                 n += 1
         elif P[c + C_TARGETED] == 1:
@@ -934,49 +948,70 @@ def legal_plays(P, state, s, moves, n):
                 if t != s:
                     moves[n] = PLAY + 4 * k + t
                     n += 1
-        elif not (frost and e == E_BURY):
+        elif not (frost and P[c + C_EFFECT] == E_BURY):
             moves[n] = PLAY + 4 * k
             n += 1
     return n
 
 
-@kernel
-def legal_abilities(P, state, s, moves, n):
+@inline
+def ready_abilities(P, state, s):
+    """Bit i set: the creature at ``s``'s army place ``i`` may use its ability now: it
+    stands, its ability is one that tires it (not a burying one on Hard Frost), and it does
+    not wait (or was not played this turn). The standing creatures are found first without
+    a branch per place."""
     b = pb(s)
-    frost = state[DAY_CARD] == D_FROST
+    standing = 0
     for i in range(MAX_ARMY):
-        k = state[b + ARMY + i]
-        if k < 0 or state[b + AFLAG + i] & TIRED:
-            continue
-        e = P[CARD + k * N_CARD_COLS + C_EFFECT]
+        up = state[b + ARMY + i] >= 0 and (state[b + AFLAG + i] & TIRED) == 0
+        standing |= (1 if up else 0) << i
+    frost = state[DAY_CARD] == D_FROST
+    ready = 0
+    while standing != 0:
+        i = trailing_zeros(standing)
+        standing &= standing - 1
+        c = CARD + state[b + ARMY + i] * N_CARD_COLS
+        e = P[c + C_EFFECT]
         if e < E_TIRE_FORAGE or e > E_TIRE_GATHER or (e == E_TIRE_BURY and frost):
             continue
-        if P[CARD + k * N_CARD_COLS + C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
+        if P[c + C_WAITS] == 1 and state[b + AFLAG + i] & NEW:
             continue
-        moves[n] = ABILITY + i
+        ready |= 1 << i
+    return ready
+
+
+@inline
+def legal_abilities(P, state, s, moves, n):
+    ready = ready_abilities(P, state, s)
+    while ready != 0:
+        moves[n] = ABILITY + trailing_zeros(ready)
         n += 1
+        ready &= ready - 1
     return n
 
 
-@kernel
+@inline
 def swap_give(P, state):
     if state[DAY_CARD] == D_MARKET:
         return P[DAYV + D_MARKET * 4 + 1]
     return P[R_SWAP_GIVE]
 
 
-@kernel
-def legal_swaps(state, s, moves, n, give):
-    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind from the
-    piles, never giving a kind a swap took this turn (SWAP_TAKEN): that would undo it, and
-    the rule keeps the turn finite even when a swap is 1 for 1 (Market Day)."""
+@inline
+def swap_pairs(state, s, give):
+    """Bit q set: ``s`` can give the resource pair PAIRS[q] in a swap of ``give`` cards
+    (never a kind a swap took this turn, SWAP_TAKEN: that would undo it, and the rule keeps
+    the turn finite even when a swap is 1 for 1, Market Day)."""
     b = pb(s) + RES
+    if state[b] + state[b + 1] + state[b + 2] + state[b + 3] < give:
+        return 0  # no pair holds that many
     taken = state[SWAP_TAKEN]
+    ga = (give + 1) // 2
+    gb = give // 2
+    pairs = 0
     for q in range(PAIRS.shape[0]):
         a = PAIRS[q, 0]
         c2 = PAIRS[q, 1]
-        ga = (give + 1) // 2
-        gb = give // 2
         if gb == 0 and a != c2:
             continue
         if (taken >> a) & 1 or (gb > 0 and (taken >> c2) & 1):
@@ -985,27 +1020,75 @@ def legal_swaps(state, s, moves, n, give):
             ok = state[b + a] >= give
         else:
             ok = state[b + a] >= ga and state[b + c2] >= gb
-        if not ok:
-            continue
-        for c in range(4):
-            if c != a and c != c2 and state[PILE + c] > 0:
-                moves[n] = SWAP + 4 * q + c
-                n += 1
+        if ok:
+            pairs |= 1 << q
+    return pairs
+
+
+@inline
+def swap_takes(state, q):
+    """Bit c set: a swap giving the pair PAIRS[q] may take a card of kind ``c`` (another
+    kind, still in its pile)."""
+    a = PAIRS[q, 0]
+    c2 = PAIRS[q, 1]
+    takes = 0
+    for c in range(4):
+        if c != a and c != c2 and state[PILE + c] > 0:
+            takes |= 1 << c
+    return takes
+
+
+@inline
+def legal_swaps(state, s, moves, n, give):
+    """Swaps of ``give`` resource cards (a pair of kinds) for 1 of another kind from the
+    piles (``swap_pairs``, ``swap_takes``)."""
+    pairs = swap_pairs(state, s, give)
+    while pairs != 0:
+        q = trailing_zeros(pairs)
+        pairs &= pairs - 1
+        takes = swap_takes(state, q)
+        while takes != 0:
+            moves[n] = SWAP + 4 * q + trailing_zeros(takes)
+            n += 1
+            takes &= takes - 1
     return n
 
 
-@kernel
+@inline
+def may_offer(P, state, s):
+    """``s`` may begin one more trade offer this turn and has something to trade."""
+    return state[OFFERS_USED] < P[R_OFFERS_PT] and trade_goods(state, s) > 0
+
+
+@inline
 def legal_free(P, state, s, moves, n):
     """The moves a player may make at any point of their turn outside the action itself,
     the draws and the fights: abilities, swaps, and beginning a trade offer."""
     n = legal_abilities(P, state, s, moves, n)
     n = legal_swaps(state, s, moves, n, swap_give(P, state))
-    if state[OFFERS_USED] < P[R_OFFERS_PT] and trade_goods(state, s) > 0:
+    if may_offer(P, state, s):
         for t in range(state[N_PLAYERS]):
             if t != s and trade_goods(state, t) > 0:
                 moves[n] = OFFER_START + t
                 n += 1
     return n
+
+
+@inline
+def any_free(P, state, s):
+    """``legal_free`` would find a move (without writing the moves out)."""
+    if ready_abilities(P, state, s) != 0:
+        return True
+    pairs = swap_pairs(state, s, swap_give(P, state))
+    while pairs != 0:
+        if swap_takes(state, trailing_zeros(pairs)) != 0:
+            return True
+        pairs &= pairs - 1
+    if may_offer(P, state, s):
+        for t in range(state[N_PLAYERS]):
+            if t != s and trade_goods(state, t) > 0:
+                return True
+    return False
 
 
 @inline
@@ -1015,7 +1098,7 @@ def trade_goods(state, p):
     return state[b] + state[b + 1] + state[b + 2] + state[b + 3] + state[b + TRADE_ACORN]
 
 
-@kernel
+@inline
 def holds_offer(state, p, side):
     """``p`` holds every item of the offer's side ``side`` (OFFER_GIVE or OFFER_GET)."""
     for c in range(N_TRADE_KINDS):
@@ -1024,7 +1107,7 @@ def holds_offer(state, p, side):
     return True
 
 
-@kernel
+@inline
 def legal_offer_items(P, state, moves):
     """Building an offer: one more of my trade kinds to give, then one more of theirs to ask
     for (in item order, OFFER_LAST, so each offer is built one way; a kind is never on both
@@ -1055,7 +1138,7 @@ def legal_offer_items(P, state, moves):
     return n + 1
 
 
-@kernel
+@inline
 def can_attack(P, state, s, i):
     """Creature at ``s``'s place ``i`` may still be sent on an attack this turn."""
     b = pb(s)
@@ -1065,7 +1148,7 @@ def can_attack(P, state, s, i):
     return not (state[DAY_CARD] == D_WINDY and P[CARD + k * N_CARD_COLS + C_FLY] == 1)
 
 
-@kernel
+@inline
 def next_attacker(P, state):
     """Advance SLOT to the next creature of the turn's seat that can attack; False if none."""
     b = pb(state[SEAT])
@@ -1081,7 +1164,7 @@ def next_attacker(P, state):
     return False
 
 
-@kernel
+@inline
 def legal_assign(P, state, moves):
     """Stay (or, for a Relentless creature already sent, go on no more attacks), or attack
     a player it is not already sent against."""
@@ -1096,7 +1179,7 @@ def legal_assign(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def more_attacks(P, state, s, i):
     """``s``'s creature at place ``i``, already sent, may be sent against another player:
     its card allows more attacks (C_ATTACKS) and a player it is not sent against is left."""
@@ -1111,7 +1194,7 @@ def more_attacks(P, state, s, i):
     return left > 0 and free > 0
 
 
-@kernel
+@inline
 def can_block(P, state, d, i, j):
     """Defender ``d``'s creature at place ``i`` may block the attacker unit led by place ``j``
     of the turn's seat (``j`` = FOX_LINK for the Fox)."""
@@ -1128,7 +1211,7 @@ def can_block(P, state, d, i, j):
     return P[CARD + ka * N_CARD_COLS + C_FLY] == 0 or P[c + C_FLY] == 1 or P[c + C_RANGED] == 1
 
 
-@kernel
+@inline
 def attacker_masks(P, state, d):
     """Bit j set: the attacker unit led by place j attacks ``d`` (all units, then the ones
     that do not fly)."""
@@ -1143,7 +1226,7 @@ def attacker_masks(P, state, d):
     return every, ground
 
 
-@kernel
+@inline
 def next_blocker(P, state, d, fox):
     """Advance SLOT to the defender's next creature that could block something."""
     if state[DAY_CARD] == D_FOG:
@@ -1167,7 +1250,7 @@ def next_blocker(P, state, d, fox):
     return False
 
 
-@kernel
+@inline
 def legal_block(P, state, moves):
     d = state[DEFENDER]
     i = state[SLOT]
@@ -1185,7 +1268,7 @@ def legal_block(P, state, moves):
     return n
 
 
-@kernel
+@inline
 def legal_discard(P, state, moves):
     p = state[ACTOR]
     b = pb(p)
@@ -1249,7 +1332,7 @@ def apply_move(params, state, move, chance, items):
         apply_dawn(P, state, chance, items)
 
 
-@kernel
+@inline
 def apply_free(P, state, s, move, chance, items):
     """An ability, a swap or the start of an offer, in whichever step of the turn."""
     if move >= OFFER_START:
@@ -1264,13 +1347,13 @@ def apply_free(P, state, s, move, chance, items):
         use_ability(P, state, s, move - ABILITY, chance, items)
 
 
-@kernel
+@inline
 def busy_bonus(P, state, s):
     if state[DAY_CARD] == D_BUSY:
         take_wild(state, s, P[DAYV + D_BUSY * 4 + 1])
 
 
-@kernel
+@inline
 def apply_action(P, state, move, chance, items):
     s = state[SEAT]
     state[PHASE] = PH_MAIN
@@ -1294,7 +1377,7 @@ def apply_action(P, state, move, chance, items):
         bury(state, s, move - BURY + 1)
 
 
-@kernel
+@inline
 def gather(P, state, s, g):
     """``g`` cards of the home's second kind, the rest of its first (what the piles hold)."""
     h = state[pb(s) + HOME]
@@ -1308,7 +1391,7 @@ def gather(P, state, s, g):
     state[pb(s) + RES + kb] += nb
 
 
-@kernel
+@inline
 def apply_draw(P, state, move, chance, items):
     s = state[SEAT]
     if move == TAKE_DECK:
@@ -1324,14 +1407,14 @@ def apply_draw(P, state, move, chance, items):
         finish_draw(P, state, chance)
 
 
-@kernel
+@inline
 def finish_draw(P, state, chance):
     state[SUB] = 0
     refill_row(P, state, chance)
     state[PHASE] = PH_MAIN
 
 
-@kernel
+@inline
 def play_card(P, state, s, k, t, chance, items):
     """Seat ``s`` plays card ``k`` (a trick picks player ``t``): first its payment."""
     state[PAY_CARD] = k
@@ -1343,7 +1426,7 @@ def play_card(P, state, s, k, t, chance, items):
     advance_payment(P, state, chance, items)
 
 
-@kernel
+@inline
 def put_into_play(P, state, s, k, t, chance, items):
     """Card ``k``, paid for, leaves the hand: a creature joins the army, a trick acts."""
     b = pb(s)
@@ -1359,14 +1442,14 @@ def put_into_play(P, state, s, k, t, chance, items):
     to_discard(state, k)
 
 
-@kernel
+@inline
 def use_ability(P, state, s, i, chance, items):
     b = pb(s)
     state[b + AFLAG + i] |= TIRED
     do_effect(P, state, s, state[b + ARMY + i], -1, chance, items)
 
 
-@kernel
+@inline
 def do_effect(P, state, s, k, t, chance, items):
     """The effect of card ``k`` for seat ``s`` (``t``: the player a trick picked)."""
     e = P[CARD + k * N_CARD_COLS + C_EFFECT]
@@ -1398,7 +1481,7 @@ def do_effect(P, state, s, k, t, chance, items):
         state[RALLY] += a
 
 
-@kernel
+@inline
 def ambush(P, state, t, a, items):
     """``t``'s strongest creature with health at most ``a`` dies (first place on ties)."""
     b = pb(t)
@@ -1413,7 +1496,7 @@ def ambush(P, state, t, a, items):
         kill(P, state, t, best, items)
 
 
-@kernel
+@inline
 def do_swap(P, state, s, code):
     q = code // 4
     c = code % 4
@@ -1434,7 +1517,7 @@ def do_swap(P, state, s, code):
     state[SWAP_TAKEN] |= 1 << c
 
 
-@kernel
+@inline
 def apply_offer_item(state, move):
     if move == OFFER_DROP:
         close_offer(state)
@@ -1451,7 +1534,7 @@ def apply_offer_item(state, move):
     state[OFFER_LAST] = i
 
 
-@kernel
+@inline
 def close_offer(state):
     """The offer is over: the turn goes on in the step it was made in."""
     for c in range(N_TRADE_KINDS):
@@ -1464,7 +1547,7 @@ def close_offer(state):
     state[ACTOR] = state[SEAT]
 
 
-@kernel
+@inline
 def apply_reply(state, move):
     """Accepted, the offered items change hands (a resource card or a stored acorn, each
     kind at RES + kind); either way the turn's player goes on."""
@@ -1481,7 +1564,7 @@ def apply_reply(state, move):
 
 # --- attacks -------------------------------------------------------------------------------
 
-@kernel
+@inline
 def begin_attacks(P, state, chance, items):
     state[SLOT] = -1
     state[FOUGHT] = 0
@@ -1491,7 +1574,7 @@ def begin_attacks(P, state, chance, items):
     end_turn(P, state, chance, items)
 
 
-@kernel
+@inline
 def apply_assign(P, state, move, chance, items):
     s = state[SEAT]
     b = pb(s)
@@ -1516,7 +1599,7 @@ def apply_assign(P, state, move, chance, items):
         next_defender(P, state, chance, items)
 
 
-@kernel
+@inline
 def next_defender(P, state, chance, items):
     """Fight the attacks one defender at a time, in turn order from the attacker's left."""
     s = state[SEAT]
@@ -1543,13 +1626,13 @@ def next_defender(P, state, chance, items):
     state[ACTOR] = s
     # after a fight, abilities, swaps and offers once more (if there are any to make); when
     # all stayed home nothing changed, and there is nothing that could not be done before
-    if state[FOUGHT] != 0 and legal_free(P, state, s, np.empty(MAX_MOVES, np.int32), 0) > 0:
+    if state[FOUGHT] != 0 and any_free(P, state, s):
         state[PHASE] = PH_AFTER
     else:
         end_turn(P, state, chance, items)
 
 
-@kernel
+@inline
 def set_block(P, state, d, move, fox):
     """Record a blocker's choice; a Band's standing members of that name block with it."""
     b = pb(d)
@@ -1566,7 +1649,7 @@ def set_block(P, state, d, move, fox):
                 state[b + ALINK + m] = j
 
 
-@kernel
+@inline
 def apply_block(P, state, move, chance, items):
     d = state[DEFENDER]
     set_block(P, state, d, move, False)
@@ -1577,7 +1660,7 @@ def apply_block(P, state, move, chance, items):
         state[ACTOR] = d
 
 
-@kernel
+@inline
 def apply_fox_block(P, state, move, chance, items):
     d = state[DEFENDER]
     set_block(P, state, d, move, True)
@@ -1586,7 +1669,7 @@ def apply_fox_block(P, state, move, chance, items):
         next_fox(P, state, chance, items)
 
 
-@kernel
+@inline
 def strength(P, state, p, i, attacking):
     k = state[pb(p) + ARMY + i]
     v = P[CARD + k * N_CARD_COLS + C_STR]
@@ -1599,7 +1682,7 @@ def strength(P, state, p, i, attacking):
     return v
 
 
-@kernel
+@inline
 def deal_damage(P, state, p, link, bit, dmg, items):
     """``dmg`` to ``p``'s creatures with ALINK == link whose ATGT holds ``bit`` (an attacker's
     unit: the defender's bit; blockers: 0), least health first; damage not enough to kill the
@@ -1619,7 +1702,7 @@ def deal_damage(P, state, p, link, bit, dmg, items):
         kill(P, state, p, best, items)
 
 
-@kernel
+@inline
 def resolve_fight(P, state, d, items):
     """Every unit attacking ``d``, in army order: blocked ones trade damage, unblocked ones
     steal (from the store, and the Badger's dig from the buried); then every attacker tires
@@ -1664,7 +1747,7 @@ def relead(state, a):
                     state[a + ALINK + m2] = m
 
 
-@kernel
+@inline
 def fight_unit(P, state, s, d, j, items):
     """The unit led by ``s``'s place ``j`` against ``d``: (acorns it steals, buried acorns it
     digs up). Blocked, both sides deal their summed strength at once and it takes nothing."""
@@ -1689,7 +1772,7 @@ def fight_unit(P, state, s, d, j, items):
     return unblocked(P, state, s, d, j, atk)
 
 
-@kernel
+@inline
 def unblocked(P, state, s, d, j, atk):
     """An unblocked unit steals its strength, plus what its members' "unblocked" abilities
     add: (stolen from the store, dug from the buried)."""
@@ -1706,7 +1789,7 @@ def unblocked(P, state, s, d, j, atk):
     return steal, dig
 
 
-@kernel
+@inline
 def clear_links(state, d):
     b = pb(d)
     for m in range(MAX_ARMY):
@@ -1716,7 +1799,7 @@ def clear_links(state, d):
 
 # --- end of turn, setup choices ------------------------------------------------------------
 
-@kernel
+@inline
 def apply_discard(P, state, move, chance, items):
     s = state[SEAT]
     k = move - DISCARD_CARD
@@ -1725,7 +1808,7 @@ def apply_discard(P, state, move, chance, items):
     end_turn(P, state, chance, items)
 
 
-@kernel
+@inline
 def apply_setup(P, state, move, chance):
     p = state[SETUP_SEAT]
     b = pb(p)
