@@ -9,9 +9,10 @@ the counter is measured and taken off. The kernels run as they do in the engine,
 arrays and a state that is in the cache, so the figures add up to the loop's own time
 (``the rest`` is the loop, with most of the counter's own cost).
 
-``apply_move`` is also split by the move's value, in buckets of ``move >> --shift``: a
-game whose moves encode their kind in their high bits (or in ranges, with a shift of 6 to
-8) shows which kind of move is dear. The dearest buckets are printed first.
+With the game's ``phase`` kernel, both are also split by phase, with the legal moves a
+decision has on average. ``apply_move`` is also split by the move's value, in buckets of
+``move >> --shift``: a game whose moves encode their kind in their high bits (or in ranges,
+with a shift of 6 to 8) shows which kind of move is dear. The dearest buckets are printed first.
 
     python benchmarks/kernel_profile.py                      # every game, 2 players
     python benchmarks/kernel_profile.py --game rabbit-hunt --players 4 --shift 16
@@ -74,10 +75,16 @@ def cycles_for(n):
 def make_loop(rules):
     new_game, legal_moves, apply_move = rules.new_game, rules.legal_moves, rules.apply_move
     is_over, to_move, finish = rules.is_over, rules.to_move, rules.finish
+    if hasattr(rules, "phase"):
+        phase = rules.phase
+    else:
+        @njit
+        def phase(params, state):
+            return 0
 
     @njit
     def play(params, n_players, seeds, state, moves, streams, items, scores, ranks, shift,
-             spent, by_bucket, count_bucket):
+             spent, by_bucket, count_bucket, by_phase):
         """Random games, with the cycles of each kind of call added up in ``spent``:
         0 all, 1 legal_moves, 2 apply_move, 3 to_move + is_over, 4 draw, 5 new_game,
         6 finish, 7 decisions. The arrays are borrowed, as the engine's driver does (no
@@ -104,9 +111,13 @@ def make_loop(rules):
                 spent[3] += cycles() - a
                 if over:
                     break
+                ph = min(phase(params, state), by_phase.shape[0] - 1)
                 a = cycles()
                 n = legal_moves(params, state, moves)
-                spent[1] += cycles() - a
+                c = cycles() - a
+                spent[1] += c
+                by_phase[ph, 0] += c
+                by_phase[ph, 1] += n
                 k = 0
                 if n > 1:
                     a = cycles()
@@ -117,6 +128,8 @@ def make_loop(rules):
                 apply_move(params, state, m, chance, items)
                 c = cycles() - a
                 spent[2] += c
+                by_phase[ph, 2] += c
+                by_phase[ph, 3] += 1
                 b = min(m >> shift, by_bucket.shape[0] - 1)
                 by_bucket[b] += c
                 count_bucket[b] += 1
@@ -146,14 +159,15 @@ def profile(game: str, players: int, games: int, shift: int, top: int) -> None:
         spent = np.zeros(8, np.uint64)
         by = np.zeros(N_BUCKETS, np.uint64)
         nb = np.zeros(N_BUCKETS, np.int64)
+        ph = np.zeros((16, 4), np.uint64)
         play(p.compiled, players, game_seeds(1, 0, count), np.empty(p.state_size, np.int32),
              np.empty(p.max_moves, np.int32), np.empty(1 + players, np.uint64),
              np.zeros((players, len(p.item_columns)), np.int32),
-             np.empty(players, np.float64), np.empty(players, np.int32), shift, spent, by, nb)
-        return spent.astype(np.float64), by.astype(np.float64), nb
+             np.empty(players, np.float64), np.empty(players, np.int32), shift, spent, by, nb, ph)
+        return spent.astype(np.float64), by.astype(np.float64), nb, ph.astype(np.float64)
 
     run(10)  # compile
-    spent, by, nb = run(games)
+    spent, by, nb, by_phase = run(games)
     d = spent[7]
     calls = {1: d, 2: d, 3: d + games, 5: games, 6: games}
     ns = 1e9 / hz / d
@@ -172,6 +186,14 @@ def profile(game: str, players: int, games: int, shift: int, top: int) -> None:
     print(f"  {'the rest (the loop)':22} {rest * ns:>11.1f} {rest / total:>6.0%}")
     print(f"  {'all':22} {total * ns:>11.1f}   ({games / (total / hz):,.0f} games/s on one "
           "core, with the counter)")
+    if spec.has_phases:
+        print("  by phase (ns a call; legal moves on average; share of decisions):")
+        for i, name in enumerate(spec.phases):
+            k = by_phase[i, 3]
+            if k:
+                print(f"    {name:18} legal_moves {(by_phase[i, 0] / k - empty) * 1e9 / hz:>7.1f} "
+                      f"ns ({by_phase[i, 1] / k:>5.1f} moves)  apply_move "
+                      f"{(by_phase[i, 2] / k - empty) * 1e9 / hz:>7.1f} ns  {k / d:>6.1%}")
     order = np.argsort(-by)
     print(f"  apply_move by move >> {shift}, dearest first (ns a move, share of moves, share "
           "of apply_move's time):")

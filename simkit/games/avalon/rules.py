@@ -25,6 +25,8 @@ atomic reference counts on each move, which were most of the time of a random ga
 """
 
 
+from numba.cpython.unsafe.numbers import trailing_zeros  # llvm.cttz: one instruction
+
 from simkit.game import HIDDEN
 from simkit.jit import inline, kernel
 from simkit.rng import rand_below, shuffle
@@ -47,6 +49,7 @@ from .state import (
     HAND_SIZE,
     HEIGHT,
     HILL,
+    KNIGHT,
     LOSS,
     LOSS_LEFT,
     M_AVALON_RED,
@@ -422,20 +425,34 @@ def turn_number(state):
 
 # ---------------------------------------------------------------- legal moves
 @inline
+def held_types(state, hand_at):
+    """The card types in a hand, as a bitmask (bit t: type t held)."""
+    held = 0
+    for t in range(N_TYPES):
+        held |= (state[hand_at + t] > 0) << t
+    return held
+
+
+@inline
 def main_moves(state, moves):
-    """The hot path of random play: indexes the state directly (few calls)."""
+    """The hot path of random play: indexes the state directly (few calls), and walks the
+    types held as the set bits of a mask (a loop over every type, asking each, cost as much
+    as the rest of the decision)."""
     hand_at = HAND + state[PLAYER] * N_TYPES
+    held = held_types(state, hand_at)
     moves[0] = END_PLAYS
     n = 1
-    for t in range(N_TYPES):
-        if state[hand_at + t] > 0:
-            for i in range(N_TERR):
-                moves[n] = STRENGTHEN + t * N_TERR + i
-                n += 1
+    m = held
+    while m != 0:
+        first = STRENGTHEN + trailing_zeros(m) * N_TERR
+        for i in range(N_TERR):
+            moves[n + i] = first + i
+        n += N_TERR
+        m &= m - 1
     n = enchant_moves(state, hand_at, moves, n)
     if state[CONQUESTS] >= state[M_MAX_CONQ]:
         return n
-    return attack_moves(state, hand_at, moves, n)
+    return attack_moves(state, held, moves, n)
 
 
 @inline
@@ -452,38 +469,49 @@ def enchant_moves(state, hand_at, moves, n):
     return n
 
 
+KNIGHTS = sum(1 << t for t in range(KNIGHT, N_TYPES, 2))
+"""The knight types, as a bitmask of types (a type is colour * 2 + KNIGHT or ENCHANTRESS)."""
+
+
 @inline
-def attack_moves(state, hand_at, moves, n):
-    """Knights (and enchantresses, with the stone circle) against every slot not ours where
-    our pile is at least the defender's (+ castle)."""
+def attack_moves(state, held, moves, n):
+    """Knights (and enchantresses, with the stone circle) of ``held`` (a bitmask of types)
+    against every slot not ours where our pile is at least the defender's (+ castle)."""
     p = state[PLAYER]
     q = 1 - p
-    step = 1 if owns_special(state, p, SP_CIRCLE) else 2
+    if not owns_special(state, p, SP_CIRCLE):
+        held &= KNIGHTS
     for i in range(N_TERR):
         owner = state[OWNER + i]
-        need = state[HEIGHT + q * N_TERR + i]
-        if owner == q and state[P_SPECIAL + state[TERR_CARD + i]] == SP_CASTLE:
-            need += state[M_CASTLE_DEF]
-        if owner != p and state[HEIGHT + p * N_TERR + i] >= need:
-            for t in range(0, N_TYPES, step):
-                if state[hand_at + t] > 0:
-                    moves[n] = ATTACK + t * N_TERR + i
-                    n += 1
+        castle = (owner == q) & (state[P_SPECIAL + state[TERR_CARD + i]] == SP_CASTLE)
+        need = state[HEIGHT + q * N_TERR + i] + castle * state[M_CASTLE_DEF]
+        if (owner != p) & (state[HEIGHT + p * N_TERR + i] >= need):
+            m = held
+            while m != 0:
+                moves[n] = ATTACK + trailing_zeros(m) * N_TERR + i
+                n += 1
+                m &= m - 1
     return n
 
 
 @inline
 def loss_moves(state, moves):
+    """The types in hand, then the slots with a pile (walked as bitmasks, see
+    ``main_moves``), then Avalon's own way."""
     p = state[PLAYER]
     n = 0
-    for t in range(N_TYPES):
-        if hand(state, p, t) > 0:
-            moves[n] = LOSS_HAND + t
-            n += 1
+    m = held_types(state, HAND + p * N_TYPES)
+    while m != 0:
+        moves[n] = LOSS_HAND + trailing_zeros(m)
+        n += 1
+        m &= m - 1
+    m = 0
     for i in range(N_TERR):
-        if height(state, p, i) > 0:
-            moves[n] = LOSS_LAYOUT + i
-            n += 1
+        m |= (height(state, p, i) > 0) << i
+    while m != 0:
+        moves[n] = LOSS_LAYOUT + trailing_zeros(m)
+        n += 1
+        m &= m - 1
     avalon = owns_special(state, p, SP_AVALON)
     if avalon and state[AVALON_USED] == 0 and state[M_AVALON_RED] > 0:
         moves[n] = LOSS_AVALON
