@@ -808,7 +808,7 @@ def advance_payment(P, state, chance, items):
 
 # --- legal moves ---------------------------------------------------------------------------
 
-@kernel
+@inline  # inlined into the engine's loop: 5% more games at 4 players, 4 s more to compile
 def legal_moves(params, state, moves):
     P = params[FLAT]
     ph = state[PHASE]
@@ -1287,7 +1287,7 @@ def legal_discard(P, state, moves):
 
 # --- applying a move -----------------------------------------------------------------------
 
-@kernel
+@inline
 def apply_move(params, state, move, chance, items):
     P = params[FLAT]
     ph = state[PHASE]
