@@ -24,7 +24,8 @@ import time
 def lineups(game: str, players: int) -> dict[str, str]:
     from simkit import registry
 
-    own = [s for s in registry.strategies_for(game) if s not in ("random", "first")]
+    own = [name for name, s in registry.strategies_for(game).items()
+           if name not in ("random", "first") and s.search is None]  # the game's heuristic
     return {"random": "random", "mix": ",".join([own[0] if own else "first"]
                                                 + ["random"] * (players - 1))}
 
