@@ -253,8 +253,7 @@ class _BorrowingLower(_Lower):
     def extract_function_arguments(self):
         args = super().extract_function_arguments()
         argtypes = self.fndesc.argtypes
-        if (_plain_value(self.fndesc.restype)
-                and all(_plain_value(t) or _has_array(t) and _arrays_only(t) for t in argtypes)):
+        if _plain_value(self.fndesc.restype) and all(_arrays_only(t) for t in argtypes):
             self.fnargs = tuple(_borrow_value(self.context, self.builder, t, v)
                                 for t, v in zip(argtypes, args, strict=True))
         return self.fnargs
