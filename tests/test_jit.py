@@ -4,14 +4,12 @@ what the caller keeps alive, and none of it when a kernel could hand an argument
 import numba
 import numpy as np
 
-from simkit.jit import kernel
+from simkit.jit import inline, kernel
 
 
 def uncached(fn):
     """A kernel compiled in this process only (numba cannot show the code of a cached one)."""
-    k = kernel(fn)
-    k._cache_pending = False
-    return k
+    return kernel(fn, cache=False)
 
 
 @uncached
@@ -46,7 +44,7 @@ def tail(a):
 
 def _calls(dispatcher, name):
     """Calls to ``name`` in the compiled kernel's own body (not numba's Python wrapper)."""
-    (ir,) = dispatcher.inspect_llvm().values()
+    (ir,) = dispatcher.python_copy.inspect_llvm().values()
     bodies = [b for b in ir.split("\ndefine ")[1:]
               if "cpython" not in b.split("(", 1)[0] and "cfunc" not in b.split("(", 1)[0]]
     assert bodies
@@ -70,3 +68,36 @@ def test_a_kernel_returning_a_view_keeps_its_counts():
     assert view.tolist() == [1, 2, 3, 4]
     assert view.base is not None  # the view holds the data alive
     assert _calls(tail, "NRT_incref") + _calls(tail, "NRT_decref") > 0
+
+
+def _entry(compiled):
+    """The address of a compiled kernel's machine code for calls from Python (0: none)."""
+    return compiled.library.get_pointer_to_function(compiled.fndesc.llvm_cpython_wrapper_name)
+
+
+@inline
+def bumped(a, i):
+    return a[i] + 1
+
+
+@uncached
+def bumped_pair(a):
+    return bumped(a, 0) * 10 + bumped(a, 1)
+
+
+def test_kernels_called_by_kernels_have_no_machine_code_of_their_own():
+    """A kernel compiled for its callers keeps only code for them to link (numba compiles a
+    callee again into every caller); called from Python, a kernel or an inline helper runs
+    its Python copy, which computes the same."""
+    a = np.arange(3, dtype=np.int64)
+    assert bumped_pair(a) == 12
+    assert bumped(a, 2) == 3 and bumped(a, i=1) == 2  # from Python: its copy
+    (linked,) = bumped.overloads.values()  # compiled (or loaded) for bumped_pair
+    assert not _entry(linked)
+    shared = linked.library._get_module_for_linking()
+    (body,) = [f for f in shared.functions if not f.is_declaration and "bumped" in f.name]
+    assert "alwaysinline" in str(body).split("{", 1)[0]
+    for copy in (bumped.python_copy, bumped_pair.python_copy):
+        (compiled,) = copy.overloads.values()
+        assert _entry(compiled)
+    assert not bumped_pair.overloads  # only its copy was called
