@@ -23,11 +23,21 @@ CPU second, on the project's 2-core machine:
   kernel marked ``alwaysinline`` for LLVM, which inlines it into every caller: Avalon
   compiles in 9.8 CPU seconds and plays as fast (30,200 against 29,300 games per CPU
   second; Rabbit Hunt 15,700 against 15,200, Connect Four 687,000 against 695,000).
-- An ``inline`` helper is only ever run inlined into the kernels that call it, so it is
-  compiled without numba's wrappers for calls from Python and C, and LLVM emits no machine
-  code for it on its own (``_LinkedOnlyLibrary``); a call from Python (a test's) runs a
-  copy compiled as a plain kernel (``InlineKernel``). War of the Wilds' cold first run went
-  from 36.4 to 30.0 CPU seconds (LLVM 18.0 to 14.4), the same games bit for bit and as fast.
+- Numba compiles a callee's code again into every caller's module (linked in, optimized
+  with it, emitted as machine code with it), so the code of a kernel that other kernels
+  call never runs on its own. Yet numba would also optimize the kernel's own module (with
+  its whole call tree linked in), emit its machine code, and compile wrappers for calls
+  from Python and C: every level of a game's call tree optimized and emitted everything
+  below it once more. A kernel compiled for a caller (``LinkedKernel``) now keeps only its
+  code for its callers (``_LinkedOnlyLibrary``): no module-wide optimization, no machine
+  code, no wrappers. The driver, called from Python, optimizes and emits the whole game
+  once. A kernel called from Python (the driver, a test's call of a rule) runs its Python
+  copy, the same function compiled as numba would, with cache files of its own. Cold first
+  run with random strategies, CPU seconds (benchmarks/compile_time.py, before and after,
+  same machine): War of the Wilds 34.5 to 15.5, Rabbit Hunt 25.8 to 11.7, Watership Down
+  28.6 to 13.7, Dolina 17.5 to 11.0, Avalon 11.4 to 7.1; the same games bit for bit
+  (benchmarks/same_games.py) and as fast (benchmarks/play_rate.py: Rabbit Hunt 34,200
+  against 33,400 games per CPU second, Watership Down 27,500 against 27,200).
 - Reference counts: numba counts references to every array a kernel receives, assigns or
   slices with an atomic operation in a function call it never inlines; in a game loop
   those were most of the time (see ``borrow``). The driver borrows its arrays, but a
