@@ -78,6 +78,7 @@ from numba.core.compiler_lock import require_global_compiler_lock as _require_co
 from numba.core.compiler_machinery import register_pass as _register_pass
 from numba.core.lowering import Lower as _Lower
 from numba.core.registry import CPUDispatcher as _CPUDispatcher
+from numba.core.runtime import rtsys as _rtsys
 from numba.core.typed_passes import NativeLowering as _NativeLowering
 from numba.extending import intrinsic as _intrinsic
 
@@ -175,12 +176,19 @@ _damaged: list[str] = []
 def _healing(cache) -> None:
     """Make a kernel's numba cache treat a damaged entry (an empty or garbled index or data
     file, left by a full disk or a killed process) as a missing one: it is removed, the
-    kernel compiles afresh and is saved again, and the run carries on."""
-    load = cache.load_overload
+    kernel compiles afresh and is saved again, and the run carries on.
+
+    An entry is loaded after setting up what machine code calls (numba's runtime, and the
+    hash secrets that hashing reads) rather than after numba's whole ``refresh`` of the
+    target context: that imports and installs every typing and lowering registry of numba
+    (0.1 s of every process), which only compiling needs, and compiling does it itself."""
 
     def load_overload(sig, target_context):
         try:
-            return load(sig, target_context)
+            _rtsys.initialize(target_context)
+            import numba.cpython.hashing  # noqa: F401 - its symbols, for hashing kernels
+            with cache._guard_against_spurious_io_errors():
+                return cache._load_overload(sig, target_context)
         except Exception as exc:  # noqa: BLE001 - any unreadable entry: rebuild it
             index = Path(cache._cache_file._index_path)
             if not _damaged:

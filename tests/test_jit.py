@@ -101,3 +101,29 @@ def test_kernels_called_by_kernels_have_no_machine_code_of_their_own():
         (compiled,) = copy.overloads.values()
         assert _entry(compiled)
     assert not bumped_pair.overloads  # only its copy was called
+
+
+def test_a_fresh_process_runs_cached_kernels_that_allocate_and_hash(tmp_path):
+    """A process that only loads kernels from the cache (it compiles nothing, so numba never
+    installs its registries) still has what their machine code calls: the runtime that
+    allocates arrays, and the secrets that hashing reads."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "cached_kernels.py").write_text(
+        "import numpy as np\n"
+        "from simkit.jit import kernel\n\n\n"
+        "@kernel\n"
+        "def allocate_and_hash(n):\n"
+        "    a = np.arange(n)\n"
+        "    return a.sum() + hash((n, 3)) % 7 + hash(str(n) + 'rabbit') % 5\n")
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import cached_kernels as k; "
+              "print(k.allocate_and_hash(10), "
+              "sum(k.allocate_and_hash.python_copy.stats.cache_hits.values()))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONHASHSEED": "1"}
+    runs = [subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+            for _ in range(2)]
+    assert runs[0][0] == runs[1][0]
+    assert (runs[0][1], runs[1][1]) == ("0", "1")  # compiled, then loaded
