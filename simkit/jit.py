@@ -74,7 +74,6 @@ from numba.core.codegen import JITCodeLibrary as _JITCodeLibrary
 from numba.core.compiler import CompilerBase as _CompilerBase
 from numba.core.compiler import DefaultPassBuilder as _DefaultPassBuilder
 from numba.core.compiler_lock import global_compiler_lock as _compiler_lock
-from numba.core.compiler_lock import require_global_compiler_lock as _require_compiler_lock
 from numba.core.compiler_machinery import register_pass as _register_pass
 from numba.core.lowering import Lower as _Lower
 from numba.core.registry import CPUDispatcher as _CPUDispatcher
@@ -310,18 +309,8 @@ class _LinkedOnlyLibrary(_JITCodeLibrary):
     emit machine code for each). What the execution engine gets is the kernel's
     environment (numba sets it when the kernel is compiled or loaded)."""
 
-    def finalize(self):
-        _require_compiler_lock()
-        self._raise_if_finalized()
-        seen = set()
-        for library in self._linking_libraries:
-            if library not in seen:
-                self._reload_init.update(library._reload_init)
-                seen.add(library)
-                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
-        # not optimized here: every caller optimizes it as part of its own module
-        self._final_module.verify()
-        self._finalize_final_module()
+    def _optimize_final_module(self):
+        """Nothing: every caller optimizes this code as part of its own module."""
 
     def _finalize_final_module(self):
         full = self._final_module
