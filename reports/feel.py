@@ -30,6 +30,7 @@ from simkit.reports import stats as st
 from simkit.reports.verdict import clean
 
 from simkit.jit import kernel
+from simkit.results import winners
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,9 +70,7 @@ def team_values(curve: np.ndarray, teams: np.ndarray) -> tuple[np.ndarray, np.nd
 def winning_team(ranks: np.ndarray, teams: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """int[G]: the index (in ``ids``) of the team whose seats alone hold rank 1, -1 when no
     seat or seats of several teams won."""
-    won = ranks == 1
-    first = teams[won.argmax(axis=1)]
-    one = won.any(axis=1) & np.all(~won | (teams[None, :] == first[:, None]), axis=1)
+    _, first, one = winners(ranks, teams)
     return np.where(one, np.searchsorted(ids, first), -1)
 
 

@@ -78,6 +78,27 @@ class Chunk:
     pivotal: np.ndarray | None = None  # int32[K, P]: and their pivotal decisions
 
 
+def winners(ranks: np.ndarray, teams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Who won each game (``ranks`` int[G, P]): the seat (0-based) that alone holds rank 1,
+    -1 when none or several do; the team of the first seat that holds it (of seat 0 when
+    none does); and whether that team's seats alone hold it. A loop over the seats: numpy's
+    reductions along rows of two to four seats (``argmax``, ``all``, ``sum`` on axis 1)
+    took 1 ms of every 17,000 games, the largest part of tabulating them."""
+    teams = np.asarray(teams)
+    g, p = ranks.shape
+    won = [ranks[:, s] == 1 for s in range(p)]
+    n_won = np.zeros(g, dtype=np.int64)
+    first = np.full(g, -1, dtype=np.int64)
+    for s in range(p - 1, -1, -1):  # the lowest seat that won is written last
+        n_won += won[s]
+        first[won[s]] = s
+    first_team = teams[np.maximum(first, 0)]
+    mixed = np.zeros(g, dtype=bool)
+    for s in range(p):
+        mixed |= won[s] & (teams[s] != first_team)
+    return np.where(n_won == 1, first, -1), first_team, (n_won > 0) & ~mixed
+
+
 def seat_column(kind: str, seat: int) -> str:
     """The column of ``kind`` (strategy, team, rank, score) for ``seat``, counted from 1."""
     return f"{kind}_s{seat}"
@@ -123,12 +144,8 @@ def games_table(chunk: Chunk, strategy_names, teams, end_reasons, phases=("all",
     for s in range(p):
         cols[seat_column("score", s + 1)] = _column(chunk.scores[:, s].astype(np.float64,
                                                                            copy=False))
-    won = chunk.ranks == 1
-    n_won = won.sum(axis=1)
-    cols["winner"] = _column(np.where(n_won == 1, won.argmax(axis=1) + 1, 0).astype(np.int8))
-    team_arr = np.asarray(teams)
-    first_team = team_arr[won.argmax(axis=1)]
-    one_team = (n_won > 0) & np.all(~won | (team_arr[None, :] == first_team[:, None]), axis=1)
+    sole, first_team, one_team = winners(chunk.ranks, teams)
+    cols["winner"] = _column((sole + 1).astype(np.int8))
     cols["winning_team"] = _column(np.where(one_team, first_team + 1, 0).astype(np.int8))
     cols["turns"] = _column(chunk.turns)
     cols["decisions"] = _column(chunk.decisions)
