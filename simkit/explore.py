@@ -25,7 +25,7 @@ from typing import Any
 
 from simkit import data, folders, registry
 from simkit.errors import SimkitError
-from simkit.runner import RunInterrupted, RunSpec, is_complete
+from simkit.runner import RunInterrupted, RunSpec, is_complete, progress_bar
 
 MAX_POINTS = 200
 """The most points a sweep plays unless ``--max-points`` allows more."""
@@ -339,11 +339,9 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
                 or (spec.precision is not None and not _precise_done(out / p.folder))]
         bar = None
         if progress and todo and spec.precision is None:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=len(todo) * spec.games, unit=" games", unit_scale=True,
-                       desc=f"{spec.game} {spec.kind}", dynamic_ncols=True, mininterval=0.5,
-                       file=sys.stderr)
+            bar = progress_bar(total=len(todo) * spec.games, unit=" games",
+                               unit_scale=True, desc=f"{spec.game} {spec.kind}",
+                               dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
         from simkit.reports.explore import run_widths
 
         try:

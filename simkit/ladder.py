@@ -41,7 +41,7 @@ from typing import Any
 
 from simkit import folders, registry
 from simkit.errors import SimkitError
-from simkit.runner import RunInterrupted, RunSpec, is_complete, parse_weight
+from simkit.runner import RunInterrupted, RunSpec, is_complete, parse_weight, progress_bar
 
 MAX_RUNS = 2_000
 """The most runs (tables x arrangements, plus levels) one ladder plays: more is a typo."""
@@ -329,11 +329,9 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
         folders.write_json(out / "ladder.json", doc)
         bar = None
         if progress and todo:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=sum(schedule[i].games for i in todo), unit=" games",
-                       unit_scale=True, desc=f"{ladder.game} ladder", dynamic_ncols=True,
-                       mininterval=0.5, file=sys.stderr)
+            bar = progress_bar(total=sum(schedule[i].games for i in todo), unit=" games",
+                               unit_scale=True, desc=f"{ladder.game} ladder",
+                               dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
         started = time.perf_counter()
         try:
             for i in todo:

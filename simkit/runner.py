@@ -581,6 +581,16 @@ def _versions() -> dict[str, str]:
     return dict(_installed_versions())
 
 
+def progress_bar(**options):
+    """A tqdm progress bar: the notebook's in a Jupyter kernel (``tqdm.auto``), else the
+    terminal's (``tqdm.auto`` imports asyncio: 45 ms of every run that shows a bar)."""
+    if "ipykernel" in sys.modules:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm
+    return tqdm(**options)
+
+
 @contextmanager
 def _compile_notice(game: str, show: bool, after: float = 1.0):
     """Say on stderr that kernels are being compiled when loading them takes longer than
@@ -729,10 +739,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     started = time.perf_counter()
     own_bar = progress and bar is None
     if own_bar:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=run.games, initial=first, unit=" games", unit_scale=True,
-                   desc=run.game, dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
+        bar = progress_bar(total=run.games, initial=first, unit=" games", unit_scale=True,
+                           desc=run.game, dynamic_ncols=True, mininterval=0.5,
+                           file=sys.stderr)
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
     kept_trace: list[pa.Table] = []
