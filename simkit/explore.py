@@ -339,9 +339,7 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
                 or (spec.precision is not None and not _precise_done(out / p.folder))]
         bar = None
         if progress and todo and spec.precision is None:
-            bar = progress_bar(total=len(todo) * spec.games, unit=" games",
-                               unit_scale=True, desc=f"{spec.game} {spec.kind}",
-                               dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
+            bar = progress_bar(len(todo) * spec.games, f"{spec.game} {spec.kind}")
         from simkit.reports.explore import run_widths
 
         try:

@@ -67,6 +67,7 @@ from types import FunctionType as _FunctionType
 
 import llvmlite.binding as _ll
 import numba
+import numba.cpython.hashing  # noqa: F401 - the hash secrets hashing kernels read (_healing)
 from numba import types as _types
 from numba.core import cgutils as _cgutils
 from numba.core import errors as _errors
@@ -185,7 +186,6 @@ def _healing(cache) -> None:
     def load_overload(sig, target_context):
         try:
             _rtsys.initialize(target_context)
-            import numba.cpython.hashing  # noqa: F401 - its symbols, for hashing kernels
             with cache._guard_against_spurious_io_errors():
                 return cache._load_overload(sig, target_context)
         except Exception as exc:  # noqa: BLE001 - any unreadable entry: rebuild it
@@ -330,12 +330,8 @@ class _BorrowingNativeLowering(_NativeLowering):
     """Lowering with borrowed arguments (``_BorrowingLower``, or ``_InlineLower``), into a
     library of the kind ``linked_only`` says."""
 
-    lower_class = _BorrowingLower
+    lowering_class = _BorrowingLower
     linked_only = False
-
-    @property
-    def lowering_class(self):
-        return self.lower_class
 
     def run_pass(self, state):
         if state.library is None and self.linked_only:
@@ -359,7 +355,7 @@ class _KernelLowering(_BorrowingNativeLowering):
 @_register_pass(mutates_CFG=True, analysis_only=False)
 class _InlineLowering(_BorrowingNativeLowering):
     _name = "simkit_inline_lowering"
-    lower_class = _InlineLower
+    lowering_class = _InlineLower
     linked_only = True
 
 

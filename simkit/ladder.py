@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 import time
 from dataclasses import asdict, dataclass
 from itertools import combinations_with_replacement, permutations
@@ -329,9 +328,7 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
         folders.write_json(out / "ladder.json", doc)
         bar = None
         if progress and todo:
-            bar = progress_bar(total=sum(schedule[i].games for i in todo), unit=" games",
-                               unit_scale=True, desc=f"{ladder.game} ladder",
-                               dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
+            bar = progress_bar(sum(schedule[i].games for i in todo), f"{ladder.game} ladder")
         started = time.perf_counter()
         try:
             for i in todo:
