@@ -73,7 +73,7 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
         'edit (see simkit/driver_template.py)."""',
         "import numpy as np",
         "",
-        "from simkit.jit import borrow, borrow_all, inline, inline_source, kernel",
+        "from simkit.jit import borrow, borrow_all, copy_into, inline, inline_source, kernel",
         "from simkit.rng import GOLDEN, mix64, seed_streams",
         f"import {spec.rules.__name__} as game",
     ]
@@ -92,23 +92,64 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
               "           max_turns, ws):"]
     for i in codes:
         lines.append(f"    if code == {i}:")
-        if specs[i].needs_obs or specs[i].search is not None:
-            lines.append("        game.observe(params, state, seat, obs)")
-        if specs[i].search is not None:
-            lines += [f"        return strategy_{i}(params, obs, seat, moves, n_moves, "
-                      "weights[slot],",
-                      "                            streams[1 + seat:2 + seat], n_players, "
-                      "max_turns, ws[0],",
-                      "                            ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], "
-                      "ws[7], ws[8], ws[9],",
-                      "                            ws[10], ws[11][slot])"]
-        else:
-            lines += [f"        return strategy_{i}(params, obs, seat, moves, n_moves, "
-                      "weights[slot],",
-                      "                            streams[1 + seat:2 + seat])"]
+        if _observes(specs[i]):
+            lines.append(f"        {OBSERVE}")
+        call = _strategy_call(i, specs[i], "        ")
+        lines += [call[0].replace("        ", "        return ", 1), *call[1:]]
     lines.append("    return NOT_COMPILED")
     lines += _feel_bindings(spec)
-    return "\n".join(lines) + "\n" + body
+    return "\n".join(lines) + "\n" + body + "\n".join(_ahead(spec, specs, codes)) + "\n"
+
+
+OBSERVE = "game.observe(params, state, seat, obs)"
+
+
+def _strategy_call(code: int, strategy: StrategySpec, indent: str) -> list[str]:
+    """The call by which ``choose`` plays strategy ``code`` (its lines, the first at
+    ``indent``), given the names of ``choose``'s arguments."""
+    if strategy.search is not None:
+        return [f"{indent}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
+                f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[1],",
+                f"{indent}    ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10],",
+                f"{indent}    ws[11][slot])"]
+    return [f"{indent}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
+            f"{indent}    streams[1 + seat:2 + seat])"]
+
+
+def _observes(strategy: StrategySpec) -> bool:
+    return strategy.needs_obs or strategy.search is not None
+
+
+AHEAD_ARGS = ("params, n_players, seeds, slots, kernels, weights, max_turns, state, obs, "
+              "moves, streams, ws, out_end, out_turns, out_decisions, out_scores, out_ranks, "
+              "out_items, out_counts, out_curve, prog")
+
+
+def _ahead(spec: GameSpec, specs: list[StrategySpec], codes: list[int]) -> list[str]:
+    """The driver's ``AHEAD`` kernels, for a compile-ahead helper (``simkit.ahead``): each
+    takes ``play_batch``'s arguments and calls one of the kernels that ``play_batch`` calls,
+    with arguments of the same types as there, so that compiling it compiles (and caches)
+    that kernel as ``play_batch`` will want it. They are never run. ``AHEAD`` lists them in
+    the reverse of the order in which compiling ``play_batch`` reaches their kernels: the
+    helper starts where the run's own process will finish."""
+    calls = {"apply_move": ["    game.apply_move(params, state, moves[0], streams[0:1], "
+                            "out_items[0])"]}
+    for i in reversed(codes):  # the strategy first, its observation (if any) after
+        call = _strategy_call(i, specs[i], "    ")
+        calls[f"strategy_{i}"] = ["    n_moves = moves.shape[0]", "    seat = 0",
+                                  "    slot = 0", call[0].replace("    ", "    k = ", 1),
+                                  *call[1:], *([f"    {OBSERVE}"] if _observes(specs[i])
+                                               else []), "    return k"]
+    calls["legal_moves"] = ["    game.legal_moves(params, state, moves)"]
+    if spec.has_progress:
+        calls["progress"] = ["    game_progress(params, state, prog)"]
+    calls["finish"] = ["    game.finish(params, state, out_scores[0], out_ranks[0])"]
+    calls["new_game"] = ["    game.new_game(params, n_players, state, streams[0:1])"]
+    lines = ["", ""]
+    for name, body in calls.items():
+        lines += ["@kernel(cache=False)", f"def ahead_{name}({AHEAD_ARGS}):", *body, "", ""]
+    lines.append(f"AHEAD = ({', '.join(f'ahead_{name}' for name in calls)},)")
+    return lines
 
 
 def _feel_bindings(spec: GameSpec) -> list[str]:

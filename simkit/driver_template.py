@@ -45,7 +45,7 @@ A run whose strategies need no observation (``random``, ``first``) never calls
 # --- bindings: replaced in a generated driver ---
 import numpy as np
 
-from simkit.jit import borrow, borrow_all, inline, inline_source, kernel
+from simkit.jit import borrow, borrow_all, copy_into, inline, inline_source, kernel
 from simkit.rng import GOLDEN, mix64, seed_streams
 
 game = None
@@ -342,8 +342,8 @@ def kingmaking_batch(params, n_players, seeds, slots, kernels, weights, max_turn
                 own = False
                 for j in range(tried):
                     for m in range(KINGMAKING_PLAYOUTS):
-                        branch[:] = state
-                        b_streams[:] = streams
+                        copy_into(branch, state)
+                        copy_into(b_streams, streams)
                         if m > 0:  # a chance stream of its own
                             b_streams[0] = mix64(streams[0] + np.uint64(m) * GOLDEN)
                         game.apply_move(params, branch, moves[j * n // tried],

@@ -56,12 +56,14 @@ CPU second, on the project's 2-core machine:
   compiled Rabbit Hunt five times as long (101 CPU seconds against 21): no.
 """
 
+import fcntl
 import hashlib
 import os
 import shutil
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from types import FunctionType as _FunctionType
 
@@ -71,6 +73,7 @@ import numba.cpython.hashing  # noqa: F401 - the hash secrets hashing kernels re
 from numba import types as _types
 from numba.core import cgutils as _cgutils
 from numba.core import errors as _errors
+from numba.core import sigutils as _sigutils
 from numba.core.codegen import JITCodeLibrary as _JITCodeLibrary
 from numba.core.compiler import CompilerBase as _CompilerBase
 from numba.core.compiler import DefaultPassBuilder as _DefaultPassBuilder
@@ -210,6 +213,60 @@ def _plain(ty):
     return ty
 
 
+AHEAD = False
+"""True in a compile-ahead helper (``simkit.ahead``): a kernel that another process has been
+compiling for ``AHEAD_WAIT`` seconds is left to it (``Contended``)."""
+LOCK_WAIT = 600.0
+"""Seconds a process waits for another to finish compiling a kernel before it compiles the
+kernel itself (a compilation takes seconds; only a stopped process holds one longer)."""
+AHEAD_WAIT = 1.0
+"""Seconds a compile-ahead helper waits for a kernel that the run's process is compiling
+(a small shared one is done by then) before it leaves it and moves on."""
+
+
+class Contended(BaseException):  # noqa: N818 - not an error: the helper moves on
+    """Raised in a compile-ahead helper that has waited ``AHEAD_WAIT`` seconds for a kernel
+    another process is compiling: it abandons what it was compiling (what it finished is in
+    the cache) and moves on. A BaseException, so that numba's typing, which catches errors
+    to try other signatures, lets it through."""
+
+
+@contextmanager
+def _sole_compiler(cache):
+    """Hold the kernel's compile lock (an exclusive ``flock`` on a file beside its cache
+    index) while it is loaded from the cache or compiled, so that processes sharing a cache
+    (a run and its compile-ahead helper, test workers, two runs started together) compile
+    each kernel once: the second waits for the first, then loads what it saved. Waits only
+    go from a kernel being compiled to the kernels it calls, so they cannot form a cycle.
+    Where no lock can be had (a read-only cache, a file system without locks), it compiles
+    as numba would."""
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    fd = -1
+    if index is not None:
+        try:
+            fd = os.open(index + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError:
+            fd = -1
+    try:
+        deadline = time.monotonic() + (AHEAD_WAIT if AHEAD else LOCK_WAIT)
+        while fd >= 0:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    if AHEAD:
+                        raise Contended(index) from None
+                    break
+                time.sleep(0.005)
+            except OSError:
+                break
+        yield
+    finally:
+        if fd >= 0:
+            os.close(fd)  # and with it the lock
+
+
 class Kernel(_CPUDispatcher):
     """A numba dispatcher that compiles one copy for plain argument types (see the module's
     docstring) when called from another kernel. Calls from Python are as numba's.
@@ -217,21 +274,37 @@ class Kernel(_CPUDispatcher):
     Its on-disk cache is set up when it is first compiled (or loaded from the cache), not
     when it is defined: a process defines the kernels of every installed game and uses a
     few, and setting up a cache (finding its folder, stamping the source file) was two
-    thirds of defining a kernel (0.11 of 0.16 ms; 60 ms of every `simkit run`)."""
+    thirds of defining a kernel (0.11 of 0.16 ms; 60 ms of every `simkit run`). A kernel
+    that is neither compiled nor loaded in this process yet is loaded or compiled under its
+    compile lock (``_sole_compiler``)."""
 
     _cache_pending = False
+    _cached = True
 
     def compile(self, sig):
-        if self._cache_pending:
-            with _compiler_lock:  # reentrant: compile takes it again
-                if self._cache_pending:
-                    self._cache_pending = False
-                    self.enable_caching()
-        return super().compile(sig)
+        with _compiler_lock:  # reentrant: compile takes it again
+            if self._cache_pending:
+                self._cache_pending = False
+                self.enable_caching()
+            if self._cached and tuple(_sigutils.normalize_signature(sig)[0]) \
+                    not in self.overloads:
+                with _sole_compiler(self._cache):
+                    return super().compile(sig)
+            return super().compile(sig)
 
     def enable_caching(self):
         super().enable_caching()
         _healing(self._cache)
+
+    def has_cache_index(self) -> bool:
+        """Whether the on-disk cache holds an index of this kernel's compiled copies (it
+        was compiled for some signature with these sources before)."""
+        with _compiler_lock:
+            if self._cache_pending:
+                self._cache_pending = False
+                self.enable_caching()
+        index = getattr(getattr(self._cache, "_cache_file", None), "_index_path", None)
+        return index is not None and os.path.exists(index)
 
     def get_call_template(self, args, kws):
         plain = tuple(_plain(a) for a in args)
@@ -386,7 +459,6 @@ class LinkedKernel(Kernel):
     cache files are apart; only the first call of a process makes it."""
 
     _python_copy = None
-    _cached = True
 
     @property
     def python_copy(self) -> Kernel:
@@ -502,3 +574,17 @@ def borrow_all(typingctx, tup):
         return context.make_tuple(builder, tup, values)
 
     return tup(tup), codegen
+
+
+@inline
+def copy_into(dst, src):
+    """``dst[:] = src`` for 1-D arrays of one length (a state into an observation, say), as
+    a loop, which LLVM makes a plain copy. Numba compiles an array-to-array assignment
+    (``dst[:] = src``, ``dst[a:b] = src[a:b]``) through its broadcasting machinery: the
+    first one a process compiles costs 1.6 CPU seconds (every kernel that has one, in every
+    process that compiles it: a cold run, its compile-ahead helper, each test worker), the
+    loop 0.1 s."""
+    if dst.shape[0] != src.shape[0]:
+        raise ValueError("copy_into: arrays of different lengths")
+    for i in range(src.shape[0]):
+        dst[i] = src[i]

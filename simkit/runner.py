@@ -380,7 +380,9 @@ def workspace(p: Plan):
     return cached[1], cached[2]
 
 
-def play_chunk(p: Plan, start: int, count: int) -> Chunk:
+def batch_args(p: Plan, start: int, count: int) -> tuple[Chunk, np.ndarray, tuple]:
+    """The chunk of games ``start`` .. ``start + count - 1`` to fill, its curves' array and
+    the arguments of ``play_batch`` that play them (into the chunk's arrays)."""
     n = p.run.players
     k = len(p.item_columns)
     seeds = game_seeds(p.run.seed, start, count)
@@ -394,17 +396,23 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
              else np.empty((1, 0, n), np.float32))
     ws, arrays = workspace(p)
     ws.stats[:] = 0
-    p.driver.module.play_batch(
-        p.compiled, n, seeds, codes, p.kernels, p.weights, p.max_turns,
-        np.empty(p.state_size, np.int32), np.empty(p.state_size, np.int32),
-        np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64), arrays,
-        c.end, c.turns, c.decisions, c.scores, c.ranks, c.items, c.counts, curve,
-        np.empty(n, np.float64))
-    if traced:
+    args = (p.compiled, n, seeds, codes, p.kernels, p.weights, p.max_turns,
+            np.empty(p.state_size, np.int32), np.empty(p.state_size, np.int32),
+            np.empty(p.max_moves, np.int32), np.empty(1 + n, np.uint64), arrays,
+            c.end, c.turns, c.decisions, c.scores, c.ranks, c.items, c.counts, curve,
+            np.empty(n, np.float64))
+    return c, curve, args
+
+
+def play_chunk(p: Plan, start: int, count: int) -> Chunk:
+    c, curve, args = batch_args(p, start, count)
+    p.driver.module.play_batch(*args)
+    if curve.shape[1]:  # traced games
         c.curve = curve
+    ws, arrays = workspace(p)
     kings = max(0, min(start + count, p.run.kingmaking) - start)
     if kings:
-        c.king, c.pivotal = kingmaking(p, seeds[:kings], codes[:kings], arrays,
+        c.king, c.pivotal = kingmaking(p, c.seeds[:kings], c.codes[:kings], arrays,
                                        last_seats(c.ranks[:kings]))
     if p.search_nodes:
         c.search = ws.stats.copy()
@@ -722,7 +730,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     else:
         bounds = chunk_bounds(run.games, workers, chunk_size, min(DEFAULT_CHUNK, cap),
                               min(MIN_CHUNK, cap), start=first)
-    with _compile_notice(run.game, progress):
+    from simkit.ahead import helping
+
+    with _compile_notice(run.game, progress), helping(p):
         play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
     # a run of one chunk is played here: no thread to start for it
     backend = _Backend(p, workers if len(bounds) > 1 else 1, scheduler)

@@ -46,7 +46,7 @@ Weights (``weights`` row of the seat), in this order:
 # --- bindings: replaced in a generated driver ---
 import math
 
-from simkit.jit import kernel
+from simkit.jit import copy_into, kernel
 from simkit.rng import rand_below
 
 game = None
@@ -176,7 +176,7 @@ def bare_playouts(params, source, n, weights, stream, n_players, max_turns, team
     mix = int(1000 * weights[W_MIX])
     scale = weights[W_SCALE]
     for _ in range(n):
-        state[:] = source
+        copy_into(state, source)
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
                 ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats,
                 scale)

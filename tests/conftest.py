@@ -2,6 +2,7 @@
 (examples/connect_four) are registered for every test, as a third-party game would be, so the
 engine is always tested on games it does not own."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -18,6 +19,10 @@ from simkit import registry  # noqa: E402
 
 registry.register_game(PIG)
 registry.register_game(CONNECT_FOUR)
+
+# a cold run compiles alone here (its compile-ahead helper would only compete with the other
+# test workers for the cores); tests/test_ahead.py switches the helper on where it tests it
+os.environ.setdefault("SIMKIT_COMPILE_AHEAD", "0")
 
 
 @pytest.fixture(scope="session")

@@ -28,7 +28,7 @@ atomic reference counts on each move, which were most of the time of a random ga
 from numba.cpython.unsafe.numbers import trailing_zeros  # llvm.cttz: one instruction
 
 from simkit.game import HIDDEN
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 from simkit.rng import rand_below, shuffle
 
 from .state import (
@@ -814,7 +814,7 @@ def observe(params, state, seat, obs):
     """Hidden: the other hand's types, the draw pile, face-down territory cards. What the
     seat knows of the other hand (SHOWN, the enchantress a counter-spell brought it) is
     public, like the hand's size."""
-    obs[:] = state
+    copy_into(obs, state)
     q = 1 - seat
     for t in range(N_TYPES):
         obs[HAND + q * N_TYPES + t] = HIDDEN
@@ -835,7 +835,7 @@ def determinize(params, obs, seat, state, stream, scratch):
     hand and the draw pile, in a new order (NOTES.md, Determinisation). ``scratch``
     (int32[state_size]) holds the unseen territory cards, then the unseen cards by type
     and one by one."""
-    state[:] = obs
+    copy_into(state, obs)
     deal_territories(state, stream, scratch)
     q = 1 - seat
     n = unseen_cards(state, seat, scratch)

@@ -28,7 +28,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # llvm.cttz: one instru
 from numba.extending import intrinsic
 
 from simkit.game import HIDDEN
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 from simkit.rng import rand_below, shuffle
 
 from .state import (
@@ -1402,7 +1402,7 @@ def observe(params, state, seat, obs):
     """Hidden: the order of every stack, other seats' mission cards (kept face down, see
     NOTES.md), their secret setup hands, the House cards another seat has drawn, and what
     another seat saw go back into a stack (HOUSE_BACK, FOREST_BACK)."""
-    obs[:] = state
+    copy_into(obs, state)
     for i in range(MAXC):
         if obs[DECK + i] >= 0:
             obs[DECK + i] = -2
@@ -1458,7 +1458,7 @@ def determinize(params, obs, seat, state, stream, scratch):
     seat saw go back into a stack to that stack or to a place filled since, the others
     anywhere, uniformly among such deals; the other seats remember nothing."""
     cfg = params[0]
-    state[:] = obs
+    copy_into(state, obs)
     deal_rabbit_deck(cfg, obs, state, stream, scratch)
     for s in range(obs[N_PLAYERS]):
         if s != seat:

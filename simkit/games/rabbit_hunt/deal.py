@@ -55,7 +55,7 @@ from simkit.games.rabbit_hunt.state import (
     REMOVED,
     WAREHOUSE,
 )
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 from simkit.rng import rand_below, shuffle
 
 # scratch layout
@@ -93,9 +93,9 @@ def copy_seen(p, obs, v, state, scratch):
     face-down cells listed at SC_FACE_DOWN. Returns how many."""
     mine = group_at(v, 0)
     rows = N_GROUPS * GROUP_W
-    state[:GROUPS] = obs[:GROUPS]
-    state[mine:mine + rows] = obs[mine:mine + rows]
-    state[CELLS:] = obs[CELLS:]
+    copy_into(state[:GROUPS], obs[:GROUPS])
+    copy_into(state[mine:mine + rows], obs[mine:mine + rows])
+    copy_into(state[CELLS:], obs[CELLS:])
     for u in range(MAX_SEATS):
         if u != v:
             r = group_at(u, 0)

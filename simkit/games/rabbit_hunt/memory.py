@@ -36,7 +36,7 @@ from simkit.games.rabbit_hunt.state import (
     TAG_BITS,
     TAG_MASK,
 )
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 
 AS_SEEN = -1  # split(): the viewer saw the hand (a look, a show)
 AS_EMPTY = -2  # split(): the hand is empty
@@ -387,7 +387,7 @@ def hand_certain(p, obs, seat, owner, out):
     face-down cards may hold any of its cards, its pile cards any farmland card."""
     held = obs[IN_HAND + owner]
     if owner == seat:
-        out[:] = obs[HAND + seat * N_KINDS:HAND + (seat + 1) * N_KINDS]
+        copy_into(out, obs[HAND + seat * N_KINDS:HAND + (seat + 1) * N_KINDS])
         return 0
     r = group_at(seat, owner)
     on_pile = 0

@@ -133,7 +133,7 @@ from simkit.games.rabbit_hunt.state import (
     WINDOW_CELLS,
     WINDOW_MIDDLE,
 )
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 from simkit.rng import shuffle
 
 ALL_SEATS = 15
@@ -837,11 +837,11 @@ def observe(params, state, seat, obs):
     n_cells = p[P_CELLS]
     mine = group_at(seat, 0)
     rows = N_GROUPS * GROUP_W
-    obs[:GROUPS] = state[:GROUPS]
+    copy_into(obs[:GROUPS], state[:GROUPS])
     obs[GROUPS:mine] = HIDDEN
-    obs[mine:mine + rows] = state[mine:mine + rows]
+    copy_into(obs[mine:mine + rows], state[mine:mine + rows])
     obs[mine + rows:CELLS] = HIDDEN
-    obs[CELLS:] = state[CELLS:]
+    copy_into(obs[CELLS:], state[CELLS:])
     me = 1 << seat
     shift = TAG_BITS * seat
     for c in range(n_cells):

@@ -8,7 +8,7 @@ P = (cards int32[K, N_CARD_COLS], deck int32[D] (card kinds), day_deck int32[Y],
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 from simkit.rng import rand_below, shuffle
 
 from .state import (
@@ -1929,7 +1929,7 @@ def observe(params, state, seat, obs):
     other players' hands (HAND) other than those the table saw go in (KNOWN, public, as is
     how many cards each holds, HAND_N). What the deck can hold (DECK_CAN) is public."""
     P = params[FLAT]
-    obs[:] = state
+    copy_into(obs, state)
     obs[DECK:DECK + state[DECK_N]] = -2
     # DAY passes the last day when the game ends: the cards after it were never turned
     for i in range(min(max(state[DAY], 0), P[R_DAYS]), P[R_NDAYS]):
@@ -1956,7 +1956,7 @@ def determinize(params, obs, seat, state, stream, scratch):
     the unseen cards it can hold (DECK_CAN), as a random draw of DECK_N of them in a random
     order; the rest go to the hands, uniformly."""
     P = params[FLAT]
-    state[:] = obs
+    copy_into(state, obs)
     deal_days(P, obs, state, stream, scratch)
     count_unseen(P, obs, seat, scratch)
     deal_cards(P, obs, seat, state, stream, scratch)

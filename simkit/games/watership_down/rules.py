@@ -11,7 +11,7 @@ index it directly; a tuple of many arrays would be copied into every call.
 """
 
 from simkit.game import HIDDEN
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 from simkit.rng import rand_below, shuffle
 
 from . import state as _state
@@ -635,7 +635,7 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
-    obs[:] = state
+    copy_into(obs, state)
     opp = 1 - seat
     lo = 0 if opp == HLESSIL else N_RABBITS
     hi = N_RABBITS if opp == HLESSIL else N_CHARS
@@ -667,7 +667,7 @@ def determinize(params, obs, seat, state, stream, scratch):
     ``scratch`` (int32[STATE_SIZE]) holds the free tokens per space, the characters to
     deal and the tokens they go to."""
     table = params[0]
-    state[:] = obs
+    copy_into(state, obs)
     opp = 1 - seat
     deal_characters(state, opp, seat, stream, scratch)
     if obs[MOVER] == HIDDEN:
