@@ -203,14 +203,15 @@ def test_helping_starts_a_helper_for_a_cold_driver_only(monkeypatch):
     run = RunSpec.make("pig", 2, 10)
     with ahead.helping(_Plan(run, cached=False)):
         pass
-    assert started == [([sys.executable, "-m", "simkit.ahead"], "0")]  # no helper of its own
+    assert started == [([sys.executable, "-m", "simkit.ahead", str(i)], "0")  # none of their own
+                       for i in range(ahead.HELPERS)]
     with ahead.helping(_Plan(run, cached=True)):  # loaded at once: no helper
         pass
-    assert len(started) == 1
+    assert len(started) == ahead.HELPERS
     monkeypatch.setattr(ahead, "START_AFTER", 0.05)
     with ahead.helping(_Plan(run, cached=True)):  # cached, but slow: compiling after all
         time.sleep(0.5)
-    assert len(started) == 2
+    assert len(started) == 2 * ahead.HELPERS
 
 
 def test_no_helper_when_switched_off_or_on_one_core(monkeypatch):
