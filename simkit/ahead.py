@@ -1,14 +1,15 @@
-"""Compile ahead: a second process compiles a cold driver's kernels from the far end.
+"""Compile ahead: helper processes compile a cold driver's kernels from the far end.
 
 A run's first play (``runner.run_games``) compiles its driver's ``play_batch``, and with it
 every kernel it calls, one after the other on one core: numba compiles on one thread. When
 the driver was never compiled (numba's cache has no index for it), ``helping`` starts
 ``HELPERS`` helper processes (``python -m simkit.ahead``) at once; when it was, but the
 first play still takes ``START_AFTER`` seconds (compiled for other types), it starts them
-then. A helper plans the same run and compiles the driver's ``AHEAD`` kernels (see ``simkit.driver``):
-each calls one of the kernels ``play_batch`` calls, with the same argument types, in the
-reverse of the order in which the run's own process reaches them (``apply_move`` and the
-strategies first, ``new_game`` last), so they start at the far end and meet the run's.
+then. A helper plans the same run and compiles the driver's ``AHEAD`` kernels (see
+``simkit.driver``): each calls one of the kernels ``play_batch`` calls, with the same
+argument types, in the reverse of the order in which the run's own process reaches them
+(``apply_move`` and the strategies first, ``new_game`` last), so the helpers start at the
+far end and meet the run's process.
 
 Each kernel is compiled once: a process compiles a kernel under its compile lock
 (``simkit.jit._sole_compiler``); the run's process waits for a kernel a helper holds and
