@@ -14,16 +14,46 @@ this module alone, so a run imports no pandas. ``reports.analysis`` builds its t
 from __future__ import annotations
 
 import math
+import threading
 import warnings
 
 import numpy as np
-from scipy import special
 
 ALPHA = 0.05
-Z95 = float(special.ndtri(1 - ALPHA / 2))  # scipy.stats.norm.ppf(0.975)
+# the normal quantiles of the 95% intervals, as scipy computes them (tests/reports/
+# test_analysis.py checks both against scipy.special.ndtri), so that a Wilson interval needs
+# no scipy: importing scipy.special takes 0.08 s, most of a small run's summary
+Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975) = special.ndtri(0.975)
+_WILSON_Z = 1.9599639845400545  # statsmodels' norm.isf(0.025) = -special.ndtri(0.025): Wilson
 
 
-_WILSON_Z = float(-special.ndtri(ALPHA / 2))  # statsmodels' norm.isf(0.025): Wilson, Newcomb
+def _special():
+    """``scipy.special``, imported on first use (the t distribution's functions)."""
+    from scipy import special
+
+    return special
+
+
+def prepare() -> None:
+    """Import ``scipy.special`` on a thread of its own, while a run plays (its kernels
+    release the GIL), so that the summary at its end finds it imported. Python's import lock
+    makes a summary that comes first wait for it; the thread imports nothing of simkit's, so
+    it cannot deadlock with the imports of the thread that plays."""
+    global _preparing
+    if _preparing is None:
+        _preparing = threading.Thread(target=_import_quietly, name="simkit-import-scipy",
+                                      daemon=True)
+        _preparing.start()
+
+
+def _import_quietly() -> None:
+    try:
+        _special()
+    except Exception:  # noqa: BLE001, S110 - the summary's own import says what is wrong
+        pass
+
+
+_preparing: threading.Thread | None = None
 MIN_OCCURRENCES = 30  # fewer seat-games with (or without) an item: too few to judge its value
 
 # how a game ended, by its rank-1 seats
@@ -89,17 +119,17 @@ def _wilson(count, nobs):
 
 def _t_quantile(df: int) -> float:
     """The 97.5% quantile of Student's t with ``df`` degrees of freedom (``t.ppf``)."""
-    return float(special.stdtrit(df, 1 - ALPHA / 2))
+    return float(_special().stdtrit(df, 1 - ALPHA / 2))
 
 
 def _t_two_sided_p(t: float, df: int) -> float:
     """Two-sided p-value of a t statistic (``2 * t.sf(|t|, df)``)."""
-    return float(2 * special.stdtr(df, -abs(t)))
+    return float(2 * _special().stdtr(df, -abs(t)))
 
 
 def _normal_two_sided_p(z: float) -> float:
     """Two-sided p-value of a normal statistic (``2 * norm.sf(|z|)``)."""
-    return float(special.ndtr(-abs(z)) * 2)
+    return float(_special().ndtr(-abs(z)) * 2)
 
 
 def _ttest_p(x: np.ndarray) -> float:
@@ -107,7 +137,7 @@ def _ttest_p(x: np.ndarray) -> float:
     n = len(x)
     mean = x.mean()
     v = np.mean((x - mean) ** 2) * (n / (n - 1.0))
-    return float(2 * special.stdtr(float(n - 1), -abs(mean / np.sqrt(v / n))))
+    return float(2 * _special().stdtr(float(n - 1), -abs(mean / np.sqrt(v / n))))
 
 
 def mean_ci(values: np.ndarray) -> dict:

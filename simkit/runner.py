@@ -756,6 +756,10 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     kept_items: list[pa.Table] = []
     kept_trace: list[pa.Table] = []
     counts = _tally_for(p) if tally else None
+    if counts is not None:
+        from simkit.reports.stats import prepare
+
+        prepare()  # the summary's scipy imported while the games play
     done = first
     search_stats = None
     stop = _StopRequests()
