@@ -37,11 +37,14 @@ START_AFTER = 0.3
 """Seconds the run's first play may take before helpers are started although its driver was
 compiled before: one loaded from the cache takes a few hundredths of a second."""
 HELPERS = 2
-"""Helpers a cold run starts, helper ``i`` at the driver's ``AHEAD`` kernel ``i`` (the first
-at ``apply_move``, the second at the next, a strategy), each going on down the list: a
-game's biggest kernels are often ``apply_move`` and its heuristic, a few seconds each, which
-one helper compiles one after the other. Dolina królików with its heuristic, cold, on 2
-cores: 10.5 to 11.6 s with one helper, 9.3 to 9.5 s with two (and 1.5 CPU s more)."""
+"""Helpers a cold run starts when one of its strategies observes (a heuristic, a search),
+helper ``i`` at the driver's ``AHEAD`` kernel ``i`` (the first at ``apply_move``, the second
+at the next, that strategy), each going on down the list: a game's biggest kernels are often
+``apply_move`` and its heuristic, a few seconds each, which one helper would compile one
+after the other. Dolina królików with its heuristic, cold, on 2 cores: 10.5 to 11.6 s with
+one helper, 9.3 to 9.5 s with two (and 1.5 CPU s more). A run of strategies that observe
+nothing (``random``, a few lines) starts one: a second only takes a core from the run's own
+process (Avalon at random, cold: 4.6 s with one, 5.2 s with two)."""
 STOP_WAIT = 2.0
 """Seconds a helper is given to finish once the run's process has compiled (what it still
 does is in the cache already); then it is stopped."""
@@ -61,8 +64,8 @@ def enabled() -> bool:
 
 @contextmanager
 def helping(p):
-    """Around the first play of a run's plan ``p`` (``runner.plan``): start ``HELPERS``
-    helpers at once if the driver was never compiled (numba's cache has no index for its
+    """Around the first play of a run's plan ``p`` (``runner.plan``): start helpers (see
+    ``HELPERS``) at once if the driver was never compiled (numba's cache has no index for its
     ``play_batch``), or if the play still compiles after ``START_AFTER`` seconds (compiled
     before, but not for these types); stop them when the play is done (at once if it
     failed or was interrupted)."""
@@ -71,6 +74,7 @@ def helping(p):
         return
     run = p.run
     cold = not p.driver.module.play_batch.python_copy.has_cache_index()
+    helpers = HELPERS if any(p.driver.needs_obs[code] for code in p.kernels) else 1
     state: dict = {"helpers": [], "done": False}
     lock = threading.Lock()
 
@@ -79,7 +83,7 @@ def helping(p):
             message = pickle.dumps(run)
         except Exception:  # noqa: BLE001 - a run that cannot be sent: it compiles alone
             return
-        for first in range(HELPERS):
+        for first in range(helpers):
             with lock:
                 if state["done"]:
                     return

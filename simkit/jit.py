@@ -56,7 +56,6 @@ CPU second, on the project's 2-core machine:
   compiled Rabbit Hunt five times as long (101 CPU seconds against 21): no.
 """
 
-import fcntl
 import hashlib
 import os
 import shutil
@@ -84,6 +83,11 @@ from numba.core.registry import CPUDispatcher as _CPUDispatcher
 from numba.core.runtime import rtsys as _rtsys
 from numba.core.typed_passes import NativeLowering as _NativeLowering
 from numba.extending import intrinsic as _intrinsic
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system: no compile locks
+    fcntl = None
 
 JIT_OPTIONS = {"cache": True, "nogil": True}
 STALE_CACHE_DAYS = 7
@@ -242,7 +246,7 @@ def _sole_compiler(cache):
     as numba would."""
     index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
     fd = -1
-    if index is not None:
+    if index is not None and fcntl is not None:
         try:
             fd = os.open(index + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
         except OSError:

@@ -177,13 +177,14 @@ def test_a_run_compiled_with_a_helper_plays_the_same_games(tmp_path):
 
 
 class _Plan:
-    """What ``helping`` reads of a plan."""
+    """What ``helping`` reads of a plan: strategy 0 observes, strategy 1 does not."""
 
-    def __init__(self, run, cached):
+    def __init__(self, run, cached, observes=True):
         index = type("Index", (), {"has_cache_index": lambda self: cached})()
         self.run = run
-        self.driver = type("D", (), {"module": type("M", (), {
-            "play_batch": type("K", (), {"python_copy": index})()})()})()
+        self.kernels = np.array([0 if observes else 1, 1])
+        self.driver = type("D", (), {"needs_obs": np.array([True, False]), "module": type(
+            "M", (), {"play_batch": type("K", (), {"python_copy": index})()})()})()
 
 
 def test_helping_starts_a_helper_for_a_cold_driver_only(monkeypatch):
@@ -212,6 +213,9 @@ def test_helping_starts_a_helper_for_a_cold_driver_only(monkeypatch):
     with ahead.helping(_Plan(run, cached=True)):  # cached, but slow: compiling after all
         time.sleep(0.5)
     assert len(started) == 2 * ahead.HELPERS
+    with ahead.helping(_Plan(run, cached=False, observes=False)):  # random play: one
+        pass
+    assert len(started) == 2 * ahead.HELPERS + 1
 
 
 def test_no_helper_when_switched_off_or_on_one_core(monkeypatch):
