@@ -234,3 +234,29 @@ def test_a_run_that_cannot_be_sent_compiles_alone(monkeypatch):
     monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: pytest.fail("started"))
     with ahead.helping(_Plan(lambda: None, cached=False)):  # a lambda does not pickle
         pass
+
+
+def test_helpers_are_stopped_at_once_when_the_first_play_fails(monkeypatch):
+    """Ctrl-C (or an error) while compiling: the helpers are killed, not waited for."""
+    events = []
+
+    class Popen:
+        def __init__(self, cmd, **kw):
+            self.stdin = open(os.devnull, "wb")
+
+        def wait(self, timeout=None):
+            events.append(("wait", timeout))
+            if timeout is not None and len(events) == 1:
+                raise subprocess.TimeoutExpired("helper", timeout)
+            return 0
+
+        def kill(self):
+            events.append(("kill", None))
+
+    monkeypatch.setattr(subprocess, "Popen", Popen)
+    monkeypatch.setenv("SIMKIT_COMPILE_AHEAD", "1")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    with pytest.raises(KeyboardInterrupt), \
+            ahead.helping(_Plan(RunSpec.make("pig", 2, 10), cached=False, observes=False)):
+        raise KeyboardInterrupt
+    assert events == [("wait", 0.0), ("kill", None), ("wait", None)]
