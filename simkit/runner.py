@@ -609,7 +609,7 @@ def _compile_notice(game: str, show: bool, after: float = 1.0):
     if show:
         timer = threading.Timer(after, lambda: print(
             f"compiling {game}'s kernels (first run after installing or changing simkit; "
-            "5 to 30 s, cached for later runs)...", file=sys.stderr, flush=True))
+            "5 to 20 s, cached for later runs)...", file=sys.stderr, flush=True))
         timer.daemon = True
         timer.start()
     try:
