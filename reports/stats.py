@@ -34,6 +34,9 @@ def _special():
     return special
 
 
+_preparing: threading.Thread | None = None
+
+
 def prepare() -> None:
     """Import ``scipy.special`` on a thread of its own, while a run plays (its kernels
     release the GIL), so that the summary at its end finds it imported. Python's import lock
@@ -52,8 +55,6 @@ def _import_quietly() -> None:
     except Exception:  # noqa: BLE001, S110 - the summary's own import says what is wrong
         pass
 
-
-_preparing: threading.Thread | None = None
 MIN_OCCURRENCES = 30  # fewer seat-games with (or without) an item: too few to judge its value
 
 # how a game ended, by its rank-1 seats

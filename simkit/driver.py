@@ -94,8 +94,7 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
         lines.append(f"    if code == {i}:")
         if _observes(specs[i]):
             lines.append(f"        {OBSERVE}")
-        call = _strategy_call(i, specs[i], "        ")
-        lines += [call[0].replace("        ", "        return ", 1), *call[1:]]
+        lines += _strategy_call(i, specs[i], "        ", "return ")
     lines.append("    return NOT_COMPILED")
     lines += _feel_bindings(spec)
     return "\n".join(lines) + "\n" + body + "\n".join(_ahead(spec, specs, codes)) + "\n"
@@ -104,15 +103,16 @@ def _render(spec: GameSpec, strategies: dict[str, StrategySpec], compiled: tuple
 OBSERVE = "game.observe(params, state, seat, obs)"
 
 
-def _strategy_call(code: int, strategy: StrategySpec, indent: str) -> list[str]:
-    """The call by which ``choose`` plays strategy ``code`` (its lines, the first at
-    ``indent``), given the names of ``choose``'s arguments."""
+def _strategy_call(code: int, strategy: StrategySpec, indent: str, lead: str) -> list[str]:
+    """The call by which ``choose`` plays strategy ``code``, as lines at ``indent``, the
+    first after ``lead`` (``return ``, ``k = ``), given the names of ``choose``'s
+    arguments."""
     if strategy.search is not None:
-        return [f"{indent}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
+        return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
                 f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[1],",
                 f"{indent}    ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10],",
                 f"{indent}    ws[11][slot])"]
-    return [f"{indent}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
+    return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
             f"{indent}    streams[1 + seat:2 + seat])"]
 
 
@@ -135,11 +135,10 @@ def _ahead(spec: GameSpec, specs: list[StrategySpec], codes: list[int]) -> list[
     calls = {"apply_move": ["    game.apply_move(params, state, moves[0], streams[0:1], "
                             "out_items[0])"]}
     for i in reversed(codes):  # the strategy first, its observation (if any) after
-        call = _strategy_call(i, specs[i], "    ")
         calls[f"strategy_{i}"] = ["    n_moves = moves.shape[0]", "    seat = 0",
-                                  "    slot = 0", call[0].replace("    ", "    k = ", 1),
-                                  *call[1:], *([f"    {OBSERVE}"] if _observes(specs[i])
-                                               else []), "    return k"]
+                                  "    slot = 0", *_strategy_call(i, specs[i], "    ", "k = "),
+                                  *([f"    {OBSERVE}"] if _observes(specs[i]) else []),
+                                  "    return k"]
     calls["legal_moves"] = ["    game.legal_moves(params, state, moves)"]
     if spec.has_progress:
         calls["progress"] = ["    game_progress(params, state, prog)"]
