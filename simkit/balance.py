@@ -32,6 +32,7 @@ from typing import Any
 
 from simkit import data, folders
 from simkit.errors import SimkitError
+from simkit.escape import csv_frame
 from simkit.explore import is_int, numeric_params, parse_vary
 from simkit.runner import RunSpec
 
@@ -331,7 +332,7 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         trials = pd.DataFrame(history)
         played = trials[trials["refused"] == ""] if "refused" in trials else trials
         trials.to_parquet(out / "trials.parquet", index=False)
-        trials.to_csv(out / "trials.csv", index=False)
+        csv_frame(trials).to_csv(out / "trials.csv", index=False)
         objective_cols = [f"objective:{o.text}" for o in spec.objectives]
         if many:
             front = sorted({t.number for t in study.best_trials})

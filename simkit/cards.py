@@ -8,7 +8,9 @@ a list field as its items separated by spaces when they are words from a fixed s
 (``flying band``), else by ``;``. Reading it back checks every cell against its field and
 names the file, the row, the column and what is allowed; an empty cell takes the field's
 default where it has one; ``source`` and ``why`` may be left empty (a known record keeps its
-own, a new one is ``assumed``).
+own, a new one is ``assumed``). A text cell that a spreadsheet would run as a formula (it
+starts with ``= + - @``, a tab or a carriage return) is written with a leading apostrophe,
+and read back without it (``simkit.escape``), so export then import changes nothing.
 
 ``read_card_files`` is the one function that turns ``--cards`` arguments into overrides: a
 ``{list key: rows}`` dict that ``simkit.data.apply_overrides`` applies, and that a RunSpec
@@ -31,6 +33,7 @@ from typing import Any
 from simkit import data
 from simkit.data import Field, Param, RecordList
 from simkit.errors import SimkitError, unknown
+from simkit.escape import csv_cell, csv_uncell
 
 
 def show(v: Any, f: Field | None = None) -> str:
@@ -63,16 +66,24 @@ def columns(rl: RecordList) -> list[str]:
     return (["name"] if rl.named else []) + rl.field_names + ["source", "why"]
 
 
+def cell(v: Any, f: Field | None = None) -> str:
+    """A value as a cell of a card file: ``show``'s text, a text cell made safe for a
+    spreadsheet (``escape.csv_cell``: ``=x`` is written ``'=x``); numbers and true/false as
+    they are, so ``-1`` stays a number."""
+    text = show(v, f)
+    return text if f is not None and f.type in ("int", "float", "bool") else csv_cell(text)
+
+
 def csv_text(params: dict[str, Param], key: str) -> str:
     """The list ``key`` of ``params`` as CSV text."""
     rl = data.lists_of(params)[key]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns(rl))
+    w.writerow([csv_cell(c) for c in columns(rl)])
     for name, row in data.table(params, key):
         src, why = own_source(row, rl)
-        w.writerow(([name] if rl.named else [])
-                   + [show(row[f.name].value, f) for f in rl.fields] + [src, why])
+        w.writerow(([cell(name)] if rl.named else [])
+                   + [cell(row[f.name].value, f) for f in rl.fields] + [cell(src), cell(why)])
     return buf.getvalue()
 
 
@@ -144,7 +155,9 @@ def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     """The rows of a list's CSV file, every cell checked; a SimkitError naming the file, the
     row, the column and what is allowed otherwise."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        # newline="": the csv module's own reading of line ends, so a cell's "\r" stays
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            text = fh.read()
     except FileNotFoundError:
         raise SimkitError(f"card file {path} does not exist") from None
     except IsADirectoryError:
@@ -155,7 +168,8 @@ def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     except OSError as exc:
         raise SimkitError(f"cannot read card file {path}: {exc.strerror}") from None
     try:
-        table = list(csv.reader(io.StringIO(text)))
+        # every cell as it was before export made it safe for a spreadsheet ('=x -> =x)
+        table = [[csv_uncell(c) for c in r] for r in csv.reader(io.StringIO(text))]
     except csv.Error as exc:
         raise SimkitError(f"{path}: not a readable CSV file ({exc})") from None
     table = [r for r in table if any(c.strip() for c in r)]

@@ -1186,6 +1186,7 @@ def export(run_dir, fmt, out, overwrite, quiet):
     row per game and seat), trace.csv for a traced run (a row per traced game and turn) and
     run.json, seats numbered from 1."""
     from simkit import folders
+    from simkit.escape import csv_frame
     from simkit.results import read_run
 
     res = read_run(run_dir)
@@ -1195,10 +1196,10 @@ def export(run_dir, fmt, out, overwrite, quiet):
     tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
     tmp.mkdir()
     try:
-        res.games.to_csv(tmp / "games.csv", index=False)
-        res.items.to_csv(tmp / "items.csv", index=False)
+        csv_frame(res.games).to_csv(tmp / "games.csv", index=False)
+        csv_frame(res.items).to_csv(tmp / "items.csv", index=False)
         if res.trace is not None:
-            res.trace.to_csv(tmp / "trace.csv", index=False)
+            csv_frame(res.trace).to_csv(tmp / "trace.csv", index=False)
         shutil.copy(Path(run_dir) / "run.json", tmp / "run.json")
         folders.mark(tmp, "export")
         folders.replace(tmp, out)
