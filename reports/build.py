@@ -291,6 +291,13 @@ def to_markdown(t: pd.DataFrame) -> str:
 # the document: built once, written as HTML and Markdown
 
 
+def _md_html(text: str) -> str:
+    """Text inside an HTML line of the Markdown (``<details><summary>``): HTML-escaped, and
+    on one line, since a blank line would end the HTML block and start Markdown again (and
+    no "](", for a viewer that reads Markdown there all the same)."""
+    return re.sub(r"\](?=[(\[:])", "&#93;", html.escape(" ".join(str(text).splitlines())))
+
+
 class Document:
     """Headings, paragraphs, tables and figures, rendered to HTML and Markdown alike. Every
     text it is given is literal: card names, strategy and seat names, labels, folders and
@@ -337,8 +344,7 @@ class Document:
     def open_fold(self, summary: str, anchor: str | None = None) -> None:
         ident = f' id="{html.escape(anchor)}"' if anchor else ""
         self.html.append(f"<details{ident}><summary>{html.escape(summary)}</summary>")
-        # a <details> line is an HTML block in Markdown: HTML escaping applies there
-        self.md.append(f"<details><summary>{html.escape(summary)}</summary>\n")
+        self.md.append(f"<details><summary>{_md_html(summary)}</summary>\n")
 
     def close_fold(self) -> None:
         self.html.append("</details>")
@@ -347,7 +353,7 @@ class Document:
     def details(self, summary: str, t: pd.DataFrame) -> None:
         self.html.append(f"<details><summary>{html.escape(summary)}</summary>{to_html(t)}"
                          "</details>")
-        self.md.append(f"<details><summary>{html.escape(summary)}</summary>\n\n"
+        self.md.append(f"<details><summary>{_md_html(summary)}</summary>\n\n"
                        f"{to_markdown(t)}\n\n"
                        "</details>\n")
 

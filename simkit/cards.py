@@ -77,13 +77,16 @@ def cell(v: Any, f: Field | None = None) -> str:
 def csv_text(params: dict[str, Param], key: str) -> str:
     """The list ``key`` of ``params`` as CSV text."""
     rl = data.lists_of(params)[key]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([csv_cell(c) for c in columns(rl)])
+    rows = [[csv_cell(c) for c in columns(rl)]]
     for name, row in data.table(params, key):
         src, why = own_source(row, rl)
-        w.writerow(([cell(name)] if rl.named else [])
-                   + [cell(row[f.name].value, f) for f in rl.fields] + [cell(src), cell(why)])
+        rows.append(([cell(name)] if rl.named else [])
+                    + [cell(row[f.name].value, f) for f in rl.fields] + [cell(src), cell(why)])
+    # the csv module quotes a cell holding a line end of its own terminator only: a text with
+    # a carriage return needs "\r\n" lines to come back whole
+    end = "\r\n" if any("\r" in c for r in rows for c in r) else "\n"
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator=end).writerows(rows)
     return buf.getvalue()
 
 

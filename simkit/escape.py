@@ -54,29 +54,30 @@ def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- Markdown
 
-_MD_ALWAYS = re.compile(r"[\\`*|~]")
+_MD_ALWAYS = re.compile(r"[\\`*|~$]")
 _MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")
-_MD_LINK = re.compile(r"\](?=[(\[:])")
+_MD_LINK = re.compile(r"\](?=[(\[])")
 _MD_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
-_MD_BLOCK = re.compile(r"^(\s*)([#>+=-]|\d+(?=[.)]))")
+_MD_BLOCK = re.compile(r"^([#>+=\-\[]|\d+(?=[.)]))")
 
 
 def markdown(text, line_start: bool = True) -> str:
     """``text`` as literal Markdown: no raw HTML (``<img ...>`` becomes ``&lt;img ...>``),
-    no link or image (``](`` is broken), no emphasis, code span or table cell break, and one
-    line. ``line_start``: the text begins a line, so a leading ``#``, ``-``, ``>``, ``1.``
-    would start a heading, list or quote; escape it (not needed inside a table cell).
+    no link or image (``](`` is broken), no emphasis, code span, math or table cell break,
+    and one line, its ends stripped (as a renderer would). ``line_start``: the text begins a
+    line, so a leading ``#``, ``-``, ``>``, ``1.`` would start a heading, list or quote and
+    ``[x]: url`` would define a link; escape it (not needed inside a table cell).
 
     Escapes only what could take effect, so ordinary text (``[12.3%, 14.5%]``, ``p < 0.01``,
     ``mouse_militia``) reads the same in the file as rendered."""
-    t = re.sub(r"\r\n|\r|\n", " ", str(text)).replace("&", "&amp;")
+    t = re.sub(r"\r\n|\r|\n", " ", str(text)).strip().replace("&", "&amp;")
     t = _MD_ALWAYS.sub(lambda m: "\\" + m.group(), t)
     t = _MD_TAG.sub("&lt;", t)
     t = _MD_LINK.sub(r"\\]", t)
     t = _MD_UNDERSCORE.sub(r"\\_", t)
     if line_start:
-        t = _MD_BLOCK.sub(lambda m: m.group(1) + ("\\" + m.group(2) if not m.group(2).isdigit()
-                                                  else m.group(2) + "\\"), t, count=1)
+        t = _MD_BLOCK.sub(lambda m: m.group() + "\\" if m.group().isdigit()
+                          else "\\" + m.group(), t, count=1)
     return t
 
 
