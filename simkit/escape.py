@@ -36,18 +36,26 @@ def csv_uncell(text: str) -> str:
 
 def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with every text cell and every column name through ``csv_cell``, for
-    ``to_csv``; numeric columns untouched (a score of -1 stays a number)."""
-    out = table.rename(columns=lambda c: csv_cell(c) if isinstance(c, str) else c)
-    for i in range(out.shape[1]):
-        s = out.iloc[:, i]
+    ``to_csv``; numeric columns untouched (a score of -1 stays a number). ``table`` itself
+    when nothing needs it (no copy of a large items table), else a shallow copy."""
+    names = [csv_cell(c) if isinstance(c, str) else c for c in table.columns]
+    changed = {}
+    for i in range(table.shape[1]):
+        s = table.iloc[:, i]
         if isinstance(s.dtype, pd.CategoricalDtype):
-            if any(isinstance(c, str) and _FORMULA.match(c) for c in s.cat.categories):
-                s = s.cat.rename_categories(
-                    [csv_cell(c) if isinstance(c, str) else c for c in s.cat.categories])
+            cats = list(s.cat.categories)
+            if any(isinstance(c, str) and _FORMULA.match(c) for c in cats):
+                changed[i] = s.cat.rename_categories(
+                    [csv_cell(c) if isinstance(c, str) else c for c in cats])
         elif s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
-            s = s.map(lambda v: csv_cell(v) if isinstance(v, str) else v)
-        else:
-            continue
+            safe = s.map(lambda v: csv_cell(v) if isinstance(v, str) else v)
+            if not safe.equals(s):
+                changed[i] = safe
+    if names == list(table.columns) and not changed:
+        return table
+    out = table.copy(deep=False)
+    out.columns = names
+    for i, s in changed.items():
         out.isetitem(i, s)
     return out
 
