@@ -207,7 +207,8 @@ def inline_text(tokens) -> str:
 @given(text=st.one_of(ANY, MARKUP, st.tuples(MARKUP, ANY, MARKUP).map("".join)))
 def test_markdown_renders_any_text_as_that_text_and_nothing_else(text):
     """Rendered by a CommonMark parser (with GFM tables and strikethrough): a paragraph, a
-    heading and a table cell hold exactly the text, as plain text."""
+    heading, a list item (a verdict), a table cell, a caption in emphasis and a warning's
+    quote hold exactly the text, as plain text."""
     want = " ".join(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).strip()
     if not want:
         return
@@ -216,6 +217,16 @@ def test_markdown_renders_any_text_as_that_text_and_nothing_else(text):
     assert inline_text(para[1].children) == want
     head = RENDER.parse("## " + markdown(text))
     assert head[0].type == "heading_open" and inline_text(head[1].children) == want
+    item = RENDER.parse("- " + markdown(text))
+    assert [t.type for t in item][:3] == ["bullet_list_open", "list_item_open",
+                                           "paragraph_open"]
+    assert inline_text(item[3].children) == want and len(item) == 7
     table = RENDER.parse(f"| h |\n|---|\n| {markdown(text, line_start=False)} |\n")
     cells = [t for t in table if t.type == "inline"]
     assert len(cells) == 2 and inline_text(cells[1].children) == want
+    caption = RENDER.parse(f"*{markdown(text, line_start=False)}*")[1].children
+    assert [caption[0].type, caption[-1].type] == ["em_open", "em_close"]
+    assert inline_text(caption[1:-1]) == want
+    warn = RENDER.parse(f"> **Warning:** {markdown(text, line_start=False)}")
+    assert [t.type for t in warn][:2] == ["blockquote_open", "paragraph_open"]
+    assert len(warn) == 5 and inline_text(warn[2].children[4:]).strip() == want
