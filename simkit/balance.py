@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -243,10 +242,8 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         elif out.exists() and any(out.iterdir()):
             if folders.kind_of(out) != "balance":
                 raise SimkitError(f"--out {out} is not a balance folder simkit wrote")
-            import shutil
-
-            shutil.rmtree(out)
-        out.mkdir(parents=True, exist_ok=True)
+            folders.clear(out)  # a link's folder emptied, the link kept
+        folders.real(out).mkdir(parents=True, exist_ok=True)  # where a link points
         folders.mark(out, "balance")
         doc = {"kind": "balance", "spec": spec.as_dict(), "versions": _versions(),
                "complete": False}
@@ -308,9 +305,8 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                             **{f"objective:{o.text}": x for o, x in
                                zip(spec.objectives, dist, strict=True)},
                             "refused": refused or ""})
-            tmp = out / f".trials.partial.json.partial-{os.getpid()}"
-            tmp.write_text(json.dumps(history, default=float) + "\n", encoding="utf-8")
-            os.replace(tmp, out / "trials.partial.json")
+            folders.write_text(out / "trials.partial.json",
+                               json.dumps(history, default=float) + "\n")
             if progress:
                 print(f"  trial {trial.number + 1}/{spec.trials}: "
                       + ", ".join(f"{k}={v}" for k, v in setting.items()) + " -> "
@@ -330,8 +326,10 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         search_seconds = time.perf_counter() - started
         trials = pd.DataFrame(history)
         played = trials[trials["refused"] == ""] if "refused" in trials else trials
-        trials.to_parquet(out / "trials.parquet", index=False)
-        trials.to_csv(out / "trials.csv", index=False)
+        with folders.new_file(out / "trials.parquet") as tmp:
+            trials.to_parquet(tmp, index=False)
+        with folders.new_file(out / "trials.csv") as tmp:
+            trials.to_csv(tmp, index=False)
         objective_cols = [f"objective:{o.text}" for o in spec.objectives]
         if many:
             front = sorted({t.number for t in study.best_trials})
