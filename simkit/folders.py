@@ -10,6 +10,13 @@ so a refused output costs nothing.
 Folders written before the marker existed are recognised by their contents: a run by a
 run.json with a ``run_spec``, a report by the ``simkit report`` line of its summary.md, a
 what-if by its ``base`` and ``changed`` runs.
+
+A folder is built beside its place under a temporary name, ``.NAME.partial-PID-TOKEN``
+with a random token (and a ``.simkit-temporary`` file inside), then renamed into place;
+what a killed process left is cleaned up by the next writer only when it bears those marks,
+so a user's folder is never taken for simkit's. An output that is a symbolic link is
+written where the link points. A lock (``flock``, which ends with its process) lets one
+process at a time write an output, and a full disk is one line (``WriteError``).
 """
 
 from __future__ import annotations
@@ -114,8 +121,9 @@ def check_output(out: Path, kind: str, overwrite: bool, option: str = "--out") -
         raise SimkitError(f"{option} {out} is a simkit {found} folder, not a {kind} folder; "
                           f"choose another {option}")
     if not overwrite:
-        raise SimkitError(f"{option} {out} holds a {kind} already; choose another {option} or "
-                          "pass --overwrite to replace it")
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise SimkitError(f"{option} {out} holds {article} {kind} already; choose another "
+                          f"{option} or pass --overwrite to replace it")
 
 
 def real(path: Path) -> Path:
