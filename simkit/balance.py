@@ -379,7 +379,8 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         from simkit.reports.figures import balance_trials_figure, save
 
         fig = balance_trials_figure(trials, spec)
-        save(fig, out / "trials.png")
+        with folders.new_file(out / "trials.png") as tmp:
+            save(fig, tmp)
         summary = _summary(spec, trials, confirmed, today, smallest, search_seconds)
         summary["sampler"] = doc["spec"]["sampler"]
         folders.write_json(out / "summary.json", summary)

@@ -1146,7 +1146,9 @@ def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite
               "max_games": base.games,
               "rule": "checked at 1,000 games and every doubling after, on the paired "
                       "differences of every seat's win rate and of the first-player advantage"}
-    (out / "precision.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    from simkit import folders
+
+    folders.write_text(out / "precision.json", json.dumps(record, indent=2) + "\n")
     if not quiet:
         click.echo(f"stopped at {checks[-1]['games']:,} paired games: "
                    + ("the precision was reached" if stopped_by != "games" else

@@ -46,9 +46,8 @@ def mark(folder: Path, kind: str) -> None:
     """Say in ``folder`` that simkit wrote it, as a folder of ``kind``."""
     from simkit import __version__
 
-    (Path(folder) / MARKER).write_text(
-        json.dumps({"kind": kind, "written_by": f"simkit {__version__}"}) + "\n",
-        encoding="utf-8")
+    write_text(Path(folder) / MARKER,  # whole or not at all: a half marker is no marker
+               json.dumps({"kind": kind, "written_by": f"simkit {__version__}"}) + "\n")
 
 
 def kind_of(folder: Path) -> str | None:
@@ -179,13 +178,18 @@ def replace(tmp: Path, out: Path) -> None:
     kind)."""
     tmp, target = Path(tmp), real(out)
     (tmp / TEMPORARY).unlink(missing_ok=True)
-    if target.exists():
-        old = _temporary_name(target, "old")
-        os.replace(target, old)
+    if not target.exists():
         os.replace(tmp, target)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
+        return
+    old = _temporary_name(target, "old")
+    os.replace(target, old)
+    try:
         os.replace(tmp, target)
+    except BaseException:  # Ctrl-C between the two renames: the old folder goes back
+        if not target.exists():
+            os.replace(old, target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def disk_full(exc: BaseException) -> bool:
