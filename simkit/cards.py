@@ -360,12 +360,18 @@ def _export_file(out: Path, text: str, overwrite: bool) -> None:
             raise SimkitError(f"{out} exists; give --overwrite to replace it")
 
     check()
-    lock = folders.OutputLock(out, option="--export")
+    lock = None
     try:
+        lock = folders.OutputLock(out, option="--export")
         check()
         folders.write_text(out, text)
+    except OSError as exc:
+        if folders.disk_full(exc):
+            raise folders.no_space(out) from exc
+        raise
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 def table_lines(params: dict[str, Param], key: str, width: int = 40) -> list[str]:

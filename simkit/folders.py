@@ -213,8 +213,9 @@ def writing(out: Path, kind: str, overwrite: bool, option: str = "--out") -> Ite
     refused, and a second without ``overwrite`` never replaces the first's. A full disk is
     one line (``WriteError``), with ``out`` as it was."""
     check_output(out, kind, overwrite, option)
-    lock = OutputLock(out, option)
+    lock = None
     try:
+        lock = OutputLock(out, option)
         check_output(out, kind, overwrite, option)  # another process may have written it
         tmp = temporary_folder(out)
         try:
@@ -229,7 +230,8 @@ def writing(out: Path, kind: str, overwrite: bool, option: str = "--out") -> Ite
             raise no_space(out) from exc
         raise
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 @contextmanager
@@ -365,10 +367,19 @@ def _take(path: Path) -> int | None:
         except FileNotFoundError:
             same = False
         if same:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            _say_pid(fd)
             return fd
         os.close(fd)
+
+
+def _say_pid(fd: int) -> None:
+    """Write this process's id in its lock, for the line that refuses another process; the
+    lock holds without it (on a full disk)."""
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError:
+        pass
 
 
 def _take_exclusive(path: Path) -> int | None:
@@ -383,7 +394,7 @@ def _take_exclusive(path: Path) -> int | None:
                 return None
             path.unlink(missing_ok=True)
             continue
-        os.write(fd, f"{os.getpid()}\n".encode())
+        _say_pid(fd)
         return fd
     return None
 
