@@ -199,6 +199,7 @@ def disk_full(exc: BaseException) -> bool:
 
 
 def no_space(path: Path, kept: str = "nothing was written") -> WriteError:
+    """The one line for a full disk while writing ``path``; ``kept`` says what became of it."""
     return WriteError(f"cannot write {path}: no space left on the device (or the disk quota "
                       f"is reached); {kept}")
 
