@@ -326,10 +326,8 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
         if not resume and out.exists() and any(out.iterdir()):
             if folders.kind_of(out) != spec.kind:
                 raise SimkitError(f"--out {out} is not a {spec.kind} folder simkit wrote")
-            import shutil
-
-            shutil.rmtree(out)
-        out.mkdir(parents=True, exist_ok=True)
+            folders.clear(out)  # a link's folder emptied, the link kept
+        folders.real(out).mkdir(parents=True, exist_ok=True)  # where a link points
         folders.mark(out, spec.kind)
         doc = {"kind": spec.kind, "spec": spec.as_dict(), "versions": _versions(),
                "complete": False, "skipped": list(spec.skipped)}
@@ -359,7 +357,9 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
                         run_precise(runs[i], folder, spec.precision, run_widths, workers,
                                     scheduler, progress, overwrite=True)
                 except (RunInterrupted, KeyboardInterrupt) as exc:
-                    raise ExploreInterrupted(out, n, len(todo)) from exc
+                    finished = isinstance(exc, RunInterrupted) and spec.precision is None \
+                        and bool(exc.result.meta.get("complete"))  # the point is kept whole
+                    raise ExploreInterrupted(out, n + finished, len(todo)) from exc
         finally:
             if bar is not None:
                 bar.close()

@@ -36,7 +36,6 @@ no half-written folder; an interrupted run (Ctrl-C) keeps the games it finished,
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -232,14 +231,17 @@ class RunWriter:
         self.out = Path(out)
         folders.check_output(self.out, "run", overwrite)
         self.lock = folders.OutputLock(self.out)
-        self.tmp = self.out.parent / f".{self.out.name}.partial-{os.getpid()}"
-        try:
-            if self.tmp.exists():
-                shutil.rmtree(self.tmp)
-            self.tmp.mkdir()
+        try:  # again under the lock: another process may have written it since
+            folders.check_output(self.out, "run", overwrite)
+            self.tmp = folders.temporary_folder(self.out)
         except OSError as exc:
             self.lock.release()
+            if folders.disk_full(exc):
+                raise folders.no_space(self.out) from exc
             raise SimkitError(f"cannot write beside {self.out}: {exc.strerror}") from exc
+        except BaseException:
+            self.lock.release()
+            raise
         self._games = None
         self._items = None
         self._trace = None

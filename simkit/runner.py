@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from simkit import data, registry
+from simkit import data, folders, registry
 from simkit.driver import Driver, load_driver
 from simkit.errors import SimkitError
 from simkit.results import (
@@ -801,7 +801,10 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     except BaseException as exc:
         if writer is not None:
             writer.abort()
-            if isinstance(exc, OSError):  # a full disk, a folder removed under us
+            if folders.disk_full(exc):
+                raise folders.no_space(out, "nothing was kept and the disk is as it was") \
+                    from exc
+            if isinstance(exc, OSError):  # a folder removed under us
                 raise SimkitError(f"writing {out} failed ({exc.strerror or exc}); nothing "
                                   "was kept and the disk is as it was") from exc
         if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, RunInterrupted):
@@ -824,7 +827,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         if kept_trace:
             result_trace = pa.concat_tables(kept_trace).to_pandas()
     res = RunResult(result_games, result_items, meta, counts, result_trace)
-    if not complete:
+    if not complete or stop.requested:
+        # a stop asked for during the last chunk (a run of one chunk has only that) still
+        # stops what plays this run: a ladder, a sweep, an experiment file's next run
         raise RunInterrupted(res, out)
     return res
 
@@ -847,7 +852,8 @@ class RunAbandoned(KeyboardInterrupt):
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Raised after Ctrl-C once the finished games are safely written."""
+    """Raised after Ctrl-C once the finished games are safely written: all of them when
+    the stop came during the last chunk (``result.meta["complete"]`` then says so)."""
 
     def __init__(self, result: RunResult, out: Path | None):
         super().__init__("interrupted")
