@@ -189,11 +189,7 @@ def load_generated(prefix: str, game: str, source: str, files: list[Path]) -> Mo
     modname = f"{prefix}_{game.replace('-', '_')}_{digest.hexdigest()[:16]}"
     path = cache_dir() / f"{modname}.py"
     if not path.exists() or path.read_text(encoding="utf-8") != source:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(source)
-        os.replace(tmp, path)
+        _write_source(path, source)
     module = sys.modules.get(modname)
     if module is None:
         loader_spec = importlib.util.spec_from_file_location(modname, path)
@@ -201,6 +197,28 @@ def load_generated(prefix: str, game: str, source: str, files: list[Path]) -> Mo
         sys.modules[modname] = module
         loader_spec.loader.exec_module(module)
     return module
+
+
+def _write_source(path: Path, source: str) -> None:
+    """Write ``source`` to ``path`` whole (by a rename), unless another process has just
+    written the same: rewriting it would give a file that a process already imported a
+    time later than its import, and that process would take it for changed since and cache
+    none of its kernels (``simkit.sources``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source)
+        try:
+            os.link(tmp, path)  # only where there is no file yet
+        except FileExistsError:
+            if path.read_text(encoding="utf-8") != source:  # a damaged one
+                os.replace(tmp, path)
+        except OSError:  # a file system without hard links
+            os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 @cache

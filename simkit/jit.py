@@ -580,7 +580,6 @@ class LinkedKernel(Kernel):
 
 
 def _compile(fn, inline_ir=False, cls=Kernel, cache=True, **dispatcher_args) -> Kernel:
-    note_defined(fn.__module__ or "")  # its module is imported: see simkit.sources
     options = dict(JIT_OPTIONS)
     cache = options.pop("cache") and cache
     if inline_ir:
@@ -602,12 +601,14 @@ def kernel(fn=None, *, cache: bool = True):
     released), with its array arguments borrowed (see the module's docstring)."""
     if fn is None:
         return lambda f: kernel(f, cache=cache)
+    note_defined(fn.__code__.co_filename)  # its module is read: see simkit.sources
     return _compile(fn, cls=LinkedKernel, cache=cache, pipeline_class=_KernelPipeline)
 
 
 def inline(fn):
     """A small kernel that is inlined into every kernel calling it (for helpers in hot
     loops): compiled once, and inlined by LLVM (see the module's docstring)."""
+    note_defined(fn.__code__.co_filename)
     return _compile(fn, cls=LinkedKernel, pipeline_class=_InlinePipeline)
 
 
@@ -616,6 +617,7 @@ def inline_source(fn):
     them and never on its own. Only for a function with one or two callers (the driver's
     game loop inside its batch loop): every copy is compiled again, and nested ones
     recursively."""
+    note_defined(fn.__code__.co_filename)
     return _compile(fn, inline_ir=True)
 
 

@@ -65,11 +65,12 @@ _facts: dict[str, list] | None = None
 _dirty = False
 
 
-def note_defined(module: str) -> None:
-    """Remember when ``module`` defined its first kernel (``simkit.jit`` calls this for every
-    kernel): by then it was imported, so a change of its file after that is one this
-    process has not read."""
-    _defined.setdefault(module, time.time())
+def note_defined(file: str) -> None:
+    """Remember that a kernel was just defined in ``file`` (``simkit.jit`` calls this for
+    every kernel as its module runs): the file was read by then, so a change of it after
+    that is one this process has not read. A module imported again (a reload, a test's
+    module written anew) reads its file again: the latest definition counts."""
+    _defined[file] = time.time()
 
 
 def kernel_key(module: str, path: str) -> tuple[str, list[str]]:
@@ -80,30 +81,30 @@ def kernel_key(module: str, path: str) -> tuple[str, list[str]]:
     next process would load it)."""
     sources = kernel_sources(module, path)
     h = hashlib.sha256()
-    for file, (digest, _, _) in sorted(sources.items()):
+    for file, (digest, _) in sorted(sources.items()):
         h.update(f"{file}\0{digest}\n".encode())
-    changed = sorted(f for f, (_, mtime, name) in sources.items() if not _read_before(name, mtime))
+    changed = sorted(f for f, (_, mtime) in sources.items() if not _read_before(f, mtime))
     return h.hexdigest()[:16], changed
 
 
-def _read_before(module: str, mtime: float) -> bool:
-    """Was the file of ``module``, last changed at ``mtime``, changed before this process
-    imported it? Known to the moment for a module of kernels (``note_defined``: a generated
-    driver, written and then imported, is), else taken as the start of the process: a file
-    changed later may not be what the process imported."""
-    imported = _defined.get(module)
+def _read_before(file: str, mtime: float) -> bool:
+    """Was ``file``, last changed at ``mtime``, changed before this process read it? Known to
+    the moment for a module of kernels (``note_defined``: a generated driver, written and
+    then imported, is), else taken as the start of the process: a file changed later may
+    not be what the process imported."""
+    imported = _defined.get(file)
     if imported is not None:
         return mtime <= imported
     return mtime <= STARTED + START_MARGIN
 
 
-def kernel_sources(module: str, path: str) -> dict[str, tuple[str, float, str]]:
+def kernel_sources(module: str, path: str) -> dict[str, tuple[str, float]]:
     """The source files the kernels of ``module`` (file ``path``) depend on, each with a digest
-    of its content, its modification time and its module's name: ``path``, simkit's
+    of its content and its modification time: ``path``, simkit's
     compiler (``simkit.jit``, whichever way the kernel got its decorator) and every module
     they import at module level, transitively, but the standard library's and the
     libraries' (``LIBRARIES``, ``UNUSED_BY_KERNELS``)."""
-    found: dict[str, tuple[str, float, str]] = {}
+    found: dict[str, tuple[str, float]] = {}
     todo: list[tuple[str, str | None]] = [(module, path), ("simkit.jit", None)]
     seen: set[str] = set()
     try:
@@ -120,7 +121,7 @@ def kernel_sources(module: str, path: str) -> dict[str, tuple[str, float, str]]:
             if facts is None:  # gone since it was imported: its module's code is what counts
                 continue
             digest, imports, mtime = facts
-            found[file] = digest, mtime, name
+            found[file] = digest, mtime
             todo += [(dep, None) for dep in _imported(name, file, imports) if dep not in seen]
     finally:
         _save_facts()

@@ -211,6 +211,21 @@ def test_a_kernels_sources_are_what_its_module_imports(plugin):
     assert not any("numba" in f or "numpy" in f for f in found)
 
 
+def test_the_cache_is_keyed_by_versions_and_each_kernel_by_its_sources():
+    """numba's cache folder is named by the versions of simkit, Python, numba, llvmlite and
+    numpy; each kernel's folder in it by the digest of its sources."""
+    import numba
+
+    from simkit import jit, rng
+
+    if "NUMBA_CACHE_DIR" not in os.environ:
+        assert Path(numba.config.CACHE_DIR).name == jit.cache_root_key()
+    rng.rand_below.has_cache_index()  # sets its cache up
+    key, changed = sources.kernel_key("simkit.rng", rng.__file__)
+    assert changed == []
+    assert Path(rng.rand_below._cache.cache_path).name == key
+
+
 def test_a_file_changed_after_its_module_was_read_keys_no_cache(tmp_path, monkeypatch,
                                                                 capsys):
     """A source edited while a process runs (after it imported it): the process compiles
