@@ -87,6 +87,7 @@ from numba.core import errors as _errors
 from numba.core import sigutils as _sigutils
 from numba.core.caching import CompileResultCacheImpl as _CompileResultCacheImpl
 from numba.core.caching import FunctionCache as _FunctionCache
+from numba.core.caching import NullCache as _NullCache
 from numba.core.caching import UserProvidedCacheLocator as _UserProvidedCacheLocator
 from numba.core.codegen import JITCodeLibrary as _JITCodeLibrary
 from numba.core.compiler import CompilerBase as _CompilerBase
@@ -243,7 +244,9 @@ def _keyed_folder(parent: str, key: str) -> str:
 
 
 class _KeyedCacheImpl(_CompileResultCacheImpl):
-    _locator_classes = [_KeyedLocator, *_CompileResultCacheImpl._locator_classes]
+    # no fallback to numba's other locators (a __pycache__ beside the source, keyed by
+    # that file alone): a kernel whose keyed folder cannot be written is not cached
+    _locator_classes = [_KeyedLocator]
 
 
 class _KeyedCache(_FunctionCache):
@@ -393,7 +396,11 @@ class Kernel(_CPUDispatcher):
                 self.enable_caching()
 
     def enable_caching(self):
-        self._cache = _KeyedCache(self.py_func)
+        try:
+            self._cache = _KeyedCache(self.py_func)
+        except RuntimeError:  # numba's "no locator available": no folder can be written
+            self._cache = _NullCache()
+            return
         _healing(self._cache)
 
     def has_cache_index(self) -> bool:
