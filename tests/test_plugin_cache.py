@@ -179,15 +179,19 @@ def test_a_constant_changed_in_a_plugins_state_module_recompiles_its_rules(plugi
 
 
 def test_an_unrelated_edit_recompiles_nothing(plugin):
-    """Another game's rules and state, and the duel's NOTES.md and data.toml change: the
-    duel's next run loads every kernel it plays from the cache (no index written). Its
-    sources are those of the fixture's run again (the test above puts them back): the
-    kernels of a version gone back to are found too."""
+    """Another game's rules and state change, and the duel's Python side (its package's
+    __init__.py, a new transcript module), NOTES.md and data.toml: the duel's next run
+    loads every kernel it plays from the cache (no index written). Its kernels' sources are
+    those of the fixture's run again (the test above puts them back): the kernels of a
+    version gone back to are found too."""
     root, cache = plugin
     write_game(root, "other_game", "other", faces=3)
     (root / "other_game" / "rules.py").write_text(RULES + "\n# edited\n")
-    (root / "duel_game" / "NOTES.md").write_text("a note on the duel\n")
-    (root / "duel_game" / "data.toml").write_text(DATA + "# a comment\n")
+    duel = root / "duel_game"
+    (duel / "__init__.py").write_text((duel / "__init__.py").read_text() + "# edited\n")
+    (duel / "transcript.py").write_text("def describe_move(move):\n    return 'rolls'\n")
+    (duel / "NOTES.md").write_text("a note on the duel\n")
+    (duel / "data.toml").write_text(DATA + "# a comment\n")
     assert play(root, cache) == (6, set())
 
 
