@@ -4,8 +4,8 @@ Every kernel is cached on disk (a second run pays no compilation) and releases t
 so the local runner can play chunks on several threads at once.
 
 Each kernel's cache is keyed by every source file it depends on (its module's file and
-everything that imports at module level: a plugin's state.py, simkit.rng, ...; see
-``simkit.sources``), and the whole cache by the versions of simkit, numba, numpy and
+everything that file imports at module level, transitively: a plugin's state.py, simkit.rng;
+see ``simkit.sources``), and the whole cache by the versions of simkit, numba, numpy and
 llvmlite (``cache_root_key``): numba alone checks a kernel's own file only.
 
 How kernels compile (``kernel``, ``inline``), and why; measured with

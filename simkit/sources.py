@@ -9,9 +9,14 @@ N_CELLS``, ``from simkit.rng import shuffle``, ``import mygame.tables as T``), w
 package they live in: a plugin's game package, its strategies, a helper package of its own,
 a generated driver, simkit itself. Not followed: the standard library, and the libraries
 in ``LIBRARIES`` and ``UNUSED_BY_KERNELS`` (their versions key the whole cache, or no kernel
-can use them). A file imported by nothing a kernel's module imports (another game, a
-README, a NOTES.md, a data.toml, which is read into parameter arrays at run time) keys
-nothing, so editing it recompiles nothing.
+can use them). A file that no kernel's module imports, directly or not (another game, a
+game's transcript, a README, a NOTES.md, a data.toml, which is read into parameter arrays
+at run time), keys nothing: editing it recompiles nothing.
+
+A source saved after the process read it (while a run compiles, say) is not what the
+process compiles: ``kernel_key`` names it, and ``simkit.jit`` then neither loads nor saves
+the kernels that depend on it (saved under the new content's key, the next run would play
+the old code).
 
 Finding the imports parses a file (``ast``, a few milliseconds for a big rules module), so
 what was found is kept in ``sources.json`` in numba's cache folder, by the file's path,
@@ -241,6 +246,7 @@ def _save_facts() -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump({"version": FACTS_VERSION, "files": _facts}, fh)
+        os.chmod(tmp, 0o644)  # as numba's own files: a cache shared by users stays readable
         os.replace(tmp, path)
     except OSError:  # a full disk: found again next time
         try:
