@@ -264,9 +264,10 @@ class _KeyedCache(_FunctionCache):
             self.disable()
             if not _changed_said:
                 _changed_said.extend(changed)
-                print(f"simkit: {', '.join(changed)} changed after this process read it: "
-                      "kernels that depend on it are compiled from what it read, and not "
-                      "cached", file=sys.stderr)
+                them = "it" if len(changed) == 1 else "them"
+                print(f"simkit: {', '.join(changed)} changed after this process read {them}: "
+                      f"the kernels that depend on {them} are compiled from what it read, "
+                      "and not cached", file=sys.stderr)
 
 
 _changed_said: list[str] = []
