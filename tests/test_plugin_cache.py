@@ -147,7 +147,7 @@ def play(root: Path, cache: Path) -> tuple[int, set[str]]:
     res = subprocess.run([sys.executable, "-c", PLAY, str(root)], capture_output=True,
                          text=True, env=env, timeout=600)
     assert res.returncode == 0, res.stderr
-    assert "changed after this process read it" not in res.stderr
+    assert "changed after this process read" not in res.stderr
     written = {p for p, t in indexes(cache).items() if before.get(p) != t}
     return int(res.stdout.split()[-1]), written
 
@@ -234,7 +234,7 @@ def test_a_file_changed_after_its_module_was_read_keys_no_cache(tmp_path, monkey
                                                                 capsys):
     """A source edited while a process runs (after it imported it): the process compiles
     what it read, so its kernels are neither loaded from nor saved to the cache of the new
-    content, and it says so; a run started after the edit caches them."""
+    content (the next run would play the old code), and it says so."""
     import numba
 
     from simkit import jit
