@@ -405,12 +405,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                     kingmaking=_trace(kingmaking, "--kingmaking"))
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
     from simkit.folders import check_output
-    from simkit.runner import _resume_point
+    from simkit.runner import check_resume
 
     for spec_run, folder in jobs:
         if resume and (folder / "run.json").is_file():
             check_output(folder, "run", overwrite=True)
-            _resume_point(spec_run, folder)  # the same settings, or one line now
+            check_resume(spec_run, folder, _precision(precision))  # continuable, or one line
         else:
             check_output(folder, "run", overwrite)
     if report_dir is not None:
@@ -419,7 +419,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
     for spec_run, folder in jobs:
         if precision is not None:
             res = _play_precise(spec_run, folder, _precision(precision), workers, scheduler,
-                                overwrite, quiet, resume)
+                                overwrite, quiet, resume, chunk_size)
         else:
             res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
                         tally=as_json or not quiet, resume=resume)
@@ -439,7 +439,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _emit_json(out_json)
 
 
-def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume):
+def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume,
+                  chunk_size=None):
     """Play ``spec_run`` in steps until its intervals are within ``precision``."""
     from simkit.reports.explore import run_widths
     from simkit.results import read_run
@@ -451,7 +452,7 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
                    err=True)
     try:
         record = run_precise(spec_run, folder, precision, run_widths, workers, scheduler,
-                             not quiet, overwrite, resume)
+                             not quiet, overwrite, resume, chunk_size)
     except RunInterrupted:
         click.echo(f"interrupted: kept the games finished in {folder}; continue with the "
                    "same command and --resume", err=True)

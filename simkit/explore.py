@@ -379,7 +379,9 @@ def _precise_done(folder: Path) -> bool:
         meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return bool(meta.get("precision")) and meta.get("complete") is True
+    record = meta.get("precision")  # from the first step on; stopped_by once it stopped
+    return isinstance(record, dict) and record.get("stopped_by") is not None \
+        and meta.get("complete") is True
 
 
 def check_resume(spec: ExploreSpec, out: Path) -> None:
