@@ -885,10 +885,13 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
             writer.copy_from(Path(out))
             tally = False  # the summary is read from the folder (the first games were not
             # counted here)
-    except BaseException:
+    except BaseException as exc:
         if writer is not None:
             writer.abort()
         backend.close(wait=False)
+        if isinstance(exc, KeyboardInterrupt) and previous is not None:  # in the copy
+            raise RunAbandoned(f"stopped before any game was finished; {out} is as it was "
+                               "before") from exc
         raise
     started = time.perf_counter()
     own_bar = progress and bar is None
@@ -1114,25 +1117,32 @@ def run_precise(run: RunSpec, out: Path, precision: float, widths: Callable[[Pat
                 return record
     checks = record["checks"]
     reached = {c["games"]: c for c in checks}
-    for n in checkpoints(run.games):
-        check = reached.get(n)
-        if check is None:
-            run_games(replace(run, games=n), out=out, workers=workers, scheduler=scheduler,
-                      chunk_size=chunk_size, progress=progress,
-                      overwrite=overwrite and not played, resume=played, grow=True,
-                      note={"precision": {**record, "checks": list(checks)}})
-            played = True
-            w = widths(out)
-            name = max(w, key=w.get) if w else None
-            check = {"games": n, "widest": name, "half_width": w.get(name) if w else None}
-            checks.append(check)
-            _record_precision(out, record)
-        if check["half_width"] is not None and check["half_width"] <= precision:
-            record["stopped_by"] = "precision" if n < run.games else "both"
-            break
-    else:
-        record["stopped_by"] = "games"
-    _record_precision(out, record)
+    try:
+        for n in checkpoints(run.games):
+            check = reached.get(n)
+            if check is None:
+                run_games(replace(run, games=n), out=out, workers=workers, scheduler=scheduler,
+                          chunk_size=chunk_size, progress=progress,
+                          overwrite=overwrite and not played, resume=played, grow=True,
+                          note={"precision": {**record, "checks": list(checks)}})
+                played = True
+                w = widths(out)
+                name = max(w, key=w.get) if w else None
+                check = {"games": n, "widest": name, "half_width": w.get(name) if w else None}
+                checks.append(check)
+                _record_precision(out, record)
+            if check["half_width"] is not None and check["half_width"] <= precision:
+                record["stopped_by"] = "precision" if n < run.games else "both"
+                break
+        else:
+            record["stopped_by"] = "games"
+        _record_precision(out, record)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, RunInterrupted | RunAbandoned) or not played:
+            raise
+        # Ctrl-C between two steps (reading the tables for a check, or copying them for
+        # the next step): the steps played are in out, as a stop within a step keeps them
+        raise RunInterrupted(RunResult(None, None, _resumable_meta(out)), out) from exc
     return record
 
 

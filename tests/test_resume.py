@@ -144,11 +144,21 @@ def test_resumed_again_and_again_it_is_still_the_uninterrupted_run(cuts, sizes):
         assert sorted(p.name for p in Path(tmp).iterdir()) == ["r"]
 
 
-def _precise(folder: Path, **kw) -> dict:
+def _precise(folder: Path, ctrl_c_in_check: int = 0, **kw) -> dict:
+    """A precision run of Pig to ±1.2 points (it stops at 8,000 games); Ctrl-C while its
+    ``ctrl_c_in_check``-th check reads the tables, between two steps."""
     from simkit.reports.explore import run_widths
 
+    checks = {"n": 0}
+
+    def widths(out):
+        checks["n"] += 1
+        if checks["n"] == ctrl_c_in_check:
+            os.kill(os.getpid(), signal.SIGINT)
+        return run_widths(out)
+
     run = RunSpec.make("pig", 2, 16_000, seed=5, strategies="hold-at,random")
-    return run_precise(run, folder, 0.012, run_widths, workers=1, **kw)
+    return run_precise(run, folder, 0.012, widths, workers=1, **kw)
 
 
 def test_a_resumed_precision_run_stops_where_the_uninterrupted_one_does(tmp_path):
@@ -156,10 +166,13 @@ def test_a_resumed_precision_run_stops_where_the_uninterrupted_one_does(tmp_path
     assert whole["stopped_by"] == "precision"
     assert [c["games"] for c in whole["checks"]] == [1000, 2000, 4000, 8000]
     cut = tmp_path / "cut"
-    # the step from 2,000 to 4,000 games is cut after 2,600: the warm-up game and five
-    # chunks of each of the first two steps, then the warm-up and three chunks of the third
-    with ctrl_c_at(6 + 6 + 4), pytest.raises(runner.RunInterrupted):
-        _precise(cut, chunk_size=200)
+    with pytest.raises(runner.RunInterrupted):  # between the steps to 2,000 and 4,000
+        _precise(cut, ctrl_c_in_check=2, chunk_size=200)
+    meta = read_run(cut).meta
+    assert meta["games_completed"] == 2000 and meta["precision"]["checks"] == whole["checks"][:1]
+    # then the step to 4,000 games is cut after 2,600: its warm-up game and three chunks
+    with ctrl_c_at(4), pytest.raises(runner.RunInterrupted):
+        _precise(cut, chunk_size=200, resume=True)
     meta = read_run(cut).meta
     assert meta["games_completed"] == 2600 and not meta["complete"]
     assert meta["precision"]["checks"] == whole["checks"][:2]  # what it had reached
