@@ -465,8 +465,10 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
         said = {"precision": "the precision was reached",
                 "both": "the precision was reached at the last count",
                 "games": "--games was reached first"}[record["stopped_by"]]
+        width = (f"±{100 * last['half_width']:.2f} points" if last["half_width"] is not None
+                 else "too few games to measure")
         click.echo(f"stopped at {last['games']:,} games: {said} (widest: {last['widest']} "
-                   f"±{100 * last['half_width']:.2f} points)", err=True)
+                   f"{width})", err=True)
     back = read_run(folder, items=False, trace=False)
     back.items = folder / "items.parquet"
     back.trace = _trace_path(folder)

@@ -224,6 +224,8 @@ def _parquet_writer(path: Path, schema: pa.Schema) -> pq.ParquetWriter:
 
 ROW_GROUP = 2_000
 """The fewest games of a row group of games.parquet (but the last), see ``RunWriter.write``."""
+AGAIN = "play the run again with --overwrite instead of --resume"
+"""What a folder that --resume cannot continue leaves to do (the end of its one line)."""
 TABLE_NAMES = ("games", "items", "trace")
 """The tables of a run folder, each ``NAME.parquet`` (a trace only in a traced run)."""
 
@@ -242,28 +244,26 @@ def check_tables(folder: Path, games: int, players: int, schemas: dict[str, pa.S
         if want is None:
             if path.exists():
                 raise SimkitError(f"--resume: {path} is not a table of this run (it writes "
-                                  f"no {name}.parquet); play the run again with --overwrite")
+                                  f"no {name}.parquet); {AGAIN}")
             continue
         if not path.is_file():
-            raise SimkitError(f"--resume: {path} is missing; play the run again with "
-                              "--overwrite")
+            raise SimkitError(f"--resume: {path} is missing; {AGAIN}")
         try:
             source = pq.ParquetFile(path)
             have, n = source.schema_arrow, source.metadata.num_rows
         except (OSError, pa.ArrowException) as exc:
-            raise SimkitError(f"--resume: {path} cannot be read ({exc}); play the run again "
-                              "with --overwrite") from exc
+            raise SimkitError(f"--resume: {path} cannot be read ({exc}); {AGAIN}") from exc
         differs = _schema_difference(have, want)
         if differs:
             raise SimkitError(f"--resume: {path} is not the {name} table of this run "
-                              f"({differs}); play the run again with --overwrite")
+                              f"({differs}); {AGAIN}")
         if name == "games" and n != games:
             raise SimkitError(f"--resume: {path} holds {n:,} games, but its run.json says "
-                              f"{games:,}; play the run again with --overwrite")
+                              f"{games:,}; {AGAIN}")
         if name == "items" and n != rows["items"]:
             raise SimkitError(f"--resume: {path} is not the items table of this run ({n:,} "
-                              f"rows, not {rows['items']:,}: a row per game and seat); play "
-                              "the run again with --overwrite")
+                              f"rows, not {rows['items']:,}: a row per game and seat); "
+                              f"{AGAIN}")
 
 
 def _schema_difference(have: pa.Schema, want: pa.Schema) -> str | None:
@@ -352,8 +352,8 @@ class RunWriter:
                 for i in range(source.num_row_groups):
                     self._write(name, source.read_row_group(i))
             except (OSError, pa.ArrowException) as exc:
-                raise SimkitError(f"--resume: {path} cannot be read ({exc}); play "
-                                  "the run again with --overwrite") from exc
+                raise SimkitError(f"--resume: {path} cannot be read ({exc}); {AGAIN}"
+                                  ) from exc
 
     def close(self, meta: dict) -> Path:
         self._flush()

@@ -210,6 +210,15 @@ def test_cli_resume_of_a_precision_run(tmp_path):
         assert res.exit_code == 2 and said in res.output, res.output
 
 
+def test_a_precision_run_too_short_to_measure_ends_normally(tmp_path):
+    res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "1",
+                                    "--precision", "1", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 0, res.output
+    assert "--games was reached first" in res.output and "too few games" in res.output
+    record = read_run(tmp_path / "r").meta["precision"]
+    assert record["stopped_by"] == "games" and record["checks"][0]["half_width"] is None
+
+
 def test_resuming_a_complete_run_leaves_it_as_it_is(tmp_path):
     run = RunSpec.make("pig", 2, 300, seed=1)
     run_games(run, out=tmp_path / "r", workers=1)
