@@ -252,7 +252,8 @@ def check_tables(folder: Path, games: int, players: int, schemas: dict[str, pa.S
             source = pq.ParquetFile(path)
             have, n = source.schema_arrow, source.metadata.num_rows
         except (OSError, pa.ArrowException) as exc:
-            raise SimkitError(f"--resume: {path} cannot be read ({exc}); {AGAIN}") from exc
+            raise SimkitError(f"--resume: {path} cannot be read ({_said(exc)}); {AGAIN}"
+                              ) from exc
         differs = _schema_difference(have, want)
         if differs:
             raise SimkitError(f"--resume: {path} is not the {name} table of this run "
@@ -281,6 +282,21 @@ def _schema_difference(have: pa.Schema, want: pa.Schema) -> str | None:
         if other.type != field.type:
             return f"column {field.name!r} is {other.type}, not {field.type}"
     return "its columns are in another order"
+
+
+def _read_or_refuse(path: Path, read, *args):
+    """``read(*args)`` of the table ``path`` being resumed; a damaged table (a page cut short
+    or garbled past its footer) is one line. (Writing is not caught here: a full disk is the
+    run's to report.)"""
+    try:
+        return read(*args)
+    except (OSError, pa.ArrowException) as exc:
+        raise SimkitError(f"--resume: {path} cannot be read ({_said(exc)}); {AGAIN}") from exc
+
+
+def _said(exc: Exception) -> str:
+    """An exception's message on one line (Arrow's span several)."""
+    return " ".join(str(exc).split()).rstrip(".")
 
 
 class RunWriter:
@@ -347,13 +363,9 @@ class RunWriter:
             path = Path(folder) / f"{name}.parquet"
             if not path.is_file():
                 continue  # only a traced run has a trace.parquet
-            try:
-                source = pq.ParquetFile(path)
-                for i in range(source.num_row_groups):
-                    self._write(name, source.read_row_group(i))
-            except (OSError, pa.ArrowException) as exc:
-                raise SimkitError(f"--resume: {path} cannot be read ({exc}); {AGAIN}"
-                                  ) from exc
+            source = _read_or_refuse(path, pq.ParquetFile, path)
+            for i in range(source.num_row_groups):
+                self._write(name, _read_or_refuse(path, source.read_row_group, i))
 
     def close(self, meta: dict) -> Path:
         self._flush()

@@ -801,7 +801,8 @@ def check_resume(run: RunSpec, out: Path, precision: float | None = None
                               f"resume it with --precision {shown}")
         return _resume_point(run, out)
     if record is None:
-        raise SimkitError(f"--resume: {out} holds a run played without --precision; resume it "
+        raise SimkitError(f"--resume: {out} holds a run without a --precision record (played "
+                          "without --precision, or stopped by an older simkit): resume it "
                           f"without --precision, or {AGAIN}")
     _check_record(record, Path(out) / "run.json")
     if record["target"] != precision:
@@ -900,6 +901,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         if isinstance(exc, KeyboardInterrupt) and previous is not None:  # in the copy
             raise RunAbandoned(f"stopped before any game was finished; {out} is as it was "
                                "before") from exc
+        if isinstance(exc, OSError) and previous is not None:  # a full disk in the copy
+            raise SimkitError(f"writing {out} failed ({exc.strerror or exc}); {out} is as it "
+                              "was before") from exc
         raise
     started = time.perf_counter()
     own_bar = progress and bar is None

@@ -208,6 +208,9 @@ def test_cli_resume_of_a_precision_run(tmp_path):
             given += ["--precision", other]
         res = CliRunner().invoke(main, [*given, "--out", str(tmp_path / "cut"), "--resume"])
         assert res.exit_code == 2 and said in res.output, res.output
+    run_games(RunSpec.make("pig", 2, 100), out=tmp_path / "plain", workers=1)
+    res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "plain"), "--resume"])
+    assert res.exit_code == 2 and "without a --precision record" in res.output, res.output
 
 
 def test_a_precision_run_too_short_to_measure_ends_normally(tmp_path):
@@ -309,6 +312,16 @@ def _truncate(name: str):
     return edit
 
 
+def _garbled(name: str):
+    """A table whose footer is sound but whose first pages are zeros: found in the copy."""
+    def edit(folder: Path):
+        data = bytearray((folder / name).read_bytes())
+        data[4:len(data) // 3] = bytes(len(data) // 3 - 4)
+        (folder / name).write_bytes(bytes(data))
+        assert pq.ParquetFile(folder / name).metadata.num_rows  # the footer is sound
+    return edit
+
+
 def _other_items(folder: Path):
     """items.parquet of another run (of 3 players, with seats 1 to 3 and no trace)."""
     other = folder.parent / "other"
@@ -338,6 +351,7 @@ DAMAGE = {
                              "pig version '0-old'"),
     "a truncated trace": (_truncate("trace.parquet"), "trace.parquet cannot be read"),
     "a truncated games table": (_truncate("games.parquet"), "games.parquet cannot be read"),
+    "a garbled items table": (_garbled("items.parquet"), "items.parquet cannot be read"),
     "items of another run": (_other_items, "items.parquet is not the items table of this run"),
     "items of the wrong schema": (_renamed_items,
                                   "items.parquet is not the items table of this run"),
