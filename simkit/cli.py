@@ -411,12 +411,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                     kingmaking=_trace(kingmaking, "--kingmaking"))
         jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
     from simkit.folders import check_output
-    from simkit.runner import _resume_point
+    from simkit.runner import check_resume
 
     for spec_run, folder in jobs:
         if resume and (folder / "run.json").is_file():
             check_output(folder, "run", overwrite=True)
-            _resume_point(spec_run, folder)  # the same settings, or one line now
+            check_resume(spec_run, folder, _precision(precision))  # continuable, or one line
         else:
             check_output(folder, "run", overwrite)
     if report_dir is not None:
@@ -425,7 +425,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
     for spec_run, folder in jobs:
         if precision is not None:
             res = _play_precise(spec_run, folder, _precision(precision), workers, scheduler,
-                                overwrite, quiet, resume)
+                                overwrite, quiet, resume, chunk_size)
         else:
             res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
                         tally=as_json or not quiet, resume=resume)
@@ -445,7 +445,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _emit_json(out_json)
 
 
-def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume):
+def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume,
+                  chunk_size=None):
     """Play ``spec_run`` in steps until its intervals are within ``precision``."""
     from simkit.reports.explore import run_widths
     from simkit.results import read_run
@@ -457,7 +458,7 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
                    err=True)
     try:
         record = run_precise(spec_run, folder, precision, run_widths, workers, scheduler,
-                             not quiet, overwrite, resume)
+                             not quiet, overwrite, resume, chunk_size)
     except RunInterrupted:
         click.echo(f"interrupted: kept the games finished in {folder}; continue with the "
                    "same command and --resume", err=True)
@@ -470,8 +471,10 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
         said = {"precision": "the precision was reached",
                 "both": "the precision was reached at the last count",
                 "games": "--games was reached first"}[record["stopped_by"]]
+        width = (f"±{100 * last['half_width']:.2f} points" if last["half_width"] is not None
+                 else "too few games to measure")
         click.echo(f"stopped at {last['games']:,} games: {said} (widest: {last['widest']} "
-                   f"±{100 * last['half_width']:.2f} points)", err=True)
+                   f"{width})", err=True)
     back = read_run(folder, items=False, trace=False)
     back.items = folder / "items.parquet"
     back.trace = _trace_path(folder)

@@ -333,8 +333,10 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
                "complete": False, "skipped": list(spec.skipped)}
         folders.write_json(out / "explore.json", doc)
         runs = [spec.run_spec(p) for p in spec.points]
-        todo = [i for i, p in enumerate(spec.points) if not is_complete(out / p.folder, runs[i])
-                or (spec.precision is not None and not _precise_done(out / p.folder))]
+        # a point with --precision is done when it stopped, most often short of --games
+        todo = [i for i, p in enumerate(spec.points)
+                if not (is_complete(out / p.folder, runs[i]) if spec.precision is None
+                        else _precise_done(out / p.folder))]
         bar = None
         if progress and todo and spec.precision is None:
             bar = progress_bar(len(todo) * spec.games, f"{spec.game} {spec.kind}")
@@ -379,7 +381,9 @@ def _precise_done(folder: Path) -> bool:
         meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return bool(meta.get("precision")) and meta.get("complete") is True
+    record = meta.get("precision")  # from the first step on; stopped_by once it stopped
+    return isinstance(record, dict) and record.get("stopped_by") is not None \
+        and meta.get("complete") is True
 
 
 def check_resume(spec: ExploreSpec, out: Path) -> None:

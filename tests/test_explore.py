@@ -105,10 +105,13 @@ def test_cli_sweep_with_precision_and_report(tmp_path):
     assert res.exit_code == 0, res.output
     assert "closest to zero" in res.output and "stopped by" in res.output
     assert "Sweep: target" in (tmp_path / "rep" / "index.html").read_text()
+    played = {p: p.stat().st_mtime_ns for p in (tmp_path / "s").rglob("games.parquet")}
     res = invoke("sweep", "pig", "--players", 2, "--vary", "target=20,40", "--games", 8000,
                  "--precision", 3, "--strategies", "hold-at,random", "--out", tmp_path / "s",
                  "--resume", "--json", "--quiet")
     assert res.exit_code == 0 and len(json.loads(res.stdout)["points"]) == 2
+    # the points had stopped (short of --games): resuming plays none of them again
+    assert {p: p.stat().st_mtime_ns for p in played} == played
 
 
 def test_cli_sensitivity_json(tmp_path):
