@@ -177,13 +177,13 @@ def test_folders_named_like_simkits_temporary_ones_are_the_users(tmp_path):
 def test_what_a_dead_simkit_left_is_removed(tmp_path):
     """Its own leftovers are known by their token and by what they hold."""
     out = tmp_path / "r"
+    assert pig(out).exit_code == 0  # a run ...
+    old = tmp_path / ".r.old-999999999-00000000000000aa"  # ... and the one it replaced
+    assert pig(old).exit_code == 0
     made = folders.temporary_folder(out)  # as a process that died would have left it
     dead = made.with_name(made.name.replace(f"-{os.getpid()}-", "-999999999-"))
     made.rename(dead)
     (dead / "games.parquet").write_bytes(b"half")
-    assert pig(out).exit_code == 0  # a run ...
-    old = tmp_path / ".r.old-999999999-00000000000000aa"  # ... and the one it replaced
-    assert pig(old).exit_code == 0
     assert sorted(p.name for p in folders.clean_leftovers(out)) == sorted([dead.name, old.name])
     assert [p.name for p in tmp_path.iterdir()] == ["r"]
 
