@@ -139,8 +139,8 @@ def describe_choice(params, n_players, obs, move, after):
     p = int(obs[PLAYER])
     if r.SUPPLY_TILE <= move < r.SUPPLY_TILE + 3:
         drawn = int(after[HAND_SIZE + p] - obs[HAND_SIZE + p])
-        return (f"takes the light tile {TILE_NAMES[move - r.SUPPLY_TILE]}: draws {drawn} "
-                f"unseen card{'s' if drawn != 1 else ''}")
+        cards = f"{drawn} unseen card{'s' if drawn != 1 else ''}" if drawn else "nothing"
+        return f"takes the light tile {TILE_NAMES[move - r.SUPPLY_TILE]}: draws {cards}"
     return _what(params, obs, move, after, p, 1 - p)[0]
 
 
