@@ -94,7 +94,7 @@ def describe_setup(params, n_players, state) -> list[str]:
 
 def describe_move(params, n_players, before, move, after) -> list[str]:
     ph = int(before[S.PHASE])
-    lines = _decision(params, before, int(move), after)
+    lines = _decision(params, n_players, before, int(move), after)
     if int(after[S.ROUND]) != int(before[S.ROUND]) or (after[S.PHASE] == S.PH_OVER):
         lines += round_end_text(params, n_players, before, after)
     elif ph == S.PH_LEFTOVER:
@@ -113,10 +113,10 @@ def describe_choice(params, n_players, obs, move, after) -> str:
     if int(obs[S.PHASE]) == S.PH_LEFTOVER and R.LEFT_SWAP <= move < R.LEFT_PASS:
         after = after.copy()
         after[S.POS_CARD + obs[S.DIE_FACE + move - R.LEFT_SWAP] % 6] = HIDDEN
-    return _decision(params, obs, int(move), after)[0]
+    return _decision(params, n_players, obs, int(move), after)[0]
 
 
-def _decision(params, before, move, after) -> list[str]:
+def _decision(params, n_players, before, move, after) -> list[str]:
     """What the seat to move does: the first line or two of ``describe_move``."""
     seat = int(before[S.ACTOR])
     ph = int(before[S.PHASE])
