@@ -1933,8 +1933,7 @@ BATTLE_FEATURES = ("own_characters_with_a_move", "in_battle", "own_side_attackin
                    "own_battler_strength", "next_battler_strength",
                    "own_tokens_on_battle_space", "next_tokens_on_battle_space",
                    "own_battle_card_value", "own_battle_card_is_text", "next_battle_card_value",
-                   "next_battle_card_is_text", "next_battle_card_face_down",
-                   "battle_without_cards")
+                   "next_battle_card_is_text", "next_battle_card_face_down")
 HLESSIL_FEATURES = (("warren_share", "doe_nearness", "others_nearness", "does_in_play",
                      "does_lost", "does_on_down", "does_threatened", "rabbits_next_to_efrafa")
                     + tuple(f"{k}_to_join" for k in CHAR_KEYS[FIRST_JOINER:N_RABBITS])
@@ -2375,7 +2374,6 @@ def battle_features(params, obs, seat, movable, out):
     card_seen(params, obs, seat, own_card if on else -1, o + 7, out)
     card_seen(params, obs, 1 - seat, their_card if on else -1, o + 9, out)
     out[o + 11] = 1.0 if on and their_card == HIDDEN else 0.0
-    out[o + 12] = 1.0 if on and obs[NOCARDS] == 1 else 0.0
 
 
 @kernel
