@@ -1099,20 +1099,26 @@ FEATURES = (
 """The names of ``features``' entries; NOTES.md (Features) says what each means."""
 
 N_FEATURES = len(FEATURES)
-(FT_OWN_CARROTS, FT_OWN_BUNNIES_IN_HAND, FT_OWN_HAND, FT_OWN_HIDDEN, FT_OWN_DECOYS,
- FT_OWN_CAUGHT, FT_OWN_LOST, FT_OWN_SEEN, FT_OWN_THREATENED, FT_OWN_EXPOSED, FT_OWN_DISTANCE,
- FT_OWN_ON_TURN, FT_NEXT, FT_KNOWN, FT_EXPECTED, FT_OPP_HIDDEN, FT_BEST, FT_BEST_IN_REACH,
- FT_SHORT, FT_SIDE_CAUGHT, FT_SIDE_LOST, FT_LEAD, FT_SIDE_CLEAN, FT_SIDE_WIN,
- FT_PARTNER_THREATENED, FT_PILE, FT_PILE_SHARE, FT_TURN_SHARE, FT_ACTIONS, FT_TO_PLACE,
- FT_EVENT, FT_PUTTING_BACK) = (FEATURES.index(name) for name in (
-     "own_carrots", "own_bunnies_in_hand", "own_hand_empty", "own_bunnies_hidden",
-     "own_decoys_hidden", "own_caught", "own_lost", "own_bunnies_seen",
-     "own_bunnies_threatened", "own_bunnies_exposed", "own_bunny_warehouse_distance",
-     "own_on_turn", "next_carrots", "known_bunnies_to_catch", "expected_bunnies_to_catch",
-     "opp_hidden_cards", "best_bunny_chance", "best_bunny_chance_in_reach",
-     "carrots_short_of_best", "side_caught", "side_lost", "caught_lead", "side_clean_chance",
-     "side_win_if_pile_ends", "partner_bunnies_threatened", "pile_left", "pile_share_left",
-     "turn_share_of_cap", "actions_left", "to_place", "event_pending", "putting_back"))
+_at = FEATURES.index
+FT_OWN_CARROTS, FT_OWN_BUNNIES_IN_HAND = _at("own_carrots"), _at("own_bunnies_in_hand")
+FT_OWN_HAND = _at("own_hand_empty")  # then the other kinds, in KINDS order
+FT_OWN_HIDDEN, FT_OWN_DECOYS = _at("own_bunnies_hidden"), _at("own_decoys_hidden")
+FT_OWN_CAUGHT, FT_OWN_LOST = _at("own_caught"), _at("own_lost")
+FT_OWN_SEEN, FT_OWN_THREATENED = _at("own_bunnies_seen"), _at("own_bunnies_threatened")
+FT_OWN_EXPOSED = _at("own_bunnies_exposed")
+FT_OWN_DISTANCE, FT_OWN_ON_TURN = _at("own_bunny_warehouse_distance"), _at("own_on_turn")
+FT_NEXT = _at("next_carrots")  # then the next seat's others, the second's, the third's
+FT_KNOWN, FT_EXPECTED = _at("known_bunnies_to_catch"), _at("expected_bunnies_to_catch")
+FT_OPP_HIDDEN, FT_BEST = _at("opp_hidden_cards"), _at("best_bunny_chance")
+FT_BEST_IN_REACH, FT_SHORT = _at("best_bunny_chance_in_reach"), _at("carrots_short_of_best")
+FT_SIDE_CAUGHT, FT_SIDE_LOST = _at("side_caught"), _at("side_lost")
+FT_LEAD, FT_SIDE_CLEAN = _at("caught_lead"), _at("side_clean_chance")
+FT_SIDE_WIN = _at("side_win_if_pile_ends")
+FT_PARTNER_THREATENED = _at("partner_bunnies_threatened")
+FT_PILE, FT_PILE_SHARE = _at("pile_left"), _at("pile_share_left")
+FT_TURN_SHARE, FT_ACTIONS = _at("turn_share_of_cap"), _at("actions_left")
+FT_TO_PLACE, FT_EVENT = _at("to_place"), _at("event_pending")
+FT_PUTTING_BACK = _at("putting_back")
 OTHER_W = len(OTHER_FEATURES)
 (O_CARROTS, O_CARDS, O_BUNNIES, O_CLEAN, O_HIDDEN, O_CAUGHT, O_LOST, O_OUT, O_THREAT,
  O_ON_TURN) = range(OTHER_W)
