@@ -30,4 +30,5 @@ GAME = GameSpec(
     search_knobs={"iterations": 250, "rollout_random": 0.5},
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
+    features=rules.FEATURES,
 )
