@@ -1062,16 +1062,17 @@ def phase(params, state):
 # side read from what both see; the hands apart: the seat's own exactly, the other's as far
 # as the seat can count it (its size, the cards known to be there, the unseen cards).
 #
-# Written for speed (a learnt player calls it once per legal move): scalars and loops, no
-# array. The unseen cards by type and the chance the other hand holds each type are needed
-# by several entries; they go to ``out`` as scratch (SCRATCH_UNSEEN, SCRATCH_HOLDS, inside
-# the side block) until the side block, written last, overwrites them.
+# Written for speed (a learnt player calls it once per legal move): scalars, loops and
+# bitmasks, no array; one pass over the row a side. The unseen cards by type and the chance
+# the other hand holds each type are needed by several entries; they go to ``out`` as
+# scratch (SCRATCH_UNSEEN, SCRATCH_HOLDS, inside the side blocks) until the side blocks
+# overwrite them.
 
 SIDE_FEATURES = (
     "crowns", "territories", "castles", "avalon", "stone_circle", "hand_cards",
     "layout_cards", "guard_cards", "crowns_open_now", "crowns_open_next_turn",
-    "slots_attackable", "face_down_attackable", "crowns_in_reach", "cheapest_conquest_cards", "most_terrain",
-    "largest_connected", "terrain_territories", "dark_tile_cards", "progress")
+    "slots_attackable", "face_down_attackable", "crowns_in_reach", "cheapest_conquest_cards",
+    "most_terrain", "largest_connected", "terrain_territories", "dark_tile_cards", "progress")
 """Written twice, ``own_<name>`` for the seat and then ``next_<name>`` for the other."""
 HAND_FEATURES = (
     "own_hand_knights", "own_hand_enchantresses", "own_knight_colours",
@@ -1088,17 +1089,17 @@ TURN_FEATURES = (
 FEATURES = (tuple(f"{who}_{name}" for who in ("own", "next") for name in SIDE_FEATURES)
             + HAND_FEATURES + TABLE_FEATURES + TURN_FEATURES)
 N_SIDE = len(SIDE_FEATURES)
-F_SIDE = 0                                   # own block, then next block
+F_OWN, F_NEXT = 0, N_SIDE
 (F_CROWNS, F_TERRITORIES, F_CASTLES, F_AVALON, F_CIRCLE, F_HAND, F_LAYOUT, F_GUARDS,
- F_OPEN_NOW, F_OPEN_NEXT, F_ATTACKABLE, F_FACE_DOWN_READY, F_REACH, F_CHEAPEST, F_MOST_TERRAIN,
- F_CONNECTED, F_TERRAIN_TERR, F_DARK, F_PROGRESS) = range(N_SIDE)  # offsets in a block
+ F_OPEN_NOW, F_OPEN_NEXT, F_ATTACKABLE, F_FACE_DOWN_READY, F_REACH, F_CHEAPEST,
+ F_MOST_TERRAIN, F_CONNECTED, F_TERRAIN_TERR, F_DARK, F_PROGRESS) = range(N_SIDE)  # in a block
 F_HANDS = 2 * N_SIDE
 F_TABLE = F_HANDS + len(HAND_FEATURES)
 F_TURN = F_TABLE + len(TABLE_FEATURES)
-SCRATCH_UNSEEN = F_SIDE                      # out[SCRATCH_UNSEEN + t]: unseen cards of type t
-SCRATCH_HOLDS = F_SIDE + N_TYPES             # out[SCRATCH_HOLDS + t]: chance he holds type t
+SCRATCH_UNSEEN = F_OWN                       # out[SCRATCH_UNSEEN + t]: unseen cards of type t
+SCRATCH_HOLDS = F_OWN + N_TYPES              # out[SCRATCH_HOLDS + t]: chance he holds type t
 assert F_TURN + len(TURN_FEATURES) == len(FEATURES)
-assert SCRATCH_HOLDS + N_TYPES <= F_SIDE + 2 * N_SIDE, "the scratch must lie in the sides"
+assert SCRATCH_HOLDS + N_TYPES <= F_HANDS, "the scratch must lie in the side blocks"
 
 
 @inline
@@ -1122,6 +1123,9 @@ def face_down_each(obs):
         else:
             n += 1
     return total / n if n > 0 else 0.0
+
+
+# ---- the hands
 
 
 @inline
@@ -1163,16 +1167,19 @@ def unknown_in_hand(obs, q):
 def holding_chances(obs, seat, unseen, out):
     """out[SCRATCH_HOLDS + t]: the chance the other hand holds a card of type ``t``: 1 when
     one is known to be there, else that its unknown cards, drawn from the ``unseen``,
-    hold one."""
+    hold one: 1 - C(unseen - u, m) / C(unseen, m)."""
     q = 1 - seat
-    m = unknown_in_hand(obs, q)
+    m = min(unknown_in_hand(obs, q), int(unseen))
+    all_hands = 1.0
+    for k in range(m):
+        all_hands *= unseen - k
     for t in range(N_TYPES):
         u = out[SCRATCH_UNSEEN + t]
-        none = 0.0 if obs[SHOWN + q * N_TYPES + t] > 0 else 1.0
+        without = 1.0
         for k in range(m):
-            if unseen - k > 0:
-                none *= max(0.0, (unseen - u - k) / (unseen - k))
-        out[SCRATCH_HOLDS + t] = 1.0 - none
+            without *= max(0.0, unseen - u - k)
+        known = obs[SHOWN + q * N_TYPES + t] > 0
+        out[SCRATCH_HOLDS + t] = 1.0 if known else 1.0 - without / all_hands
 
 
 @inline
@@ -1242,6 +1249,158 @@ def chance_features(obs, seat, out):
     out[F_HANDS + 10] = threats
 
 
+# ---- each side's board
+
+
+@inline
+def next_turn_cards(obs, o):
+    """The cards ``o`` can play in his next turn: his hand and a dark tile's draw."""
+    kind = obs[DARK_PENDING + o]
+    return obs[HAND_SIZE + o] + (tile_cards(obs, o, kind) if kind >= 0 else 0)
+
+
+@inline
+def tile_cards_by(obs, kind, most, connected, with_terrain):
+    """``tile_cards`` from the counts it reads (the side pass has them at hand)."""
+    if kind == TILE_PER_TERRITORY_DARK:
+        count = with_terrain
+    elif kind == TILE_CONNECTED_LIGHT:
+        count = connected
+    elif kind == TILE_FIXED_LIGHT or kind == FIRST_DARK + TILE_FIXED_LIGHT:
+        count = 1
+    else:
+        count = most
+    return obs[P_TILE_CARDS + kind] * count
+
+
+@inline
+def conquest_cards(obs, s, slot, reduction):
+    """The cards a conquest of ``slot`` by ``s`` costs ``s``: its pile's share of the
+    loser's count (the attacking card first), then the additional losses (``reduction``,
+    Avalon's, off). At 0 : 0 the attacking card stays to guard the territory."""
+    o = 1 - s
+    theirs = height(obs, o, slot)
+    extra = height(obs, s, slot) + 1 + theirs
+    if obs[OWNER + slot] == o and special_at(obs, slot) == SP_CASTLE:
+        extra += obs[M_CASTLE_LOSS]
+    return theirs + max(0, extra - reduction)
+
+
+@inline
+def in_reach(obs, s, open_slots, each):
+    """The crowns of the richest conquests of ``open_slots`` (a bitmask), as many as ``s``
+    may still make this turn (or in a turn of its own), largest first without an array:
+    each round takes the best (crowns, slot) below the last one taken, ties to the lower
+    slot."""
+    k = obs[M_MAX_CONQ] - (obs[CONQUESTS] if obs[PLAYER] == s else 0)
+    total = 0.0
+    last_v, last_i = 1e18, -1
+    for _ in range(min(k, N_TERR)):
+        best_v, best_i = -1.0, -1
+        m = open_slots
+        while m != 0:
+            i = trailing_zeros(m)
+            m &= m - 1
+            v = slot_crowns(obs, i, each)
+            if (v < last_v or (v == last_v and i > last_i)) and v > best_v:
+                best_v, best_i = v, i
+        if best_i >= 0:
+            total += best_v
+            last_v, last_i = best_v, best_i
+    return total
+
+
+@inline
+def conquests_open(obs, s, open_slots, reduction, out, at):
+    """How many slots ``s`` can attack now (its side high enough; a knight still needed)
+    and the cheapest of those conquests (0 when none is open, or when it costs nothing)."""
+    n = 0
+    cheapest = 0
+    m = open_slots
+    while m != 0:
+        i = trailing_zeros(m)
+        m &= m - 1
+        cost = conquest_cards(obs, s, i, reduction)
+        cheapest = cost if n == 0 else min(cheapest, cost)
+        n += 1
+    out[at + F_ATTACKABLE] = n
+    out[at + F_CHEAPEST] = cheapest
+
+
+@inline
+def side_features(obs, s, each, worth, out, at):
+    """The block of ``s`` at ``out[at:]`` (SIDE_FEATURES, in order), in one pass over the
+    row: its territories, guards and terrains, what the other can attack now and next turn,
+    the slots open to its attacks (a bitmask), the largest connected run (revealed Avalon
+    and Swamp skipped, as ``largest_connected`` counts)."""
+    o = 1 - s
+    castle_def = obs[M_CASTLE_DEF]
+    his_cards = next_turn_cards(obs, o)
+    crowns_held = territories = castles = avalon = circle = layout = guards = 0
+    open_now = open_next = face_down = open_slots = 0
+    plain = forest = hill = run = connected = 0
+    for i in range(N_TERR):
+        owner = obs[OWNER + i]
+        mine = obs[HEIGHT + s * N_TERR + i]
+        theirs = obs[HEIGHT + o * N_TERR + i]
+        layout += mine
+        if owner < 0:
+            face_down += mine >= theirs
+            open_slots |= (mine >= theirs) << i
+            run = 0
+            continue
+        card = obs[TERR_CARD + i]
+        special = obs[P_SPECIAL + card]
+        terrain = obs[P_TERRAIN + card]
+        castle = castle_def if special == SP_CASTLE else 0
+        if owner == s:
+            c = obs[P_CROWNS + card]
+            crowns_held += c
+            territories += 1
+            castles += special == SP_CASTLE
+            avalon += special == SP_AVALON
+            circle += special == SP_CIRCLE
+            guards += mine
+            open_now += c if theirs >= mine + castle else 0
+            lay_up = max(0, mine + castle - theirs)
+            open_next += c if lay_up + 1 <= his_cards else 0  # lay up to the need, attack
+            plain += terrain == PLAIN
+            forest += terrain == FOREST
+            hill += terrain == HILL
+        else:
+            open_slots |= (mine >= theirs + castle) << i
+        if terrain != NO_TERRAIN:
+            run = run + 1 if owner == s else 0
+            connected = max(connected, run)
+    reduction = 0
+    if avalon > 0 and (obs[PLAYER] != s or obs[AVALON_USED] == 0):
+        reduction = obs[M_AVALON_RED]
+    conquests_open(obs, s, open_slots, reduction, out, at)
+    most = max(plain, forest, hill)
+    with_terrain = plain + forest + hill
+    kind = obs[DARK_PENDING + s]
+    out[at + F_CROWNS] = crowns_held
+    out[at + F_TERRITORIES] = territories
+    out[at + F_CASTLES] = castles
+    out[at + F_AVALON] = avalon
+    out[at + F_CIRCLE] = circle
+    out[at + F_HAND] = obs[HAND_SIZE + s]
+    out[at + F_LAYOUT] = layout
+    out[at + F_GUARDS] = guards
+    out[at + F_OPEN_NOW] = open_now
+    out[at + F_OPEN_NEXT] = open_next
+    out[at + F_FACE_DOWN_READY] = face_down
+    out[at + F_REACH] = crowns_held + in_reach(obs, s, open_slots, each)
+    out[at + F_MOST_TERRAIN] = most
+    out[at + F_CONNECTED] = connected
+    out[at + F_TERRAIN_TERR] = with_terrain
+    out[at + F_DARK] = tile_cards_by(obs, kind, most, connected, with_terrain) if kind >= 0 else 0
+    out[at + F_PROGRESS] = standing(obs, s, worth)
+
+
+# ---- the table and the turn
+
+
 @inline
 def tile_face_up(obs, kind):
     """Tiles of ``kind`` the next choice can take: those face up, or, when none of any kind
@@ -1256,7 +1415,8 @@ def tile_face_up(obs, kind):
 
 
 @inline
-def table_features(obs, seat, each, unseen, out):
+def table_features(obs, each, unseen, out):
+    """Reads the seat's supply counts from its side block (written before)."""
     hidden = 0
     for i in range(N_TERR):
         hidden += obs[OWNER + i] < 0
@@ -1265,14 +1425,18 @@ def table_features(obs, seat, each, unseen, out):
         discarded += obs[DISCARD + t]
     for k in range(N_TILE_KINDS):
         tiles += obs[TILE_AVAIL + k]
+    most = int(out[F_OWN + F_MOST_TERRAIN])
+    connected = int(out[F_OWN + F_CONNECTED])
+    with_terrain = int(out[F_OWN + F_TERRAIN_TERR])
     light = dark = 0
     for k in range(N_TILE_KINDS):
         if tile_face_up(obs, k) > 0:
-            cards = tile_cards(obs, seat, k)
+            cards = tile_cards_by(obs, k, most, connected, with_terrain)
             if k >= FIRST_DARK:
                 dark = max(dark, cards)
             else:
                 light = max(light, cards)
+    out[F_TABLE] = out[F_OWN + F_PROGRESS] - out[F_NEXT + F_PROGRESS]
     out[F_TABLE + 1] = hidden
     out[F_TABLE + 2] = each
     out[F_TABLE + 3] = obs[DECK_N]
@@ -1299,132 +1463,19 @@ def turn_features(params, obs, seat, each, out):
     out[F_TURN + 12] = 1.0 if obs[PHASE] == COUNTER else 0.0
 
 
-@inline
-def attack_need(obs, s, slot):
-    """The cards ``s``'s side needs at ``slot`` before laying an attacking card: the other's
-    count there, plus a castle's bonus when the other owns a revealed castle there."""
-    o = 1 - s
-    need = height(obs, o, slot)
-    if obs[OWNER + slot] == o and special_at(obs, slot) == SP_CASTLE:
-        need += obs[M_CASTLE_DEF]
-    return need
-
-
-@inline
-def can_attack(obs, s, slot):
-    """Whether ``s``'s side at ``slot`` is high enough to attack it (not ``s``'s own)."""
-    return obs[OWNER + slot] != s and height(obs, s, slot) >= attack_need(obs, s, slot)
-
-
-@inline
-def conquest_cards(obs, s, slot, reduction):
-    """The cards a conquest of ``slot`` by ``s`` costs ``s``: its pile's share of the
-    loser's count (the attacking card first), then the additional losses (``reduction``,
-    Avalon's, off). At 0 : 0 the attacking card stays to guard the territory."""
-    o = 1 - s
-    theirs = height(obs, o, slot)
-    extra = height(obs, s, slot) + 1 + theirs
-    if obs[OWNER + slot] == o and special_at(obs, slot) == SP_CASTLE:
-        extra += obs[M_CASTLE_LOSS]
-    return theirs + max(0, extra - reduction)
-
-
-@inline
-def in_reach(obs, s, each):
-    """The crowns of the richest conquests open to ``s`` now, as many as it may still make
-    this turn (or in a turn of its own), picked largest first without an array: each round
-    takes the best (crowns, slot) below the last one taken, ties to the lower slot."""
-    k = obs[M_MAX_CONQ] - (obs[CONQUESTS] if obs[PLAYER] == s else 0)
-    total = 0.0
-    last_v, last_i = 1e18, -1
-    for _ in range(min(k, N_TERR)):
-        best_v, best_i = -1.0, -1
-        for i in range(N_TERR):
-            if can_attack(obs, s, i):
-                v = slot_crowns(obs, i, each)
-                if (v < last_v or (v == last_v and i > last_i)) and v > best_v:
-                    best_v, best_i = v, i
-        if best_i >= 0:
-            total += best_v
-            last_v, last_i = best_v, best_i
-    return total
-
-
-@inline
-def next_turn_cards(obs, o):
-    """The cards ``o`` can play in his next turn: his hand and a dark tile's draw."""
-    kind = obs[DARK_PENDING + o]
-    return obs[HAND_SIZE + o] + (tile_cards(obs, o, kind) if kind >= 0 else 0)
-
-
-@inline
-def side_features(obs, s, each, worth, out, at):
-    """The block of ``s`` at ``out[at:]`` (SIDE_FEATURES, in order)."""
-    o = 1 - s
-    territories = castles = avalon = circle = layout = guards = ready = 0
-    open_next = 0
-    his_cards = next_turn_cards(obs, o)
-    for i in range(N_TERR):
-        layout += height(obs, s, i)
-        if obs[OWNER + i] == s:
-            sp = special_at(obs, i)
-            territories += 1
-            castles += sp == SP_CASTLE
-            avalon += sp == SP_AVALON
-            circle += sp == SP_CIRCLE
-            guards += height(obs, s, i)
-            lay_up = max(0, attack_need(obs, o, i) - height(obs, o, i))
-            if lay_up + 1 <= his_cards:  # he can lay up to the need, then attack
-                open_next += obs[P_CROWNS + obs[TERR_CARD + i]]
-        elif obs[OWNER + i] < 0:
-            ready += height(obs, s, i) >= height(obs, o, i)
-    reduction = 0
-    if avalon > 0 and (obs[PLAYER] != s or obs[AVALON_USED] == 0):
-        reduction = obs[M_AVALON_RED]
-    attackable = 0
-    cheapest = 0  # 0 when none is open, or the cheapest costs nothing (Avalon at 0 : 0)
-    for i in range(N_TERR):
-        if can_attack(obs, s, i):
-            cost = conquest_cards(obs, s, i, reduction)
-            cheapest = cost if attackable == 0 else min(cheapest, cost)
-            attackable += 1
-    kind = obs[DARK_PENDING + s]
-    out[at + F_CROWNS] = crowns(obs, s)
-    out[at + F_TERRITORIES] = territories
-    out[at + F_CASTLES] = castles
-    out[at + F_AVALON] = avalon
-    out[at + F_CIRCLE] = circle
-    out[at + F_HAND] = obs[HAND_SIZE + s]
-    out[at + F_LAYOUT] = layout
-    out[at + F_GUARDS] = guards
-    out[at + F_OPEN_NOW] = crowns_at_risk(obs, s)
-    out[at + F_OPEN_NEXT] = open_next
-    out[at + F_ATTACKABLE] = attackable
-    out[at + F_FACE_DOWN_READY] = ready
-    out[at + F_REACH] = crowns(obs, s) + in_reach(obs, s, each)
-    out[at + F_CHEAPEST] = cheapest
-    out[at + F_MOST_TERRAIN] = most_terrain(obs, s)
-    out[at + F_CONNECTED] = largest_connected(obs, s)
-    out[at + F_TERRAIN_TERR] = terrain_territories(obs, s)
-    out[at + F_DARK] = tile_cards(obs, s, kind) if kind >= 0 else 0
-    out[at + F_PROGRESS] = standing(obs, s, worth)
-
-
 @kernel
 def features(params, obs, seat, out):
     """``out`` (float64[len(FEATURES)]): what a player of ``seat`` looks at, read from
     ``obs`` (``observe``'s view for ``seat``; the game's numbers are its RULES block):
     FEATURES names the entries, NOTES.md (Features) says what each means."""
-    q = 1 - seat
     each = face_down_each(obs)
     unseen = count_unseen(obs, seat, out)
     holding_chances(obs, seat, unseen, out)
     own_hand_features(obs, seat, out)
     other_hand_features(obs, seat, unseen, out)
     chance_features(obs, seat, out)
-    table_features(obs, seat, each, unseen, out)
-    turn_features(params, obs, seat, each, out)
     worth = card_crowns(obs)
-    side_features(obs, seat, each, worth, out, F_SIDE)           # over the scratch
-    side_features(obs, q, each, worth, out, F_SIDE + N_SIDE)
-    out[F_TABLE] = out[F_SIDE + F_PROGRESS] - out[F_SIDE + N_SIDE + F_PROGRESS]
+    side_features(obs, seat, each, worth, out, F_OWN)             # over the scratch
+    side_features(obs, 1 - seat, each, worth, out, F_NEXT)
+    table_features(obs, each, unseen, out)
+    turn_features(params, obs, seat, each, out)

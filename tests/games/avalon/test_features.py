@@ -7,12 +7,12 @@ tests/test_features.py."""
 import numpy as np
 import pytest
 from avalon_table import E, K, Table, attack, enchant
-from numba import njit
 from numba.core.runtime import _nrt_python, rtsys
 
 from simkit import registry
 from simkit.games.avalon import rules as r
 from simkit.games.avalon import state as S
+from simkit.jit import kernel
 
 P1, P2 = 0, 1
 FEATURES = registry.get_game("avalon").features
@@ -29,7 +29,7 @@ def features(t, seat):
     out = np.full(len(FEATURES), np.nan)
     r.features(t.params, obs, seat, out)
     assert np.isfinite(out).all()
-    return dict(zip(FEATURES, out.tolist()))
+    return dict(zip(FEATURES, out.tolist(), strict=True))
 
 
 def check(f, **expected):
@@ -140,6 +140,19 @@ def test_the_cheapest_conquest_counts_pile_losses_castle_and_avalon():
           next_cheapest_conquest_cards=1, next_crowns_in_reach=5 + 3 + 15 / 7)
 
 
+def test_a_revealed_castle_needs_one_card_more():
+    t = Table().territory(4, "castle_hill", P2).pile(P2, 4, K("blue")).pile(P1, 4, K("red"))
+    t.hand(P1, K("green"))
+    # 1 card to his 1 + castle: not yet (the 10 face-down slots are, at 0 : 0); next turn,
+    # with 1 card, P1 cannot lay up and attack
+    check(features(t, P1), own_slots_attackable=10, next_crowns_open_now=0,
+          next_crowns_open_next_turn=0)
+    t.hand(P1, K("green"))
+    check(features(t, P1), own_slots_attackable=10, next_crowns_open_next_turn=3)
+    t.pile(P1, 4, K("red"))
+    check(features(t, P1), own_slots_attackable=11, next_crowns_open_now=3)
+
+
 def test_crowns_in_reach_only_as_many_conquests_as_the_turn_allows():
     t = reach().set(S.CONQUESTS, 1)
     check(features(t, P1), own_crowns_in_reach=4 + 3, conquests_this_turn=1)
@@ -195,6 +208,10 @@ def test_chances_of_an_answer_to_an_attack_or_an_enchantment():
     # each unseen type is his unknown card with chance 1/3; the red enchantress is known
     check(f, own_attack_unanswered=2 / 3, own_enchant_targets=1,
           own_enchant_unanswered=2 / 3, next_enchant_threats=1)
+    # the last blue enchantress seen on the discard pile: no counter-spell; the red knight
+    # is now one of the 2 unseen cards
+    f = features(small_table().discard(E("blue")), P1)
+    check(f, own_attack_unanswered=1 / 2, own_enchant_unanswered=1, unseen_cards=2)
 
 
 def test_the_stone_circle_lets_enchantresses_attack():
@@ -296,7 +313,7 @@ def test_features_allocate_nothing():
     assert counts[0] == counts[1]
 
 
-@njit
+@kernel
 def _many(params, obs, out, times):
     for _ in range(times):
         r.features(params, obs, P1, out)
