@@ -2,6 +2,7 @@
 rulebook's worked examples (Szaruś's two modifications, the two-way card, Koniczynka's
 Family, Łatek's 17 points)."""
 
+import copy
 import itertools
 
 import numpy as np
@@ -214,8 +215,9 @@ def test_other_seats_do_not_see_the_secret_choices():
 
 
 def clone(t):
-    c = Table(t.n)
-    c.params, c.state, c.chance = t.params, t.state.copy(), t.chance.copy()
+    """A copy of the table to play on (its params shared: compiling them is slow)."""
+    c = copy.copy(t)
+    c.state, c.chance, c.items = t.state.copy(), t.chance.copy(), t.items.copy()
     return c
 
 
