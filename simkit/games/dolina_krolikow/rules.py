@@ -21,6 +21,7 @@ Moves (small ints, written once here):
     WAND_ADD + w, WAND_DONE put Wanderer w into the newly drawn House, or stop
     F_KEEP + k, F_REDEAL    setup: keep Forest card k, or ask for the redeal (both clash)
     H_DISCARD + h, H_KEEP_ALL  setup: discard dealt House card h, or keep them all
+                            (both secret: carried out once every seat has chosen)
     R_KEEP + k              redeal: keep one of the two new Forest cards
 """
 
@@ -34,6 +35,10 @@ from simkit.rng import rand_below, shuffle
 from .state import (
     ACTOR,
     CARD_LOC,
+    CHOSE_KEEP_ALL,
+    CHOSE_REDEAL,
+    CHOSEN_FOREST,
+    CHOSEN_HOUSE,
     CLOCK,
     DECK,
     DECK_N,
@@ -160,6 +165,8 @@ H_KEEP_ALL = H_DISCARD + 4
 R_KEEP = H_KEEP_ALL + 1
 PAY_TOKEN = R_KEEP + 2
 N_MOVES = PAY_TOKEN + 3
+# a secret setup choice is kept as its move less F_KEEP or H_DISCARD (state.py)
+assert F_REDEAL - F_KEEP == CHOSE_REDEAL and H_KEEP_ALL - H_DISCARD == CHOSE_KEEP_ALL
 MAX_MOVES = 9 * MAXPOS * N_FACES + 64
 
 # --- item columns: generic ones, then 3 per rabbit card, 3 per House card, 3 per Forest ---
@@ -460,6 +467,7 @@ def new_game(params, n_players, state, chance):
     state[HOUSE_N:HOUSE_COLS + 3 * 4 * MAXH] = 0
     state[HOUSE_COUNT:HOUSE_COUNT + 4] = 0
     state[REDEAL:REDEAL + 4] = 0
+    state[CHOSEN_FOREST:CHOSEN_HOUSE + MAXP] = -1
     state[FOREST_AT:FOREST_AT + MAXP] = 0
     state[HOUSE_BACK:HOUSE_BACK + MAXP * (MAXHC + MAXF)] = 0
     deal_missions(params, n_players, state, chance)
@@ -577,8 +585,28 @@ def start_redeal(state, chance, seat):
 
 
 @kernel
+def reveal_choices(params, state, items):
+    """Every seat has chosen in secret: the choices are carried out together, in seat order
+    (Setup 5: each keeps a Forest card or waits for the redeal, and keeps its House cards
+    or discards one)."""
+    for s in range(state[N_PLAYERS]):
+        f = state[CHOSEN_FOREST + s]
+        if f == CHOSE_REDEAL:
+            state[REDEAL + s] = 1
+            items[s, I_REDEALT] += 1
+        else:
+            keep_forest(state, s, f)
+            items[s, forest_item(params, state[FOREST_KEPT + s]) + EV_KEPT] += 1
+        h = state[CHOSEN_HOUSE + s]
+        keep_houses(params, state, s, h if h != CHOSE_KEEP_ALL else -1, items)
+        state[CHOSEN_FOREST + s] = -1
+        state[CHOSEN_HOUSE + s] = -1
+
+
+@kernel
 def after_setup_seat(params, state, chance, items):
-    """Next seat's secret choice; then the redeals in seat order; then the first round."""
+    """Next seat's secret choice; then, all chosen, the reveal and the redeals in seat
+    order; then the first round."""
     n = state[N_PLAYERS]
     s = state[ACTOR] + 1  # after a redeal: the next seats that asked for one
     if state[PHASE] == PH_SETUP_HOUSE:
@@ -586,6 +614,7 @@ def after_setup_seat(params, state, chance, items):
             state[PHASE] = PH_SETUP_FOREST
             state[ACTOR] = s
             return
+        reveal_choices(params, state, items)
         s = 0
     for t in range(s, n):
         if state[REDEAL + t] == 1:
@@ -1173,16 +1202,11 @@ def apply_wander_add(params, state, chance, seat, move, items):
 @kernel
 def apply_setup(params, state, chance, seat, move, items):
     ph = state[PHASE]
-    if ph == PH_SETUP_FOREST:
-        if move == F_REDEAL:
-            state[REDEAL + seat] = 1
-            items[seat, I_REDEALT] += 1
-        else:
-            keep_forest(state, seat, move - F_KEEP)
-            items[seat, forest_item(params, state[FOREST_KEPT + seat]) + EV_KEPT] += 1
+    if ph == PH_SETUP_FOREST:  # secret: noted, carried out once every seat has chosen
+        state[CHOSEN_FOREST + seat] = move - F_KEEP
         state[PHASE] = PH_SETUP_HOUSE
     elif ph == PH_SETUP_HOUSE:
-        keep_houses(params, state, seat, move - H_DISCARD if move != H_KEEP_ALL else -1, items)
+        state[CHOSEN_HOUSE + seat] = move - H_DISCARD
         after_setup_seat(params, state, chance, items)
     else:  # PH_REDEAL
         keep_forest(state, seat, move - R_KEEP)
@@ -1400,8 +1424,8 @@ def phase(params, state):
 @kernel
 def observe(params, state, seat, obs):
     """Hidden: the order of every stack, other seats' mission cards (kept face down, see
-    NOTES.md), their secret setup hands, the House cards another seat has drawn, and what
-    another seat saw go back into a stack (HOUSE_BACK, FOREST_BACK)."""
+    NOTES.md), their secret setup hands and choices, the House cards another seat has
+    drawn, and what another seat saw go back into a stack (HOUSE_BACK, FOREST_BACK)."""
     copy_into(obs, state)
     for i in range(MAXC):
         if obs[DECK + i] >= 0:
@@ -1430,6 +1454,10 @@ def hide_seat(obs, s, face_up):
     for k in range(4):
         if obs[HOUSE_HAND + 4 * s + k] >= 0:
             obs[HOUSE_HAND + 4 * s + k] = -2
+    if obs[CHOSEN_FOREST + s] >= 0:  # made (the seat to move is public), but not what
+        obs[CHOSEN_FOREST + s] = -2
+    if obs[CHOSEN_HOUSE + s] >= 0:
+        obs[CHOSEN_HOUSE + s] = -2
     obs[HOUSE_BACK + s * MAXHC:HOUSE_BACK + (s + 1) * MAXHC] = -2  # what s saw go back
     obs[FOREST_BACK + s * MAXF:FOREST_BACK + (s + 1) * MAXF] = -2
     if face_up:  # kept missions lie face up once chosen
@@ -1456,7 +1484,8 @@ def determinize(params, obs, seat, state, stream, scratch):
     Determinisation): the rabbit deck (its cards are public) in a random order; the House
     and Forest cards the seat cannot see dealt to the places it cannot see, each card the
     seat saw go back into a stack to that stack or to a place filled since, the others
-    anywhere, uniformly among such deals; the other seats remember nothing."""
+    anywhere, uniformly among such deals; the other seats remember nothing; a secret setup
+    choice another seat has made is drawn among those its dealt cards allow."""
     cfg = params[0]
     copy_into(state, obs)
     deal_rabbit_deck(cfg, obs, state, stream, scratch)
@@ -1468,6 +1497,33 @@ def determinize(params, obs, seat, state, stream, scratch):
     deal_hidden(state, stream, scratch, n, cfg[C_N_HOUSE], HOUSE_BACK + seat * MAXHC)
     n = forest_places(obs, scratch, cfg[C_N_FOREST])
     deal_hidden(state, stream, scratch, n, cfg[C_N_FOREST], FOREST_BACK + seat * MAXF)
+    for s in range(obs[N_PLAYERS]):
+        if obs[CHOSEN_FOREST + s] == HIDDEN:
+            draw_choices(params, state, stream, s)
+
+
+@kernel
+def draw_choices(params, state, stream, s):
+    """Seat s's secret setup choice, once its cards are dealt: each choice its cards allow
+    as likely as another (the others' choices are not read; NOTES.md). Nothing shows it
+    before the reveal, so the choice tells nothing of the cards and the cards are dealt as
+    if it were not made."""
+    keeps = params[0][C_FOREST_DEALT]
+    f = rand_below(stream, keeps + (1 if may_redeal(params, state, s) else 0))
+    state[CHOSEN_FOREST + s] = f if f < keeps else CHOSE_REDEAL
+    if state[CHOSEN_HOUSE + s] == HIDDEN:  # made once its Forest choice is
+        held = 0
+        for k in range(4):
+            if state[HOUSE_HAND + 4 * s + k] >= 0:
+                held += 1
+        r = rand_below(stream, held + 1)  # one of the cards held, or none
+        state[CHOSEN_HOUSE + s] = CHOSE_KEEP_ALL
+        for k in range(4):
+            if state[HOUSE_HAND + 4 * s + k] >= 0:
+                if r == 0:
+                    state[CHOSEN_HOUSE + s] = k
+                    break
+                r -= 1
 
 
 @kernel

@@ -2,7 +2,7 @@
 
 Capacities are fixed (up to 4 players, 9 dice, 8 positions, 64 rabbit cards, 24 House cards,
 12 Forest cards, 6 Houses a player); the game's data must fit in them (checked when the data
-is compiled). ``-1`` means empty everywhere. 715 ints in all.
+is compiled). ``-1`` means empty everywhere. 723 ints in all.
 
     +-- header [0..20) ----------------------------------------------------------------+
     | N_PLAYERS PHASE ACTOR FIRST ROUND STEP OVER PLACE_FOR PEND_N PEND_I DECK_N        |
@@ -33,6 +33,11 @@ is compiled). ``-1`` means empty everywhere. 715 ints in all.
     +-- Forest, Wanderers, placements ---------------------------------------------------+
     | FOREST_HAND[4*2] FOREST_KEPT[4] REDEAL[4] FPOOL[12] (undealt or returned)         |
     | WAND[4*2] each seat's Wanderers | PEND_SEAT[16] PEND_CARD[16] rabbits to place    |
+    | CHOSEN_FOREST[4] CHOSEN_HOUSE[4] each seat's secret setup choice (Setup 5),      |
+    |   made in turn, carried out when every seat has chosen: the Forest card kept (its |
+    |   place in FOREST_HAND) or CHOSE_REDEAL; the House card discarded (its place in   |
+    |   HOUSE_HAND) or CHOSE_KEEP_ALL; -1 not chosen, or carried out. Seen by the seat  |
+    |   alone                                                                           |
     +-- when each mission came, and what each seat saw go back (NOTES.md) -------------+
     | HOUSE_AT[24] the CLOCK when each House's card came (public)                        |
     | FOREST_AT[4] the CLOCK when the seat's Forest cards were dealt: 0, or its redeal  |
@@ -43,8 +48,8 @@ is compiled). ``-1`` means empty everywhere. 715 ints in all.
     +-----------------------------------------------------------------------------------+
 
 Hidden in ``observe``: the order of DECK, HSTACK and FPOOL, other seats' FOREST_HAND,
-HOUSE_HAND, DRAWN, HOUSE_BACK, FOREST_BACK and (face-down missions) FOREST_KEPT and
-HOUSE_CARD.
+HOUSE_HAND, DRAWN, CHOSEN_FOREST, CHOSEN_HOUSE, HOUSE_BACK, FOREST_BACK and (face-down
+missions) FOREST_KEPT and HOUSE_CARD.
 
 A card s saw go back at time t is, as s knows, in its stack or in a place filled after t
 (a place's time: the stack never, a House its HOUSE_AT, a dealt House card 0, a seat's
@@ -88,12 +93,17 @@ FPOOL = REDEAL + MAXP
 WAND = FPOOL + MAXF
 PEND_SEAT = WAND + MAXP * 2
 PEND_CARD = PEND_SEAT + MAXPEND
-HOUSE_AT = PEND_CARD + MAXPEND
+CHOSEN_FOREST = PEND_CARD + MAXPEND
+CHOSEN_HOUSE = CHOSEN_FOREST + MAXP
+HOUSE_AT = CHOSEN_HOUSE + MAXP
 FOREST_AT = HOUSE_AT + MAXP * MAXH
 HOUSE_BACK = FOREST_AT + MAXP
 FOREST_BACK = HOUSE_BACK + MAXP * MAXHC
 STATE_SIZE = FOREST_BACK + MAXP * MAXF
 
+# the secret setup choices beyond a card's place: the move less F_KEEP (F_REDEAL is F_KEEP
+# + 2) and less H_DISCARD (H_KEEP_ALL is H_DISCARD + 4); rules.py checks that these agree
+CHOSE_REDEAL, CHOSE_KEEP_ALL = 2, 4
 # DIE_USE values beyond a position
 USE_GARDEN, USE_LEFTOVER = 8, 9
 # CARD_LOC values

@@ -124,16 +124,19 @@ def _decision(params, n_players, before, move, after) -> list[str]:
     lines: list[str]
     if ph == S.PH_SETUP_FOREST:
         if move == R.F_REDEAL:
-            lines = ["both Forest cards clash with the Houses: asks for the redeal"]
+            lines = [f"both Forest cards clash with the Houses: chooses in secret to wait "
+                     f"for the redeal [seen by {me}]"]
         else:
-            f = after[S.FOREST_KEPT + seat]
-            lines = [f"keeps {forest_name(params, f)} in secret [seen by {me}]"]
+            f = before[S.FOREST_HAND + 2 * seat + move - R.F_KEEP]
+            lines = [f"chooses in secret to keep {forest_name(params, f)} [seen by {me}]"]
     elif ph == S.PH_SETUP_HOUSE:
         if move == R.H_KEEP_ALL:
-            lines = ["keeps all dealt House cards"]
+            lines = [f"chooses in secret to keep all dealt House cards [seen by {me}]"]
         else:
             h = before[S.HOUSE_HAND + 4 * seat + move - R.H_DISCARD]
-            lines = [f"discards {house_name(params, h)} [seen by {me}]"]
+            lines = [f"chooses in secret to discard {house_name(params, h)} [seen by {me}]"]
+        if after[S.PHASE] not in (S.PH_SETUP_FOREST, S.PH_SETUP_HOUSE):
+            lines += reveal_text(n_players, after)
     elif ph == S.PH_REDEAL:
         lines = [f"redeal: keeps {forest_name(params, after[S.FOREST_KEPT + seat])} "
                  f"[seen by {me}]"]
@@ -166,6 +169,18 @@ def _decision(params, n_players, before, move, after) -> list[str]:
     else:
         lines = leftover_text(params, before, move, after, seat)
     return lines
+
+
+def reveal_text(n_players, after) -> list[str]:
+    """Every seat has chosen: what the table sees of the choices, all at once (with
+    face-down missions, how many House cards each keeps and who waits for the redeal)."""
+    out = ["all have chosen; the secret choices are revealed:"]
+    for s in range(n_players):
+        houses = f"{int(after[S.HOUSE_COUNT + s])} House cards"
+        out.append(f"  {seat_label(s)} keeps {houses} and waits for the redeal"
+                   if after[S.REDEAL + s] else
+                   f"  {seat_label(s)} keeps a Forest card and {houses}")
+    return out
 
 
 def pick_text(params, before, move, after, seat) -> list[str]:
@@ -314,6 +329,7 @@ def check_state(params, n_players, state) -> list[str]:
     problems += check_houses(params, n_players, state)
     problems += check_tokens(params, n_players, state)
     problems += check_missions(params, n_players, state)
+    problems += check_choices(params, n_players, state)
     problems += check_memory(params, n_players, state)
     return problems
 
@@ -373,6 +389,31 @@ def check_missions(params, n_players, state) -> list[str]:
     if state[S.PHASE] not in SETUP_PHASES and any(
             state[S.FOREST_KEPT + s] < 0 for s in range(n_players)):
         problems.append("a player has no Forest card after setup")
+    return problems
+
+
+def check_choices(params, n_players, state) -> list[str]:
+    """The secret setup choices: noted for the seats that have chosen (in seat order, the
+    Forest card first), each one the seat's cards allow, and none once carried out."""
+    problems = []
+    ph, actor = int(state[S.PHASE]), int(state[S.ACTOR])
+    choosing = ph in (S.PH_SETUP_FOREST, S.PH_SETUP_HOUSE)
+    for s in range(n_players):
+        f, h = int(state[S.CHOSEN_FOREST + s]), int(state[S.CHOSEN_HOUSE + s])
+        made_f = choosing and (s < actor or (s == actor and ph == S.PH_SETUP_HOUSE))
+        made_h = choosing and s < actor
+        noted = (f >= 0 if made_f else f == -1) and (h >= 0 if made_h else h == -1)
+        if not noted:
+            problems.append(f"P{s + 1}'s secret setup choice is ({f}, {h}) in phase "
+                            f"{S.PHASE_NAMES[ph]} with P{actor + 1} to choose")
+            continue
+        if f >= 0 and not (
+                (f < params[0][R.C_FOREST_DEALT] and state[S.FOREST_HAND + 2 * s + f] >= 0)
+                or (f == S.CHOSE_REDEAL and R.may_redeal(params, state, s))):
+            problems.append(f"P{s + 1} chose Forest choice {f}, which its cards do not allow")
+        if h >= 0 and not (h == S.CHOSE_KEEP_ALL or (
+                h < 4 and state[S.HOUSE_HAND + 4 * s + h] >= 0)):
+            problems.append(f"P{s + 1} chose to discard House card {h}, which it does not hold")
     return problems
 
 

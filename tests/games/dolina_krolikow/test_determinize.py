@@ -41,6 +41,7 @@ DRAWS = 2000
 ALPHA = 1e-4
 NEVER = float("inf")
 SETUP = (S.PH_SETUP_FOREST, S.PH_SETUP_HOUSE, S.PH_REDEAL)
+CHOOSING = (S.PH_SETUP_FOREST, S.PH_SETUP_HOUSE)  # the secret choices, before the reveal
 
 
 def make_plan(n, face_up=False):
@@ -79,6 +80,7 @@ class Game:
         self.items = np.zeros((n, len(GAME.item_columns)), np.int32)
         self.buf = np.empty(self.pl.max_moves, np.int32)
         self.back = [{} for _ in range(n)]
+        self.secret = []  # the cards the secret choices put back, seen go at the reveal
         self.clock = 0
 
     def moves(self):
@@ -91,16 +93,21 @@ class Game:
         R.apply_move(self.params, self.st, move, self.chance, self.items)
         a = self.st
         hand = b[S.FOREST_HAND + 2 * s:S.FOREST_HAND + 2 * s + 2]
-        if ph in (S.PH_SETUP_FOREST, S.PH_REDEAL) and move != R.F_REDEAL:
-            k = move - (R.F_KEEP if ph == S.PH_SETUP_FOREST else R.R_KEEP)
-            self.back[s][("forest", int(hand[1 - k]))] = self.clock + 1
+        if ph == S.PH_SETUP_FOREST and move != R.F_REDEAL:
+            self.secret.append((s, ("forest", int(hand[1 - (move - R.F_KEEP)]))))
         elif ph == S.PH_SETUP_HOUSE and move != R.H_KEEP_ALL:
             card = int(b[S.HOUSE_HAND + 4 * s + move - R.H_DISCARD])
-            self.back[s][("house", card)] = self.clock + 1
+            self.secret.append((s, ("house", card)))
+        elif ph == S.PH_REDEAL:
+            self.back[s][("forest", int(hand[1 - (move - R.R_KEEP)]))] = self.clock + 1
         elif ph == S.PH_DRAW and move == R.DRAW_TAKE:
             self.clock += 1
         elif ph == S.PH_KEEP:
             self.back[s][("house", int(b[S.DRAWN + 1 - (move - R.KEEP)]))] = self.clock + 1
+        if ph == S.PH_SETUP_HOUSE and a[S.PHASE] not in CHOOSING:  # the reveal
+            for q, card in self.secret:
+                self.back[q][card] = self.clock + 1
+            self.secret = []
         t = int(a[S.ACTOR])
         if a[S.PHASE] == S.PH_REDEAL and (ph != S.PH_REDEAL or s != t):  # t's redeal began
             for f in b[S.FOREST_HAND + 2 * t:S.FOREST_HAND + 2 * t + 2]:
@@ -260,22 +267,40 @@ def law(observed, probs):
     assert p > ALPHA, f"{f_obs.tolist()} of {values} is not the law (p={p:.2g})"
 
 
-def test_a_secret_choice_made_is_dealt_among_the_cards_the_next_chooser_cannot_see():
+def test_a_secret_choice_made_is_drawn_anew_for_the_next_chooser():
+    """P2 cannot see what P1 chose: its determinisations deal P1's hand among the cards P2
+    never saw, and draw P1's choice among those that hand allows, each as likely (a
+    determinisation that kept the true choice, or leaned to it, fails)."""
     g = Game(2, seed=11)
-    returned = int(g.st[S.FOREST_HAND + 1])
     play_setup(g)  # P1 keeps its first Forest card, discards its first House card
     assert g.st[S.PHASE] == S.PH_SETUP_FOREST and g.st[S.ACTOR] == 1
     obs = observe(g.params, g.st, 1)  # P2, about to choose: P1's choice is secret
-    assert obs[S.FOREST_KEPT + 0] == HIDDEN
+    assert obs[S.CHOSEN_FOREST] == HIDDEN and obs[S.CHOSEN_HOUSE] == HIDDEN
+    assert obs[S.FOREST_KEPT] == -1 and obs[S.HOUSE_COUNT] == 0  # carried out at the reveal
     dets = determinisations(g.params, obs, 1, DRAWS)
     unseen = sorted(set(range(9)) - set(g.st[S.FOREST_HAND + 2:S.FOREST_HAND + 4].tolist()))
-    assert len(unseen) == 7  # the pool's 6 and P1's kept card, among the 7 P2 never saw
-    law(dets[:, S.FOREST_KEPT + 0], {f: 1 / 7 for f in unseen})
-    # P1 knows the card it put back is in the pool, not in P2's hand
+    assert len(unseen) == 7  # the pool's 5 and P1's 2, among the 7 P2 never saw
+    law(dets[:, S.FOREST_HAND], {f: 1 / 7 for f in unseen})
+    law(dets[:, S.CHOSEN_HOUSE], {k: 1 / 5 for k in (0, 1, 2, 3, S.CHOSE_KEEP_ALL)})
+    redeal = np.array([R.may_redeal(g.params, d, 0) for d in dets])
+    assert 30 < redeal.sum() < DRAWS / 2  # some hands dealt to P1 clash, most do not
+    law(dets[~redeal, S.CHOSEN_FOREST], {0: 1 / 2, 1: 1 / 2})
+    law(dets[redeal, S.CHOSEN_FOREST], {0: 1 / 3, 1: 1 / 3, S.CHOSE_REDEAL: 1 / 3})
+    assert check_uniform(g.params, obs, 1, dets, "forest") == 1
+    assert check_uniform(g.params, obs, 1, dets, "house") == 1
+
+
+def test_a_card_put_back_at_setup_is_remembered_from_the_reveal():
+    g = Game(2, seed=11)
+    returned = int(g.st[S.FOREST_HAND + 1])
+    play_setup(g)  # P1 keeps its first Forest card: the second goes back at the reveal
+    assert observe(g.params, g.st, 0)[S.FOREST_BACK + returned] == 0  # still in its hand
+    play_setup(g)  # P2 chooses: the reveal
+    assert g.st[S.PHASE] not in SETUP
     obs = observe(g.params, g.st, 0)
     assert obs[S.FOREST_BACK + returned] == 1
     dets = determinisations(g.params, obs, 0, DRAWS)
-    assert not (dets[:, S.FOREST_HAND + 2:S.FOREST_HAND + 4] == returned).any()
+    assert not (dets[:, S.FOREST_KEPT + 1] == returned).any()  # P2's, dealt before
     pool = dets[:, S.FPOOL:S.FPOOL + g.st[S.FPOOL_N]]
     assert ((pool == returned).sum(axis=1) == 1).all()
     assert check_uniform(g.params, obs, 0, dets, "forest") == 2

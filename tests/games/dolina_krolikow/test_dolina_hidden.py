@@ -1,8 +1,9 @@
 """What each seat sees: on many mid-game states of random games, changing what a seat has
 not seen (the order of the rabbit deck, the House stack and the Forest pool, the secret
-mission cards of the others that it never held) leaves its observation alone; and what it
-was shown stays in it as long as the table shows it (its own missions, the House cards it
-draws while it chooses, face-up missions, every rabbit, die and token)."""
+mission cards of the others that it never held, the secret setup choices the others have
+made) leaves its observation alone; and what it was shown stays in it as long as the table
+shows it (its own missions and choices, the House cards it draws while it chooses, face-up
+missions, every rabbit, die and token)."""
 
 import numpy as np
 import pytest
@@ -82,9 +83,10 @@ def hidden_slots(params, st, seat):
 
 
 def unseen_changed(params, st, seat, seen, rng):
-    """A copy of ``st`` with the rabbit deck shuffled and the mission cards ``seat`` never
-    held dealt anew among the places it cannot see; the others forget what they saw go
-    back into a stack (that memory is theirs alone, and the new deal may not fit it)."""
+    """A copy of ``st`` with the rabbit deck shuffled, the mission cards ``seat`` never
+    held dealt anew among the places it cannot see, and the others' secret setup choices
+    made anew; the others forget what they saw go back into a stack (that memory is theirs
+    alone, and the new deal may not fit it)."""
     out = st.copy()
     for s in range(int(st[S.N_PLAYERS])):
         if s != seat:
@@ -97,7 +99,21 @@ def unseen_changed(params, st, seat, seen, rng):
         cards = out[free].copy()
         rng.shuffle(cards)
         out[free] = cards
+    for s in range(int(st[S.N_PLAYERS])):
+        if s != seat:
+            choose_anew(params, out, s, rng)
     return out
+
+
+def choose_anew(params, st, s, rng):
+    """Seat s's secret setup choices, where made, drawn anew among those its cards allow."""
+    if st[S.CHOSEN_FOREST + s] >= 0:
+        forest = list(range(int(params[0][R.C_FOREST_DEALT])))
+        forest += [S.CHOSE_REDEAL] if R.may_redeal(params, st, s) else []
+        st[S.CHOSEN_FOREST + s] = rng.choice(forest)
+    if st[S.CHOSEN_HOUSE + s] >= 0:
+        house = [k for k in range(4) if st[S.HOUSE_HAND + 4 * s + k] >= 0]
+        st[S.CHOSEN_HOUSE + s] = rng.choice(house + [S.CHOSE_KEEP_ALL])
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -131,7 +147,7 @@ def test_what_a_seat_was_shown_stays_in_its_observation(n, face_up):
               (S.REDEAL, S.MAXP), (S.WAND, 2 * S.MAXP), (S.PEND_SEAT, S.MAXPEND),
               (S.PEND_CARD, S.MAXPEND), (S.HOUSE_AT, h), (S.FOREST_AT, S.MAXP)]
     obs = np.empty(S.STATE_SIZE, np.int32)
-    shown = 0
+    shown = chosen = 0
     for params, st, _ in random_states(n, 12, 50 + n, face_up):
         revealed = face_up and st[S.PHASE] not in SETUP
         for seat in range(n):
@@ -148,7 +164,12 @@ def test_what_a_seat_was_shown_stays_in_its_observation(n, face_up):
                 else:
                     assert ((obs[kept] == HIDDEN) | (st[kept] < 0)).all()
                     assert obs[S.FOREST_KEPT + s] in (HIDDEN, -1)
+            for s in range(n):  # the secret setup choices: the seat's own, not the others'
+                for i in (S.CHOSEN_FOREST + s, S.CHOSEN_HOUSE + s):
+                    assert obs[i] == st[i] if s == seat or st[i] < 0 else obs[i] == HIDDEN
+                    chosen += st[i] >= 0 and s != seat
             drawer = st[S.PHASE] == S.PH_KEEP and st[S.ACTOR] == seat
             if drawer:  # the House cards offered, while the seat chooses
                 assert (obs[S.DRAWN:S.DRAWN + 2] == st[S.DRAWN:S.DRAWN + 2]).all()
     assert shown > 0 or not face_up
+    assert chosen > 0

@@ -2,6 +2,7 @@
 rulebook's worked examples (Szaruś's two modifications, the two-way card, Koniczynka's
 Family, Łatek's 17 points)."""
 
+import copy
 import itertools
 
 import numpy as np
@@ -13,7 +14,7 @@ from simkit.games.dolina_krolikow import card_text, compile_params, missions, ra
 from simkit.games.dolina_krolikow import rules as R
 from simkit.games.dolina_krolikow import state as S
 from simkit.games.dolina_krolikow.tables import view
-from simkit.games.dolina_krolikow.transcript import check_state
+from simkit.games.dolina_krolikow.transcript import check_state, describe_move, house_name
 from simkit.registry import get_game
 
 GAME = get_game("dolina-krolikow")
@@ -172,45 +173,151 @@ def test_setup_keeps_one_forest_card_and_may_discard_one_house():
     t = Table(2)
     dealt_f = [t[S.FOREST_HAND + k] for k in range(2)]
     dealt_h = [t[S.HOUSE_HAND + k] for k in range(4)]
+    pool, stack = t[S.FPOOL_N], t[S.HSTACK_N]
     assert R.F_KEEP in t.moves() and R.F_KEEP + 1 in t.moves()
     t.play(R.F_KEEP + 1)
-    assert t[S.FOREST_KEPT] == dealt_f[1]
-    assert dealt_f[0] in [t[S.FPOOL + i] for i in range(t[S.FPOOL_N])]
     assert sorted(t.moves()) == [R.H_DISCARD + k for k in range(4)] + [R.H_KEEP_ALL]
     t.play(R.H_DISCARD + 2)
-    assert [t[S.HOUSE_CARD + h] for h in range(3)] == [dealt_h[0], dealt_h[1], dealt_h[3]]
-    assert t[S.HOUSE_COUNT] == 3
+    # noted in secret; nothing moves before every seat has chosen
+    assert t[S.CHOSEN_FOREST] == 1 and t[S.CHOSEN_HOUSE] == 2
+    assert t[S.FOREST_KEPT] == -1 and t[S.HOUSE_COUNT] == 0
+    assert (t[S.FPOOL_N], t[S.HSTACK_N]) == (pool, stack)
     assert t[S.PHASE] == S.PH_SETUP_FOREST and t[S.ACTOR] == 1
+    assert t.problems() == []
     t.play(R.F_KEEP)
     t.play(R.H_KEEP_ALL)
-    assert t[S.HOUSE_COUNT + 1] == 4
+    assert t[S.FOREST_KEPT] == dealt_f[1]
+    assert dealt_f[0] in [t[S.FPOOL + i] for i in range(t[S.FPOOL_N])]
+    assert [t[S.HOUSE_CARD + h] for h in range(3)] == [dealt_h[0], dealt_h[1], dealt_h[3]]
+    assert t[S.HOUSE_COUNT] == 3 and t[S.HOUSE_COUNT + 1] == 4
+    assert dealt_h[2] in [t[S.HSTACK + i] for i in range(t[S.HSTACK_N])]
+    assert all(t[S.CHOSEN_FOREST + s] == -1 and t[S.CHOSEN_HOUSE + s] == -1 for s in range(4))
     assert t.problems() == []
+
+
+def observe_seat(t, seat):
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, seat, obs)
+    return obs
 
 
 def test_other_seats_do_not_see_the_secret_choices():
     t = Table(2)
     t.play(R.F_KEEP)
     t.play(R.H_DISCARD)
-    obs = np.empty_like(t.state)
-    R.observe(t.params, t.state, 1, obs)
-    assert obs[S.FOREST_KEPT] == -2 and obs[S.HOUSE_CARD] == -2
+    obs = observe_seat(t, 1)
+    assert obs[S.CHOSEN_FOREST] == -2 and obs[S.CHOSEN_HOUSE] == -2
+    assert obs[S.FOREST_HAND] == -2 and obs[S.HOUSE_HAND] == -2
     assert obs[S.FOREST_HAND + 2] == t[S.FOREST_HAND + 2]  # its own hand
-    R.observe(t.params, t.state, 0, obs)
-    assert obs[S.FOREST_KEPT] == t[S.FOREST_KEPT]
+    obs = observe_seat(t, 0)
+    assert obs[S.CHOSEN_FOREST] == 0 and obs[S.CHOSEN_HOUSE] == 0  # its own choice
     assert obs[S.DECK] == -2 and obs[S.HSTACK] == -2
+
+
+def clone(t):
+    """A copy of the table to play on (its params shared: compiling them is slow)."""
+    c = copy.copy(t)
+    c.state, c.chance, c.items = t.state.copy(), t.chance.copy(), t.items.copy()
+    return c
+
+
+def setup_observations(t, chooser, forest_move, house_move):
+    """The chooser makes these secret choices, every later seat keeps its first Forest card
+    and all its House cards: each later seat's observation at each of its choices, and the
+    true state before the last choice."""
+    t = clone(t)
+    t.play(forest_move)
+    t.play(house_move)
+    seen = []
+    for _ in range(chooser + 1, t.n):
+        seen.append(observe_seat(t, t[S.ACTOR]).tobytes())
+        t.play(R.F_KEEP)
+        seen.append(observe_seat(t, t[S.ACTOR]).tobytes())
+        if t[S.ACTOR] < t.n - 1:
+            t.play(R.H_KEEP_ALL)
+    return seen, t.state.tobytes()
+
+
+@pytest.mark.parametrize("players,chooser", [(2, 0), (3, 0), (3, 1), (4, 2)])
+def test_a_later_seat_sees_the_same_whatever_an_earlier_seat_chose(players, chooser):
+    """Setup 5, "in secret": the choices are made in turn, but a later seat's observation
+    is the same for every choice of an earlier one (the chooser is dealt two Forest cards
+    that clash with a House, so the redeal is open to it too)."""
+    t = Table(players)
+    deal_clash(t, chooser)
+    for _ in range(chooser):  # the seats before choose first
+        t.play(R.F_KEEP)
+        t.play(R.H_KEEP_ALL)
+    dealt = sum(t[S.HOUSE_HAND + 4 * chooser + k] >= 0 for k in range(4))
+    forest_moves = [R.F_KEEP, R.F_KEEP + 1, R.F_REDEAL]
+    house_moves = [R.H_KEEP_ALL] + [R.H_DISCARD + k for k in range(dealt)]
+    assert sorted(t.moves()) == sorted(forest_moves)
+    outcomes = [setup_observations(t, chooser, f, h) for f in forest_moves for h in house_moves]
+    assert len({truth for _, truth in outcomes}) == len(outcomes)  # the choices were real
+    assert all(seen == outcomes[0][0] for seen, _ in outcomes)
+    mine = {observe_seat(t, chooser).tobytes()}
+    for f in forest_moves:  # the chooser itself sees its own choice
+        c = clone(t)
+        c.play(f)
+        mine.add(observe_seat(c, chooser).tobytes())
+    assert len(mine) == 1 + len(forest_moves)
+
+
+def test_the_choices_are_revealed_together_once_every_seat_has_chosen():
+    t = Table(3)
+    deal_clash(t, 1)
+    hands = [[t[S.HOUSE_HAND + 4 * s + k] for k in range(3)] for s in range(3)]
+    t.play(R.F_KEEP)
+    t.play(R.H_DISCARD + 1)  # P1 discards its second House card
+    t.play(R.F_REDEAL)  # P2 will wait for the redeal
+    t.play(R.H_KEEP_ALL)
+    t.play(R.F_KEEP + 1)
+    assert t[S.HSTACK_N] == 16 - 9 and t[S.FPOOL_N] == 9 - 6
+    assert [t[S.HOUSE_COUNT + s] + t[S.REDEAL + s] for s in range(3)] == [0, 0, 0]
+    before = t.state.copy()
+    t.play(R.H_DISCARD)  # the last choice: all are carried out at once
+    assert [t[S.HOUSE_COUNT + s] for s in range(3)] == [2, 3, 2]
+    assert [t[S.REDEAL + s] for s in range(3)] == [0, 1, 0]
+    assert t[S.HSTACK_N] == 16 - 9 + 2 and t[S.FPOOL_N] == 9 - 6 + 2 + 2 - 2
+    assert [t[S.HOUSE_CARD + h] for h in range(2)] == [hands[0][0], hands[0][2]]
+    assert t[S.FOREST_KEPT] >= 0 and t[S.FOREST_KEPT + 2] >= 0
+    assert t[S.PHASE] == S.PH_REDEAL and t[S.ACTOR] == 1  # then the redeal
+    for seat in range(3):  # what the reveal shows, everyone sees
+        obs = observe_seat(t, seat)
+        for s in range(3):
+            assert obs[S.HOUSE_COUNT + s] == t[S.HOUSE_COUNT + s]
+            assert obs[S.REDEAL + s] == t[S.REDEAL + s]
+    assert t.problems() == []
+    lines = describe_move(t.params, 3, before, R.H_DISCARD, t.state)
+    assert lines == [
+        f"chooses in secret to discard {house_name(t.params, hands[2][0])} [seen by P3]",
+        "all have chosen; the secret choices are revealed:",
+        "  P1 keeps a Forest card and 2 House cards",
+        "  P2 keeps 3 House cards and waits for the redeal",
+        "  P3 keeps a Forest card and 2 House cards"]
 
 
 def test_face_up_missions_are_shown_after_the_secret_choices():
     t = Table(2, **{"missions.face_up": True})
     t.play(R.F_KEEP)
     t.play(R.H_KEEP_ALL)
-    obs = np.empty_like(t.state)
-    R.observe(t.params, t.state, 1, obs)
-    assert obs[S.FOREST_KEPT] == -2  # seat 1 has not chosen yet
+    obs = observe_seat(t, 1)
+    assert obs[S.FOREST_KEPT] == -1 and obs[S.CHOSEN_FOREST] == -2  # P1 chose, in secret
     t.finish_setup()
-    R.observe(t.params, t.state, 1, obs)
+    obs = observe_seat(t, 1)
     assert obs[S.FOREST_KEPT] == t[S.FOREST_KEPT] and obs[S.HOUSE_CARD] == t[S.HOUSE_CARD]
     assert obs[S.FOREST_KEPT] >= 0
+
+
+def test_check_state_sees_a_secret_choice_out_of_turn_or_not_allowed():
+    t = Table(2, **{"forest.redeal_allowed": False})
+    t.play(R.F_KEEP)
+    assert t.problems() == []
+    t[S.CHOSEN_HOUSE] = 1  # P1 has not made its House choice yet
+    assert any("secret setup choice" in p for p in t.problems())
+    t[S.CHOSEN_HOUSE] = -1
+    t[S.CHOSEN_FOREST] = R.F_REDEAL - R.F_KEEP  # the redeal is not open to it
+    assert any("do not allow" in p for p in t.problems())
 
 
 def deal_clash(t, seat):
@@ -232,11 +339,13 @@ def deal_clash(t, seat):
     spotted = house("only spotted")
     mine = [spotted] + [h for h in houses_all if h != spotted][:3]
     others = [h for h in houses_all if h not in mine]
-    for k in range(4):
+    dealt = sum(t[S.HOUSE_HAND + 4 * seat + k] >= 0 for k in range(4))
+    for k in range(dealt):
         t[S.HOUSE_HAND + 4 * seat + k] = mine[k]
+    others += mine[dealt:]
     for s in range(t.n):
         if s != seat:
-            for k in range(4):
+            for k in range(dealt):
                 t[S.HOUSE_HAND + 4 * s + k] = others.pop()
     for i in range(t[S.HSTACK_N]):
         t[S.HSTACK + i] = others.pop()
