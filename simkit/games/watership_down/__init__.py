@@ -36,7 +36,7 @@ from .state import (
     O_SP,
     PARAMS_SIZE,
 )
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 
 def _space(names, name, key):
@@ -230,6 +230,7 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="hlessil against elil: hidden identities, secret battle cards, a warren to found",
     progress_unit="share of the way to a win",
