@@ -28,6 +28,7 @@ from .rules import (
     C_HOUSE_LIMIT,
     C_HOUSES_DEALT,
     C_KIND_LIMIT,
+    C_MAX_TURNS,
     C_N_CARDS,
     C_N_DICE,
     C_N_FOREST,
@@ -279,6 +280,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     cfg[C_DRAW_OFFERED] = v["houses.draw_offered"]
     cfg[C_TWO_LARGE] = v["scoring.two_large"]
     cfg[C_FACE_UP] = v["missions.face_up"]
+    cfg[C_MAX_TURNS] = v["max_turns"]  # the features' turn as a share of the cap
     cfg[C_FOREST_DONE] = v["scoring.forest_completed"]
     cfg[C_FOREST_FAIL] = v["scoring.forest_failed"]
     cfg[C_HOUSE_DONE] = v["scoring.house_completed"]
@@ -356,4 +358,5 @@ GAME = GameSpec(
                   "cutoff_scale": 1.0},
     progress_unit="victory points (estimated)",
     phases=rules.PHASES,
+    features=rules.FEATURES,
 )

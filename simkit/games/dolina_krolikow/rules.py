@@ -134,8 +134,8 @@ from .tables import (
  C_POSITIONS, C_SWAP_POS, C_PER_COLOUR, C_N_DICE, C_N_CARDS, C_N_HOUSE, C_N_FOREST,
  C_FOREST_DEALT, C_REDEAL, C_WAND_MAX, C_ADV_TABLE, C_RECOLOUR, C_PIP, C_DRAW_OFFERED,
  C_TWO_LARGE, C_FOREST_DONE, C_FOREST_FAIL, C_HOUSE_DONE, C_HOUSE_FAIL,
- C_FACE_UP) = range(27)
-N_CFG = 27
+ C_FACE_UP, C_MAX_TURNS) = range(28)
+N_CFG = 28
 # the other tables follow cfg in the same array, at the offsets of tables.py
 SMALL, LARGE = 0, 1
 # marking kinds (tables.py: req)
@@ -1281,18 +1281,24 @@ def condition_short(state, i, kind, a, b):
     """Rabbits still to add for House i's rabbits to be a Family meeting the condition
     (kind, a, b): 0 when they are, -1 when they never can be (rabbits never leave a
     House; the colour table is not consulted)."""
-    n, large = state[HOUSE_N + i], state[HOUSE_LARGE + i]
     c = HOUSE_COLS + 3 * i
+    return rabbits_short(state[HOUSE_N + i], state[HOUSE_LARGE + i], state[c], state[c + 1],
+                         state[c + 2], kind, a, b)
+
+
+@inline
+def rabbits_short(n, large, white, brown, spotted, kind, a, b):
+    """``condition_short`` for a House of n rabbits (large of them Large; white, brown and
+    spotted of each colour): also for a House still to come (all 0)."""
     fam = family_short(n, large)
     if kind == P_HAS:
-        return max(fam, b - state[c + a])
+        return max(fam, b - (white if a == 0 else brown if a == 1 else spotted))
     if kind == P_ONLY:
-        return fam if state[c + a] == n else -1
+        return fam if (white if a == 0 else brown if a == 1 else spotted) == n else -1
     if kind == P_NONE:
-        return fam if state[c + a] == 0 else -1
+        return fam if (white if a == 0 else brown if a == 1 else spotted) == 0 else -1
     if kind == P_RAINBOW:
-        if n > 3 or state[c] > 1 or state[c + 1] > 1 or state[c + 2] > 1 \
-                or (n == 3 and large == 0):
+        if n > 3 or white > 1 or brown > 1 or spotted > 1 or (n == 3 and large == 0):
             return -1
         return max(fam, 3 - n)
     if kind == P_SIZE:
@@ -1301,7 +1307,7 @@ def condition_short(state, i, kind, a, b):
         return max(fam, a - large)
     if kind == P_SMALL:
         return max(fam, max(0, a - (n - large)) + (1 if large == 0 else 0))
-    colours = (state[c] > 0) + (state[c + 1] > 0) + (state[c + 2] > 0)  # P_MONO
+    colours = (white > 0) + (brown > 0) + (spotted > 0)  # P_MONO
     return fam if colours <= 1 else -1
 
 
@@ -1319,8 +1325,15 @@ def partial(points, short, picks, share, credit):
 def forest_short(params, state, seat):
     """Rabbits still to add for the seat's Forest mission (-1: it never can be met; each
     House still to draw counts 3: a Family of a House not yet drawn)."""
+    return forest_card_short(params, state, seat, state[FOREST_KEPT + seat])
+
+
+@inline
+def forest_card_short(params, state, seat, f):
+    """``forest_short`` for Forest card f (one the seat has chosen in secret but not yet
+    been given, too)."""
     P = params[0]
-    q = O_FOREST + 5 * state[FOREST_KEPT + seat]
+    q = O_FOREST + 5 * f
     quant, k, kind, a, b = P[q], P[q + 1], P[q + 2], P[q + 3], P[q + 4]
     houses = state[HOUSE_COUNT + seat]
     to_draw = P[C_HOUSE_LIMIT] - houses
@@ -1404,6 +1417,7 @@ House cards at a round's start; the dice draft (a pick, the Wanderers' exchange,
 pip change); the leftover die; putting rabbits into Houses (an acquired rabbit, Wanderers
 into a newly drawn House)."""
 PHASE_SETUP, PHASE_HOUSES, PHASE_DRAFT, PHASE_LEFTOVER, PHASE_PLACE = range(5)
+N_PHASES = len(PHASES)
 
 
 @kernel
@@ -1419,6 +1433,255 @@ def phase(params, state):
     if ph == PH_DRAW or ph == PH_KEEP:
         return PHASE_HOUSES
     return PHASE_SETUP  # PH_SETUP_FOREST, PH_SETUP_HOUSE, PH_REDEAL (PH_OVER: none)
+
+
+# --- what a seat looks at (the optional features kernel, issue 29) -------------------------
+# A learnt player of ``seat`` reads this vector, from its observation alone (NOTES.md,
+# Features). Every seat's valley and its work on the table this round are public, so each
+# seat gets the same block: the seat's own first, then the others in play order. Missions
+# are the seat's own: the others' lie face down unless ``missions.face_up``, and their
+# points and progress count them only where the observation shows them. Written for speed
+# (a learnt player calls it once a legal move): one pass over a seat's Houses gives its
+# points, its progress and its missions' shortfalls together, by the rules' own helpers
+# (tests/games/dolina_krolikow/test_features.py holds them equal to ``seat_score`` and
+# ``progress``).
+
+SEAT_FEATURES = (
+    "points_now", "progress", "family_points", "families", "houses", "houses_waiting",
+    "rabbits", "large_rabbits", "tokens", "wanderers", "rabbits_secured", "large_started",
+    "picks_left_this_round", "cards_in_reach")
+"""Written for each seat: ``own_<name>``, then ``next_``, ``second_`` and ``third_``."""
+SEATS = ("own", "next", "second", "third")
+OWN_FEATURES = (
+    "own_white_rabbits", "own_brown_rabbits", "own_spotted_rabbits", "own_carrots",
+    "own_cabbages", "own_cornflowers", "own_forest_done", "own_forest_rabbits_short",
+    "own_forest_lost", "own_house_missions_done", "own_house_missions_open",
+    "own_house_missions_one_short", "own_house_rabbits_short")
+TURN_FEATURES = ("rounds_fraction", "rounds_fraction_of_cap", "own_to_move",
+                 "own_pick_order") + tuple(f"phase_{name}" for name in PHASES)
+FEATURES = (tuple(f"{who}_{name}" for who in SEATS for name in SEAT_FEATURES)
+            + OWN_FEATURES + TURN_FEATURES)
+N_SEAT = len(SEAT_FEATURES)
+(F_POINTS, F_PROGRESS, F_FAMILY_POINTS, F_FAMILIES, F_HOUSES, F_WAITING, F_RABBITS, F_LARGE,
+ F_TOKENS, F_WANDERERS, F_SECURED, F_LARGE_STARTED, F_PICKS_LEFT, F_IN_REACH) = range(N_SEAT)
+F_OWN = MAXP * N_SEAT
+(F_WHITE, F_BROWN, F_SPOTTED, F_CARROTS, F_CABBAGES, F_CORNFLOWERS, F_FOREST_DONE,
+ F_FOREST_SHORT, F_FOREST_LOST, F_HOUSE_DONE, F_HOUSE_OPEN, F_HOUSE_ONE_SHORT,
+ F_HOUSE_SHORT) = range(F_OWN, F_OWN + len(OWN_FEATURES))
+F_TURN = F_OWN + len(OWN_FEATURES)
+F_ROUNDS, F_ROUNDS_CAP, F_TO_MOVE, F_PICK_ORDER = range(F_TURN, F_TURN + 4)
+F_PHASE = F_TURN + 4  # + the index ``phase`` gives
+assert F_PHASE + len(PHASES) == len(FEATURES)
+# every phase before the dice are rolled numbers below PH_PICK (picks_left)
+assert max(PH_SETUP_FOREST, PH_SETUP_HOUSE, PH_REDEAL, PH_DRAW, PH_KEEP, PH_WANDER_ADD) \
+    < PH_PICK < min(PH_LEFTOVER, PH_PLACE, PH_OVER, PH_PAY)
+
+
+@inline
+def drafting(obs):
+    """The dice are out and picks are being made (a pick, its payment, or the rabbit an
+    exchange of Wanderers brought before the pick)."""
+    ph = obs[PHASE]
+    return ph == PH_PICK or ph == PH_PAY or (ph == PH_PLACE and obs[PLACE_FOR] == 1)
+
+
+@inline
+def picks_left(P, obs, s):
+    """The dice seat s still picks this round: every one before the roll (setup and the
+    House draws included), none once the draft is over."""
+    if not drafting(obs):
+        return P[C_PICKS] if obs[PHASE] < PH_PICK else 0
+    n = obs[N_PLAYERS]
+    start = obs[STEP] + (1 if obs[PHASE] == PH_PAY else 0)  # a pick being paid for is made
+    j = (s - obs[FIRST]) % n  # s picks at steps j, j + n, ...
+    left = 0
+    for k in range(P[C_PICKS]):
+        if j + k * n >= start:
+            left += 1
+    return left
+
+
+@inline
+def table_work(P, obs, s, out, b):
+    """Seat s this round: the rabbits it has secured (its dice complete the card, or the
+    rabbit waits for one of its Houses), its Large cards with one die of two, its picks to
+    come, and, while it has one, the cards a die on the table could go on for it (to start
+    or complete the card) with its tokens."""
+    secured, started, in_reach = 0, 0, 0
+    for pos in range(P[C_POSITIONS]):
+        card = obs[POS_CARD + pos]
+        if card < 0 or obs[POS_OWNER + pos] != s:
+            continue
+        if obs[POS_D2 + pos] >= 0 or P[O_CARDS + 2 * card] == SMALL:
+            secured += 1
+        else:
+            started += 1
+    for j in range(obs[PEND_I], obs[PEND_N]):
+        secured += obs[PEND_SEAT + j] == s
+    picks = picks_left(P, obs, s)
+    if picks > 0 and drafting(obs):
+        tb = TOKENS + 3 * s
+        rich = 0  # the seat's row of the reach table, read once (as die_moves does)
+        for k in range(3):
+            if obs[tb + k] >= P[C_RECOLOUR]:
+                rich |= 1 << k
+        total = min(obs[tb] + obs[tb + 1] + obs[tb + 2], REACH_TOTALS - 1)
+        reach = O_REACH + total * 8 + rich
+        faces = 0  # the faces some die on the table can be made into: a card in reach
+        for d in range(P[C_N_DICE]):  # accepts one of them
+            if obs[DIE_USE + d] == -1:
+                faces |= P[reach + obs[DIE_FACE + d] * (REACH_TOTALS * 8)]
+        for pos in range(MAXPOS):
+            in_reach += open_mask(P, obs, s, pos) & faces != 0
+    out[b + F_SECURED] = secured
+    out[b + F_LARGE_STARTED] = started
+    out[b + F_PICKS_LEFT] = picks
+    out[b + F_IN_REACH] = in_reach
+
+
+@inline
+def partial_at(points, short, picks, base):
+    """``partial`` with ``base`` = credit ** (1 / share of the rounds left)."""
+    if short <= 0 or short > picks:
+        return 0.0
+    return points * base ** short
+
+
+@inline
+def valley(params, obs, s, picks, house_base, forest_base, out, b, own):
+    """Seat s's Houses, tokens and Wanderers, and its points and progress as the observer
+    sees them, in one pass: what ``seat_score`` and ``progress`` add up, each mission
+    counted only where its card is seen (a mission is done when it is 0 rabbits short).
+    ``own``: also the rabbits by colour and the House missions' shortfalls."""
+    P = params[0]
+    fam_points, points, credit = 0, 0, 0.0
+    families, waiting, rabbits, large = 0, 0, 0, 0
+    white, brown, spotted = 0, 0, 0
+    done, open_, one, short_sum = 0, 0, 0, 0
+    for h in range(obs[HOUSE_COUNT + s]):
+        i = s * MAXH + h
+        n, lg = obs[HOUSE_N + i], obs[HOUSE_LARGE + i]
+        rabbits += n
+        large += lg
+        white += obs[HOUSE_COLS + 3 * i]
+        brown += obs[HOUSE_COLS + 3 * i + 1]
+        spotted += obs[HOUSE_COLS + 3 * i + 2]
+        families += is_family(obs, i)
+        waiting += n > 0 and not is_family(obs, i)
+        fam_points += family_points(params, obs, i)
+        short = family_short(n, lg)
+        credit += partial_at(P[O_SIZE + min(n + short, 5)], short, picks, house_base)
+        card = obs[HOUSE_CARD + i]
+        if card < 0:  # face down
+            continue
+        m = O_HOUSE + 3 * card
+        short = condition_short(obs, i, P[m], P[m + 1], P[m + 2])
+        points += P[C_HOUSE_DONE] if short == 0 else P[C_HOUSE_FAIL]
+        credit += partial_at(P[C_HOUSE_DONE] - P[C_HOUSE_FAIL], short, picks, house_base)
+        done += short == 0
+        if 0 < short <= picks:
+            open_ += 1
+            one += short == 1
+            short_sum += short
+    if obs[FOREST_KEPT + s] >= 0:
+        short = forest_short(params, obs, s)
+        points += P[C_FOREST_DONE] if short == 0 else P[C_FOREST_FAIL]
+        credit += partial_at(P[C_FOREST_DONE] - P[C_FOREST_FAIL], short, picks, forest_base)
+    points += fam_points
+    tokens = token_total(obs, s)
+    out[b + F_POINTS] = points
+    out[b + F_PROGRESS] = points + TOKEN_TIE_BREAK * tokens + credit
+    out[b + F_FAMILY_POINTS] = fam_points
+    out[b + F_FAMILIES] = families
+    out[b + F_HOUSES] = obs[HOUSE_COUNT + s]
+    out[b + F_WAITING] = waiting
+    out[b + F_RABBITS] = rabbits
+    out[b + F_LARGE] = large
+    out[b + F_TOKENS] = tokens
+    out[b + F_WANDERERS] = (obs[WAND + 2 * s] >= 0) + (obs[WAND + 2 * s + 1] >= 0)
+    if own:
+        out[F_WHITE] = white
+        out[F_BROWN] = brown
+        out[F_SPOTTED] = spotted
+        out[F_HOUSE_DONE] = done
+        out[F_HOUSE_OPEN] = open_
+        out[F_HOUSE_ONE_SHORT] = one
+        out[F_HOUSE_SHORT] = short_sum
+
+
+@inline
+def missions_in_hand(params, obs, seat, picks, out):
+    """The seat's Forest mission (the card it keeps, or at setup the one it has chosen in
+    secret and not yet been given: done, rabbits short while it can be done in the picks
+    left, or lost), and at setup the House cards it holds and has not chosen to discard, as
+    Houses to come: open missions, their rabbits short added to those of ``valley``."""
+    P = params[0]
+    f = obs[FOREST_KEPT + seat]
+    chosen = obs[CHOSEN_FOREST + seat]
+    if f < 0 and 0 <= chosen < CHOSE_REDEAL:
+        f = obs[FOREST_HAND + 2 * seat + chosen]
+    done, short_left, lost = 0, 0, 0
+    if f >= 0:
+        short = forest_card_short(params, obs, seat, f)
+        if short == 0:
+            done = 1
+        elif 0 < short <= picks:
+            short_left = short
+        else:
+            lost = 1
+    out[F_FOREST_DONE] = done
+    out[F_FOREST_SHORT] = short_left
+    out[F_FOREST_LOST] = lost
+    discard = obs[CHOSEN_HOUSE + seat]
+    for k in range(4):
+        card = obs[HOUSE_HAND + 4 * seat + k]
+        if card < 0 or k == discard:
+            continue
+        m = O_HOUSE + 3 * card
+        short = rabbits_short(0, 0, 0, 0, 0, P[m], P[m + 1], P[m + 2])
+        if 0 < short <= picks:
+            out[F_HOUSE_OPEN] += 1
+            out[F_HOUSE_ONE_SHORT] += 1 if short == 1 else 0
+            out[F_HOUSE_SHORT] += short
+
+
+@kernel
+def features(params, obs, seat, out):
+    """``out`` (float64[len(FEATURES)]): what a good player of ``seat`` looks at, read from
+    its observation ``obs`` (NOTES.md, Features): a block of SEAT_FEATURES for each seat
+    from it in play order (0 for seats absent at fewer players), OWN_FEATURES, then
+    TURN_FEATURES."""
+    P = params[0]
+    n = obs[N_PLAYERS]
+    left = P[C_ROUNDS] - obs[ROUND]  # as progress: this round's rabbits are still to come
+    picks = left * P[C_PICKS]
+    # progress's credit ** (short / share of the rounds left), as (credit ** (1 / share))
+    # ** short: one real power a call, not one a House (the terms count 0 without picks)
+    house_base = PARTIAL_CREDIT ** (P[C_ROUNDS] / left) if left > 0 else 0.0
+    forest_base = FOREST_CREDIT ** (P[C_ROUNDS] / left) if left > 0 else 0.0
+    for k in range(MAXP):
+        b = k * N_SEAT
+        if k >= n:
+            for j in range(N_SEAT):
+                out[b + j] = 0.0
+            continue
+        s = (seat + k) % n
+        valley(params, obs, s, picks, house_base, forest_base, out, b, k == 0)
+        table_work(P, obs, s, out, b)
+    tb = TOKENS + 3 * seat
+    out[F_CARROTS] = obs[tb]
+    out[F_CABBAGES] = obs[tb + 1]
+    out[F_CORNFLOWERS] = obs[tb + 2]
+    missions_in_hand(params, obs, seat, picks, out)
+    over = obs[OVER] != 0
+    out[F_ROUNDS] = obs[ROUND] / P[C_ROUNDS]
+    out[F_ROUNDS_CAP] = obs[ROUND] / P[C_MAX_TURNS]
+    out[F_TO_MOVE] = not over and obs[ACTOR] == seat
+    out[F_PICK_ORDER] = (seat - obs[FIRST]) % n
+    for k in range(N_PHASES):
+        out[F_PHASE + k] = 0.0
+    if not over:
+        out[F_PHASE + phase(params, obs)] = 1.0
 
 
 @kernel
