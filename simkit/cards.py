@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 import re
 import shutil
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simkit import data
+from simkit import data, numeric
 from simkit.data import Field, Param, RecordList
 from simkit.errors import SimkitError, unknown
 
@@ -109,17 +110,15 @@ def parse_cell(f: Field, text: str) -> Any:
         if f.has_default:
             return f.default
         raise ValueError(f"is empty; it needs {data.TYPE_NAMES[f.type]} ({f.describe()})")
-    if f.type == "int":
-        try:
-            v = float(t) if re.fullmatch(r"[+-]?\d+\.0*", t) else int(t)
-        except ValueError:
-            raise ValueError(f"must be an integer, not {t!r}") from None
-    elif f.type == "float":
-        try:
+    if f.type == "int":  # digits 0-9 only (see simkit.numeric); 3.0 is 3
+        if re.fullmatch(r"[+-]?[0-9]+\.0*", t):
             v = float(t)
-        except ValueError:
-            raise ValueError(f"must be a number, not {t!r}") from None
-        if v != v or abs(v) == float("inf"):
+        elif numeric.WHOLE.fullmatch(t):
+            v = int(t)
+        else:
+            raise ValueError(f"must be an integer, not {t!r}")
+    elif f.type == "float":
+        if not numeric.REAL.fullmatch(t) or not math.isfinite(v := float(t)):
             raise ValueError(f"must be a finite number, not {t!r}")
     elif f.type == "bool":
         if t.lower() not in TRUE | FALSE:
@@ -140,20 +139,46 @@ class Origin:
     rows: dict[str, int] = field(default_factory=dict)
 
 
-def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
-    """The rows of a list's CSV file, every cell checked; a SimkitError naming the file, the
-    row, the column and what is allowed otherwise."""
+MAX_CARD_FILE = 10 * 2**20
+"""The largest card file read (10 MB): a game's list is a few hundred rows at most, and a
+file of millions of rows (or a device such as /dev/zero) would be read for minutes or
+exhaust the memory before any cell is checked."""
+
+
+def _card_text(path: Path) -> str:
+    """A card file's text: a regular file of at most ``MAX_CARD_FILE`` bytes, in UTF-8."""
+    path = Path(path)
+    limit = f"{MAX_CARD_FILE // 2**20} MB"
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise SimkitError(f"card file {path} does not exist") from None
-    except IsADirectoryError:
-        raise SimkitError(f"card file {path} is a folder") from None
+        if path.is_dir():
+            raise SimkitError(f"card file {path} is a folder")
+        if not path.exists():
+            raise SimkitError(f"card file {path} does not exist")
+        if not path.is_file():
+            raise SimkitError(f"card file {path} is not a regular file (a device, a pipe or "
+                              "a socket); give a .csv file")
+        size = path.stat().st_size
+        if size > MAX_CARD_FILE:
+            raise SimkitError(f"card file {path} is {size / 2**20:,.1f} MB; a card file may be "
+                              f"at most {limit}")
+        with path.open("rb") as f:
+            raw = f.read(MAX_CARD_FILE + 1)  # bounded, should it grow after the check
+        if len(raw) > MAX_CARD_FILE:
+            raise SimkitError(f"card file {path} is larger than {limit}; a card file may be "
+                              f"at most {limit}")
+        # newlines as read_text gives them (universal: \r\n and \r become \n)
+        return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError:
         raise SimkitError(f"card file {path} is not a text file (save the sheet as CSV, "
                           "UTF-8)") from None
     except OSError as exc:
         raise SimkitError(f"cannot read card file {path}: {exc.strerror}") from None
+
+
+def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
+    """The rows of a list's CSV file, every cell checked; a SimkitError naming the file, the
+    row, the column and what is allowed otherwise."""
+    text = _card_text(path)
     try:
         table = list(csv.reader(io.StringIO(text)))
     except csv.Error as exc:
@@ -342,6 +367,7 @@ def export(params: dict[str, Param], game: str, out: Path, only: str | None = No
             raise SimkitError(f"{out} is a folder")
         if out.exists() and not overwrite:
             raise SimkitError(f"{out} exists; give --overwrite to replace it")
+        folders.check_writable(out, "--export")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(csv_text(params, keys[0]), encoding="utf-8")
         return [out]

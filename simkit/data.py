@@ -41,6 +41,7 @@ An override may also replace a whole list (``{"cards": [{"name": "boar", ...}, .
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, replace
@@ -395,11 +396,11 @@ def parse_value(text: str) -> Any:
 
 
 def _type_name(v: Any) -> str:
-    return {bool: "true/false", int: "an integer", float: "a number", str: "a string",
+    return {bool: "true/false", int: "an integer", float: "a finite number", str: "a string",
             list: "a list"}.get(type(v), type(v).__name__)
 
 
-TYPE_NAMES = {"int": "an integer", "float": "a number", "bool": "true or false",
+TYPE_NAMES = {"int": "an integer", "float": "a finite number", "bool": "true or false",
               "str": "text", "list": "a list of names"}
 
 
@@ -421,8 +422,8 @@ def coerce(f: Field | Param, v: Any) -> Any:
         if isinstance(v, float) and v.is_integer():
             v = int(v)
         ok = isinstance(v, int) and not isinstance(v, bool)
-    elif t == "float":
-        ok = isinstance(v, int | float) and not isinstance(v, bool)
+    elif t == "float":  # finite: a NaN would pass every bound below
+        ok = isinstance(v, int | float) and not isinstance(v, bool) and _finite(v)
         v = float(v) if ok else v
     elif t == "bool":
         ok = isinstance(v, bool)
@@ -450,6 +451,13 @@ def coerce(f: Field | Param, v: Any) -> Any:
     return v
 
 
+def _finite(v: int | float) -> bool:
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
 def check_value(p: Param, v: Any, where: str = "") -> Any:
     """Return ``v`` coerced to ``p``'s type, or raise a SimkitError naming what is allowed."""
     if p.type is not None:
@@ -463,7 +471,7 @@ def check_value(p: Param, v: Any, where: str = "") -> Any:
     elif isinstance(d, int):
         ok = isinstance(v, int) and not isinstance(v, bool)
     elif isinstance(d, float):
-        ok = isinstance(v, int | float) and not isinstance(v, bool)
+        ok = isinstance(v, int | float) and not isinstance(v, bool) and _finite(v)
         v = float(v) if ok else v
     elif isinstance(d, list):
         v = list(v) if isinstance(v, tuple) else v

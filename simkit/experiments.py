@@ -41,6 +41,7 @@ from pathlib import Path
 
 from simkit.cards import explained, read_card_files
 from simkit.errors import SimkitError
+from simkit.numeric import real
 from simkit.runner import RunSpec
 
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -238,9 +239,8 @@ def load_explorations(path: Path, kind: str) -> list[Exploration]:
             with explained(origins):
                 if kind == "sweep":
                     precision = r.get("precision")
-                    if precision is not None and not 0 < precision < 50:
-                        raise SimkitError(f"precision is in points, from 0 to 50, not "
-                                          f"{precision}")
+                    if precision is not None:
+                        precision = real(precision, "precision (points)", 0, 50, True, True)
                     spec = make_sweep(r["game"], r["players"], r["vary"],
                                       r.get("games", 20_000), max_points=r.get("max_points",
                                                                                200),

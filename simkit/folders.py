@@ -90,11 +90,7 @@ def check_output(out: Path, kind: str, overwrite: bool, option: str = "--out") -
     if out.exists() and not out.is_dir():
         raise SimkitError(f"{option} {out} exists and is a file, not a folder; choose another "
                           f"{option}")
-    base = _nearest_existing(target)
-    if not base.is_dir():
-        raise SimkitError(f"{option} {out}: {base} is a file, so no folder can be made there")
-    if not os.access(base, os.W_OK | os.X_OK):
-        raise SimkitError(f"{option} {out}: no permission to write in {base}")
+    check_writable(out, option)
     if not out.exists() or not any(out.iterdir()):
         return
     found = kind_of(out)
@@ -107,6 +103,27 @@ def check_output(out: Path, kind: str, overwrite: bool, option: str = "--out") -
     if not overwrite:
         raise SimkitError(f"{option} {out} holds a {kind} already; choose another {option} or "
                           "pass --overwrite to replace it")
+
+
+def check_writable(out: Path, option: str = "--out") -> None:
+    """Raise ``SimkitError`` (one line) unless ``out`` (a folder or a file simkit is to
+    write, under a temporary name beside it first) can be made: the nearest folder above
+    it that exists is a folder, and one that takes new entries. That is tried, with an
+    empty folder made and removed at once: permissions do not tell (root may write
+    anywhere by them, yet nothing can be made in /proc or on a read-only disk)."""
+    import tempfile
+
+    out = Path(out)
+    base = _nearest_existing(out.absolute().parent)  # what is written goes in there first
+    if not base.is_dir():
+        raise SimkitError(f"{option} {out}: {base} is a file, so no folder can be made there")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise SimkitError(f"{option} {out}: no permission to write in {base}")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".simkit-probe-", dir=base))
+    except OSError as exc:
+        raise SimkitError(f"{option} {out}: nothing can be written in {base} "
+                          f"({exc.strerror or exc}); choose another {option}") from None
 
 
 def write_json(path: Path, doc) -> None:
