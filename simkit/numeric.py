@@ -97,5 +97,5 @@ def games_or_all(value, what: str) -> int | str:
     try:
         return whole(value, what, 0)
     except SimkitError:
-        raise SimkitError(f"{what} must be a number of games (0 or more, in digits 0-9) or "
-                          f"'all', not {_text(value)!r}") from None
+        raise SimkitError(f"{what} must be a number of games or 'all' (0 or more, in digits "
+                          f"0-9), not {_text(value)!r}") from None
