@@ -151,47 +151,10 @@ class Origin:
     rows: dict[str, int] = field(default_factory=dict)
 
 
-MAX_CARD_FILE = 10 * 2**20
-"""The largest card file read (10 MB): a game's list is a few hundred rows at most, and a
-file of millions of rows (or a device such as /dev/zero) would be read for minutes or
-exhaust the memory before any cell is checked."""
-
-
-def _card_text(path: Path) -> str:
-    """A card file's text: a regular file of at most ``MAX_CARD_FILE`` bytes, in UTF-8."""
-    path = Path(path)
-    limit = f"{MAX_CARD_FILE // 2**20} MB"
-    try:
-        if path.is_dir():
-            raise SimkitError(f"card file {path} is a folder")
-        if not path.exists():
-            raise SimkitError(f"card file {path} does not exist")
-        if not path.is_file():
-            raise SimkitError(f"card file {path} is not a regular file (a device, a pipe or "
-                              "a socket); give a .csv file")
-        size = path.stat().st_size
-        if size > MAX_CARD_FILE:
-            raise SimkitError(f"card file {path} is {size / 2**20:,.1f} MB; a card file may be "
-                              f"at most {limit}")
-        with path.open("rb") as f:
-            raw = f.read(MAX_CARD_FILE + 1)  # bounded, should it grow after the check
-        if len(raw) > MAX_CARD_FILE:
-            raise SimkitError(f"card file {path} is larger than {limit}; a card file may be "
-                              f"at most {limit}")
-        # no newline translation (as open(newline="")): the csv module reads line ends
-        # itself, so a cell's "\r" stays
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SimkitError(f"card file {path} is not a text file (save the sheet as CSV, "
-                          "UTF-8)") from None
-    except OSError as exc:
-        raise SimkitError(f"cannot read card file {path}: {exc.strerror}") from None
-
-
 def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     """The rows of a list's CSV file, every cell checked; a SimkitError naming the file, the
     row, the column and what is allowed otherwise."""
-    text = _card_text(path)
+    text = data.read_input(path, "card file", "save the sheet as CSV, UTF-8")
     try:
         # every cell as it was before export made it safe for a spreadsheet ('=x -> =x)
         table = [[csv_uncell(c) for c in r] for r in csv.reader(io.StringIO(text))]

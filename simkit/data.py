@@ -132,6 +132,43 @@ class Param:
         return self.value != self.default
 
 
+MAX_INPUT_FILE = 10 * 2**20
+"""The largest file a user gives that simkit reads whole (10 MB): a card sheet or an
+experiment file is a few kilobytes; a file of millions of rows (or a device such as
+/dev/zero) would be read for minutes, or exhaust the memory, before any line is checked."""
+
+
+def read_input(path: Path, what: str, hint: str) -> str:
+    """The text of a file the user gives (``what``: "card file", "experiment file"): a
+    regular file of at most ``MAX_INPUT_FILE`` bytes in UTF-8, its line ends as written
+    (as ``open(newline="")``: the csv module reads them itself, so a cell's "\r" stays).
+    One line naming the problem otherwise; ``hint`` says what a text file should be."""
+    path = Path(path)
+    limit = f"{MAX_INPUT_FILE // 2**20} MB"
+    try:
+        if path.is_dir():
+            raise SimkitError(f"{what} {path} is a folder")
+        if not path.exists():
+            raise SimkitError(f"{what} {path} does not exist")
+        if not path.is_file():
+            raise SimkitError(f"{what} {path} is not a regular file (a device, a pipe or a "
+                              f"socket); give a file ({hint})")
+        size = path.stat().st_size
+        if size > MAX_INPUT_FILE:
+            raise SimkitError(f"{what} {path} is {size / 2**20:,.1f} MB; a {what} may be at "
+                              f"most {limit}")
+        with path.open("rb") as f:
+            raw = f.read(MAX_INPUT_FILE + 1)  # bounded, should it grow after the check
+        if len(raw) > MAX_INPUT_FILE:
+            raise SimkitError(f"{what} {path} is larger than {limit}; a {what} may be at "
+                              f"most {limit}")
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SimkitError(f"{what} {path} is not a text file ({hint})") from None
+    except OSError as exc:
+        raise SimkitError(f"cannot read {what} {path}: {exc.strerror}") from None
+
+
 def load_data(path: Path) -> dict[str, Param]:
     """Read a game's data file into ``{key: Param}``, in file order."""
     try:

@@ -73,17 +73,14 @@ class Experiment:
 
 
 def _read(path: Path) -> dict:
+    from simkit.data import read_input
+
     path = Path(path)
     if path.is_dir():
         raise SimkitError(f"experiment file {path} is a folder, not a .toml file")
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise SimkitError(f"experiment file {path} does not exist") from exc
-    except UnicodeDecodeError as exc:
-        raise SimkitError(f"experiment file {path} is not a text file (TOML)") from exc
-    except OSError as exc:
-        raise SimkitError(f"cannot read experiment file {path}: {exc.strerror}") from exc
+    text = read_input(path, "experiment file", "TOML, UTF-8")
+    try:  # line ends as read_text gives them (\r\n and \r as \n)
+        doc = tomllib.loads(text.replace("\r\n", "\n").replace("\r", "\n"))
     except tomllib.TOMLDecodeError as exc:
         raise SimkitError(f"malformed experiment file {path}: {exc}") from exc
     return doc

@@ -57,6 +57,13 @@ def test_a_device_as_a_card_file_is_refused_before_it_is_read(here):
                             "/dev/zero", "not a regular file")
 
 
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_a_device_as_an_experiment_file_is_refused_before_it_is_read(here):
+    (here / "zero.toml").symlink_to("/dev/zero")
+    refused_writing_nothing(here, ["run", "zero.toml", "--out", "x"], "experiment file",
+                            "not a regular file")
+
+
 def test_a_card_file_over_10_mb_is_refused_before_it_is_parsed(here):
     big = here / "farmland.csv"
     row = "a,1\n"
