@@ -50,6 +50,8 @@ class Command(click.Group):
             return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:  # Ctrl-C while the command line is read: as any other
             _interrupted_at_start()
+        except _HELP:  # a bare `simkit`: the help, as click shows it
+            raise
         except click.UsageError as exc:
             _usage_error(exc)
 
@@ -58,6 +60,8 @@ class Command(click.Group):
             return super().invoke(ctx)
         except SimkitError as exc:
             fail(str(exc), getattr(exc, "status", 2))
+        except _HELP:  # a bare `simkit`: the help, as click shows it
+            raise
         except click.UsageError as exc:
             _usage_error(exc)
         except KeyboardInterrupt:
@@ -79,6 +83,11 @@ class Command(click.Group):
                        f"in simkit. The traceback is in {log} (run with --debug to see it)",
                        err=True)
             sys.exit(1)
+
+
+_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+"""The UsageError click raises for a command given without arguments, whose message is the
+help itself (click 8.2 and later)."""
 
 
 def _usage_error(exc: click.UsageError) -> None:

@@ -114,6 +114,11 @@ def test_numbers_are_ascii_finite_and_in_range(here, args, words):
                                           else []) + args, *words)
 
 
+def test_a_bare_simkit_still_shows_its_help():
+    res = CliRunner().invoke(main, [])  # a usage error is one line, but this one is the help
+    assert "Usage:" in res.output and "Commands:" in res.output
+
+
 @pytest.mark.parametrize("budget", ["1e300", "nan", "inf", "169h", "0", "٣m", "²h"])
 def test_a_ladder_time_budget_is_bounded(here, budget, monkeypatch):
     import simkit.ladder
