@@ -299,7 +299,8 @@ def _alive(pid: int) -> bool:
     return True
 
 
-_LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(partial|old)-(?P<pid>\d+)-(?P<token>[0-9a-f]{16})$")
+_LEFTOVER = re.compile(
+    r"^\.(?P<name>.+)\.(?P<kind>partial|old)-(?P<pid>\d+)-(?P<token>[0-9a-f]{16})$")
 
 
 def _simkits(folder: Path, token: str) -> bool:
@@ -321,7 +322,8 @@ def clean_leftovers(out: Path) -> list[Path]:
     their temporary folders and files, named ``.NAME.partial-PID-TOKEN`` or
     ``.NAME.old-PID-TOKEN`` for ``out``'s NAME, whose process is gone. Nothing else: not a
     name without simkit's random token, not a link, not a folder that does not show it is
-    simkit's (``_simkits``)."""
+    simkit's (``_simkits``). A folder a killed ``replace`` moved aside while nothing has
+    taken its place goes back to ``out`` instead."""
     target = real(out)
     removed = []
     if not target.parent.is_dir():
@@ -334,6 +336,11 @@ def clean_leftovers(out: Path) -> list[Path]:
             continue
         if path.is_dir():
             if not _simkits(path, m.group("token")):
+                continue
+            if m.group("kind") == "old" and not target.exists():
+                # killed between ``replace``'s two renames: the folder it moved aside is
+                # the only copy of what ``out`` held, so it goes back
+                os.replace(path, target)
                 continue
             shutil.rmtree(path, ignore_errors=True)
         else:

@@ -177,14 +177,27 @@ def test_folders_named_like_simkits_temporary_ones_are_the_users(tmp_path):
 def test_what_a_dead_simkit_left_is_removed(tmp_path):
     """Its own leftovers are known by their token and by what they hold."""
     out = tmp_path / "r"
+    assert pig(out).exit_code == 0  # a run ...
+    old = tmp_path / ".r.old-999999999-00000000000000aa"  # ... and the one it replaced
+    assert pig(old).exit_code == 0
     made = folders.temporary_folder(out)  # as a process that died would have left it
     dead = made.with_name(made.name.replace(f"-{os.getpid()}-", "-999999999-"))
     made.rename(dead)
     (dead / "games.parquet").write_bytes(b"half")
-    old = tmp_path / ".r.old-999999999-00000000000000aa"  # a replaced run, moved aside
-    assert pig(old).exit_code == 0
     assert sorted(p.name for p in folders.clean_leftovers(out)) == sorted([dead.name, old.name])
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+
+
+def test_a_folder_moved_aside_by_a_killed_replace_goes_back(tmp_path):
+    """Killed between ``replace``'s two renames, a process leaves the only copy of ``out``
+    under its ``old`` name: the next one puts it back rather than deleting it."""
+    out = tmp_path / "r"
+    old = tmp_path / ".r.old-999999999-00000000000000aa"
+    assert pig(old).exit_code == 0
+    games = (old / "games.parquet").read_bytes()
+    assert folders.clean_leftovers(out) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+    assert (out / "games.parquet").read_bytes() == games
 
 
 @pytest.mark.parametrize("command", ["run", "sweep", "export", "cards"])
