@@ -101,7 +101,7 @@ def test_an_export_to_proc_is_refused(here, pig_run):
     (["--strategies", "ismcts@²"], ["'ismcts@²'", "from 1 to 1,000,000"]),
     (["--strategies", "ismcts@٣"], ["'ismcts@٣'", "from 1 to 1,000,000"]),
     (["--trace-turns", "²"], ["--trace-turns", "or 'all'", "digits 0-9"]),
-    (["--trace-turns", "٣"], ["--trace-turns", "or 'all'"]),
+    (["--trace-turns", "٣"], ["--trace-turns", "or 'all'", "digits 0-9"]),
     (["--players", "3", "--kingmaking", "²"], ["--kingmaking", "or 'all'"]),
     (["--games", "٣"], ["--games must be a whole number"]),
     (["--fair", "nan"], ["--fair", "more than 0 and at most 50"]),
