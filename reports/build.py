@@ -33,7 +33,7 @@ from simkit import folders
 from simkit.data import describe_override
 from simkit.errors import SimkitError
 from simkit.escape import markdown, markdown_fence
-from simkit.results import check_items, read_games, read_meta
+from simkit.results import check_run, read_games
 
 REQUIRED_COLUMNS = ("game", "players", "rank_s1", "turns")
 
@@ -76,7 +76,7 @@ def load_run(folder: Path) -> Run:
     when it is not one. An incomplete run (stopped by Ctrl-C) is read with a warning, which
     the report shows."""
     folder = Path(folder)
-    meta = read_meta(folder)
+    meta = check_run(folder)  # run.json and every table's footer, before any is read
     games = read_games(folder, meta)
     missing = [c for c in REQUIRED_COLUMNS if c not in games.columns]
     if missing:
@@ -96,8 +96,6 @@ def load_run(folder: Path) -> Run:
     if not items.is_file():
         notes.append("no items.parquet: item value is not shown")
         items = None
-    else:
-        check_items(items)
     return Run(folder, games, meta, items, notes)
 
 

@@ -110,17 +110,19 @@ class Objective:
 
 def objective(game: str, text: str) -> Objective:
     from simkit.explore import check_measure
+    from simkit.numeric import real
 
     t = text.strip()
     if t.startswith("length"):
         _, eq, rng = t.partition("=")
         lo, dots, hi = rng.partition("..")
-        try:
-            low, high = float(lo), float(hi)
-        except ValueError:
+        try:  # finite turns, in ASCII digits (nan..nan would meet every length)
+            low, high = real(lo, "length"), real(hi, "length")
+        except SimkitError:
             low = high = None
-        if not eq or not dots or low is None or high < low:
-            raise SimkitError(f"objective {t!r}: length takes a range of turns, e.g. "
+        if not eq or not dots or low is None or low < 0 or high < low:
+            raise SimkitError(f"objective {t[:60]!r}: length takes a range of turns, two "
+                              "numbers from 0 up, the first at most the second, e.g. "
                               "length=20..30")
         return Objective(t, "length", low, high)
     if t in ("first-player-advantage", "seat-spread") or t.startswith("item:"):
@@ -171,7 +173,8 @@ def make_balance(game, players, varies, objectives, trials=40, games=4000, confi
         raise SimkitError(f"balance needs an --objective; valid choices: "
                           f"{', '.join(OBJECTIVES)}")
     for name, v, lo in (("--trials", trials, 2), ("--games", games, 1),
-                        ("--confirm", confirm, 1), ("--confirm-games", confirm_games, 1)):
+                        ("--confirm", confirm, 1),
+                        ("--confirm-games", confirm_games, 2)):  # an interval needs two
         if not isinstance(v, int) or v < lo:
             raise SimkitError(f"{name} must be a whole number of at least {lo}, not {v!r}")
     if not 0 < target < 0.5:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simkit import data
+from simkit import data, numeric
 from simkit.data import Field, Param, RecordList
 from simkit.errors import SimkitError, unknown
 from simkit.escape import csv_cell, csv_uncell
@@ -121,17 +122,15 @@ def parse_cell(f: Field, text: str) -> Any:
         if f.has_default:
             return f.default
         raise ValueError(f"is empty; it needs {data.TYPE_NAMES[f.type]} ({f.describe()})")
-    if f.type == "int":
-        try:
-            v = float(t) if re.fullmatch(r"[+-]?\d+\.0*", t) else int(t)
-        except ValueError:
-            raise ValueError(f"must be an integer, not {t!r}") from None
-    elif f.type == "float":
-        try:
+    if f.type == "int":  # digits 0-9 only (see simkit.numeric); 3.0 is 3
+        if re.fullmatch(r"[+-]?[0-9]+\.0*", t):
             v = float(t)
-        except ValueError:
-            raise ValueError(f"must be a number, not {t!r}") from None
-        if v != v or abs(v) == float("inf"):
+        elif numeric.WHOLE.fullmatch(t):
+            v = int(t)
+        else:
+            raise ValueError(f"must be an integer, not {t!r}")
+    elif f.type == "float":
+        if not numeric.REAL.fullmatch(t) or not math.isfinite(v := float(t)):
             raise ValueError(f"must be a finite number, not {t!r}")
     elif f.type == "bool":
         if t.lower() not in TRUE | FALSE:
@@ -155,19 +154,7 @@ class Origin:
 def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     """The rows of a list's CSV file, every cell checked; a SimkitError naming the file, the
     row, the column and what is allowed otherwise."""
-    try:
-        # newline="": the csv module's own reading of line ends, so a cell's "\r" stays
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise SimkitError(f"card file {path} does not exist") from None
-    except IsADirectoryError:
-        raise SimkitError(f"card file {path} is a folder") from None
-    except UnicodeDecodeError:
-        raise SimkitError(f"card file {path} is not a text file (save the sheet as CSV, "
-                          "UTF-8)") from None
-    except OSError as exc:
-        raise SimkitError(f"cannot read card file {path}: {exc.strerror}") from None
+    text = data.read_input(path, "card file", "save the sheet as CSV, UTF-8")
     try:
         # every cell as it was before export made it safe for a spreadsheet ('=x -> =x)
         table = [[csv_uncell(c) for c in r] for r in csv.reader(io.StringIO(text))]
@@ -355,6 +342,7 @@ def export(params: dict[str, Param], game: str, out: Path, only: str | None = No
                               "--list NAME to write one file, or a folder to write them all")
         if out.is_dir():
             raise SimkitError(f"{out} is a folder")
+        folders.check_writable(out, "--export")
         _export_file(out, csv_text(params, keys[0]), overwrite)
         return [out]
     if out.suffix:

@@ -50,12 +50,20 @@ class Command(click.Group):
             return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:  # Ctrl-C while the command line is read: as any other
             _interrupted_at_start()
+        except _HELP:  # a bare `simkit`: the help, as click shows it
+            raise
+        except click.UsageError as exc:
+            _usage_error(exc)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except SimkitError as exc:
             fail(str(exc), getattr(exc, "status", 2))
+        except _HELP:  # a bare `simkit`: the help, as click shows it
+            raise
+        except click.UsageError as exc:
+            _usage_error(exc)
         except KeyboardInterrupt:
             click.echo("interrupted: stopped; nothing half-written was kept", err=True)
             sys.exit(130)
@@ -75,6 +83,56 @@ class Command(click.Group):
                        f"in simkit. The traceback is in {log} (run with --debug to see it)",
                        err=True)
             sys.exit(1)
+
+
+_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+"""The UsageError click raises for a command given without arguments, whose message is the
+help itself (click 8.2 and later)."""
+
+
+def _usage_error(exc: click.UsageError) -> None:
+    """A command line click cannot read (an unknown option, a missing argument): one line,
+    as every other refusal, instead of click's usage block."""
+    names, ctx = [], exc.ctx
+    while ctx is not None and ctx.parent is not None:  # the command, named as typed
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    fail(f"{exc.format_message()} (see `{' '.join(['simkit', *reversed(names)])} --help`)")
+
+
+class Whole(click.ParamType):
+    """An integer option, read by ``simkit.numeric.whole``: ASCII digits, within
+    ``lo``..``hi`` (a bad one is a SimkitError: one line, exit status 2)."""
+
+    name = "integer"
+
+    def __init__(self, lo: int | None = None, hi: int | None = None):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        from simkit.numeric import whole
+
+        return whole(value, _option_name(param), self.lo, self.hi)
+
+
+class Real(click.ParamType):
+    """A number option, read by ``simkit.numeric.real``: ASCII digits, finite, within
+    ``lo``..``hi`` (``lo_open``, ``hi_open``: the bound excluded)."""
+
+    name = "number"
+
+    def __init__(self, lo: float | None = None, hi: float | None = None,
+                 lo_open: bool = False, hi_open: bool = False):
+        self.lo, self.hi, self.lo_open, self.hi_open = lo, hi, lo_open, hi_open
+
+    def convert(self, value, param, ctx):
+        from simkit.numeric import real
+
+        return real(value, _option_name(param), self.lo, self.hi, self.lo_open, self.hi_open)
+
+
+def _option_name(param) -> str:
+    return max(param.opts, key=len) if param is not None and param.opts else "the value"
 
 
 def _log_traceback() -> str:
@@ -105,10 +163,10 @@ cards_option = click.option("--cards", "card_files", multiple=True, metavar="FIL
 weight_option = click.option("--weight", "weights", multiple=True,
                              metavar="STRATEGY.KEY=VALUE",
                              help="Change a strategy's weight (repeatable).")
-players_option = click.option("--players", type=int,
+players_option = click.option("--players", type=Whole(),
                               help="Number of players (may be left out for a game played by "
                                    "one number of players).")
-seed_option = click.option("--seed", type=int, default=0, show_default=True,
+seed_option = click.option("--seed", type=Whole(), default=0, show_default=True,
                            help="Master seed: game i's seed derives from it and i.")
 strategies_option = click.option(
     "--strategies", default="random", show_default=True,
@@ -120,7 +178,7 @@ fixed_option = click.option("--fixed-seats", is_flag=True,
                                  "game, so each sits in each seat equally often).")
 overwrite_option = click.option("--overwrite", is_flag=True,
                                 help="Replace an existing output folder.")
-workers_option = click.option("--workers", type=click.IntRange(1, 512),
+workers_option = click.option("--workers", type=Whole(1, 512),
                               help="Local threads (default: all cores).")
 scheduler_option = click.option("--scheduler", metavar="ADDRESS",
                                 help="Run on a Dask cluster, e.g. tcp://host:8786.")
@@ -130,7 +188,7 @@ quiet_option = click.option("--quiet", is_flag=True,
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print the summary as JSON on stdout, and nothing else there "
                                 "(progress and messages go to stderr).")
-fair_option = click.option("--fair", type=click.FloatRange(0, 50, min_open=True), default=1.0,
+fair_option = click.option("--fair", type=Real(0, 50, lo_open=True), default=1.0,
                            show_default=True, metavar="POINTS",
                            help="A seat advantage (score share minus the mean share, in "
                                 "percentage points) within +-POINTS at 95% confidence counts "
@@ -155,16 +213,13 @@ kingmaking_option = click.option(
 
 def _trace(value: str, option: str = "--trace-turns"):
     """--trace-turns (or --kingmaking) as RunSpec takes it: a number of games or "all"."""
-    value = str(value).strip().lower()
-    if value == "all":
-        return "all"
-    if not value.isdigit():
-        raise SimkitError(f"{option} must be a number of games or 'all', not {value!r}")
-    return int(value)
+    from simkit.numeric import games_or_all
+
+    return games_or_all(str(value), option)
 
 
 precision_option = click.option(
-    "--precision", type=float, metavar="POINTS",
+    "--precision", type=Real(0, 50, lo_open=True, hi_open=True), metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
          "first-player advantage have a 95% interval within +-POINTS, or --games is "
          "reached; the rule is checked only at those counts, so it stops at the same game "
@@ -356,7 +411,7 @@ def _show(v) -> str:
 @main.command()
 @click.argument("target")
 @players_option
-@click.option("--games", "n_games", type=int, default=10_000, show_default=True,
+@click.option("--games", "n_games", type=Whole(), default=10_000, show_default=True,
               help="Games to play.")
 @seed_option
 @strategies_option
@@ -370,7 +425,7 @@ def _show(v) -> str:
 @overwrite_option
 @workers_option
 @scheduler_option
-@click.option("--chunk-size", type=click.IntRange(1, 10_000_000),
+@click.option("--chunk-size", type=Whole(1, 10_000_000),
               help="Games per work unit (does not change results).")
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
               help="Also build an HTML report of the run(s) into this folder.")
@@ -600,10 +655,10 @@ def report(runs, out, title, quiet, as_json, fair):
 @click.option("--strategies",
               help="The levels of the ladder, comma-separated, weakest first, e.g. "
                    "random,heuristic,mc,ismcts@200,ismcts@1000 (two at least).")
-@click.option("--games", "n_games", type=int,
+@click.option("--games", "n_games", type=Whole(),
               help="Games a pairing (a table at 3 and 4 players), split evenly over its seat "
                    "arrangements  [default: 200, or what --time allows]")
-@click.option("--level-games", type=int,
+@click.option("--level-games", type=Whole(),
               help="Self-play games of each level, for balance by skill (default: --games).")
 @click.option("--time", "time_budget", metavar="DURATION",
               help="Play as many games as fit in this time (90s, 15m, 2h), from a brief "
@@ -808,7 +863,7 @@ def _exploration_options(kind: str, refuse: str):
     resuming, where to play, the report and the output."""
     options = [
         seed_option, strategies_option, fixed_option, set_option, cards_option, weight_option,
-        click.option("--max-points", type=click.IntRange(1, 100_000), default=200,
+        click.option("--max-points", type=Whole(1, 100_000), default=200,
                      show_default=True, help=f"Refuse {refuse} than this."),
         click.option("--out", type=click.Path(path_type=Path),
                      help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED)."),
@@ -834,7 +889,7 @@ def _exploration_options(kind: str, refuse: str):
               help="A number to sweep (repeatable: a grid): KEY=3,4,5, KEY=3..6 (whole "
                    "numbers) or KEY=0.5:2.0:0.25 (start, stop, step).")
 @players_option
-@click.option("--games", "n_games", type=int, default=20_000, show_default=True,
+@click.option("--games", "n_games", type=Whole(), default=20_000, show_default=True,
               help="Games a point (the most, with --precision).")
 @precision_option
 @trace_option
@@ -900,13 +955,14 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @click.argument("game")
 @click.option("--keys", help="The numbers to move, comma-separated (default: every number "
                              "of the game's data).")
-@click.option("--step", type=float, help="The step (default: 1 for whole numbers, 10% of the "
-                                         "value for the others).")
+@click.option("--step", type=Real(0, lo_open=True),
+              help="The step (default: 1 for whole numbers, 10% of the value for the "
+                   "others).")
 @click.option("--measure", default="seat-spread", show_default=True,
               help="What to watch: seat-spread (largest seat's score share minus smallest), "
                    "first-player-advantage, length, or item:NAME (a card's value).")
 @players_option
-@click.option("--games", "n_games", type=int, default=20_000, show_default=True,
+@click.option("--games", "n_games", type=Whole(), default=20_000, show_default=True,
               help="Games a point (the base and every step, on the same seeds).")
 @_exploration_options("sensitivity", "more runs")
 def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, fixed_seats,
@@ -943,14 +999,15 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
                    "length=LO..HI (mean turns in the range)  [default: "
                    "first-player-advantage]")
 @players_option
-@click.option("--trials", type=int, default=40, show_default=True, help="Settings to try.")
-@click.option("--games", "n_games", type=int, default=4000, show_default=True,
+@click.option("--trials", type=Whole(), default=40, show_default=True, help="Settings to try.")
+@click.option("--games", "n_games", type=Whole(), default=4000, show_default=True,
               help="Games a trial, every trial on the same seeds.")
-@click.option("--confirm", type=int, default=3, show_default=True,
+@click.option("--confirm", type=Whole(), default=3, show_default=True,
               help="The best settings to confirm on fresh seeds.")
-@click.option("--confirm-games", type=int, default=20_000, show_default=True,
+@click.option("--confirm-games", type=Whole(), default=20_000, show_default=True,
               help="Games a confirmation.")
-@click.option("--target", type=float, default=1.0, show_default=True, metavar="POINTS",
+@click.option("--target", type=Real(0, 50, lo_open=True, hi_open=True), default=1.0,
+              show_default=True, metavar="POINTS",
               help="An objective is met within +-POINTS (the smallest change is sought "
                    "among the trials that met it; a confirmation meets it when its estimate "
                    "is within +-POINTS and its interval within twice that).")
@@ -1030,7 +1087,7 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
               help="Replace a card list in the base game too (repeatable); --cards applies "
                    "on top of it.")
 @players_option
-@click.option("--games", "n_games", type=int, default=20_000, show_default=True,
+@click.option("--games", "n_games", type=Whole(), default=20_000, show_default=True,
               help="Games to play in each of the two runs (the same seeds).")
 @seed_option
 @strategies_option
@@ -1061,6 +1118,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
         raise SimkitError("whatif needs at least one --set KEY=VALUE (or --cards FILE) to "
                           "compare against")
     players = _players(game, players)
+    precision = _precision(precision)  # every option checked before the folder is made
     base_over, base_origins = _overrides(game, base_overrides, base_card_files)
     changes, origins = _overrides(game, overrides, card_files)
     changed_over = {**base_over, **changes}
@@ -1087,7 +1145,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
         for spec_run, name in ((base, "base"), (changed, "changed")):
             _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
     else:
-        record = _whatif_precise(base, changed, out, _precision(precision), workers,
+        record = _whatif_precise(base, changed, out, precision, workers,
                                  scheduler, overwrite, quiet)
     b, c = load_run(out / "base"), load_run(out / "changed")
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
@@ -1219,7 +1277,7 @@ def export(run_dir, fmt, out, overwrite, quiet):
 
 @main.command()
 @click.argument("game", required=False)
-@click.option("--seed", type=int, help="The game's own seed (the `seed` column of its row).")
+@click.option("--seed", type=Whole(), help="The game's own seed (the `seed` column of its row).")
 @players_option
 @click.option("--strategies", default="random", show_default=True,
               help="The strategy in each seat, as the row's strategy_s1, strategy_s2, ... "
@@ -1229,7 +1287,7 @@ def export(run_dir, fmt, out, overwrite, quiet):
 @weight_option
 @click.option("--run", "run_dir", type=click.Path(path_type=Path),
               help="Replay a game of this run folder (with --game).")
-@click.option("--game", "game_index", type=int, help="The game's index in --run.")
+@click.option("--game", "game_index", type=Whole(), help="The game's index in --run.")
 def replay(game, seed, players, strategies, overrides, card_files, weights, run_dir,
            game_index):
     """Replay one game as text: every decision, every chance outcome, and hidden
@@ -1240,15 +1298,15 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     from simkit.runner import RunSpec, plan
 
     if run_dir is not None:
-        from simkit.results import read_game_row, read_meta, seat_column
+        from simkit.results import check_run, read_game_row, seat_column
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         if overrides or card_files:
             raise SimkitError("--run replays a game as it was played; --set and --cards are "
                               "for GAME --seed S")
-        meta = read_meta(run_dir)
-        done = int(meta.get("games_completed", 0))
+        meta = check_run(run_dir)
+        done = meta["games_completed"]
         if not 0 <= game_index < max(done, 1):
             raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
                               f"{run_dir}, not {game_index:,}")

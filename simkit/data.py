@@ -41,6 +41,7 @@ An override may also replace a whole list (``{"cards": [{"name": "boar", ...}, .
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 import unicodedata
@@ -129,6 +130,43 @@ class Param:
     @property
     def changed(self) -> bool:
         return self.value != self.default
+
+
+MAX_INPUT_FILE = 10 * 2**20
+"""The largest file a user gives that simkit reads whole (10 MB): a card sheet or an
+experiment file is a few kilobytes; a file of millions of rows (or a device such as
+/dev/zero) would be read for minutes, or exhaust the memory, before any line is checked."""
+
+
+def read_input(path: Path, what: str, hint: str) -> str:
+    """The text of a file the user gives (``what``: "card file", "experiment file"): a
+    regular file of at most ``MAX_INPUT_FILE`` bytes in UTF-8, its line ends as written
+    (as ``open(newline="")``: the csv module reads them itself, so a cell's "\r" stays).
+    One line naming the problem otherwise; ``hint`` says what a text file should be."""
+    path = Path(path)
+    limit = f"{MAX_INPUT_FILE // 2**20} MB"
+    try:
+        if path.is_dir():
+            raise SimkitError(f"{what} {path} is a folder")
+        if not path.exists():
+            raise SimkitError(f"{what} {path} does not exist")
+        if not path.is_file():
+            raise SimkitError(f"{what} {path} is not a regular file (a device, a pipe or a "
+                              f"socket); give a file ({hint})")
+        size = path.stat().st_size
+        if size > MAX_INPUT_FILE:
+            raise SimkitError(f"{what} {path} is {size / 2**20:,.1f} MB; a {what} may be at "
+                              f"most {limit}")
+        with path.open("rb") as f:
+            raw = f.read(MAX_INPUT_FILE + 1)  # bounded, should it grow after the check
+        if len(raw) > MAX_INPUT_FILE:
+            raise SimkitError(f"{what} {path} is larger than {limit}; a {what} may be at "
+                              f"most {limit}")
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SimkitError(f"{what} {path} is not a text file ({hint})") from None
+    except OSError as exc:
+        raise SimkitError(f"cannot read {what} {path}: {exc.strerror}") from None
 
 
 def load_data(path: Path) -> dict[str, Param]:
@@ -410,11 +448,11 @@ def parse_value(text: str) -> Any:
 
 
 def _type_name(v: Any) -> str:
-    return {bool: "true/false", int: "an integer", float: "a number", str: "a string",
+    return {bool: "true/false", int: "an integer", float: "a finite number", str: "a string",
             list: "a list"}.get(type(v), type(v).__name__)
 
 
-TYPE_NAMES = {"int": "an integer", "float": "a number", "bool": "true or false",
+TYPE_NAMES = {"int": "an integer", "float": "a finite number", "bool": "true or false",
               "str": "text", "list": "a list of names"}
 
 
@@ -436,8 +474,8 @@ def coerce(f: Field | Param, v: Any) -> Any:
         if isinstance(v, float) and v.is_integer():
             v = int(v)
         ok = isinstance(v, int) and not isinstance(v, bool)
-    elif t == "float":
-        ok = isinstance(v, int | float) and not isinstance(v, bool)
+    elif t == "float":  # finite: a NaN would pass every bound below
+        ok = isinstance(v, int | float) and not isinstance(v, bool) and _finite(v)
         v = float(v) if ok else v
     elif t == "bool":
         ok = isinstance(v, bool)
@@ -465,6 +503,13 @@ def coerce(f: Field | Param, v: Any) -> Any:
     return v
 
 
+def _finite(v: int | float) -> bool:
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
 def check_value(p: Param, v: Any, where: str = "") -> Any:
     """Return ``v`` coerced to ``p``'s type, or raise a SimkitError naming what is allowed."""
     if p.type is not None:
@@ -478,7 +523,7 @@ def check_value(p: Param, v: Any, where: str = "") -> Any:
     elif isinstance(d, int):
         ok = isinstance(v, int) and not isinstance(v, bool)
     elif isinstance(d, float):
-        ok = isinstance(v, int | float) and not isinstance(v, bool)
+        ok = isinstance(v, int | float) and not isinstance(v, bool) and _finite(v)
         v = float(v) if ok else v
     elif isinstance(d, list):
         v = list(v) if isinstance(v, tuple) else v

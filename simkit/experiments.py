@@ -41,6 +41,7 @@ from pathlib import Path
 
 from simkit.cards import explained, read_card_files
 from simkit.errors import SimkitError
+from simkit.numeric import real
 from simkit.runner import RunSpec
 
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -72,17 +73,14 @@ class Experiment:
 
 
 def _read(path: Path) -> dict:
+    from simkit.data import read_input
+
     path = Path(path)
     if path.is_dir():
         raise SimkitError(f"experiment file {path} is a folder, not a .toml file")
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise SimkitError(f"experiment file {path} does not exist") from exc
-    except UnicodeDecodeError as exc:
-        raise SimkitError(f"experiment file {path} is not a text file (TOML)") from exc
-    except OSError as exc:
-        raise SimkitError(f"cannot read experiment file {path}: {exc.strerror}") from exc
+    text = read_input(path, "experiment file", "TOML, UTF-8")
+    try:  # line ends as read_text gives them (\r\n and \r as \n)
+        doc = tomllib.loads(text.replace("\r\n", "\n").replace("\r", "\n"))
     except tomllib.TOMLDecodeError as exc:
         raise SimkitError(f"malformed experiment file {path}: {exc}") from exc
     return doc
@@ -238,9 +236,8 @@ def load_explorations(path: Path, kind: str) -> list[Exploration]:
             with explained(origins):
                 if kind == "sweep":
                     precision = r.get("precision")
-                    if precision is not None and not 0 < precision < 50:
-                        raise SimkitError(f"precision is in points, from 0 to 50, not "
-                                          f"{precision}")
+                    if precision is not None:
+                        precision = real(precision, "precision (points)", 0, 50, True, True)
                     spec = make_sweep(r["game"], r["players"], r["vary"],
                                       r.get("games", 20_000), max_points=r.get("max_points",
                                                                                200),

@@ -29,6 +29,11 @@ from simkit.runner import RunInterrupted, RunSpec, is_complete, progress_bar
 
 MAX_POINTS = 200
 """The most points a sweep plays unless ``--max-points`` allows more."""
+MAX_VALUES = 100_000
+"""The most values one ``--vary`` gives: a longer range is a typo (its sweep would be refused
+by ``--max-points`` anyway), and enumerating 10^11 values exhausts the memory first."""
+MIN_GAMES = 2
+"""The fewest games a point of a sweep or sensitivity run plays: one game has no interval."""
 
 
 def numeric_params(game: str, overrides: dict | None = None) -> dict[str, data.Param]:
@@ -52,9 +57,14 @@ def is_int(p: data.Param) -> bool:
 
 
 def _number(text: str, p: data.Param) -> int | float:
-    v = data.parse_value(text.strip())
-    if isinstance(v, bool) or not isinstance(v, int | float):
-        raise SimkitError(f"{p.key}: {text.strip()!r} is not a number")
+    from simkit.numeric import WHOLE, real
+
+    t = text.strip()
+    try:
+        v = int(t) if WHOLE.fullmatch(t) else real(t, p.key)
+    except SimkitError:
+        raise SimkitError(f"{p.key}: {t[:40]!r} is not a finite number (digits 0-9, e.g. "
+                          f"{p.key}=1,2,3)") from None
     if is_int(p):
         if isinstance(v, float) and not v.is_integer():
             raise SimkitError(f"{p.key} is a whole number; {text.strip()!r} is not")
@@ -68,11 +78,27 @@ def _bounds(p: data.Param) -> str:
     return f"{lo}..{hi}"
 
 
+def _inside(p: data.Param, v) -> None:
+    if p.min is not None and v < p.min or p.max is not None and v > p.max:
+        raise SimkitError(f"{p.key}={v} is outside its bounds {_bounds(p)} (today {p.value})")
+
+
+def _count(key: str, spec: str, span: float) -> int:
+    """The number of values of a range ``span`` steps long, or one line when that is more
+    than ``MAX_VALUES`` (computed before any value is made: ``0:1e308:1e-300`` is
+    infinitely many)."""
+    if not math.isfinite(span) or span + 1 > MAX_VALUES:
+        raise SimkitError(f"{key}={spec} has more than {MAX_VALUES:,} values; give a "
+                          "shorter range or a larger step")
+    return int(math.floor(span + 1e-9)) + 1
+
+
 def parse_vary(game: str, text: str, overrides: dict | None = None,
                need_values: bool = True) -> tuple[str, list]:
     """``KEY=V1,V2,...``, ``KEY=3..6`` (integers), ``KEY=0.5:2.0:0.25`` (start, stop, step,
     both ends included) or, with ``need_values`` False, a bare ``KEY`` (its declared
-    bounds) -> (key, values). One line naming the problem otherwise."""
+    bounds) -> (key, values), at most ``MAX_VALUES`` of them, every one finite and within
+    the key's bounds. One line naming the problem otherwise."""
     key, eq, spec = str(text).partition("=")
     key = key.strip()
     nums = numeric_params(game, overrides)
@@ -100,7 +126,9 @@ def parse_vary(game: str, text: str, overrides: dict | None = None,
                               f"(e.g. {key}={lo}:{hi}:0.5) or a list")
         if hi < lo:
             raise SimkitError(f"{key}={spec}: the range runs from {lo} up to {hi}")
-        values = list(range(int(lo), int(hi) + 1))
+        _inside(p, lo)
+        _inside(p, hi)
+        values = list(range(int(lo), int(lo) + _count(key, spec, hi - lo)))
     elif ":" in spec:
         parts = spec.split(":")
         if len(parts) != 3:
@@ -109,9 +137,9 @@ def parse_vary(game: str, text: str, overrides: dict | None = None,
         if step <= 0 or hi < lo:
             raise SimkitError(f"{key}={spec}: the step must be positive and STOP at least "
                               "START")
-        count = int(math.floor((hi - lo) / step + 1e-9)) + 1
-        if count > 100_000:
-            raise SimkitError(f"{key}={spec} has {count:,} values; give a larger step")
+        _inside(p, lo)
+        _inside(p, hi)
+        count = _count(key, spec, (hi - lo) / step)
         values = [round(lo + i * step, 12) for i in range(count)]
         if is_int(p):
             if any(not float(v).is_integer() for v in values):
@@ -123,10 +151,11 @@ def parse_vary(game: str, text: str, overrides: dict | None = None,
         raise SimkitError(f"--vary {key}= gives no values")
     if len(set(values)) != len(values):
         raise SimkitError(f"--vary {key} gives a value twice")
+    if len(values) > MAX_VALUES:
+        raise SimkitError(f"--vary {key} gives {len(values):,} values, more than "
+                          f"{MAX_VALUES:,}")
     for v in values:
-        if p.min is not None and v < p.min or p.max is not None and v > p.max:
-            raise SimkitError(f"{key}={v} is outside its bounds {_bounds(p)} "
-                              f"(today {p.value})")
+        _inside(p, v)
     return key, values
 
 
@@ -200,6 +229,7 @@ def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int
     ``trace`` games a point traced turn by turn (a number or "all")."""
     if not varies:
         raise SimkitError("a sweep needs at least one --vary KEY=VALUES")
+    check_games(games)
     run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
     from simkit.runner import check_trace
 
@@ -210,10 +240,12 @@ def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int
     if len(set(keys)) != len(keys):
         raise SimkitError(f"--vary names {sorted({k for k in keys if keys.count(k) > 1})[0]} "
                           "twice")
+    size = math.prod(len(vals) for _, vals in parsed)  # before the grid is made
+    if size > max_points:
+        raise SimkitError(f"the grid has {size:,} points, more than --max-points "
+                          f"{max_points:,}; give fewer values or raise --max-points (at "
+                          f"most 100,000)")
     grid = list(product(*[vals for _, vals in parsed]))
-    if len(grid) > max_points:
-        raise SimkitError(f"the grid has {len(grid):,} points, more than --max-points "
-                          f"{max_points:,}; give fewer values or raise --max-points")
     points = []
     for i, combo in enumerate(grid):
         changes = tuple(zip(keys, combo, strict=True))
@@ -224,6 +256,13 @@ def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int
     for pt in spec.points:
         spec.run_spec(pt)  # every point's values checked (cross-value laws too) before play
     return spec
+
+
+def check_games(games) -> None:
+    """A point's games: at least ``MIN_GAMES`` (the most is ``RunSpec``'s to say)."""
+    if isinstance(games, int) and not isinstance(games, bool) and games < MIN_GAMES:
+        raise SimkitError(f"--games must be at least {MIN_GAMES} a point, not {games:,}: a "
+                          "point's intervals need two games or more")
 
 
 def _check_precision(x):
@@ -239,18 +278,24 @@ def step_values(p: data.Param, step: float | None) -> tuple:
     """(down, up) of ``p``: one step below and above its value within its bounds (None
     where the bound stops it). Integers step by ``step`` or 1; reals by ``step`` or 10% of
     the value (0.1 at 0)."""
+    from simkit.numeric import real
+
     v = p.value
+    if step is not None:
+        step = real(step, "--step", 0, lo_open=True)
     if is_int(p):
-        d = int(step) if step is not None else 1
         if step is not None and (step != int(step) or step < 1):
-            raise SimkitError(f"--step for whole numbers is a whole number, not {step}")
+            raise SimkitError(f"--step for whole numbers is a whole number of at least 1, "
+                              f"not {step:g}")
+        d = int(step) if step is not None else 1
     else:
         d = step if step is not None else (abs(v) * 0.1 or 0.1)
     down, up = v - d, v + d
     if not is_int(p):
         down, up = round(down, 12), round(up, 12)
-    down = down if p.min is None or down >= p.min else None
-    up = up if p.max is None or up <= p.max else None
+    finite = math.isfinite  # a step beyond a real number's range is no value to play
+    down = down if (p.min is None or down >= p.min) and finite(down) else None
+    up = up if (p.max is None or up <= p.max) and finite(up) else None
     return down, up
 
 
@@ -277,6 +322,7 @@ def make_sensitivity(game: str, players: int, games: int, seed: int = 0,
                      measure: str = "seat-spread", max_points: int = MAX_POINTS
                      ) -> ExploreSpec:
     """The base, and every number of ``keys`` (default: all) one step down and up."""
+    check_games(games)
     run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
     measure = check_measure(game, measure)
     nums = numeric_params(game, overrides)

@@ -105,11 +105,7 @@ def check_output(out: Path, kind: str, overwrite: bool, option: str = "--out") -
     if out.exists() and not out.is_dir():
         raise SimkitError(f"{option} {out} exists and is a file, not a folder; choose another "
                           f"{option}")
-    base = _nearest_existing(target)
-    if not base.is_dir():
-        raise SimkitError(f"{option} {out}: {base} is a file, so no folder can be made there")
-    if not os.access(base, os.W_OK | os.X_OK):
-        raise SimkitError(f"{option} {out}: no permission to write in {base}")
+    check_writable(out, option)
     if not out.exists() or not any(out.iterdir()):
         return
     found = kind_of(out)
@@ -170,6 +166,30 @@ def temporary_folder(out: Path) -> Path:
 
 def _token(name: str) -> str:
     return name.rsplit("-", 1)[-1]
+
+
+def check_writable(out: Path, option: str = "--out") -> None:
+    """Raise ``SimkitError`` (one line) unless ``out`` (a folder or a file simkit is to
+    write, under a temporary name beside it first) can be made: the nearest folder above
+    it that exists is a folder, and one that takes new entries. That is tried, with an
+    empty folder made and removed at once: permissions do not tell (root may write
+    anywhere by them, yet nothing can be made in /proc or on a read-only disk)."""
+    import tempfile
+
+    out = Path(out)
+    base = _nearest_existing(real(out).parent)  # what is written goes in there first
+    if not base.is_dir():
+        raise SimkitError(f"{option} {out}: {base} is a file, so no folder can be made there")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise SimkitError(f"{option} {out}: no permission to write in {base}")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".simkit-probe-", dir=base))
+    except OSError as exc:
+        raise SimkitError(f"{option} {out}: nothing can be written in {base} "
+                          f"({exc.strerror or exc}); choose another {option}") from None
+
+
+
 
 
 def replace(tmp: Path, out: Path) -> None:

@@ -235,18 +235,27 @@ def games_for_time(ladder: LadderSpec, costs: dict[str, float], workers: int,
     return ladder.with_games(n, n)
 
 
+MAX_TIME = 7 * 24 * 3600
+"""The longest time budget (a week): beyond it a ladder would play past ``games_for_time``'s
+cap of 10^8 games a table for the fastest games, and it is most likely a typo."""
+
+
 def parse_duration(text: str) -> float:
-    """``90``, ``90s``, ``15m``, ``2h`` -> seconds; one line naming the problem otherwise."""
+    """``90``, ``90s``, ``15m``, ``2h`` -> seconds, more than 0 and at most ``MAX_TIME``;
+    one line naming the problem and the valid range otherwise."""
+    from simkit.numeric import real
+
     t = str(text).strip().lower()
     scale = {"s": 1, "m": 60, "h": 3600}.get(t[-1:], None)
     number = t[:-1] if scale else t
     try:
-        value = float(number) * (scale or 1)
-    except ValueError:
+        value = real(number, "--time") * (scale or 1)
+    except SimkitError:
         value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise SimkitError(f"a time budget is a positive number of seconds, or minutes or "
-                          f"hours with m or h (90, 90s, 15m, 2h), not {text!r}")
+    if not 0 < value <= MAX_TIME:
+        raise SimkitError(f"a time budget is a number of seconds, or minutes or hours with m "
+                          f"or h (90, 90s, 15m, 2h), more than 0 and at most "
+                          f"{MAX_TIME // 3600}h (a week), not {str(text)[:40]!r}")
     return value
 
 

@@ -18,6 +18,7 @@ from importlib.metadata import entry_points as _installed_entry_points
 
 from simkit.errors import SimkitError, unknown
 from simkit.game import GameSpec
+from simkit.numeric import DIGITS
 
 _games: dict[str, GameSpec] = {}
 _strategies: dict[tuple[str, str | None], StrategySpec] = {}
@@ -66,7 +67,7 @@ def split_budget(name: str) -> tuple[str, int | None]:
     base, at, budget = name.partition("@")
     if not at:
         return name, None
-    if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+    if not DIGITS.fullmatch(budget) or not 1 <= int(budget) <= MAX_BUDGET:
         raise SimkitError(f"the budget in {name!r} must be a whole number from 1 to "
                           f"{MAX_BUDGET:,} (e.g. {base}@400)")
     return base, int(budget)

@@ -425,12 +425,140 @@ def read_meta(folder: Path) -> dict:
     if not isinstance(meta, dict):
         raise SimkitError(f"{meta_path} is malformed: not a JSON object")
     version = meta.setdefault("schema_version", 1)
-    if not isinstance(version, int) or version < 1:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SimkitError(f"{meta_path} is malformed: schema_version {version!r}")
     if version > SCHEMA_VERSION:
         raise SimkitError(f"{folder} was written by a newer simkit (run folder schema "
                           f"{version}; this simkit reads schemas 1 to {SCHEMA_VERSION}): "
                           "upgrade simkit to read it")
+    check_meta(meta, meta_path)
+    return meta
+
+
+def _whole(lo: int = 0):
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= lo
+
+
+def _names(v) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _table_of(kind):
+    return lambda v: isinstance(v, dict) and all(isinstance(x, kind) for x in v.values())
+
+
+RUN_JSON = (
+    # (key, required, test, what it must be): the fields of run.json that simkit reads
+    # back (reports, replay, export, cards --run, resume), in every schema version
+    ("game", True, lambda v: isinstance(v, str) and v.strip() != "", "a game's name"),
+    ("players", True, _whole(1), "a whole number of players, at least 1"),
+    ("games", True, _whole(0), "a whole number of games"),
+    ("games_completed", True, _whole(0), "a whole number of games"),
+    ("complete", False, lambda v: isinstance(v, bool), "true or false"),
+    ("master_seed", False, _whole(0), "a whole number, at least 0"),
+    ("strategies", False, _names, "a list of strategy names, one a seat"),
+    ("rotate", False, lambda v: isinstance(v, bool), "true or false"),
+    ("strategy_weights", False, _table_of(dict), "a table of each strategy's weights"),
+    ("teams", False, lambda v: isinstance(v, list) and all(_whole(0)(t) for t in v),
+     "a list of team numbers, one a seat"),
+    ("end_reasons", False, _names, "a list of names"),
+    ("item_columns", False, _names, "a list of names"),
+    ("phases", False, _names, "a list of names"),
+    ("params", False, _table_of(dict), "a table of each value with its source"),
+    ("overrides", False, lambda v: isinstance(v, dict), "a table of KEY = VALUE"),
+    ("trace_games", False, _whole(0), "a whole number of games"),
+    ("kingmaking_games", False, _whole(0), "a whole number of games"),
+    ("run_spec", False, lambda v: isinstance(v, dict), "a table of the run's settings"),
+)
+
+
+def check_meta(meta: dict, path: Path) -> None:
+    """``SimkitError`` (one line) unless ``meta``, the run.json at ``path``, holds every
+    field simkit reads back, each of the right kind (``RUN_JSON``): a file edited by hand or
+    damaged is named here, instead of failing deep inside a report or a replay."""
+    for key, required, test, what in RUN_JSON:
+        if key not in meta:
+            if required:
+                raise SimkitError(f"{path} is damaged: it has no {key} ({what}); play the "
+                                  "run again")
+            continue
+        value = meta[key]
+        if not test(value):
+            raise SimkitError(f"{path} is damaged: {key} must be {what}, not "
+                              f"{_short(value)}; play the run again")
+    for key in ("strategies", "teams"):
+        if isinstance(meta.get(key), list) and len(meta[key]) != meta["players"]:
+            raise SimkitError(f"{path} is damaged: {key} has {len(meta[key])} entries for "
+                              f"{meta['players']} players; play the run again")
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _parquet_schema(path: Path, what: str) -> tuple[pa.Schema, int]:
+    """(schema, rows) of a Parquet file from its footer alone, or one line naming it."""
+    try:
+        f = pq.ParquetFile(path)
+        return f.schema_arrow, f.metadata.num_rows
+    except Exception as exc:  # noqa: BLE001 - a damaged file is the user's problem
+        raise SimkitError(f"{path} is unreadable ({_short_error(exc)}); the run's {what} "
+                          "are damaged: play the run again") from exc
+
+
+def _short_error(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _integers(schema: pa.Schema, names, path: Path, what: str) -> None:
+    for name in names:
+        i = schema.get_field_index(name)
+        if i < 0:
+            raise SimkitError(f"{path} is not a simkit {what} table (it has no {name} "
+                              "column); play the run again")
+        if not pa.types.is_integer(schema.field(i).type):
+            raise SimkitError(f"{path} is not a simkit {what} table (its {name} column holds "
+                              f"{schema.field(i).type}, not whole numbers); play the run again")
+
+
+def check_games_table(folder: Path, meta: dict) -> None:
+    """``SimkitError`` unless the folder's games.parquet is readable (from its footer) and
+    has the columns every reader takes, as whole numbers, and a row per finished game."""
+    path = Path(folder) / "games.parquet"
+    if not path.is_file():
+        raise SimkitError(f"{path} is missing; play the run again")
+    schema, rows = _parquet_schema(path, "games")
+    import pandas as pd
+
+    names = list(upgrade_games(pd.DataFrame(columns=schema.names)).columns)
+    renamed = pa.schema([pa.field(n, f.type) for n, f in zip(names, schema, strict=True)])
+    p = meta["players"]
+    _integers(renamed, ["game", "players", "turns",
+                        *(seat_column("rank", s + 1) for s in range(p))], path, "games")
+    if rows != meta["games_completed"]:
+        raise SimkitError(f"{path} holds {rows:,} games, but run.json says "
+                          f"{meta['games_completed']:,} were played; the run is damaged: "
+                          "play it again")
+
+
+def check_run(folder: Path) -> dict:
+    """The one check of a run folder before it is read or continued: its run.json
+    (``read_meta``: a run folder, of a schema this simkit reads, every field of the right
+    kind) and the footers and schemas of its tables (games; items and trace where they
+    are: a reader that needs one says when it is missing), without reading their rows.
+    Returns run.json; ``SimkitError`` (one line naming the file and what is wrong)
+    otherwise."""
+    folder = Path(folder)
+    meta = read_meta(folder)
+    check_games_table(folder, meta)
+    items = folder / "items.parquet"
+    if items.is_file():
+        check_items(items, meta)
+    trace = folder / "trace.parquet"
+    if trace.is_file():
+        check_trace(trace, meta)
     return meta
 
 
@@ -513,17 +641,31 @@ def _items_from_zero(path: Path) -> bool:
     return bool(lows) and min(lows) == 0
 
 
-def check_items(path: Path) -> None:
-    """``SimkitError`` unless ``path`` is a readable items table (a Parquet file whose
-    footer and schema say it has ``game`` and ``seat`` columns)."""
-    try:
-        names = pq.ParquetFile(path).schema_arrow.names
-    except Exception as exc:  # noqa: BLE001 - a damaged file is the user's problem
-        raise SimkitError(f"{path} is unreadable ({exc}); the run's items are damaged: "
-                          "play the run again") from exc
-    missing = [c for c in ("game", "seat") if c not in names]
+def check_items(path: Path, meta: dict | None = None) -> None:
+    """``SimkitError`` unless ``path`` is a readable items table: a Parquet file whose
+    footer and schema say it has ``game`` and ``seat`` columns and counts in every other,
+    all whole numbers; with the run's ``meta``, a row per finished game and seat."""
+    schema, rows = _parquet_schema(path, "items")
+    missing = [c for c in ("game", "seat") if c not in schema.names]
     if missing:
         raise SimkitError(f"{path} is not a simkit items table (no {', '.join(missing)})")
+    _integers(schema, schema.names, path, "items")
+    if meta is not None and rows != meta["games_completed"] * meta["players"]:
+        raise SimkitError(f"{path} holds {rows:,} rows, but run.json says "
+                          f"{meta['games_completed']:,} games of {meta['players']} players "
+                          "were played; the run is damaged: play it again")
+
+
+def check_trace(path: Path, meta: dict) -> None:
+    """``SimkitError`` unless ``path`` is a readable trace table: game and turn as whole
+    numbers and a progress column a seat."""
+    schema, _ = _parquet_schema(path, "trace")
+    _integers(schema, ["game", "turn"], path, "trace")
+    missing = [seat_column("progress", s + 1) for s in range(meta["players"])
+               if seat_column("progress", s + 1) not in schema.names]
+    if missing:
+        raise SimkitError(f"{path} is not a simkit trace table (no {', '.join(missing)}); "
+                          "play the run again")
 
 
 def read_items_batches(items, columns: list[str], batch_rows: int):
@@ -552,7 +694,7 @@ def read_run(folder: Path, items: bool = True, trace: bool = True) -> RunResult:
     """A run folder's tables in today's layout (older layouts are upgraded as they are read)
     and its run.json; ``trace`` False leaves trace.parquet unread (``reports.feel`` reads it
     in batches)."""
-    meta = read_meta(folder)
+    meta = check_run(folder)
     games = read_games(folder, meta)
     items_df = None
     if items:

@@ -31,6 +31,7 @@ import pyarrow as pa
 from simkit import data, folders, registry
 from simkit.driver import Driver, load_driver
 from simkit.errors import SimkitError
+from simkit.numeric import games_or_all
 from simkit.results import (
     AGAIN,
     SCHEMA_VERSION,
@@ -63,12 +64,11 @@ def check_trace(spec, trace, games: int) -> int:
     without a ``progress`` kernel, or more games than the run has, is refused."""
     if trace in (0, None, "0"):
         return 0
+    trace = games_or_all(trace, "--trace-turns")
     if trace == "all":
         trace = games
-    elif isinstance(trace, str) and trace.strip().isdigit():
-        trace = int(trace)
-    if not isinstance(trace, int) or isinstance(trace, bool) or trace < 0:
-        raise SimkitError(f"--trace-turns must be a number of games or 'all', not {trace!r}")
+    if trace == 0:
+        return 0
     if trace > games:
         raise SimkitError(f"--trace-turns {trace:,} is more games than the run has "
                           f"({games:,}); give at most {games:,}, or 'all'")
@@ -85,13 +85,11 @@ def check_kingmaking(kingmaking, games: int, players: int) -> int:
     at two players (a kingmaker needs a third seat to hand the win to) and beyond the run."""
     if kingmaking in (0, None, "0"):
         return 0
+    kingmaking = games_or_all(kingmaking, "--kingmaking")
     if kingmaking == "all":
         kingmaking = games
-    elif isinstance(kingmaking, str) and kingmaking.strip().isdigit():
-        kingmaking = int(kingmaking)
-    if not isinstance(kingmaking, int) or isinstance(kingmaking, bool) or kingmaking < 0:
-        raise SimkitError(f"--kingmaking must be a number of games or 'all', not "
-                          f"{kingmaking!r}")
+    if kingmaking == 0:
+        return 0
     if players < 3:
         raise SimkitError("--kingmaking is for 3 or 4 players: at 2 a seat that cannot win "
                           "has nobody else to hand the win to")
