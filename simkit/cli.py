@@ -67,6 +67,10 @@ class Command(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted: stopped; nothing half-written was kept", err=True)
             sys.exit(130)
+        except BrokenPipeError:  # the reader went away (simkit rules GAME | head): as a
+            # program killed by SIGPIPE ends, silently, with status 128 + 13
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
         except Exception as exc:  # noqa: BLE001 - a bug: log it, say one line

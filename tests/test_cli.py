@@ -366,3 +366,15 @@ def test_the_command_exits_without_teardown_but_with_its_exit_handlers(tmp_path)
                          capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "unknown game 'no-such-game'" in bad.stderr
     assert marker.read_text() == "ran"
+
+
+def test_a_reader_that_goes_away_ends_the_command_silently():
+    """``simkit rules GAME | head -1``: the rest of the output has nowhere to go; the
+    command ends as one killed by SIGPIPE would (status 141), with nothing on stderr."""
+    cmd = [sys.executable, "-c", "from simkit.cli import entry; import sys; "
+           "sys.argv = ['simkit', 'rules', 'rabbit-hunt']; entry()"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # as `head -1` does once it has its line
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=600) == 141 and err == ""
