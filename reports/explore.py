@@ -74,7 +74,7 @@ def measure_of(measure: str, games: pd.DataFrame, players: int, items=None,
     if measure == "length":
         return float(games["turns"].mean())
     if measure.startswith("item:"):
-        v = A.item_value(items, games, meta)
+        v = A.item_value(games, meta, items)
         row = v[v["item"] == measure[5:]]
         return float(row["difference"].iloc[0]) if len(row) else math.nan
     raise ValueError(measure)
@@ -102,8 +102,8 @@ def paired_difference(measure: str, base: pd.DataFrame, changed: pd.DataFrame, p
     """``measure(changed) - measure(base)`` on the games both played, with a 95% interval
     and p-value (paired bootstrap, or independent errors for item value)."""
     if measure.startswith("item:"):
-        vb = A.item_value(base_items, base, base_meta)
-        vc = A.item_value(changed_items, changed, changed_meta)
+        vb = A.item_value(base, base_meta, base_items)
+        vc = A.item_value(changed, changed_meta, changed_items)
         rb, rc = vb[vb["item"] == measure[5:]], vc[vc["item"] == measure[5:]]
         if not len(rb) or not len(rc):
             return {"base": math.nan, "changed": math.nan, "difference": math.nan,

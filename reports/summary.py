@@ -24,7 +24,7 @@ def _items(items, games: pd.DataFrame, meta: dict) -> pd.DataFrame | None:
     if items is None:
         return None
     several = len(set(meta.get("strategies") or [])) > 1
-    values = A.item_value(items, games, meta, by_strategy=several)
+    values = A.item_value(games, meta, items, by_strategy=several)
     if not len(values):
         return values
     kinds = values["item"].map(lambda c: item_kind(c, meta))
