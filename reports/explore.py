@@ -207,6 +207,7 @@ def _sweep_summary(out: Path, spec: dict, fair: float) -> dict:
                                "the last")
         if trend:
             verdicts.append(trend)
+    verdicts = [V.qualify(v, spec["strategies"]) for v in verdicts]
     return V.clean({"kind": "sweep", "game": spec["game"], "players": spec["players"],
                     "strategies": spec["strategies"], "games": spec["games"],
                     "master_seed": spec["seed"], "keys": keys, "points": points,
@@ -343,6 +344,7 @@ def _sensitivity_summary(out: Path, spec: dict, skipped: list) -> dict:
     if still:
         verdicts.append(f"{len(still)} numbers show no detectable effect: "
                         + ", ".join(still[:12]) + (" ..." if len(still) > 12 else "") + ".")
+    verdicts = [V.qualify(v, spec["strategies"]) for v in verdicts]
     return V.clean({"kind": "sensitivity", "game": spec["game"], "players": p,
                     "strategies": spec["strategies"], "games": spec["games"],
                     "master_seed": spec["seed"], "measure": measure, "base": base_value,

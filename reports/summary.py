@@ -65,7 +65,7 @@ def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR,
             verdicts.append(sv)
     if t["items"] is not None and len(t["items"]):
         verdicts += V.item_verdicts(t["items"], meta.get("players"))
-    t["verdicts"] = verdicts
+    t["verdicts"] = V.qualify_all(verdicts, meta.get("strategies"))
     return t
 
 

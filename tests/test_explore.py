@@ -47,6 +47,8 @@ def test_a_sweep_plays_every_point_on_the_same_seeds(tmp_path):
     seeds = [read_run(tmp_path / "sw" / p.folder).games["seed"].tolist() for p in spec.points]
     assert seeds[0] == seeds[1] == seeds[2]  # common random numbers
     assert len(summary["steps"]) == 2 and summary["verdicts"]
+    assert all(v.startswith("With seats playing hold-at and random, ")
+               for v in summary["verdicts"])  # whose play the figures describe
     longer = [p["length"][0]["mean"] for p in summary["points"]]
     assert longer[0] < longer[1] < longer[2]  # a higher target: longer games
     meta = json.loads((tmp_path / "sw" / "explore.json").read_text())
@@ -121,6 +123,7 @@ def test_cli_sensitivity_json(tmp_path):
     d = json.loads(res.stdout)
     assert d["measure"] == "seat-spread" and {r["direction"] for r in d["effects"]} == \
         {"down", "up"}
+    assert all(v.startswith("Under random play, ") for v in d["verdicts"])
 
 
 def test_cli_balance_finds_and_confirms_a_setting(tmp_path):
@@ -148,6 +151,7 @@ def test_balance_tries_every_setting_of_a_small_space(tmp_path):
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     assert d["trials_played"] == 3 and d["sampler"].startswith("every setting")
+    assert all(v.startswith("Under random play, ") for v in d["verdicts"])
 
 
 @pytest.mark.parametrize(("args", "message"), [
