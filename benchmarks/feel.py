@@ -18,7 +18,7 @@ game.
 
     python benchmarks/feel.py                          # 50,000 games, 10,000 traced
     python benchmarks/feel.py --game rabbit-hunt --games 100000 --repeat 5
-    python benchmarks/feel.py --game pig --kingmaking 200
+    python benchmarks/feel.py --game pig --kingmaking 200 --strategies hold-at  # not random
     python benchmarks/feel.py table --game avalon --strategies random,heuristic,ismcts \
         --games 2000 --search-games 100          # the NOTES.md table
 """

@@ -525,10 +525,15 @@ def item_value_from_counts(counts: pd.DataFrame, by_strategy: bool = False,
     return pd.DataFrame(rows, columns=["strategy", *columns] if by_strategy else columns)
 
 
-def item_value(items, games: pd.DataFrame, meta: dict | None = None,
+def item_value(games: pd.DataFrame, meta: dict | None = None, items=None,
                min_occurrences: int = MIN_OCCURRENCES, by_strategy: bool = False,
                batch_rows: int = ITEM_BATCH_ROWS) -> pd.DataFrame:
     """The value of each item event, in the style of 17lands' card metrics.
+
+    Arguments in the order of the other tables (``games, meta``, then ``items``). The old
+    order ``item_value(items, games, meta)`` is still read, with a DeprecationWarning, until
+    the next release: it is told apart by its second argument, a games table where ``meta``
+    belongs.
 
     ``items`` is the path of an items.parquet (read in record batches of ``batch_rows`` rows,
     aggregating as it goes, so a 40-million-row file never sits in memory) or an items
@@ -548,6 +553,13 @@ def item_value(items, games: pd.DataFrame, meta: dict | None = None,
     Like 17lands' "games in hand" win rates this is an association, not a causal effect:
     a seat that is winning may trigger some items more (and a seat that plays longer meets
     more of everything)."""
+    if isinstance(meta, pd.DataFrame):  # the old order: (items, games, meta)
+        warnings.warn("item_value(items, games, meta) is deprecated: write item_value(games, "
+                      "meta, items), the order of seat_outcomes and the others",
+                      DeprecationWarning, stacklevel=2)
+        items, games, meta = games, meta, items
+    if items is None:
+        raise TypeError("item_value needs the items table: item_value(games, meta, items)")
     counts = item_counts(items, games, meta, by_strategy, batch_rows)
     return item_value_from_counts(counts, by_strategy, min_occurrences)
 
@@ -694,7 +706,7 @@ def compare_runs(base_games: pd.DataFrame, changed_games: pd.DataFrame,
     rows.append(_paired_row("share of games", "tie", float(ob.mean()), float(oc.mean()),
                             oc.astype(float) - ob, paired))
     if base_items is not None and changed_items is not None:
-        vb, vc = item_value(base_items, b, bm), item_value(changed_items, c, cm)
+        vb, vc = item_value(b, bm, base_items), item_value(c, cm, changed_items)
         rows += _item_rows(vb, vc)
         shared = [i for i in vb["item"] if i in set(vc["item"])]
         subset = np.sort(b["game"].to_numpy(dtype=np.int64)) \

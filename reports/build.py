@@ -852,7 +852,8 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc = Document(tmp)
         for note in notes + base.warnings + changed.warnings:
             doc.para(note, cls="warn")
-        doc.verdicts([v.text for v in V.whatif_verdicts(table, fair)])
+        doc.verdicts([v.text for v in V.whatif_verdicts(
+            table, fair, [*(bm.get("strategies") or ()), *(cm.get("strategies") or ())])])
         doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
                  f"changed minus base over {paired:,} games paired by game index.")
         doc.heading("Differences", 2, anchor="differences")

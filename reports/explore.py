@@ -17,6 +17,11 @@ same games weighted alike in each of 250 Poisson bootstrap resamples with a fixe
 whose standard error gives a normal interval and p-value. Item value has nothing to pair
 (its seat-games differ), so its difference uses the two points' independent standard
 errors, as ``simkit whatif`` does.
+
+Whatever the measure, a sensitivity step also carries the signed first-player advantage at
+both values and its paired change, and is marked when it changes which seat is ahead
+(``seat_ahead_change``): an unsigned measure such as the seat spread can stay put while the
+lead passes from one seat to the other.
 """
 
 from __future__ import annotations
@@ -74,7 +79,7 @@ def measure_of(measure: str, games: pd.DataFrame, players: int, items=None,
     if measure == "length":
         return float(games["turns"].mean())
     if measure.startswith("item:"):
-        v = A.item_value(items, games, meta)
+        v = A.item_value(games, meta, items)
         row = v[v["item"] == measure[5:]]
         return float(row["difference"].iloc[0]) if len(row) else math.nan
     raise ValueError(measure)
@@ -102,8 +107,8 @@ def paired_difference(measure: str, base: pd.DataFrame, changed: pd.DataFrame, p
     """``measure(changed) - measure(base)`` on the games both played, with a 95% interval
     and p-value (paired bootstrap, or independent errors for item value)."""
     if measure.startswith("item:"):
-        vb = A.item_value(base_items, base, base_meta)
-        vc = A.item_value(changed_items, changed, changed_meta)
+        vb = A.item_value(base, base_meta, base_items)
+        vc = A.item_value(changed, changed_meta, changed_items)
         rb, rc = vb[vb["item"] == measure[5:]], vc[vc["item"] == measure[5:]]
         if not len(rb) or not len(rc):
             return {"base": math.nan, "changed": math.nan, "difference": math.nan,
@@ -207,6 +212,7 @@ def _sweep_summary(out: Path, spec: dict, fair: float) -> dict:
                                "the last")
         if trend:
             verdicts.append(trend)
+    verdicts = [V.qualify(v, spec["strategies"]) for v in verdicts]
     return V.clean({"kind": "sweep", "game": spec["game"], "players": spec["players"],
                     "strategies": spec["strategies"], "games": spec["games"],
                     "master_seed": spec["seed"], "keys": keys, "points": points,
@@ -293,9 +299,58 @@ def sweep_text(summary: dict) -> str:
 # sensitivity
 
 
-def _sensitivity_summary(out: Path, spec: dict, skipped: list) -> dict:
+def _fpa_interval(games: pd.DataFrame, players: int) -> tuple[float, float, float]:
+    """A point's own first-player advantage (the run summary's t interval)."""
+    r = st.mean_ci(st._fpa_per_game(_share(games, players)))
+    return r["mean"], r["ci_low"], r["ci_high"]
+
+
+def seat_ahead_change(base: tuple, changed: tuple, moved: bool) -> str | None:
+    """Does a step change which seat is ahead (the sign of the first-player advantage)?
+    ``base``, ``changed``: (advantage, ci_low, ci_high); ``moved``: the paired change's 95%
+    interval excludes 0. "changes" when the two intervals lie on opposite sides of 0;
+    "may change" when the estimates have opposite signs and something is known (one
+    interval clear of 0, or a paired change that is real); None otherwise, including a
+    sign that only wobbles around a fair game."""
+    (b, bl, bh), (c, cl, ch) = base, changed
+    if not b * c < 0:
+        return None
+    if (bl > 0 and ch < 0) or (bh < 0 and cl > 0):
+        return "changes"
+    if moved or bl > 0 or bh < 0 or cl > 0 or ch < 0:
+        return "may change"
+    return None
+
+
+def _fairer(base: tuple, steps: list[dict]) -> dict:
+    """The direction of a number whose first-player advantage is closest to 0: a step (its
+    role and value; ``detectable`` when its paired change runs toward 0 with a 95% interval
+    clear of 0 and does not overshoot to the other seat for sure), or "today" when neither
+    step comes closer."""
+    b = base[0]
+    closer = [r for r in steps if abs(r["fpa"]["changed"]) < abs(b)]
+    if not closer:
+        return {"direction": "today"}
+    r = min(closer, key=lambda r: abs(r["fpa"]["changed"]))
+    f = r["fpa"]
+    toward = (f["ci_high"] < 0 < b) or (f["ci_low"] > 0 > b)
+    return {"direction": r["direction"], "value": r["value"], "advantage": f["changed"],
+            "ci_low": f["changed_low"], "ci_high": f["changed_high"],
+            "detectable": bool(toward and r["ahead"] != "changes")}
+
+
+def _holm(rows: list[dict], p_of, put) -> None:
     from statsmodels.stats.multitest import multipletests
 
+    if not rows:
+        return
+    ps = [p if (p := p_of(r)) == p else 1.0 for r in rows]
+    reject, adjusted, _, _ = multipletests(ps, alpha=0.05, method="holm")
+    for r, rej, adj in zip(rows, reject, adjusted, strict=True):
+        put(r, float(adj), bool(rej))
+
+
+def _sensitivity_summary(out: Path, spec: dict, skipped: list) -> dict:
     p = int(spec["players"])
     measure = spec["measure"]
     pts = spec["points"]
@@ -303,6 +358,7 @@ def _sensitivity_summary(out: Path, spec: dict, skipped: list) -> dict:
     gb, mb = _load(out / base["folder"])
     ib = out / base["folder"] / "items.parquet"
     base_value = measure_of(measure, gb, p, ib, mb)
+    base_fpa = _fpa_interval(gb, p)
     rows = []
     for pt in pts:
         if pt["role"] == "base":
@@ -311,63 +367,160 @@ def _sensitivity_summary(out: Path, spec: dict, skipped: list) -> dict:
         (key, value), = pt["changes"].items()
         d = paired_difference(measure, gb, gc, p, ib, out / pt["folder"] / "items.parquet",
                               mb, mc, seed=spec["seed"])
-        rows.append({"key": key, "direction": pt["role"], "value": value, **d,
-                     "folder": pt["folder"]})
-    if rows:
-        ps = [r["p_value"] if r["p_value"] == r["p_value"] else 1.0 for r in rows]
-        reject, adjusted, _, _ = multipletests(ps, alpha=0.05, method="holm")
-        for r, rej, adj in zip(rows, reject, adjusted, strict=True):
-            r["p_holm"] = float(adj)
-            r["moves"] = bool(rej)
+        # the signed first-player advantage beside the measure: a spread (unsigned) can stay
+        # put while the advantage changes sign, i.e. the other seat comes out ahead
+        f = paired_difference("first-player-advantage", gb, gc, p)
+        a, lo, hi = _fpa_interval(gc, p)
+        fpa = {"base": base_fpa[0], "base_low": base_fpa[1], "base_high": base_fpa[2],
+               "changed": a, "changed_low": lo, "changed_high": hi,
+               "difference": f["difference"], "ci_low": f["ci_low"], "ci_high": f["ci_high"],
+               "p_value": f["p_value"]}
+        ahead = seat_ahead_change(base_fpa, (a, lo, hi), f["ci_low"] > 0 or f["ci_high"] < 0)
+        rows.append({"key": key, "direction": pt["role"], "value": value, **d, "fpa": fpa,
+                     "ahead": ahead, "folder": pt["folder"]})
+    _holm(rows, lambda r: r["p_value"], lambda r, adj, rej: r.update(p_holm=adj, moves=rej))
+    _holm(rows, lambda r: r["fpa"]["p_value"],
+          lambda r, adj, rej: r["fpa"].update(p_holm=adj, moves=rej))
     keys = {}
     for r in rows:
         k = keys.setdefault(r["key"], {"key": r["key"], "today": None, "effect": 0.0,
-                                       "moves": False})
+                                       "moves": False, "fpa_moves": False, "ahead": None,
+                                       "steps": []})
         k[r["direction"]] = r
+        k["steps"].append(r)
         k["effect"] = max(k["effect"], abs(r["difference"]))
         k["moves"] = k["moves"] or r["moves"]
+        k["fpa_moves"] = k["fpa_moves"] or r["fpa"]["moves"]
+        if r["ahead"] == "changes" or (r["ahead"] and not k["ahead"]):
+            k["ahead"] = r["ahead"]
+    for k in keys.values():
+        k["fairer"] = _fairer(base_fpa, k["steps"])
     ranked = sorted(keys.values(), key=lambda k: -k["effect"])
-    verdicts = []
-    movers = [k for k in ranked if k["moves"]]
-    unit = "points" if measure != "length" and not measure.startswith("item") else ""
-    scale = 100 if measure != "length" else 1
-    if movers:
-        verdicts.append(f"{len(movers)} of {len(ranked)} numbers move the {measure} "
-                        "detectably (Holm-corrected 95%): " + ", ".join(
-                            f"{k['key']} (up to {scale * k['effect']:.1f} {unit})".replace(
-                                " )", ")") for k in movers[:8]) + ".")
-    else:
-        verdicts.append(f"No number moves the {measure} detectably at one step "
-                        f"(Holm-corrected, {len(ranked)} numbers).")
-    still = [k["key"] for k in ranked if not k["moves"]]
-    if still:
-        verdicts.append(f"{len(still)} numbers show no detectable effect: "
-                        + ", ".join(still[:12]) + (" ..." if len(still) > 12 else "") + ".")
+    verdicts = _sensitivity_verdicts(measure, ranked, base_fpa, p)
+    verdicts = [V.qualify(v, spec["strategies"]) for v in verdicts]
     return V.clean({"kind": "sensitivity", "game": spec["game"], "players": p,
                     "strategies": spec["strategies"], "games": spec["games"],
                     "master_seed": spec["seed"], "measure": measure, "base": base_value,
-                    "effects": rows, "ranked": [{"key": k["key"], "largest_effect":
-                                                k["effect"], "moves": k["moves"]}
-                                               for k in ranked],
+                    "first_player_advantage": {"advantage": base_fpa[0],
+                                               "ci_low": base_fpa[1], "ci_high": base_fpa[2]},
+                    "effects": rows, "ranked": [
+                        {"key": k["key"], "largest_effect": k["effect"], "moves": k["moves"],
+                         "fpa_moves": k["fpa_moves"], "ahead": k["ahead"],
+                         "fairer": k["fairer"]} for k in ranked],
                     "skipped": skipped, "verdicts": verdicts})
+
+
+def _changed(f: dict) -> str:
+    """A changed first-player advantage with its interval, in points."""
+    if "changed" in f:
+        return _pts(f["changed"], f["changed_low"], f["changed_high"])
+    return _pts(f["advantage"], f["ci_low"], f["ci_high"])
+
+
+def _step_name(r: dict) -> str:
+    return f"{r['key']} {'down' if r['direction'] == 'down' else 'up'} to {r['value']}"
+
+
+def _numbers(n: int) -> str:
+    return "1 number moves" if n == 1 else f"{n} numbers move"
+
+
+def _ahead_words(players: int) -> str:
+    return "which seat is ahead" if players == 2 else \
+        "whether seat 1 is ahead of or behind the average seat"
+
+
+def _sensitivity_verdicts(measure: str, ranked: list[dict], base_fpa: tuple,
+                          players: int) -> list[str]:
+    """Seat changes first (a flip the measure can hide), then what moves the measure and
+    the advantage, which way is fairer, and what shows nothing at all."""
+    out = []
+    b = _pts(*base_fpa)
+    scale = 100 if measure != "length" else 1
+    for k in [k for k in ranked if k["ahead"] == "changes"][:6]:
+        r = next(r for r in k["steps"] if r["ahead"] == "changes")
+        hidden = "" if r["moves"] or measure == "first-player-advantage" else (
+            f"; the {measure} does not show it ({scale * r['difference']:+.2f} "
+            f"[{scale * r['ci_low']:+.2f}, {scale * r['ci_high']:+.2f}])")
+        out.append(f"{k['key']} changes {_ahead_words(players)}: one step "
+                   f"{r['direction']} (to {r['value']}) turns the first-player advantage from "
+                   f"{b} to {_changed(r['fpa'])} points (both 95% intervals clear of 0)"
+                   f"{hidden}.")
+    maybe = [k for k in ranked if k["ahead"] == "may change"]
+    if maybe:
+        parts = []
+        for k in maybe[:8]:
+            r = next(r for r in k["steps"] if r["ahead"] == "may change")
+            parts.append(f"{_step_name(r)} ({b} to {_changed(r['fpa'])})")
+        out.append(f"May change {_ahead_words(players)} (the estimates change sign, the "
+                   "intervals do not settle it): " + "; ".join(parts)
+                   + (" ..." if len(maybe) > 8 else "") + ".")
+    movers = [k for k in ranked if k["moves"]]
+    unit = "points" if measure != "length" and not measure.startswith("item") else ""
+    if movers:
+        out.append(f"{len(movers)} of {len(ranked)} numbers move the {measure} "
+                   "detectably (Holm-corrected 95%): " + ", ".join(
+                       f"{k['key']} (up to {scale * k['effect']:.1f} {unit})".replace(
+                           " )", ")") for k in movers[:8]) + ".")
+    else:
+        out.append(f"No number moves the {measure} detectably at one step "
+                   f"(Holm-corrected, {len(ranked)} numbers).")
+    if measure != "first-player-advantage":
+        also = [k["key"] for k in ranked if k["fpa_moves"] and not k["moves"]]
+        if also:
+            out.append(f"{_numbers(len(also))} the first-player advantage detectably "
+                       f"though not the {measure}: " + ", ".join(also[:10])
+                       + (" ..." if len(also) > 10 else "") + ".")
+    fairer = [k for k in ranked if k["fairer"]["direction"] != "today"
+              and k["fairer"]["detectable"]]
+    if fairer:
+        out.append(f"Fairer (first-player advantage closer to 0 than today's {b} points): "
+                   + "; ".join(f"{k['key']} {k['fairer']['direction']} to "
+                               f"{k['fairer']['value']} ({_changed(k['fairer'])})"
+                               for k in fairer[:8]) + (" ..." if len(fairer) > 8 else "")
+                   + "; no other number is detectably fairer a step either way.")
+    else:
+        out.append(f"No number's step brings the first-player advantage (today {b} points) "
+                   "detectably closer to 0.")
+    still = [k["key"] for k in ranked if not (k["moves"] or k["fpa_moves"] or k["ahead"])]
+    if still:
+        out.append(f"{len(still)} number{'s' * (len(still) != 1)} show"
+                   f"{'s' * (len(still) == 1)} no detectable effect (on the {measure} or the "
+                   "first-player advantage, and no change of seat): "
+                   + ", ".join(still[:12]) + (" ..." if len(still) > 12 else "") + ".")
+    return out
+
+
+def _fairer_mark(r: dict, keys: dict) -> str:
+    f = keys[r["key"]]["fairer"]
+    if f["direction"] != r["direction"]:
+        return ""
+    return "yes" if f["detectable"] else "by estimate"
 
 
 def sensitivity_frame(summary: dict) -> pd.DataFrame:
     scale = 1 if summary["measure"] == "length" else 100
     rows = []
     order = {k["key"]: i for i, k in enumerate(summary["ranked"])}
+    keys = {k["key"]: k for k in summary["ranked"]}
     for r in sorted(summary["effects"], key=lambda r: (order[r["key"]], r["direction"])):
+        f = r["fpa"]
         rows.append({"number": r["key"], "step": r["direction"], "value": r["value"],
                      "effect": f"{scale * r['difference']:+.2f}",
                      "95% interval": f"[{scale * r['ci_low']:+.2f}, {scale * r['ci_high']:+.2f}]",
-                     "p (Holm)": f"{r['p_holm']:.3g}", "moves": "yes" if r["moves"] else ""})
+                     "p (Holm)": f"{r['p_holm']:.3g}", "moves": "yes" if r["moves"] else "",
+                     "first-player advantage": _changed(f),
+                     "seat ahead": r["ahead"] or "",
+                     "fairer than today": _fairer_mark(r, keys)})
     return pd.DataFrame(rows)
 
 
 def sensitivity_text(summary: dict, top: int = 25) -> str:
     scale = 1 if summary["measure"] == "length" else 100
+    f = summary.get("first_player_advantage") or {}
+    fpa = f"; first-player advantage {_changed(f)} points" if f else ""
     lines = [f"{summary['game']}, {summary['players']} players: sensitivity of the "
-             f"{summary['measure']} (today {scale * summary['base']:.2f}) to "
+             f"{summary['measure']} (today {scale * summary['base']:.2f}{fpa}) to "
              f"{len(summary['ranked'])} numbers, each a step down and up, {summary['games']:,} "
              "paired games each", "Verdict"]
     lines += [f"  {v}" for v in summary["verdicts"]]
@@ -405,8 +558,21 @@ def sweep_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
         doc.figure(F.sweep_heatmap_figure(summary), f"{prefix}sweep.png", "sweep heatmap")
 
 
+def _with_fpa(folder: Path, summary: dict) -> dict:
+    """``summary``, recomputed from the folder's runs when an older simkit wrote it without
+    the signed first-player advantage of each step (so its report can show a seat change)."""
+    import json
+
+    if all("fpa" in r for r in summary["effects"]):
+        return summary
+    doc = json.loads((Path(folder) / "explore.json").read_text(encoding="utf-8"))
+    return summarise(folder, doc)
+
+
 def sensitivity_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
     from simkit.reports import figures as F
+
+    summary = _with_fpa(folder, summary)
 
     doc.heading(f"Sensitivity of the {summary['measure']} ({summary['game']}, "
                 f"{summary['players']} players)", 2, anchor=f"{prefix}sensitivity")

@@ -630,18 +630,20 @@ def tornado_figure(summary: dict, top: int = 20) -> Figure:
                 if r is None:
                     continue
                 d = scale * r["difference"]
-                c = color if r["moves"] else MUTED
+                c = color if r["moves"] or r.get("ahead") else MUTED  # a seat change shows
                 ax.barh(yi + dy, d, height=0.32, color=c)
                 ax.errorbar(d, yi + dy, xerr=_err([d], [scale * r["ci_low"]],
                                                   [scale * r["ci_high"]]),
                             fmt="none", ecolor=FAIR, capsize=2, lw=0.8)
         ax.axvline(0, color=FAIR, lw=0.8)
-        ax.set_yticks(y, ranked)
+        ahead = {k["key"]: k.get("ahead") for k in summary["ranked"]}
+        ax.set_yticks(y, [f"{k} (seat ahead {ahead[k]})" if ahead.get(k) else k
+                          for k in ranked])
         unit = "" if summary["measure"] == "length" else " (points)"
         ax.set_xlabel(f"change of the {summary['measure']}{unit}")
         ax.set_title(f"Sensitivity: a step down (orange) and up (blue); "
                      f"{summary['games']:,} paired games each")
-        _note(fig, "Grey: no detectable effect after Holm's correction over every step.")
+        _note(fig, "Grey: no detectable effect (Holm-corrected) and the same seat ahead.")
     return fig
 
 

@@ -24,7 +24,7 @@ def _items(items, games: pd.DataFrame, meta: dict) -> pd.DataFrame | None:
     if items is None:
         return None
     several = len(set(meta.get("strategies") or [])) > 1
-    values = A.item_value(items, games, meta, by_strategy=several)
+    values = A.item_value(games, meta, items, by_strategy=several)
     if not len(values):
         return values
     kinds = values["item"].map(lambda c: item_kind(c, meta))
@@ -65,7 +65,7 @@ def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR,
             verdicts.append(sv)
     if t["items"] is not None and len(t["items"]):
         verdicts += V.item_verdicts(t["items"], meta.get("players"))
-    t["verdicts"] = verdicts
+    t["verdicts"] = V.qualify_all(verdicts, meta.get("strategies"))
     return t
 
 

@@ -88,6 +88,42 @@ def _isnan(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
+def line_up(strategies) -> str:
+    """How a verdict names the play its figures come from: "under random play" when every
+    seat plays ``random`` (a fact about random play, not about the game), "with seats playing
+    A and B" for a mixed line-up, "" for one strategy that is not random."""
+    names = list(dict.fromkeys(str(n) for n in strategies or ()))
+    if not names:
+        return ""
+    if names == ["random"]:
+        return "under random play"
+    if len(names) == 1:
+        return ""
+    return "with seats playing " + ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def qualify(text: str, strategies) -> str:
+    """``text`` saying whose play it describes (``line_up``): "2 players: ..." becomes
+    "2 players, under random play: ..."; any other sentence opens with the phrase."""
+    phrase = line_up(strategies)
+    if not phrase or phrase in text:
+        return text
+    head, sep, rest = text.partition(": ")
+    if sep and head.endswith(" players") and head.split()[0].isdigit():
+        return f"{head}, {phrase}: {rest}"
+    return f"{phrase[0].upper()}{phrase[1:]}, {text[:1].lower()}{text[1:]}"
+
+
+def qualify_all(verdicts: list[Verdict], strategies) -> list[Verdict]:
+    """Every verdict (but a comparison of strategies, which names them itself) qualified by
+    ``qualify``; the line-up is kept in each verdict's figures."""
+    for v in verdicts:
+        if v.topic != "strategies":
+            v.text = qualify(v.text, strategies)
+        v.figures.setdefault("strategies", list(dict.fromkeys(strategies or ())))
+    return verdicts
+
+
 def seat_verdict(seats, endings, players: int, fair: float = DEFAULT_FAIR) -> Verdict:
     """One sentence on the seats of one player count, from ``seat_outcomes`` and
     ``endings`` (DataFrames, or their rows as dicts)."""
@@ -220,9 +256,15 @@ def item_verdicts(values, players: int | None = None, label: str = "card") -> li
     return out
 
 
-def whatif_verdicts(table: pd.DataFrame, fair: float = DEFAULT_FAIR) -> list[Verdict]:
+def whatif_verdicts(table: pd.DataFrame, fair: float = DEFAULT_FAIR,
+                    strategies=None) -> list[Verdict]:
     """What a what-if change did, from ``compare_runs``: first-player advantage, then the
-    win rates that moved (interval excluding 0), then game length."""
+    win rates that moved (interval excluding 0), then game length; each says whose play it
+    describes (``qualify``) when given the runs' ``strategies``."""
+    return qualify_all(_whatif_verdicts(table, fair), strategies)
+
+
+def _whatif_verdicts(table: pd.DataFrame, fair: float) -> list[Verdict]:
     out = []
     f = table[table["measure"] == "first-player advantage"]
     if len(f):

@@ -3,6 +3,17 @@
 __version__ = "0.1.0"
 
 
+def __getattr__(name: str):
+    """``simkit.analysis`` (and any other submodule) after a bare ``import simkit``, imported
+    on first use: the command line imports ``simkit`` without pandas, and keeps doing so."""
+    import importlib
+    import importlib.util
+
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def simulate(game: str, players: int, games: int, seed: int = 0, strategies="random",
              overrides=None, rotate: bool = True, workers: int | None = None, scheduler=None,
              weights=None, progress: bool | None = None, trace_turns=0, kingmaking=0):

@@ -6,7 +6,7 @@
     >>> res = simkit.simulate("rabbit-hunt", 2, 2_000, seed=1, strategies="heuristic,random")
     >>> analysis.seat_outcomes(res.games, res.meta)           # wins, ties, losses by seat
     >>> analysis.first_player_advantage(res.games, res.meta)
-    >>> analysis.item_value(res.items, res.games, res.meta, by_strategy=True)
+    >>> analysis.item_value(res.games, res.meta, res.items, by_strategy=True)
     >>> print(analysis.summary_text(res.games, res.meta, res.items))
     >>> traced = simkit.simulate("rabbit-hunt", 2, 2_000, trace_turns=500)
     >>> analysis.feel(traced)["decided_at"]                     # docs/metrics.md

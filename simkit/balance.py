@@ -518,7 +518,7 @@ def _confirmed(spec: BalanceSpec, folder: Path, figures: dict) -> dict:
 
 
 def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
-    from simkit.reports.verdict import clean
+    from simkit.reports.verdict import clean, qualify
 
     best = confirmed[0] if confirmed else None
     verdicts = []
@@ -549,6 +549,7 @@ def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
     else:
         verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
                         "settings are confirmed above: widen the ranges or vary other numbers.")
+    verdicts = [qualify(v, spec.strategies) for v in verdicts]  # "under random play"
     refused = int((trials["refused"] != "").sum()) if "refused" in trials else 0
     return clean({"kind": "balance", **spec.as_dict(), "today": today,
                   "trials_played": len(trials), "trials_refused": refused,

@@ -1154,7 +1154,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     b, c = load_run(out / "base"), load_run(out / "changed")
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
                          b.trace_path, c.trace_path)
-    verdicts = whatif_verdicts(table, fair / 100)
+    verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
     if as_json:

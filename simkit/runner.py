@@ -99,6 +99,21 @@ def check_kingmaking(kingmaking, games: int, players: int) -> int:
     return kingmaking
 
 
+def check_kingmaking_strategies(game: str, names) -> None:
+    """Refuse ``--kingmaking`` when a seat plays ``random``: its playouts are noise, so the
+    last seat "chooses the winner" in nearly every game (docs/metrics.md: no figure at all)."""
+    if not any(registry.split_budget(n)[0] == "random" for n in names):
+        return
+    # the game's heuristic, or (a plugin's game) a cheap strategy that is neither a search
+    # nor the first legal move
+    known = [n for n, s in registry.strategies_for(game).items()
+             if n not in ("random", "first") and s.search is None]
+    way = "heuristic" if "heuristic" in known or not known else known[0]
+    raise SimkitError(f"--kingmaking needs seats that play to win, not random (random "
+                      f"playouts make every decision look pivotal): give --strategies {way} "
+                      f"(strategies = \"{way}\" in an experiment file)")
+
+
 def check_seed(seed) -> int:
     """A master or game seed: an integer in 0 .. 2**64 - 1 (every seed is a uint64)."""
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
@@ -197,6 +212,8 @@ class RunSpec:
         extra = tuple(sorted({registry.split_budget(n)[0] for n in compile_with}))
         traced = check_trace(spec, trace, games)
         kings = check_kingmaking(kingmaking, games, players)
+        if kings:
+            check_kingmaking_strategies(game, names)
         run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w), extra,
                   traced, kings)
         plan(run)  # compile the parameters now, so a bad value fails before any output

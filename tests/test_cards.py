@@ -235,7 +235,7 @@ def test_a_card_added_in_the_sheet_plays_reports_and_replays_under_its_own_name(
     from simkit.reports.analysis import item_value
 
     games = pd.read_parquet(tmp_path / "r" / "games.parquet")
-    value = item_value(tmp_path / "r" / "items.parquet", games, meta)
+    value = item_value(games, meta, tmp_path / "r" / "items.parquet")
     assert "stag:played" in set(value["item"])
     path.unlink()  # run.json alone reproduces it
     game = int(np.flatnonzero(items.groupby("game")["stag:drawn"].sum().to_numpy() > 0)[0])

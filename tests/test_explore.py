@@ -47,6 +47,8 @@ def test_a_sweep_plays_every_point_on_the_same_seeds(tmp_path):
     seeds = [read_run(tmp_path / "sw" / p.folder).games["seed"].tolist() for p in spec.points]
     assert seeds[0] == seeds[1] == seeds[2]  # common random numbers
     assert len(summary["steps"]) == 2 and summary["verdicts"]
+    assert all(v.startswith("With seats playing hold-at and random, ")
+               for v in summary["verdicts"])  # whose play the figures describe
     longer = [p["length"][0]["mean"] for p in summary["points"]]
     assert longer[0] < longer[1] < longer[2]  # a higher target: longer games
     meta = json.loads((tmp_path / "sw" / "explore.json").read_text())
@@ -121,6 +123,7 @@ def test_cli_sensitivity_json(tmp_path):
     d = json.loads(res.stdout)
     assert d["measure"] == "seat-spread" and {r["direction"] for r in d["effects"]} == \
         {"down", "up"}
+    assert all(v.startswith("Under random play, ") for v in d["verdicts"])
 
 
 def test_cli_balance_finds_and_confirms_a_setting(tmp_path):
@@ -148,6 +151,7 @@ def test_balance_tries_every_setting_of_a_small_space(tmp_path):
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     assert d["trials_played"] == 3 and d["sampler"].startswith("every setting")
+    assert all(v.startswith("Under random play, ") for v in d["verdicts"])
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -257,3 +261,45 @@ def test_settings_the_game_refuses_are_skipped_not_fatal(tmp_path):
     assert (refused["carrots.cap"] < refused["carrots.start"]).all()
     c = d["confirmed"][0]["setting"]
     assert c["carrots.cap"] >= c["carrots.start"]
+
+
+def test_a_seat_change_is_claimed_only_when_the_intervals_support_it():
+    from simkit.reports.explore import seat_ahead_change
+
+    ahead = (0.088, 0.073, 0.103)
+    assert seat_ahead_change(ahead, (-0.102, -0.117, -0.087), True) == "changes"
+    assert seat_ahead_change(ahead, (-0.004, -0.019, 0.011), True) == "may change"
+    assert seat_ahead_change(ahead, (0.004, -0.011, 0.019), True) is None  # same sign
+    wobble = (0.002, -0.010, 0.014)  # a fair game whose estimate only wobbles around 0
+    assert seat_ahead_change(wobble, (-0.003, -0.015, 0.009), False) is None
+    assert seat_ahead_change(wobble, (-0.003, -0.015, 0.009), True) == "may change"
+
+
+def test_sensitivity_cannot_hide_a_sign_flip(tmp_path):
+    # Rabbit Hunt at 2 players under the heuristic: a carrot cap of 5 instead of 6 hands the
+    # advantage from seat 1 (+8.8 points) to seat 2 (-10.2), which the seat spread, an
+    # unsigned measure, barely registers; it must not call carrots.cap "no effect"
+    res = invoke("sensitivity", "rabbit-hunt", "--players", 2, "--strategies", "heuristic",
+                 "--keys", "carrots.cap,hand_size", "--games", 1000, "--out", tmp_path / "s",
+                 "--report", tmp_path / "rep", "--workers", 1)
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "s" / "summary.json").read_text())
+    cap = next(k for k in summary["ranked"] if k["key"] == "carrots.cap")
+    assert cap["ahead"] == "changes" and cap["fairer"]["direction"] == "today"
+    down = next(r for r in summary["effects"] if r["key"] == "carrots.cap"
+                and r["direction"] == "down")
+    assert down["fpa"]["changed_high"] < 0 < down["fpa"]["base_low"]
+    assert down["fpa"]["difference"] < 0 and down["ahead"] == "changes"
+    today = f"{100 * summary['first_player_advantage']['advantage']:+.1f}"
+    flip = [v for v in summary["verdicts"] if v.startswith("carrots.cap changes which seat")]
+    assert flip and f"from {today} [" in flip[0] and "does not show it" in flip[0]
+    assert not any("no detectable effect" in v and "carrots.cap" in v
+                   for v in summary["verdicts"])
+    assert f"first-player advantage {today} [" in res.output  # beside the spread, signed
+    md = (tmp_path / "rep" / "summary.md").read_text()
+    assert "| seat ahead | fairer than today |" in md and "changes which seat is ahead" in md
+    for r in summary["effects"]:  # a folder an older simkit summarised: the page recomputes
+        del r["fpa"], r["ahead"]
+    (tmp_path / "s" / "summary.json").write_text(json.dumps(summary))
+    assert invoke("report", tmp_path / "s", "--out", tmp_path / "old").exit_code == 0
+    assert "changes which seat is ahead" in (tmp_path / "old" / "summary.md").read_text()

@@ -195,6 +195,23 @@ def test_kingmaking_needs_a_third_seat():
         _kings(games=10, kingmaking=11)
 
 
+def test_kingmaking_under_random_play_is_refused(tmp_path):
+    # random playouts make every decision look pivotal: "chose the winner in 100%" is noise
+    for strategies in ("random", "hold-at,random,hold-at"):
+        with pytest.raises(SimkitError, match="play to win.*--strategies hold-at"):
+            RunSpec.make("pig", 3, 10, strategies=strategies, kingmaking=5)
+    res = CliRunner().invoke(main, ["run", "rabbit-hunt", "--players", "3", "--games", "10",
+                                    "--kingmaking", "5", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "--strategies heuristic" in res.output
+    assert len(res.output.strip().splitlines()) == 1 and not (tmp_path / "r").exists()
+    exp = tmp_path / "e.toml"
+    exp.write_text('[[run]]\ngame = "rabbit-hunt"\nplayers = 3\ngames = 10\nkingmaking = 5\n'
+                   'strategies = "heuristic,random,heuristic"\n')
+    res = CliRunner().invoke(main, ["run", str(exp), "--out", str(tmp_path / "e")])
+    assert res.exit_code == 2 and "--strategies heuristic" in res.output
+    assert not (tmp_path / "e").exists()
+
+
 def test_a_search_can_score_cut_playouts_by_progress():
     run = RunSpec.make("pig", 2, 6, seed=3, strategies="ismcts@20,hold-at",
                        weights=["ismcts.rollout_depth=4", "ismcts.cutoff=progress"])

@@ -70,7 +70,7 @@ def test_a_ladder_measures_the_feel_at_every_level(tmp_path):
 def test_experiment_files_take_the_trace(tmp_path):
     f = tmp_path / "e.toml"
     f.write_text('[[run]]\ngame = "pig"\nplayers = 3\ngames = 50\ntrace_turns = 20\n'
-                 'kingmaking = 5\n\n[[ladder]]\ngame = "pig"\nplayers = 2\n'
+                 'kingmaking = 5\nstrategies = "hold-at"\n\n[[ladder]]\ngame = "pig"\nplayers = 2\n'
                  'strategies = "random,hold-at"\ngames = 10\ntrace_turns = "all"\n\n'
                  '[[sweep]]\ngame = "pig"\nplayers = 2\nvary = ["target=20,30"]\ngames = 30\n'
                  'trace_turns = 10\n')

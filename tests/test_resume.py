@@ -250,7 +250,7 @@ def test_cli_resume_of_an_experiment(tmp_path):
     exp = tmp_path / "e.toml"
     exp.write_text('[[run]]\nname = "a"\ngame = "pig"\nplayers = 2\ngames = 900\n'
                    '[[run]]\nname = "b"\ngame = "pig"\nplayers = 3\ngames = 900\n'
-                   'trace_turns = 300\nkingmaking = 200\n')
+                   'trace_turns = 300\nkingmaking = 200\nstrategies = "hold-at"\n')
     whole, out = tmp_path / "whole", tmp_path / "runs"
     res = CliRunner().invoke(main, ["run", str(exp), "--out", str(whole), "--quiet",
                                     "--chunk-size", "60"])

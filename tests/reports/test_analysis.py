@@ -204,7 +204,7 @@ def test_several_player_counts_in_one_table():
 
 def test_item_value_known_difference(tmp_path):
     games, items = item_fixture()
-    t = A.item_value(items, games, {"item_columns": ["x:made", "never:made"]}).set_index("item")
+    t = A.item_value(games, {"item_columns": ["x:made", "never:made"]}, items).set_index("item")
     x = t.loc["x:made"]
     assert x.seat_games == 2000 and x.occurred == 1000
     assert x.win_rate_occurred == pytest.approx(0.7)
@@ -221,7 +221,7 @@ def test_item_value_known_difference(tmp_path):
     # streamed from parquet in tiny batches: the same table
     path = tmp_path / "items.parquet"
     items.to_parquet(path)
-    t2 = A.item_value(path, games, {}, batch_rows=7).set_index("item")
+    t2 = A.item_value(games, {}, path, batch_rows=7).set_index("item")
     pd.testing.assert_frame_equal(t, t2.loc[t.index])
 
 
@@ -229,7 +229,7 @@ def test_item_value_ignores_rows_without_a_game():
     games, items = item_fixture()
     extra = items.iloc[:10].copy()
     extra["game"] += 10_000
-    t = A.item_value(pd.concat([items, extra]), games, {}).set_index("item")
+    t = A.item_value(games, {}, pd.concat([items, extra])).set_index("item")
     assert t.loc["x:made", "seat_games"] == 2000
 
 
@@ -383,7 +383,7 @@ def test_item_value_by_strategy_splits_the_seat_games():
     items = pd.DataFrame({"game": np.repeat(games.game.to_numpy(), 3),
                           "seat": np.tile(np.arange(1, 4), 3000),
                           "x:seen": occurs.ravel().astype(np.uint16)})
-    t = A.item_value(items, games, {"strategies": ["a", "b", "c"]}, by_strategy=True)
+    t = A.item_value(games, {"strategies": ["a", "b", "c"]}, items, by_strategy=True)
     assert t.strategy.tolist() == ["a", "b", "c"]
     assert t.seat_games.sum() == 9000
     for row in t.itertuples():
@@ -397,7 +397,7 @@ def test_item_value_by_strategy_splits_the_seat_games():
     b = t.set_index("strategy").loc["b"]
     assert a.ci_low > 0.3  # strong association for a
     assert b.ci_low < 0 < b.ci_high  # none for b
-    overall = A.item_value(items, games, {}).iloc[0]
+    overall = A.item_value(games, {}, items).iloc[0]
     assert overall.occurred == t.occurred.sum()
 
 
@@ -406,7 +406,7 @@ def test_item_value_pooled_from_strategy_counts_equals_a_pooled_pass():
     counts = A.item_counts(items, games, {}, by_strategy=True)
     assert set(counts.strategy) == {"a", "b"}
     pooled = A.item_value_from_counts(counts)
-    pd.testing.assert_frame_equal(pooled, A.item_value(items, games, {}))
+    pd.testing.assert_frame_equal(pooled, A.item_value(games, {}, items))
 
 
 # --- the same numbers as scipy.stats and statsmodels, to the last bit ----------------------

@@ -87,7 +87,8 @@ def test_whatif_report_leads_with_differences(pig_runs, tmp_path):
     out = B.build_whatif_report(pig_runs["base"], pig_runs["changed"], tmp_path / "w")
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert md.index("**Verdict**") < md.index("## Differences")
-    assert "First-player advantage" in md.split("**Verdict**")[1].split("##")[0]
+    verdict = md.split("**Verdict**")[1].split("##")[0]
+    assert "With seats playing hold-at and random, first-player advantage" in verdict
     assert md.index("## Differences") < md.index("Base run:") < md.index("Changed run:")
     assert "| target | 30 | 40 |" in md
     assert "target 30 -> 40" in md.splitlines()[0]

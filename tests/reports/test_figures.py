@@ -37,7 +37,7 @@ def test_every_figure_draws_with_labels():
         "strategy": F.strategy_outcomes_figure(A.strategy_outcomes(games)),
         "length": F.game_length_figure(games),
         "endings": F.endings_figure(A.endings(games)),
-        "items": F.item_value_figure(A.item_value(items, g2)),
+        "items": F.item_value_figure(A.item_value(g2, None, items)),
         "whatif": F.whatif_figure(A.compare_runs(base[0], changed[0])),
         "fpa": F.fpa_comparison_figure(pd.DataFrame({
             "label": ["2 players", "3 players"], "advantage": [0.04, 0.0],
@@ -66,7 +66,7 @@ def test_item_figure_greys_thin_items_and_notes_dropped_ones():
     games, items = item_fixture()
     items["rare:made"] = np.zeros(len(items), dtype=np.uint16)
     items.loc[:4, "rare:made"] = 1
-    t = A.item_value(items, games)
+    t = A.item_value(games, None, items)
     fig = F.item_value_figure(t)
     labels = {tick.get_text().split()[0]: to_hex(tick.get_color())
               for tick in fig.axes[0].get_yticklabels()}
