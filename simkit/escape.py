@@ -14,8 +14,10 @@ so a spreadsheet still sees a number, and a cell whose apostrophe was added by h
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is escaped: a run's summary needs none
+    import pandas as pd
 
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
 """Text a spreadsheet would run, or that would look like it once its apostrophe were taken:
@@ -38,6 +40,8 @@ def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with every text cell and every column name through ``csv_cell``, for
     ``to_csv``; numeric columns untouched (a score of -1 stays a number). ``table`` itself
     when nothing needs it (no copy of a large items table), else a shallow copy."""
+    import pandas as pd
+
     names = [csv_cell(c) if isinstance(c, str) else c for c in table.columns]
     changed = {}
     for i in range(table.shape[1]):
