@@ -1404,7 +1404,7 @@ def gather(P, state, s, n, g):
 
 # A gathering ability (tire_gather, the Beaver's) takes its cards "in any mix", as Gather:
 # the player chooses after tiring the creature (PH_MIX), so the ability is one move among the
-# turn's moves whatever its number, as every other ability is (NOTES.md, Gather).
+# turn's moves whatever its number, as every other ability is (NOTES.md, The Beaver's gather).
 
 @inline
 def mix_range(P, state, s, n):
