@@ -38,6 +38,10 @@ Weights:
                  cannot stop (off: measured no better)
   threat_min     bury below ``bury_at`` when the acorns the store is expected to lose
                  before our next turn reach this many
+  gather_mix     1: a gathering ability's mix (the Beaver's, VERSION 6) makes a card in hand
+                 worth ``build_min`` playable if it can, else takes the kinds the hand's
+                 costs lack most (0: each card from the fuller pile, the rule before VERSION
+                 6, as v1)
 """
 
 from simkit.games.war_of_the_wilds.state import (
@@ -101,6 +105,8 @@ from simkit.games.war_of_the_wilds.state import (
     HOME,
     HOMES,
     MAX_ARMY,
+    MIX,
+    MIX_N,
     MORNING,
     N_CARD_COLS,
     N_PLAYERS,
@@ -125,11 +131,13 @@ from simkit.games.war_of_the_wilds.state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_MIX,
     PH_OFFER,
     PH_PAY,
     PH_REPLY,
     PH_SETUP,
     PHASE,
+    PILE,
     PLAY,
     PLAYERS,
     PS,
@@ -158,7 +166,7 @@ from simkit.registry import StrategySpec, register_strategy
 
 (W_BURY_AT, W_RAID_MIN, W_BLOCK_ALWAYS, W_CREATURE_BIAS, W_BUILD_DAYS, W_BUILD_MIN,
  W_SETUP_KEEP, W_OFFER_TRADES, W_RAID_BLOCKERS, W_THREAT_BURY, W_RAID_BURY,
- W_THREAT_MIN) = range(12)
+ W_THREAT_MIN, W_GATHER_MIX) = range(13)
 
 
 @kernel
@@ -204,6 +212,8 @@ def choose_wotw(params, obs, seat, moves, n_moves, weights, stream):
         return choose_main(P, obs, seat, moves, n_moves, weights)
     if ph == PH_PAY:
         return choose_pay(P, obs, seat, moves, n_moves)
+    if ph == PH_MIX:
+        return choose_mix(P, obs, seat, moves, n_moves, weights)
     if ph == PH_AFTER:
         return choose_main(P, obs, seat, moves, n_moves, weights)
     if ph == PH_REPLY:
@@ -382,14 +392,14 @@ def threat_loss(P, obs, seat, store, w):
 
 
 @kernel
-def best_gather(P, obs, seat, w):
-    """(the Gather move's mix, the value of the best card it makes playable; 0: none)."""
+def best_gather(P, obs, seat, w, n, lo, hi):
+    """(the mix of a gather of ``n`` cards, ``g`` of the home's second kind for lo <= g <=
+    hi, the value of the best card it makes playable; 0: none)."""
     me = PLAYERS + seat * PS
     h = obs[me + HOME]
     ka = P[HOMES + h * 2 + 0]
     kb = P[HOMES + h * 2 + 1]
-    n = P[R_GATHER]
-    best_g = 0
+    best_g = lo
     bv = 0.0
     for k in range(P[R_NK]):
         if obs[me + HAND + k] == 0:
@@ -400,7 +410,7 @@ def best_gather(P, obs, seat, w):
         miss, spec = shortfall(P, obs, me, k, -1, 0, -1, 0)
         if miss == 0 and spec == 0:
             continue  # payable already: gathering does not make it so
-        for g in range(n + 1):  # g of the home's second kind, n - g of its first
+        for g in range(lo, hi + 1):  # g of the home's second kind, n - g of its first
             m2, s2 = shortfall(P, obs, me, k, ka, n - g, kb, g)
             if m2 == 0 and s2 == 0:
                 bv = v
@@ -429,7 +439,7 @@ def choose_action(P, obs, seat, moves, n_moves, weights):
                 return i
     if obs[WILD] > 0 and not last:
         if obs[DAY] <= weights[W_BUILD_DAYS]:
-            g, v = best_gather(P, obs, seat, weights)
+            g, v = best_gather(P, obs, seat, weights, P[R_GATHER], 0, P[R_GATHER])
             if v > 0:
                 i = find(moves, n_moves, GATHER + g)
                 if i >= 0:
@@ -448,12 +458,60 @@ def choose_action(P, obs, seat, moves, n_moves, weights):
     if i >= 0 and obs[me + RES] + obs[me + RES + 1] + obs[me + RES + 2] + obs[me + RES + 3] > 3:
         return i
     if weights[W_BUILD_DAYS] > 0 and not last:
-        g, v = best_gather(P, obs, seat, weights)
+        g, v = best_gather(P, obs, seat, weights, P[R_GATHER], 0, P[R_GATHER])
         if v > 0:
             i = find(moves, n_moves, GATHER + g)
             if i >= 0:
                 return i
     return find(moves, n_moves, GATHER + 1)
+
+
+@kernel
+def fuller_pile_mix(P, obs, me, n):
+    """v1's mix of ``n`` cards (the rule before VERSION 6): each card from the fuller of the
+    home's two piles, ties from its first kind: how many of its second kind."""
+    h = obs[me + HOME]
+    pa = obs[PILE + P[HOMES + h * 2 + 0]]
+    pb = obs[PILE + P[HOMES + h * 2 + 1]]
+    g = 0
+    for _ in range(n):
+        if pb > pa:
+            pb -= 1
+            g += 1
+        elif pa > 0:
+            pa -= 1
+    return g
+
+
+@kernel
+def choose_mix(P, obs, seat, moves, n_moves, w):
+    """A gathering ability's mix (the moves are MIX + g, g rising). With ``gather_mix``: the
+    mix that makes the best card in hand worth ``build_min`` playable, else the one that
+    brings most of the cards the hand's specific costs lack (ties: the nearest to v1's);
+    without: v1's, each card from the fuller pile."""
+    me = PLAYERS + seat * PS
+    n = obs[MIX_N]
+    g0 = fuller_pile_mix(P, obs, me, n)
+    if w[W_GATHER_MIX] <= 0:
+        i = find(moves, n_moves, MIX + g0)
+        return i if i >= 0 else 0
+    g, v = best_gather(P, obs, seat, w, n, moves[0] - MIX, moves[n_moves - 1] - MIX)
+    if v > 0:
+        return find(moves, n_moves, MIX + g)
+    h = obs[me + HOME]
+    ka = P[HOMES + h * 2 + 0]
+    kb = P[HOMES + h * 2 + 1]
+    short_a = max(0, hand_need(P, obs, me, ka) - obs[me + RES + ka])
+    short_b = max(0, hand_need(P, obs, me, kb) - obs[me + RES + kb])
+    best = 0
+    bv = -1e9
+    for i in range(n_moves):
+        g = moves[i] - MIX
+        v = min(n - g, short_a) + min(g, short_b) - 0.001 * abs(g - g0)
+        if v > bv:
+            bv = v
+            best = i
+    return best
 
 
 @kernel
@@ -887,16 +945,18 @@ def choose_discard(P, obs, seat, moves, n_moves, weights):
 V2_WEIGHTS = {"bury_at": 4.0, "raid_min": 1.0, "block_always": 1.0, "creature_bias": 1.0,
               "build_days": 9.0, "build_min": 3.0, "setup_keep": 3.0, "offer_trades": 1.0,
               "raid_blockers": 1.0, "threat_bury": 1.0, "raid_bury": 0.0,
-              "threat_min": 0.3}
+              "threat_min": 0.3, "gather_mix": 1.0}
 assert list(V2_WEIGHTS).index("threat_min") == W_THREAT_MIN
 assert list(V2_WEIGHTS).index("raid_bury") == W_RAID_BURY
 assert list(V2_WEIGHTS).index("threat_bury") == W_THREAT_BURY
 assert list(V2_WEIGHTS).index("build_days") == W_BUILD_DAYS
+assert list(V2_WEIGHTS).index("gather_mix") == W_GATHER_MIX
 
 # heuristic-v1, the heuristic before issue 16: the same kernel with every v2 behaviour off
 # (it reproduces the old kernel game for game: NOTES.md, Heuristic (v2))
 V1_WEIGHTS = {**V2_WEIGHTS, "bury_at": 3.0, "build_days": 0.0, "setup_keep": 0.0,
-              "offer_trades": 0.0, "raid_blockers": 0.0, "threat_bury": 0.0, "raid_bury": 0.0}
+              "offer_trades": 0.0, "raid_blockers": 0.0, "threat_bury": 0.0, "raid_bury": 0.0,
+              "gather_mix": 0.0}
 
 register_strategy(StrategySpec(
     "heuristic", choose_wotw, game="war-of-the-wilds", weights=V2_WEIGHTS,

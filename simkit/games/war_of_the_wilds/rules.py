@@ -109,6 +109,10 @@ from .state import (
     MAX_KINDS,
     MAX_MOVES,
     MAXP,
+    MIX,
+    MIX_BACK,
+    MIX_CARD,
+    MIX_N,
     MORNING,
     N_CARD_COLS,
     N_DAY_KINDS,
@@ -142,6 +146,7 @@ from .state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_MIX,
     PH_OFFER,
     PH_OVER,
     PH_PAY,
@@ -417,6 +422,7 @@ def lay_out(P, n_players, state):
     state[OFFER_LAST] = -1
     state[PAY_CARD] = -1
     state[PAY_TARGET] = -1
+    state[MIX_CARD] = -1
     state[WILD] = P[R_ACORNS_PP] * n_players
     for r in range(4):
         state[PILE + r] = P[R_RES_PER_KIND]
@@ -829,6 +835,8 @@ def legal_moves(params, state, moves):
         return legal_offer_items(P, state, moves)
     if ph == PH_PAY:
         return legal_pay(P, state, moves)
+    if ph == PH_MIX:
+        return legal_mix(P, state, moves)
     if ph == PH_DRAW:
         return legal_draw(P, state, moves)
     if ph == PH_REPLY:  # accept only what the player offered the trade can pay
@@ -1314,6 +1322,8 @@ def apply_move(params, state, move, chance, items):
     elif ph == PH_PAY:
         pay_one(state, state[SEAT], move - PAY_RES)
         advance_payment(P, state, chance, items)
+    elif ph == PH_MIX:
+        apply_mix(P, state, move)
     elif ph == PH_DRAW:
         apply_draw(P, state, move, chance, items)
     elif ph == PH_REPLY:
@@ -1358,7 +1368,7 @@ def apply_action(P, state, move, chance, items):
     s = state[SEAT]
     state[PHASE] = PH_MAIN
     if move <= GATHER + 6:
-        gather(P, state, s, move - GATHER)
+        gather(P, state, s, P[R_GATHER], move - GATHER)
         busy_bonus(P, state, s)
     elif move == DRAW or move == DRAW_REFRESH:
         if move == DRAW_REFRESH:
@@ -1378,17 +1388,64 @@ def apply_action(P, state, move, chance, items):
 
 
 @inline
-def gather(P, state, s, g):
-    """``g`` cards of the home's second kind, the rest of its first (what the piles hold)."""
+def gather(P, state, s, n, g):
+    """``n`` cards of the home's two kinds: ``g`` of its second kind, the rest of its first
+    (what the piles hold)."""
     h = state[pb(s) + HOME]
     ka = P[HOMES + h * 2 + 0]
     kb = P[HOMES + h * 2 + 1]
-    na = min(P[R_GATHER] - g, state[PILE + ka])
+    na = min(n - g, state[PILE + ka])
     nb = min(g, state[PILE + kb])
     state[PILE + ka] -= na
     state[pb(s) + RES + ka] += na
     state[PILE + kb] -= nb
     state[pb(s) + RES + kb] += nb
+
+
+# A gathering ability (tire_gather, the Beaver's) takes its cards "in any mix", as Gather:
+# the player chooses after tiring the creature (PH_MIX), so the ability is one move among the
+# turn's moves whatever its number, as every other ability is (NOTES.md, The Beaver's gather).
+
+@inline
+def mix_range(P, state, s, n):
+    """(lo, hi): the mixes of ``n`` cards the piles can fill, ``g`` of the home's second
+    kind for lo <= g <= hi; lo > hi when the two piles hold fewer than ``n`` together."""
+    h = state[pb(s) + HOME]
+    lo = max(0, n - state[PILE + P[HOMES + h * 2 + 0]])
+    hi = min(n, state[PILE + P[HOMES + h * 2 + 1]])
+    return lo, hi
+
+
+@inline
+def begin_mix(P, state, s, k, n):
+    """Creature ``k`` of seat ``s`` gathers ``n`` cards: the mix is asked for when the piles
+    can fill more than one; the one way (or, when they hold fewer than ``n``, all they hold)
+    is taken without asking."""
+    lo, hi = mix_range(P, state, s, n)
+    if lo >= hi:
+        gather(P, state, s, n, hi)
+        return
+    state[MIX_N] = n
+    state[MIX_CARD] = k
+    state[MIX_BACK] = state[PHASE]
+    state[PHASE] = PH_MIX
+
+
+@inline
+def legal_mix(P, state, moves):
+    lo, hi = mix_range(P, state, state[SEAT], state[MIX_N])
+    for g in range(lo, hi + 1):
+        moves[g - lo] = MIX + g
+    return hi - lo + 1
+
+
+@inline
+def apply_mix(P, state, move):
+    gather(P, state, state[SEAT], state[MIX_N], move - MIX)
+    state[PHASE] = state[MIX_BACK]
+    state[MIX_N] = 0
+    state[MIX_BACK] = 0
+    state[MIX_CARD] = -1
 
 
 @inline
@@ -1461,14 +1518,7 @@ def do_effect(P, state, s, k, t, chance, items):
     elif e == E_DRAW or e == E_TIRE_DRAW:
         draw_to_hand(state, s, a, chance, items)
     elif e == E_TIRE_GATHER:
-        h = state[pb(s) + HOME]
-        for _ in range(a):
-            r = P[HOMES + h * 2 + 0]
-            if state[PILE + P[HOMES + h * 2 + 1]] > state[PILE + r]:
-                r = P[HOMES + h * 2 + 1]
-            if state[PILE + r] > 0:
-                state[PILE + r] -= 1
-                state[pb(s) + RES + r] += 1
+        begin_mix(P, state, s, k, a)
     elif e == E_STEAL_STORE:
         m = min(a, state[pb(t) + STORE])
         state[pb(t) + STORE] -= m
@@ -1899,7 +1949,8 @@ PHASES = ("setup", "action", "play", "trade", "attack", "block", "discard")
 """What ``phase`` numbers: keeping cards at setup; the day's action (with the free moves
 before it, and the Draw's two cards); the play step (plays, payments, abilities and swaps,
 also after the attacks); building and answering trade offers; sending attackers; blocking
-(an attacker or the Fox); discarding to the hand limit."""
+(an attacker or the Fox); discarding to the hand limit. A gathering ability's mix is of
+the step the ability was used in."""
 (PHASE_SETUP, PHASE_ACTION, PHASE_PLAY, PHASE_TRADE, PHASE_ATTACK, PHASE_BLOCK,
  PHASE_DISCARD) = range(7)
 
@@ -1908,6 +1959,8 @@ also after the attacks); building and answering trade offers; sending attackers;
 def phase(params, state):
     """The kind of the decision about to be made, an index into ``PHASES``."""
     ph = state[PHASE]
+    if ph == PH_MIX:  # a gathering ability's mix is of the step the ability was used in
+        ph = state[MIX_BACK]
     if ph == PH_ACTION or ph == PH_DRAW:
         return PHASE_ACTION
     if ph == PH_MAIN or ph == PH_PAY or ph == PH_AFTER:

@@ -20,7 +20,10 @@ decides now (a defender blocking, a player answering a trade offer, a player kee
       kind order, so each payment has one way to be chosen)   27 PAY_LEFT  cards still to
       pay   28..31 PAID[4]  cards paid so far, by kind
       32..36 OFFER_GIVE[5]  what the offer gives, by trade kind (4 resources, a stored acorn)
-      37..41 OFFER_GET[5]   what it asks for          19, 22, 42..47 free
+      37..41 OFFER_GET[5]   what it asks for
+      42 MIX_N  cards a gathering ability (the Beaver's) takes, its mix to choose (PH_MIX;
+                0: none)   43 MIX_BACK  the phase it was used in (the turn goes on there)
+      44 MIX_CARD  the creature using it (-1: none)          19, 22, 45..47 free
     ROW      [48 .. 53)    card kind per row place (-1 empty)
     DAY_ORDER[53 .. 85)    day card kinds, shuffled; DAY_ORDER[d-1] is day d's card
     PILE     [85 .. 89)    resource cards left in each pile (berry, twig, pebble, feather)
@@ -80,6 +83,10 @@ Moves (small ints), written once here:
     OFFER_MAKE, OFFER_DROP   make the offer as it stands, or withdraw it   282, 283
     PAY_RES+r     pay one resource card of kind r for the card being played  284 .. 287
                   (PH_PAY: only when the cost can be paid in more than one way)
+    MIX+g         a gathering ability's mix (PH_MIX): g of the home's 2nd kind, the
+                  rest of its 1st kind, as GATHER+g; only mixes the piles can fill, and
+                  only when there are two or more (else the one way is taken at once)
+                                                                       288 .. 308
 
 Abilities, swaps and offers ("free moves") may be made before the action (PH_ACTION), in the
 play step (PH_MAIN) and after the attacks (PH_AFTER).
@@ -103,6 +110,7 @@ FOX_MASK, SETUP_SEAT = 20, 21
 FOUGHT = 23
 PAY_CARD, PAY_TARGET, PAY_MIN, PAY_LEFT, PAID = range(24, 29)  # PAID: 28..31
 OFFER_GIVE, OFFER_GET = 32, 37  # [5] each
+MIX_N, MIX_BACK, MIX_CARD = 42, 43, 44
 ROW = 48
 DAY_ORDER = ROW + MAX_ROW
 PILE = DAY_ORDER + MAX_DAY_CARDS
@@ -126,9 +134,9 @@ TIRED, NEW, DECIDED = 1, 2, 4
 
 # phases
 (PH_SETUP, PH_ACTION, PH_DRAW, PH_MAIN, PH_REPLY, PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK,
- PH_DISCARD, PH_OVER, PH_DAWN, PH_PAY, PH_AFTER, PH_OFFER) = range(14)
+ PH_DISCARD, PH_OVER, PH_DAWN, PH_PAY, PH_AFTER, PH_OFFER, PH_MIX) = range(15)
 PHASE_NAMES = ["setup", "action", "draw", "play", "reply", "assign", "block", "fox-block",
-               "discard", "over", "dawn", "pay", "after-attacks", "offer"]
+               "discard", "over", "dawn", "pay", "after-attacks", "offer", "mix"]
 
 # moves
 GATHER = 0
@@ -151,7 +159,9 @@ TRADE_ACORN = 4  # trade kinds: the four resources, then a stored acorn
 N_TRADE_KINDS = 5
 assert STORE == RES + TRADE_ACORN  # so a player's holding of trade kind c is at RES + c
 PAY_RES = 284
-MAX_MOVES = PAY_RES + 4
+MIX = 288
+MAX_AMOUNT = 20  # data.toml's bound on a card's amount: a mix takes at most this many
+MAX_MOVES = MIX + MAX_AMOUNT + 1
 
 # the resource pairs a swap gives (first kind gives ceil(n/2) cards, second floor(n/2))
 PAIRS = np.array([[a, b] for a in range(4) for b in range(a, 4)], dtype=np.int32)

@@ -18,6 +18,7 @@ from .state import (
     BURIED,
     BURY,
     C_COUNT,
+    C_EFFECT,
     C_TRICK,
     D_PEDLAR,
     DAY,
@@ -32,6 +33,7 @@ from .state import (
     DISCARD_N,
     DRAW,
     DRAW_REFRESH,
+    E_TIRE_GATHER,
     END_PLAY,
     FORAGE,
     FOUGHT,
@@ -41,9 +43,13 @@ from .state import (
     HAND_N,
     HOME,
     KNOWN,
+    MAX_AMOUNT,
     MAX_ARMY,
     MAX_CARDS,
     MAX_KINDS,
+    MIX_BACK,
+    MIX_CARD,
+    MIX_N,
     MORNING,
     N_PLAYERS,
     N_TRADE_KINDS,
@@ -71,6 +77,7 @@ from .state import (
     PH_DRAW,
     PH_FOX_BLOCK,
     PH_MAIN,
+    PH_MIX,
     PH_OFFER,
     PH_OVER,
     PH_PAY,
@@ -236,7 +243,7 @@ def _what(params, n, before, move, after, ph, s, morning):
     if ph == PH_DAWN:
         return ["setup done; the deck is shuffled and the row turned over"]
     if ph in (PH_ACTION, PH_MAIN, PH_AFTER) and move >= ABILITY:
-        return _free(n, before, move, after, s)
+        return _free(params, n, before, move, after, s)
     if ph == PH_AFTER:
         return ["ends the turn"]
     if ph == PH_OFFER:
@@ -244,9 +251,7 @@ def _what(params, n, before, move, after, ph, s, morning):
     if ph == PH_ACTION:
         b = base(s)
         if move <= GATHER + 6:
-            got = [f"{after[b + RES + r] - before[b + RES + r]} {RESOURCE_NAMES[r]}"
-                   for r in range(4) if after[b + RES + r] != before[b + RES + r]]
-            return [f"gathers {', '.join(got) or 'nothing'}" + _busy(before, after, s)]
+            return [f"gathers {_gathered(before, after, s)}" + _busy(before, after, s)]
         if move in (DRAW, DRAW_REFRESH):
             txt = "refreshes the row, then draws" if move == DRAW_REFRESH else "draws"
             return [f"{txt} (row: {row_text(params, after)})" + _busy(before, after, s)]
@@ -260,6 +265,8 @@ def _what(params, n, before, move, after, ph, s, morning):
             txt += (f": {card_name(before[PAY_CARD])} is played" + _payment(before, after, s)
                     + _listed(_changes(n, before, after)))
         return [txt]
+    if ph == PH_MIX:
+        return [f"gathers {_gathered(before, after, s)} with {card_name(before[MIX_CARD])}"]
     if ph == PH_DRAW:
         if move == TAKE_DECK:
             return [f"takes the top card of the deck [seen by {P(s)}]"]
@@ -326,12 +333,20 @@ def _offer_item(before, move, after):
     return [f"asks {t} for {trade_items(i - N_TRADE_KINDS, 1)}"]
 
 
+def _gathered(before, after, s):
+    """The resource cards seat ``s`` took: "2 berry, 1 twig", or "nothing"."""
+    b = base(s) + RES
+    got = [f"{after[b + r] - before[b + r]} {RESOURCE_NAMES[r]}" for r in range(4)
+           if after[b + r] > before[b + r]]
+    return ", ".join(got) or "nothing"
+
+
 def _busy(before, after, s):
     got = after[base(s) + STORE] - before[base(s) + STORE]
     return f" and takes {got} acorn from the wild (Busy Day)" if got > 0 else ""
 
 
-def _free(n, before, move, after, s):
+def _free(params, n, before, move, after, s):
     """An ability, a swap or the start of an offer (before the action, in the play step or
     after the attacks)."""
     b = base(s)
@@ -343,7 +358,12 @@ def _free(n, before, move, after, s):
                 for r in set(PAIRS[q].tolist())]
         return [f"swaps {' and '.join(gave)} for 1 {RESOURCE_NAMES[c]}"]
     k = before[b + ARMY + move - ABILITY]
-    return [f"tires {card_name(k)} for its ability" + _listed(_changes(n, before, after))]
+    txt = f"tires {card_name(k)} for its ability"
+    if after[PHASE] == PH_MIX:
+        return [txt + f" ({after[MIX_N]} cards to gather, the mix to choose)"]
+    if tables(params)[0][k, C_EFFECT] == E_TIRE_GATHER:
+        txt += f": gathers {_gathered(before, after, s)}"
+    return [txt + _listed(_changes(n, before, after))]
 
 
 def _main(params, n, before, move, after, s):
@@ -534,7 +554,7 @@ def check_state(params, n_players, state):
         return problems + [f"phase {ph}"]
     if not 0 <= state[ACTOR] < n_players or not 0 <= state[SEAT] < n_players:
         problems.append(f"actor {state[ACTOR]} / seat {state[SEAT]} out of range")
-    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_PAY, PH_AFTER, PH_ASSIGN, PH_DISCARD) and \
+    if ph in (PH_ACTION, PH_DRAW, PH_MAIN, PH_PAY, PH_MIX, PH_AFTER, PH_ASSIGN, PH_DISCARD) and \
             state[ACTOR] != state[SEAT]:
         problems.append(f"{PHASE_NAMES[ph]}: the actor is not the seat whose turn it is")
     if ph in (PH_OFFER, PH_REPLY):
@@ -566,6 +586,7 @@ def check_state(params, n_players, state):
             problems.append("pay: nothing left to pay, or a kind out of range")
     elif state[PAY_CARD] != -1 or (state[PAID:PAID + 4] != 0).any():
         problems.append("a payment is left standing outside the pay step")
+    problems += _mix_problems(params, state, ph)
     if ph not in (PH_ASSIGN, PH_BLOCK, PH_FOX_BLOCK):
         for p in range(n_players):
             b = base(p)
@@ -578,3 +599,21 @@ def check_state(params, n_players, state):
     if state[TURNS] > rules[R_DAYS] * n_players:
         problems.append(f"{state[TURNS]} turns, more than days x players")
     return problems
+
+
+def _mix_problems(params, state, ph):
+    """A gathering ability's mix (PH_MIX): its number, the step it returns to, and the
+    creature that was tired for it; none of them outside it."""
+    if ph != PH_MIX:
+        if state[MIX_N] != 0 or state[MIX_BACK] != 0 or state[MIX_CARD] != -1:
+            return ["a mix is left standing outside the mix step"]
+        return []
+    k, b = int(state[MIX_CARD]), base(int(state[SEAT]))
+    cards = tables(params)[0]
+    tired = [i for i in range(MAX_ARMY) if state[b + ARMY + i] == k and state[b + AFLAG + i] & 1]
+    if not (0 <= k < len(cards) and cards[k, C_EFFECT] == E_TIRE_GATHER and tired):
+        return [f"mix: card {k} is not a tired gatherer in the player's army"]
+    if not 1 <= state[MIX_N] <= MAX_AMOUNT or state[MIX_BACK] not in (PH_ACTION, PH_MAIN,
+                                                                        PH_AFTER):
+        return [f"mix: {state[MIX_N]} cards, back to phase {state[MIX_BACK]}"]
+    return []

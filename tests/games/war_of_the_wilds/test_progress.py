@@ -179,7 +179,8 @@ def test_the_leader_at_half_time_wins_more_often_than_chance():
 
 def fits(kind, m):
     """Whether move ``m`` is a move of the phase named ``kind``."""
-    free = ABILITY <= m < OFFER_ADD  # noqa: F405  abilities, swaps, the start of an offer
+    # abilities, swaps, the start of an offer, and a gathering ability's mix
+    free = ABILITY <= m < OFFER_ADD or m >= MIX  # noqa: F405
     return {
         "setup": DISCARD_CARD <= m < PLAY or m == END_PLAY,  # noqa: F405  dawn: END_PLAY
         "action": m < END_PLAY or free,  # noqa: F405
@@ -202,6 +203,15 @@ def test_setup_then_the_days_action():
     assert R.PHASES[R.phase(t.params, t.state)] == "setup"
     t.play(END_PLAY)  # noqa: F405
     assert R.PHASES[R.phase(t.params, t.state)] == "action"
+
+
+@pytest.mark.parametrize("step,kind", [(PH_ACTION, "action"), (PH_MAIN, "play")])  # noqa: F405
+def test_a_beavers_mix_is_of_the_step_it_was_used_in(step, kind):
+    t = ready()
+    t.set(0, HOME, 0)  # noqa: F405  berry and twig: both piles full, so a mix to choose
+    t.state[PHASE] = step  # noqa: F405
+    t.play(ABILITY + t.put_creature(0, "beaver"))  # noqa: F405
+    assert t[PHASE] == PH_MIX and R.PHASES[R.phase(t.params, t.state)] == kind  # noqa: F405
 
 
 def test_each_phase_offers_only_its_own_kind_of_move():

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from wotw_table import DK, K, Table, attack, main_phase, morning, ready
 
+from simkit.games.war_of_the_wilds import check_state
 from simkit.games.war_of_the_wilds import rules as R
 from simkit.games.war_of_the_wilds.state import *  # noqa: F403
 
@@ -356,13 +357,94 @@ def test_just_played_creature_uses_ability_at_once_but_owl_waits():
     assert R.hand_size(t.state, 0) == hand + 1
 
 
-def test_beaver_gathers_home_kinds():
-    t = ready()
-    main_phase(t)
-    i = t.put_creature(0, "beaver")
-    home = tables(t.params)[2][t.get(0, HOME)]  # noqa: F405
+# The Beaver (tire: gather 2) takes its cards "in any mix", as Gather: "Take 3 resource cards
+# of the two kinds on your home card, in any mix." Before VERSION 6 it always took from the
+# fuller pile.
+
+def beaver_table(phase=PH_MAIN, overrides=None):  # noqa: F405
+    """P1, home berry and twig, a standing Beaver; ``phase`` the step it is used in."""
+    t = ready(overrides=overrides)
+    assert list(tables(t.params)[2][0]) == [BERRY, TWIG]  # noqa: F405
+    t.set(0, HOME, 0)  # noqa: F405
+    t.state[PHASE] = phase  # noqa: F405
+    return t, t.put_creature(0, "beaver")
+
+
+@pytest.mark.parametrize("twigs", [0, 1, 2])
+def test_the_beaver_gathers_any_mix_the_player_chooses(twigs):
+    t, i = beaver_table()
     t.play(ABILITY + i)  # noqa: F405
-    assert t.get(0, RES + home[0]) + t.get(0, RES + home[1]) == 2  # noqa: F405
+    assert t[PHASE] == PH_MIX and t.get(0, AFLAG + i) & TIRED  # noqa: F405
+    assert t.legal() == [MIX + 0, MIX + 1, MIX + 2]  # noqa: F405
+    assert t.get(0, RES + BERRY) == t.get(0, RES + TWIG) == 0  # noqa: F405  (nothing yet)
+    t.play(MIX + twigs)  # noqa: F405
+    assert t.get(0, RES + BERRY) == 2 - twigs and t.get(0, RES + TWIG) == twigs  # noqa: F405
+    assert t[PILE + BERRY] == 15 - (2 - twigs) and t[PILE + TWIG] == 15 - twigs  # noqa: F405
+    assert t[PHASE] == PH_MAIN and ABILITY + i not in t.legal()  # noqa: F405
+
+
+def test_the_beaver_is_one_move_among_the_turns_moves():
+    """The mix is asked after the ability, so a random player picks the Beaver as often as
+    any other ability, whatever its number of mixes."""
+    t, i = beaver_table()
+    legal = t.legal()
+    assert legal.count(ABILITY + i) == 1 and not [m for m in legal if m >= MIX]  # noqa: F405
+
+
+@pytest.mark.parametrize("step", [PH_ACTION, PH_AFTER])  # noqa: F405
+def test_the_turn_goes_on_where_the_beaver_was_used(step):
+    t, i = beaver_table()
+    if step == PH_AFTER:  # noqa: F405  a fight fought: the step after the attacks opens
+        t.put_creature(0, "crow")
+        t.set_acorns(1, stored=2)
+        attack(t, [None, 1])
+    else:
+        t.state[PHASE] = PH_ACTION  # noqa: F405
+    assert t[PHASE] == step  # noqa: F405
+    t.play(ABILITY + i)  # noqa: F405
+    assert t[PHASE] == PH_MIX and t[MIX_BACK] == step  # noqa: F405
+    t.play(MIX + 1)  # noqa: F405
+    assert t[PHASE] == step and t[MIX_N] == 0 and t[MIX_CARD] == -1  # noqa: F405
+    assert t.get(0, RES + BERRY) == t.get(0, RES + TWIG) == 1  # noqa: F405
+    if step == PH_ACTION:  # noqa: F405
+        assert FORAGE in t.legal()  # noqa: F405  (the action is still to take)
+
+
+@pytest.mark.parametrize("berries,twigs,mixes,taken", [
+    (1, 15, [1, 2], None),  # one berry left: 1 berry and 1 twig, or 2 twigs
+    (0, 15, [], (0, 2)),  # no berry left: the one way, taken without asking
+    (15, 0, [], (2, 0)),
+    (1, 0, [], (1, 0)),  # fewer than 2 in the two piles: all they hold
+    (0, 0, [], (0, 0)),
+])
+def test_the_beaver_is_offered_the_mixes_the_piles_can_fill(berries, twigs, mixes, taken):
+    t, i = beaver_table()
+    t.give_res(1, berry=15 - berries, twig=15 - twigs)  # P2 holds the rest of the piles
+    t.play(ABILITY + i)  # noqa: F405
+    assert t.get(0, AFLAG + i) & TIRED  # noqa: F405
+    if mixes:
+        assert t[PHASE] == PH_MIX and t.legal() == [MIX + g for g in mixes]  # noqa: F405
+    else:
+        assert t[PHASE] == PH_MAIN  # noqa: F405
+        assert (t.get(0, RES + BERRY), t.get(0, RES + TWIG)) == taken  # noqa: F405
+
+
+def test_a_beaver_of_three_has_four_mixes():
+    t, i = beaver_table(overrides={"cards.beaver.amount": 3})
+    t.play(ABILITY + i)  # noqa: F405
+    assert t.legal() == [MIX + g for g in range(4)]  # noqa: F405
+    t.play(MIX + 3)  # noqa: F405
+    assert t.get(0, RES + BERRY) == 0 and t.get(0, RES + TWIG) == 3  # noqa: F405
+
+
+def test_a_mix_left_standing_is_a_broken_state():
+    t, i = beaver_table()
+    t.state[MIX_N] = 2  # noqa: F405
+    assert check_state(t.params, t.n, t.state) == ["a mix is left standing outside the mix step"]
+    t.state[MIX_N] = 0  # noqa: F405
+    t.play(ABILITY + i)  # noqa: F405
+    t.state[MIX_CARD] = K["mole"]  # noqa: F405
+    assert check_state(t.params, t.n, t.state)[0].startswith("mix: card")
 
 
 # --- attacks ---------------------------------------------------------------------------------

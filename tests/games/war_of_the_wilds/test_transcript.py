@@ -15,6 +15,7 @@ from wotw_table import DK, main_phase, ready
 from simkit.games.war_of_the_wilds import GAME
 from simkit.games.war_of_the_wilds import rules as R
 from simkit.games.war_of_the_wilds.state import (
+    ABILITY,
     ARMY,
     ATTACK,
     BLOCK,
@@ -23,6 +24,8 @@ from simkit.games.war_of_the_wilds.state import (
     DAY_ORDER,
     END_PLAY,
     FOUGHT,
+    HOME,
+    MIX,
     PH_ACTION,
     PH_DRAW,
     PH_MAIN,
@@ -94,6 +97,22 @@ def test_a_fight_where_nothing_happens_is_told_too():
     lines = told(t, BLOCK + 0)
     assert lines[:2] == ["blocks Beaver with Beaver",
                          "fight: P1 against P2: no acorns taken, nobody dies"]
+
+
+def test_the_beavers_gather_and_its_mix_are_told():
+    t = ready(2)
+    t.set(0, HOME, 0)  # berry and twig
+    main_phase(t)
+    i = t.put_creature(0, "beaver")
+    assert told(t, ABILITY + i) == ["tires Beaver for its ability (2 cards to gather, the mix "
+                                    "to choose)"]
+    assert told(t, MIX + 1) == ["gathers 1 berry, 1 twig with Beaver"]
+    t = ready(2)
+    t.set(0, HOME, 0)
+    t.give_res(1, berry=15)  # no berry left: the one way is taken at once, and told
+    main_phase(t)
+    i = t.put_creature(0, "beaver")
+    assert told(t, ABILITY + i) == ["tires Beaver for its ability: gathers 2 twig"]
 
 
 MORNING_CARDS = {  # a day card that strikes when turned over -> how its effect is told
