@@ -12,14 +12,14 @@ import base64
 import html
 import io
 import math
-import os
-import shutil
+import re
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -32,6 +32,7 @@ from simkit.reports.ladder import ladder_section
 from simkit import folders
 from simkit.data import describe_override
 from simkit.errors import SimkitError
+from simkit.escape import markdown, markdown_fence
 from simkit.results import check_items, read_games, read_meta
 
 REQUIRED_COLUMNS = ("game", "players", "rank_s1", "turns")
@@ -273,8 +274,9 @@ def to_html(t: pd.DataFrame, highlight: Sequence[bool] | None = None) -> str:
 
 
 def to_markdown(t: pd.DataFrame) -> str:
+    """A Markdown table of strings, every cell literal text (``escape.markdown``)."""
     def cell(v) -> str:
-        return str(v).replace("|", "\\|").replace("\n", " ")
+        return markdown(v, line_start=False)
 
     lines = ["| " + " | ".join(cell(c) for c in t.columns) + " |",
              "|" + "|".join("---" for _ in t.columns) + "|"]
@@ -287,8 +289,18 @@ def to_markdown(t: pd.DataFrame) -> str:
 # the document: built once, written as HTML and Markdown
 
 
+def _md_html(text: str) -> str:
+    """Text inside an HTML line of the Markdown (``<details><summary>``): HTML-escaped, and
+    on one line, since a blank line would end the HTML block and start Markdown again (and
+    no "](", for a viewer that reads Markdown there all the same)."""
+    return re.sub(r"\](?=[(\[:])", "&#93;", html.escape(" ".join(str(text).splitlines())))
+
+
 class Document:
-    """Headings, paragraphs, tables and figures, rendered to HTML and Markdown alike."""
+    """Headings, paragraphs, tables and figures, rendered to HTML and Markdown alike. Every
+    text it is given is literal: card names, strategy and seat names, labels, folders and
+    titles are the user's or a plugin's, so each is escaped for HTML (``html.escape``) and
+    for Markdown (``escape.markdown``); nothing a caller passes becomes a tag or a link."""
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -299,23 +311,24 @@ class Document:
     def heading(self, text: str, level: int = 2, anchor: str | None = None) -> None:
         ident = f' id="{html.escape(anchor)}"' if anchor else ""
         self.html.append(f"<h{level}{ident}>{html.escape(text)}</h{level}>")
-        self.md.append(f"{'#' * level} {text}\n")
+        self.md.append(f"{'#' * level} {markdown(text)}\n")
 
     def para(self, text: str, cls: str | None = None) -> None:
         c = f' class="{cls}"' if cls else ""
         self.html.append(f"<p{c}>{html.escape(text)}</p>")
         prefix = "> **Warning:** " if cls == "warn" else ""
-        self.md.append(f"{prefix}{text}\n")
+        self.md.append(f"{prefix}{markdown(text, line_start=not prefix)}\n")
 
     def pre(self, text: str) -> None:
         self.html.append(f"<pre>{html.escape(text)}</pre>")
-        self.md.append(f"```text\n{text}\n```\n")
+        fence = markdown_fence(text)
+        self.md.append(f"{fence}text\n{text}\n{fence}\n")
 
     def table(self, t: pd.DataFrame, caption: str | None = None,
               highlight: Sequence[bool] | None = None) -> None:
         if caption:
             self.html.append(f'<p class="cap">{html.escape(caption)}</p>')
-            self.md.append(f"*{caption}*\n")
+            self.md.append(f"*{markdown(caption, line_start=False)}*\n")
         self.html.append(to_html(t, highlight))
         self.md.append(to_markdown(t) + "\n")
 
@@ -323,12 +336,13 @@ class Document:
         items = "".join(f"<li>{html.escape(x)}</li>" for x in sentences)
         self.html.append(f'<div class="verdict"><p><strong>Verdict</strong></p><ul>{items}'
                          "</ul></div>")
-        self.md.append("**Verdict**\n\n" + "\n".join(f"- {x}" for x in sentences) + "\n")
+        self.md.append("**Verdict**\n\n" + "\n".join(f"- {markdown(x)}" for x in sentences)
+                       + "\n")
 
     def open_fold(self, summary: str, anchor: str | None = None) -> None:
         ident = f' id="{html.escape(anchor)}"' if anchor else ""
         self.html.append(f"<details{ident}><summary>{html.escape(summary)}</summary>")
-        self.md.append(f"<details><summary>{summary}</summary>\n")
+        self.md.append(f"<details><summary>{_md_html(summary)}</summary>\n")
 
     def close_fold(self) -> None:
         self.html.append("</details>")
@@ -337,10 +351,13 @@ class Document:
     def details(self, summary: str, t: pd.DataFrame) -> None:
         self.html.append(f"<details><summary>{html.escape(summary)}</summary>{to_html(t)}"
                          "</details>")
-        self.md.append(f"<details><summary>{summary}</summary>\n\n{to_markdown(t)}\n\n"
+        self.md.append(f"<details><summary>{_md_html(summary)}</summary>\n\n"
+                       f"{to_markdown(t)}\n\n"
                        "</details>\n")
 
     def figure(self, fig, name: str, alt: str) -> None:
+        # a name carries a strategy's name: a file of this folder whatever that holds
+        name = re.sub(r"[^\w@.+-]|^\.+", "_", name)
         buf = io.BytesIO()
         F.save(fig, buf)
         fig.clear()
@@ -350,7 +367,7 @@ class Document:
         b64 = base64.b64encode(data).decode("ascii")
         self.html.append(f'<figure><img alt="{html.escape(alt)}" '
                          f'src="data:image/png;base64,{b64}"></figure>')
-        self.md.append(f"![{alt}]({name})\n")
+        self.md.append(f"![{markdown(alt, line_start=False)}]({quote(name, safe='@+')})\n")
 
     def write(self, title: str) -> None:
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
@@ -361,7 +378,7 @@ class Document:
                 f"<p class=\"meta\">simkit report, built {stamp}</p>"
                 + "\n".join(self.html) + "</body></html>\n")
         (self.folder / "index.html").write_text(page, encoding="utf-8")
-        md = f"# {title}\n\nsimkit report, built {stamp}\n\n" + "\n".join(self.md)
+        md = f"# {markdown(title)}\n\nsimkit report, built {stamp}\n\n" + "\n".join(self.md)
         (self.folder / "summary.md").write_text(md, encoding="utf-8")
 
 
@@ -410,21 +427,10 @@ DEFINITIONS = (
 @contextmanager
 def _atomic_folder(out: Path) -> Iterator[Path]:
     """A fresh temporary folder next to ``out``, renamed to ``out`` when the block succeeds
-    and removed when it fails. Replaces only an empty folder or a report simkit wrote."""
-    out = Path(out)
-    folders.check_output(out, "report", overwrite=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.building-{os.getpid()}"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir()
-    try:
+    and removed when it fails (``folders.writing``: locked, a full disk one line). Replaces
+    only an empty folder or a report simkit wrote."""
+    with folders.writing(out, "report", overwrite=True) as tmp:
         yield tmp
-        folders.mark(tmp, "report")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    folders.replace(tmp, out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -39,6 +39,9 @@ STYLE = {
     "figure.dpi": 100,
     "savefig.dpi": 110,
     "savefig.bbox": "tight",
+    # titles and labels carry card, strategy and seat names: a "$" in one is a character,
+    # never the start of a formula matplotlib would fail to parse
+    "text.parse_math": False,
 }
 
 

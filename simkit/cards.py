@@ -8,7 +8,9 @@ a list field as its items separated by spaces when they are words from a fixed s
 (``flying band``), else by ``;``. Reading it back checks every cell against its field and
 names the file, the row, the column and what is allowed; an empty cell takes the field's
 default where it has one; ``source`` and ``why`` may be left empty (a known record keeps its
-own, a new one is ``assumed``).
+own, a new one is ``assumed``). A text cell that a spreadsheet would run as a formula (it
+starts with ``= + - @``, a tab or a carriage return) is written with a leading apostrophe,
+and read back without it (``simkit.escape``), so export then import changes nothing.
 
 ``read_card_files`` is the one function that turns ``--cards`` arguments into overrides: a
 ``{list key: rows}`` dict that ``simkit.data.apply_overrides`` applies, and that a RunSpec
@@ -19,9 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,6 +31,7 @@ from typing import Any
 from simkit import data
 from simkit.data import Field, Param, RecordList
 from simkit.errors import SimkitError, unknown
+from simkit.escape import csv_cell, csv_uncell
 
 
 def show(v: Any, f: Field | None = None) -> str:
@@ -63,16 +64,27 @@ def columns(rl: RecordList) -> list[str]:
     return (["name"] if rl.named else []) + rl.field_names + ["source", "why"]
 
 
+def cell(v: Any, f: Field | None = None) -> str:
+    """A value as a cell of a card file: ``show``'s text, a text cell made safe for a
+    spreadsheet (``escape.csv_cell``: ``=x`` is written ``'=x``); numbers and true/false as
+    they are, so ``-1`` stays a number."""
+    text = show(v, f)
+    return text if f is not None and f.type in ("int", "float", "bool") else csv_cell(text)
+
+
 def csv_text(params: dict[str, Param], key: str) -> str:
     """The list ``key`` of ``params`` as CSV text."""
     rl = data.lists_of(params)[key]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns(rl))
+    rows = [[csv_cell(c) for c in columns(rl)]]
     for name, row in data.table(params, key):
         src, why = own_source(row, rl)
-        w.writerow(([name] if rl.named else [])
-                   + [show(row[f.name].value, f) for f in rl.fields] + [src, why])
+        rows.append(([cell(name)] if rl.named else [])
+                    + [cell(row[f.name].value, f) for f in rl.fields] + [cell(src), cell(why)])
+    # the csv module quotes a cell holding a line end of its own terminator only: a text with
+    # a carriage return needs "\r\n" lines to come back whole
+    end = "\r\n" if any("\r" in c for r in rows for c in r) else "\n"
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator=end).writerows(rows)
     return buf.getvalue()
 
 
@@ -144,7 +156,9 @@ def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     """The rows of a list's CSV file, every cell checked; a SimkitError naming the file, the
     row, the column and what is allowed otherwise."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        # newline="": the csv module's own reading of line ends, so a cell's "\r" stays
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            text = fh.read()
     except FileNotFoundError:
         raise SimkitError(f"card file {path} does not exist") from None
     except IsADirectoryError:
@@ -155,7 +169,8 @@ def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     except OSError as exc:
         raise SimkitError(f"cannot read card file {path}: {exc.strerror}") from None
     try:
-        table = list(csv.reader(io.StringIO(text)))
+        # every cell as it was before export made it safe for a spreadsheet ('=x -> =x)
+        table = [[csv_uncell(c) for c in r] for r in csv.reader(io.StringIO(text))]
     except csv.Error as exc:
         raise SimkitError(f"{path}: not a readable CSV file ({exc})") from None
     table = [r for r in table if any(c.strip() for c in r)]
@@ -340,27 +355,40 @@ def export(params: dict[str, Param], game: str, out: Path, only: str | None = No
                               "--list NAME to write one file, or a folder to write them all")
         if out.is_dir():
             raise SimkitError(f"{out} is a folder")
-        if out.exists() and not overwrite:
-            raise SimkitError(f"{out} exists; give --overwrite to replace it")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(csv_text(params, keys[0]), encoding="utf-8")
+        _export_file(out, csv_text(params, keys[0]), overwrite)
         return [out]
     if out.suffix:
         raise SimkitError(f"--export takes a .csv file or a folder, not {out}")
     folders.check_output(out, "cards", overwrite, option="--export")
     texts = {k: csv_text(params, k) for k in keys}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
-    tmp.mkdir()
-    try:
+    with folders.writing(out, "cards", overwrite, option="--export") as tmp:
         for k, text in texts.items():
             (tmp / f"{k}.csv").write_text(text, encoding="utf-8")
-        folders.mark(tmp, "cards")
-        folders.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return [out / f"{k}.csv" for k in keys]
+
+
+def _export_file(out: Path, text: str, overwrite: bool) -> None:
+    """Write one card file whole or not at all, refusing one that exists (checked again
+    under the lock, so of two exports at once the second is refused) unless ``overwrite``."""
+    from simkit import folders
+
+    def check() -> None:
+        if out.exists() and not overwrite:
+            raise SimkitError(f"{out} exists; give --overwrite to replace it")
+
+    check()
+    lock = None
+    try:
+        lock = folders.OutputLock(out, option="--export")
+        check()
+        folders.write_text(out, text)
+    except OSError as exc:
+        if folders.disk_full(exc):
+            raise folders.no_space(out) from exc
+        raise
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def table_lines(params: dict[str, Param], key: str, width: int = 40) -> list[str]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from pathlib import Path
@@ -219,13 +220,27 @@ def _collect_list(node: dict, key: str, out: dict, path) -> None:
         out[p.key] = p
 
 
+NAME_RULE = ("a name is letters, digits, spaces and - _ ' ( ), starting with a letter or a "
+             "digit")
+_NAME_MARKS = frozenset(" -_'()")
+
+
+def _name_char(c: str, first: bool) -> bool:
+    """Whether ``c`` may stand in a name: a letter or digit of any script (a combining accent
+    after the first), or one of `` -_'()`` after it."""
+    kind = unicodedata.category(c)[0]
+    return kind in "LN" or not first and (kind == "M" or c in _NAME_MARKS)
+
+
 def name_problem(name) -> str | None:
-    """Why ``name`` cannot name a record (it becomes part of keys and item columns), or
-    None when it can."""
+    """Why ``name`` cannot name a record, or None when it can. A name becomes part of keys
+    (``cards.NAME.strength``, so no '.'), item columns and every file and report that shows
+    it: one that a spreadsheet could run (``=cmd|...``) or a page could render as a tag
+    (``<img ...>``) is refused where it enters (data.toml, a card file, ``--set``)."""
     if not isinstance(name, str) or not name.strip():
         return f"a name is needed, not {name!r}"
-    if name != name.strip() or _NAME_BAD.search(name):
-        return f"{name!r} cannot be a name (no '.', ':' or surrounding spaces)"
+    if name != name.rstrip() or not all(_name_char(c, i == 0) for i, c in enumerate(name)):
+        return f"{name!r} cannot be a name: {NAME_RULE}"
     return None
 
 

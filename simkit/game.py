@@ -38,6 +38,13 @@ hot loop):
     describe_move(params, n_players, before, move, after) -> list[str]
         One decision (``before`` and ``after`` are copies of the state): who did what, and
         every chance outcome and hidden fact it revealed, with who could see it.
+    describe_choice(params, n_players, obs, move, after) -> str
+        One line for a move a search weighed (a search summary in ``simkit replay``), as
+        the deciding seat saw it: ``obs`` is its observation (``HIDDEN`` where it has not
+        seen) and ``after`` the move played on one determinisation of ``obs``, one outcome
+        the search could have imagined. Say only what ``obs`` and the move decide: an unseen
+        card reads "an unseen card", and nothing of ``after`` that a hidden card or chance
+        chose. Without it a search summary gives the move's number.
     check_state(params, n_players, state) -> list[str]
         The conservation laws and invariants of a state (cards, tokens, acorns...): a list
         of violations, empty when the state is sound. Run after every move in the tests.
@@ -81,6 +88,25 @@ Two optional fields go with them:
         What ``progress`` measures, for the reports' axes ("victory points").
     phases
         The names of the phases ``phase`` numbers (``("draft", "place")``).
+
+An optional kernel for the learnt players (``docs/learning.md``), in the ``rules`` module
+beside ``progress``:
+
+    features(params, obs, seat, out) -> None
+        Fill ``out`` (float64[len(features)]) with what a good player of ``seat`` would look
+        at, read from ``obs`` (``observe``'s view for ``seat``) and ``params`` alone: its own
+        visible resources, points and cards by kind, then each other seat's in play order
+        from it (the next seat first), threats, goals in progress, the turn. One fixed
+        length whatever the player count: the entries of seats absent at fewer players are
+        0. Every entry is written on every call, finite, in the game's own units (the
+        learner standardises them). Allocates nothing.
+
+and the field that goes with it:
+
+    features
+        The name of each entry of ``features``' vector, in order (``("own_acorns", ...)``):
+        a designer reads them on a model's card, so they say what the entry is in the
+        game's own words.
 
 An optional field for the search strategies (``docs/search.md``):
 
@@ -127,12 +153,14 @@ class GameSpec:
     choice_events: frozenset[str] | None = None
     describe_setup: Callable | None = None
     describe_move: Callable | None = None
+    describe_choice: Callable | None = None
     check_state: Callable | None = None
     summary: str = ""
     search_knobs: dict[str, float | str] | None = None
     item_columns_of: Callable[[dict[str, Any]], Sequence[str]] | None = None
     progress_unit: str = "points"
     phases: tuple[str, ...] | None = None
+    features: tuple[str, ...] | None = None
 
     def __post_init__(self):
         if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":
@@ -146,11 +174,24 @@ class GameSpec:
             if unknown:
                 raise ValueError(f"{self.name}: choice_events {sorted(unknown)} are not "
                                  f"events of its item columns ({sorted(events)})")
+        if self.features is not None:
+            names = list(self.features)
+            if not names or len(set(names)) != len(names):
+                raise ValueError(f"{self.name}: features must name each entry once")
+            if not hasattr(self.rules, "features"):
+                raise ValueError(f"{self.name}: features are named but its rules module has "
+                                 f"no 'features' kernel")
 
     @property
     def has_progress(self) -> bool:
         """Whether the game gives the optional ``progress`` kernel (``docs/metrics.md``)."""
         return hasattr(self.rules, "progress")
+
+    @property
+    def has_features(self) -> bool:
+        """Whether the game gives the optional ``features`` kernel and names its entries
+        (``docs/learning.md``): the learnt players need it."""
+        return self.features is not None and hasattr(self.rules, "features")
 
     @property
     def has_phases(self) -> bool:

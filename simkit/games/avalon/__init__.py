@@ -36,7 +36,7 @@ from .state import (
     TERRAIN_NAMES,
     TILE_NAMES,
 )
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
@@ -118,6 +118,7 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="knights and enchantresses conquer a row of territories; first to 15 crowns",
     progress_unit="crowns",
