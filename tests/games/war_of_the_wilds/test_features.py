@@ -48,6 +48,7 @@ from simkit.games.war_of_the_wilds.state import (
     PH_REPLY,
     PH_SETUP,
     PHASE,
+    RALLY,
     STAY,
     STORE,
     TIRED,
@@ -372,6 +373,19 @@ def test_no_raid_after_the_last_days_attacks():
     assert raids(t, 0) == (0, 4)
 
 
+def test_after_its_attacks_the_seat_raids_next_on_the_next_day():
+    t = ready(2, day_card="heavy_rain")
+    army(t, 0, "boar")
+    army(t, 1, "weasel", flags=TIRED)
+    for p in range(2):
+        t.set_acorns(p, stored=10)
+    assert raids(t) == (0, 0)  # both attack today, in the rain
+    t.state[PHASE] = PH_DISCARD  # P1's attacks are over: its next are tomorrow's
+    assert raids(t) == (4, 0)
+    t.state[DAY] = 16
+    assert raids(t) == (0, 0)
+
+
 # --- the fights under way --------------------------------------------------------------------
 
 def test_sending_attackers_and_the_raids_left():
@@ -422,6 +436,18 @@ def test_sending_attackers_at_four():
     assert entries(1, "third_raid_on_own") == (2,)  # only the crow may still come
 
 
+def test_the_strength_sent_counts_the_moon_and_a_war_cry():
+    t = ready(2, day_card="full_moon")
+    army(t, 0, "boar", "weasel")
+    main_phase(t)
+    t.play(END_PLAY)
+    t.play(ATTACK + 1)  # the boar; the weasel is asked next
+    assert features(t, 0)["own_sent_against_next"] == 4 + 1
+    t.state[RALLY] = 1
+    assert features(t, 0)["own_sent_against_next"] == 4 + 1 + 1
+    assert features(t, 1)["attack_on_own"] == 4 + 1 + 1
+
+
 def test_a_fight_from_both_seats():
     t = ready(2)
     boar, weasel = army(t, 0, "boar", "weasel")
@@ -447,11 +473,14 @@ def test_the_fox_attacking():
     t = ready(2)
     t.set_acorns(1, stored=6)
     hedgehog, frog = army(t, 1, "hedgehog", "frog_slinger")
-    morning(t, "the_fox")
-    assert t[PHASE] == PH_FOX_BLOCK
+    army(t, 0, "boar", "weasel", "crow")
+    t.state[DAY] = 15
+    morning(t, "the_fox")  # the last day's: every turn of it is still to come
+    assert t[PHASE] == PH_FOX_BLOCK and t[DAY] == 16
     f0, f1 = features(t, 0), features(t, 1)
     assert (f1["attack_on_own"], f1["attack_on_own_unblocked"]) == (3, 3)
     assert f0["attack_on_own"] == 0 and f1["decision_is_block"] == 1
+    assert f0["own_raid_on_next"] == 2  # the boar and the weasel stopped, the crow not
     t.play(BLOCK_FOX)
     assert features(t, 1)["attack_on_own_unblocked"] == 0
 
@@ -494,6 +523,11 @@ def test_the_abilities_ready():
     army(t, 0, "owl_sentinel")  # draws: not an acorn ability
     f = features(t, 0)
     assert (f["own_forage_abilities"], f["own_bury_abilities"]) == (2 + 2, 2)
+    t = Table(2, {"cards.mole.words": ["waits"]})  # a designer's mole that waits, as the owl
+    t.to_turn(0)
+    army(t, 0, "mole", flags=NEW)
+    army(t, 0, "mole")
+    assert features(t, 0)["own_bury_abilities"] == 2  # the one just played must wait
 
 
 # --- the offer -------------------------------------------------------------------------------
