@@ -65,6 +65,7 @@ from .state import (
     R_KEEP,
     R_MAX_GET,
     R_MAX_GIVE,
+    R_MAX_TURNS,
     R_N_HOMES,
     R_ND,
     R_NDAYS,
@@ -225,6 +226,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     r[R_MAX_GIVE] = values["trade.max_give"]
     r[R_MAX_GET] = values["trade.max_get"]
     r[R_ARMY_LIMIT] = values["army_limit"]
+    r[R_MAX_TURNS] = values["max_turns"]  # for the features' turn fraction (no rule reads it)
     r[R_NK] = len(names)
     r[R_ND] = len(deck)
     r[R_NDAYS] = len(day_deck)
@@ -279,4 +281,5 @@ GAME = GameSpec(
     search_knobs={"rollout": "random"},
     progress_unit="buried acorns (estimated)",
     phases=rules.PHASES,
+    features=rules.FEATURES,
 )

@@ -174,6 +174,7 @@ from .state import (
     R_KEEP,
     R_MAX_GET,
     R_MAX_GIVE,
+    R_MAX_TURNS,
     R_N_HOMES,
     R_ND,
     R_NDAYS,
@@ -185,6 +186,7 @@ from .state import (
     R_SWAP_GIVE,
     RALLY,
     RES,
+    RESOURCE_NAMES,
     RETURN_RES,
     ROW,
     SEAT,
@@ -1974,6 +1976,474 @@ def phase(params, state):
     if ph == PH_DISCARD:
         return PHASE_DISCARD
     return PHASE_SETUP  # PH_SETUP, and PH_DAWN, the forced step that ends it (PH_OVER: none)
+
+
+# --- what a seat looks at (the optional features kernel, issue 29) -------------------------
+# features: the vector a learnt player of ``seat`` reads (NOTES.md, Features), from the
+# seat's observation alone: the turn and the day, each seat's acorns and army (the seat's
+# own first, then the others in play order from it: own_, next_, second_, third_), the raid
+# each army could make on the others, the fights under way, the seat's hand and the trade
+# offer on the table. The card kinds are the designer's, so the hand and the armies are
+# read through what the cards do (costs, strength, words, abilities), never by name.
+#
+# A raid is worked out on units (a Band attacks and blocks as one): the units the raider can
+# send on its next attack step, against the defender's blockers standing now, each blocker
+# stopping one unit, a flier only a flying or ranged one, and the defender stopping the
+# most it can. To find those, each army's units are sorted strongest first into ``out``
+# (UNITS, 16 entries a seat) before any entry is written, so the kernel allocates nothing.
+
+SEATS = ("own", "next", "second", "third")
+TURN_FEATURES = ("game_fraction", "turns_fraction_of_cap", "own_turns_left", "own_turn",
+                 "own_decision") + tuple(f"decision_is_{ph}" for ph in PHASES)
+DAY_FEATURES = ("wild", "rain_today", "frost_today", "fog_today", "windy_today",
+                "moon_bonus_today", "forage_today", "fox_chance_tomorrow", "own_fox_target")
+SEAT_FEATURES = ("buried", "stored", "progress", "resource_cards", "hand_cards", "creatures",
+                 "army_strength", "standing_creatures")
+"""Written for each seat, ``<who>_<name>`` for who in SEATS, side by side."""
+RAID_FEATURES = (tuple(f"own_raid_on_{who}" for who in SEATS[1:])
+                 + tuple(f"{who}_raid_on_own" for who in SEATS[1:])
+                 + tuple(f"own_sent_against_{who}" for who in SEATS[1:])
+                 + ("attack_on_own", "attack_on_own_unblocked"))
+HAND_FEATURES = (tuple(f"own_{r}_cards" for r in RESOURCE_NAMES)
+                 + ("own_creatures_in_hand", "own_tricks_in_hand", "own_cards_payable",
+                    "own_resources_short", "own_home_kinds_short", "own_acorn_tricks",
+                    "own_bury_tricks", "own_forage_abilities", "own_bury_abilities"))
+TRADE_FEATURES = ("own_offer_cards_in", "own_offer_acorns_in", "own_offer_cards_out",
+                  "own_offer_acorns_out")
+FEATURES = (TURN_FEATURES + DAY_FEATURES
+            + tuple(f"{who}_{name}" for name in SEAT_FEATURES for who in SEATS)
+            + RAID_FEATURES + HAND_FEATURES + TRADE_FEATURES)
+F_TURN = 0
+F_DAY = F_TURN + len(TURN_FEATURES)
+F_SEATS = F_DAY + len(DAY_FEATURES)
+F_RAIDS = F_SEATS + len(SEAT_FEATURES) * len(SEATS)
+F_HAND = F_RAIDS + len(RAID_FEATURES)
+F_TRADE = F_HAND + len(HAND_FEATURES)
+UNITS = 0
+"""out[UNITS + 16 * o + u] (scratch): the u-th strongest attacker unit of the seat ``o``
+places after ``seat`` in play order (``unit_code``); overwritten by the entries."""
+assert F_TRADE + len(TRADE_FEATURES) == len(FEATURES) >= UNITS + MAXP * MAX_ARMY
+
+# the turn seat's own attack step: still to come, its attackers being sent, its fights
+# being fought, or none under way (no turn, or its attacks are over)
+ST_BEFORE, ST_ASSIGNING, ST_FIGHTING, ST_NONE = range(4)
+ZERO_CENSUS = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@inline
+def turn_stage(obs):
+    """(the stage of the turn seat's attack step (ST_), the first seat whose next attack
+    step is today: the seats after it in turn order have theirs today, those before it on
+    the next day)."""
+    ph = obs[PHASE]
+    if ph == PH_MIX:  # a step inside a step: the turn goes on where it was
+        ph = obs[MIX_BACK]
+    elif ph == PH_OFFER or ph == PH_REPLY:
+        ph = obs[OFFER_BACK]
+    s = obs[SEAT]
+    if ph == PH_ACTION or ph == PH_DRAW or ph == PH_MAIN or ph == PH_PAY:
+        return ST_BEFORE, s
+    if ph == PH_ASSIGN:
+        return ST_ASSIGNING, s
+    if ph == PH_BLOCK:
+        return ST_FIGHTING, s
+    if ph == PH_FOX_BLOCK:  # the morning: every turn of the day is still to come
+        return ST_NONE, 0
+    if ph == PH_AFTER or ph == PH_DISCARD:
+        return ST_NONE, s + 1
+    return ST_NONE, obs[N_PLAYERS]  # setup, dawn (day 1 is not turned yet), the end
+
+
+@inline
+def unit_code(key, dig, targets, fly):
+    """An attacker unit in one number, ordered by ``key`` (the acorns it carries off
+    unblocked: stolen + dug up) first: exact in a float64 for any data.toml allows."""
+    return float(((key * 1024 + dig) * 16 + targets) * 2 + fly)
+
+
+@inline
+def may_send(P, obs, p, i, stage_p, windy):
+    """The seats (bitmask, before masking out ``p``) that ``p``'s creature at place ``i``
+    may go against on ``p``'s next attack step: during its own attack step those it is
+    sent against (or, not asked yet, any if it can attack: standing and not just played);
+    else any (every creature stands at the start of a turn). None for a flier on a Windy
+    Day of that step."""
+    b = pb(p)
+    f = obs[b + AFLAG + i]
+    if stage_p == ST_FIGHTING or (stage_p == ST_ASSIGNING and f & DECIDED):
+        return obs[b + ATGT + i]
+    if windy and P[CARD + obs[b + ARMY + i] * N_CARD_COLS + C_FLY] == 1:
+        return 0
+    if stage_p != ST_NONE and f & (TIRED | NEW):
+        return 0
+    return (1 << MAXP) - 1
+
+
+@inline
+def steal_of(P, k, bonus):
+    """(acorns card ``k`` steals from a store unblocked: its strength, ``bonus`` and an
+    unblocked steal; buried acorns it digs up unblocked)."""
+    c = CARD + k * N_CARD_COLS
+    e = P[c + C_EFFECT]
+    steal = P[c + C_STR] + bonus + (P[c + C_AMOUNT] if e == E_UNBLOCKED_STEAL else 0)
+    return steal, (P[c + C_AMOUNT] if e == E_UNBLOCKED_DIG else 0)
+
+
+@inline
+def census(P, obs, p, base, stage_p, windy, bonus, others, out):
+    """One pass over ``p``'s army: its attacker units sorted into out[base:] (strongest
+    first, ``unit_code``), and (units, creatures, printed strength, creatures standing,
+    its standing blocker units that block only the ground, that block fliers too, those
+    of them that do not fly, forage and bury that its standing tiring abilities can do).
+    Standing: not tired and not sent on an attack (those tire when they fight)."""
+    b = pb(p)
+    units, creatures, strength, standing = 0, 0, 0, 0
+    ground, air, air_calm, forage, bury = 0, 0, 0, 0, 0
+    band_blocks = 0  # bit k: a Band of kind k already counted as a blocker unit
+    band_sent = 0    # ... as an attacker unit
+    for i in range(MAX_ARMY):
+        k = obs[b + ARMY + i]
+        if k < 0:
+            continue
+        c = CARD + k * N_CARD_COLS
+        creatures += 1
+        strength += P[c + C_STR]
+        band = P[c + C_BAND] == 1
+        f = obs[b + AFLAG + i]
+        if f & TIRED == 0 and obs[b + ATGT + i] == 0:
+            standing += 1
+            e = P[c + C_EFFECT]
+            if P[c + C_WAITS] == 0 or f & NEW == 0:
+                forage += P[c + C_AMOUNT] if e == E_TIRE_FORAGE else 0
+                bury += P[c + C_AMOUNT] if e == E_TIRE_BURY else 0
+            if not (band and (band_blocks >> k) & 1):
+                band_blocks |= (1 if band else 0) << k
+                if P[c + C_FLY] == 0 and P[c + C_RANGED] == 0:
+                    ground += 1
+                else:
+                    air += 1
+                    air_calm += 1 if P[c + C_FLY] == 0 else 0
+        targets = may_send(P, obs, p, i, stage_p, windy) & others
+        if targets == 0 or (band and (band_sent >> k) & 1):
+            continue
+        steal, dig = steal_of(P, k, bonus)
+        if band:  # every one of its name that can go goes with it
+            band_sent |= 1 << k
+            for j in range(i + 1, MAX_ARMY):
+                if obs[b + ARMY + j] == k:
+                    t2 = may_send(P, obs, p, j, stage_p, windy) & others
+                    if t2 != 0:
+                        targets |= t2
+                        s2, d2 = steal_of(P, k, bonus)
+                        steal += s2
+                        dig += d2
+        code = unit_code(steal + dig, dig, targets, P[c + C_FLY])
+        u = units
+        while u > 0 and out[base + u - 1] < code:  # insertion: armies are small
+            out[base + u] = out[base + u - 1]
+            u -= 1
+        out[base + u] = code
+        units += 1
+    return units, creatures, strength, standing, ground, air, air_calm, forage, bury
+
+
+@inline
+def seat_census(P, obs, seat, o, stage, first_today, out):
+    """``census`` of the seat ``o`` places after ``seat`` in play order (zeros for a seat
+    not at the table), its units in out[UNITS + 16 * o:]."""
+    n = obs[N_PLAYERS]
+    if o >= n:
+        return ZERO_CENSUS
+    p = (seat + o) % n
+    today = p >= first_today
+    stage_p = stage if p == obs[SEAT] else ST_NONE
+    d = obs[DAY_CARD] if today else -1
+    bonus = P[DAYV + D_MOON * 4 + 1] if d == D_MOON else 0
+    if stage_p != ST_NONE:
+        bonus += obs[RALLY]  # a War Cry lasts the turn
+    others = ((1 << n) - 1) & ~(1 << p)
+    return census(P, obs, p, UNITS + MAX_ARMY * o, stage_p, d == D_WINDY, bonus, others, out)
+
+
+@inline
+def raid(obs, out, base, units, t, ground, air):
+    """The acorns the units in out[base:base + units] that may go against seat ``t`` carry
+    off its store (and, a Badger's, its buried acorns), past ``ground`` blocker units that
+    block only the ground and ``air`` that block fliers too. The defender stops the units
+    worth most that its blockers can (greedy by worth: a set of units can all be blocked
+    when it has no more units than blockers and no more fliers than ``air``)."""
+    held, held_air, steal, dig = 0, 0, 0, 0
+    for u in range(units):
+        code = int(out[base + u])
+        fly = code & 1
+        code >>= 1
+        if (code >> t) & 1 == 0:
+            continue
+        code >>= 4
+        d = code & 1023
+        if held < ground + air and (fly == 0 or held_air < air):
+            held += 1
+            held_air += fly
+        else:
+            steal += (code >> 10) - d
+            dig += d
+    b = pb(t)
+    return min(steal, obs[b + STORE]) + min(dig, obs[b + BURIED])
+
+
+@inline
+def raid_between(P, obs, out, o_att, att, dfd, cen_att, cen_dfd, first_today):
+    """The raid (``raid``) of seat ``att`` (``o_att`` places after the deciding seat) on
+    seat ``dfd`` on ``att``'s next attack step, the day card counted when that is today:
+    0 when it has none left, in Heavy Rain, no blockers in Thick Fog, no flying blockers on
+    a Windy Day."""
+    today = att >= first_today
+    if not today and obs[DAY] >= P[R_DAYS]:
+        return 0
+    d = obs[DAY_CARD] if today else -1
+    if d == D_RAIN:
+        return 0
+    ground = 0 if d == D_FOG else cen_dfd[4]
+    air = 0 if d == D_FOG else (cen_dfd[6] if d == D_WINDY else cen_dfd[5])
+    return raid(obs, out, UNITS + MAX_ARMY * o_att, cen_att[0], dfd, ground, air)
+
+
+@inline
+def sent_against(P, obs, a, t, bonus):
+    """The strength ``a``'s creatures are sent with against ``t`` this turn."""
+    b = pb(a)
+    total = 0
+    for i in range(MAX_ARMY):
+        if obs[b + ARMY + i] >= 0 and (obs[b + ATGT + i] >> t) & 1:
+            total += P[CARD + obs[b + ARMY + i] * N_CARD_COLS + C_STR] + bonus
+    return total
+
+
+@inline
+def attack_on(P, obs, seat, stage):
+    """(the strength attacking ``seat`` now (the turn seat's units sent against it, or the
+    Fox), the part of it no blocker of ``seat``'s has been put in front of yet)."""
+    b = pb(seat)
+    if obs[PHASE] == PH_FOX_BLOCK:
+        if obs[DEFENDER] != seat:
+            return 0, 0
+        fox = P[DAYV + D_FOX * 4 + 1]
+        for i in range(MAX_ARMY):
+            if obs[b + ARMY + i] >= 0 and obs[b + ALINK + i] == FOX_LINK:
+                return fox, 0
+        return fox, fox
+    s = obs[SEAT]
+    if s == seat or (stage != ST_ASSIGNING and stage != ST_FIGHTING):
+        return 0, 0
+    blocked = 0  # bit j: a blocker stands before the unit led by place j
+    for i in range(MAX_ARMY):
+        j = obs[b + ALINK + i]
+        if obs[b + ARMY + i] >= 0 and 0 <= j < MAX_ARMY:
+            blocked |= 1 << j
+    a = pb(s)
+    moon = P[DAYV + D_MOON * 4 + 1] if obs[DAY_CARD] == D_MOON else 0
+    total, unblocked = 0, 0
+    for i in range(MAX_ARMY):
+        if obs[a + ARMY + i] >= 0 and (obs[a + ATGT + i] >> seat) & 1:
+            v = P[CARD + obs[a + ARMY + i] * N_CARD_COLS + C_STR] + moon + obs[RALLY]
+            total += v
+            j = obs[a + ALINK + i]  # the place leading its unit
+            if j < 0 or (blocked >> j) & 1 == 0:
+                unblocked += v
+    return total, unblocked
+
+
+@inline
+def turn_features(params, obs, seat, out):
+    P = params[FLAT]
+    n = obs[N_PLAYERS]
+    ph = obs[PHASE]
+    over = ph == PH_OVER
+    out[F_TURN] = obs[TURNS] / (P[R_DAYS] * n)
+    out[F_TURN + 1] = obs[TURNS] / max(1, P[R_MAX_TURNS])
+    out[F_TURN + 2] = turns_left(P, obs, seat)
+    in_turn = not (over or ph == PH_SETUP or ph == PH_DAWN or ph == PH_FOX_BLOCK)
+    out[F_TURN + 3] = 1.0 if in_turn and obs[SEAT] == seat else 0.0
+    out[F_TURN + 4] = 1.0 if not over and obs[ACTOR] == seat else 0.0
+    for j in range(len(PHASES)):
+        out[F_TURN + 5 + j] = 0.0
+    if not over:
+        out[F_TURN + 5 + phase(params, obs)] = 1.0
+
+
+@inline
+def fox_chance(P, obs):
+    """The chance the next day card turned over is the Fox: the Foxes not turned yet among
+    the day cards not turned yet (public: the day deck is data.toml's); 0 on the last
+    day."""
+    if obs[DAY] >= P[R_DAYS]:
+        return 0.0
+    turned = min(max(obs[DAY], 0), P[R_NDAYS])
+    foxes = P[DAYV + D_FOX * 4]
+    for i in range(turned):
+        if obs[DAY_ORDER + i] == D_FOX:
+            foxes -= 1
+    return foxes / max(1, P[R_NDAYS] - turned)
+
+
+@inline
+def day_features(P, obs, seat, out):
+    d = obs[DAY_CARD]
+    out[F_DAY] = obs[WILD]
+    out[F_DAY + 1] = 1.0 if d == D_RAIN else 0.0
+    out[F_DAY + 2] = 1.0 if d == D_FROST else 0.0
+    out[F_DAY + 3] = 1.0 if d == D_FOG else 0.0
+    out[F_DAY + 4] = 1.0 if d == D_WINDY else 0.0
+    out[F_DAY + 5] = P[DAYV + D_MOON * 4 + 1] if d == D_MOON else 0
+    out[F_DAY + 6] = P[R_FORAGE] + (P[DAYV + D_BUMPER * 4 + 1] if d == D_BUMPER else 0)
+    out[F_DAY + 7] = fox_chance(P, obs)
+    mine = obs[pb(seat) + STORE]
+    richest = mine > 0
+    for p in range(obs[N_PLAYERS]):
+        if obs[pb(p) + STORE] > mine:
+            richest = False
+    out[F_DAY + 8] = 1.0 if richest else 0.0
+
+
+@inline
+def seat_features(P, obs, seat, o, cen, out):
+    """SEAT_FEATURES of the seat ``o`` places after ``seat`` (0 for one not at the table)."""
+    n = obs[N_PLAYERS]
+    at = F_SEATS + o
+    if o >= n:
+        for j in range(len(SEAT_FEATURES)):
+            out[at + len(SEATS) * j] = 0.0
+        return
+    p = (seat + o) % n
+    b = pb(p)
+    left = turns_left(P, obs, p)
+    stored = obs[b + STORE]
+    w = len(SEATS)  # a name's entries sit side by side, one a seat
+    out[at] = obs[b + BURIED]
+    out[at + w] = stored
+    out[at + 2 * w] = (obs[b + BURIED] + STORED_TIE_BREAK * stored  # progress, as the kernel
+                       + STORED_WEIGHT * min(stored, P[R_BURY] * left)
+                       + ARMY_WEIGHT * cen[2] * left)
+    out[at + 3 * w] = obs[b + RES] + obs[b + RES + 1] + obs[b + RES + 2] + obs[b + RES + 3]
+    out[at + 4 * w] = obs[b + HAND_N]
+    out[at + 5 * w] = cen[1]
+    out[at + 6 * w] = cen[2]
+    out[at + 7 * w] = cen[3]
+
+
+@inline
+def hand_features(P, obs, seat, cen, out):
+    """The seat's own hand (it sees it whole) and resource cards, read through what the
+    cards do and cost today."""
+    b = pb(seat)
+    r0, r1, r2, r3 = obs[b + RES], obs[b + RES + 1], obs[b + RES + 2], obs[b + RES + 3]
+    held = r0 + r1 + r2 + r3
+    call = P[DAYV + D_CALL * 4 + 1] if obs[DAY_CARD] == D_CALL else 0
+    home_a = P[HOMES + obs[b + HOME] * 2]
+    home_b = P[HOMES + obs[b + HOME] * 2 + 1]
+    creatures, tricks, payable, cost, need_a, need_b, acorns, burying = 0, 0, 0, 0, 0, 0, 0, 0
+    for k in range(P[R_NK]):
+        m = obs[b + HAND + k]
+        if m <= 0:
+            continue
+        c = CARD + k * N_CARD_COLS
+        trick = P[c + C_TRICK] == 1
+        e = P[c + C_EFFECT]
+        if trick:
+            tricks += m
+            acorns += m * P[c + C_AMOUNT] if e == E_FORAGE or e == E_STEAL_STORE else 0
+            burying += m * P[c + C_AMOUNT] if e == E_BURY else 0
+        else:
+            creatures += m
+        cut = 0 if trick else call
+        n0, n1, n2, n3 = P[c + C_COST], P[c + C_COST + 1], P[c + C_COST + 2], P[c + C_COST + 3]
+        specific = n0 + n1 + n2 + n3
+        total = max(0, specific + P[c + C_ANY] - cut)
+        cost += m * total
+        need_a += m * P[c + C_COST + home_a]
+        need_b += m * P[c + C_COST + home_b]
+        cover = min(n0, r0) + min(n1, r1) + min(n2, r2) + min(n3, r3)
+        if held >= total and specific - min(total, cover) <= cut:  # legal_plays' test
+            payable += m
+    h = F_HAND
+    out[h] = r0
+    out[h + 1] = r1
+    out[h + 2] = r2
+    out[h + 3] = r3
+    out[h + 4] = creatures
+    out[h + 5] = tricks
+    out[h + 6] = payable
+    out[h + 7] = max(0, cost - held)
+    out[h + 8] = max(0, need_a - obs[b + RES + home_a]) + max(0, need_b - obs[b + RES + home_b])
+    out[h + 9] = acorns
+    out[h + 10] = burying
+    out[h + 11] = cen[7]
+    out[h + 12] = cen[8]
+
+
+@inline
+def trade_features(obs, seat, out):
+    """The offer on the table, as the seat gains and gives by it (0: none of its own)."""
+    give, get = OFFER_GIVE, OFFER_GET  # as the turn's player makes it
+    if obs[OFFER_TO] < 0 or (obs[SEAT] != seat and obs[OFFER_TO] != seat):
+        for j in range(len(TRADE_FEATURES)):
+            out[F_TRADE + j] = 0.0
+        return
+    if obs[OFFER_TO] == seat:
+        give, get = OFFER_GET, OFFER_GIVE
+    cards_in, cards_out = 0, 0
+    for c in range(TRADE_ACORN):
+        cards_in += obs[get + c]
+        cards_out += obs[give + c]
+    out[F_TRADE] = cards_in
+    out[F_TRADE + 1] = obs[get + TRADE_ACORN]
+    out[F_TRADE + 2] = cards_out
+    out[F_TRADE + 3] = obs[give + TRADE_ACORN]
+
+
+@kernel
+def features(params, obs, seat, out):
+    """Fill ``out`` (float64[len(FEATURES)]) with what a player of ``seat`` looks at, from
+    its observation ``obs`` (``observe``'s) alone (NOTES.md, Features). Allocates nothing:
+    ``out`` holds the armies' sorted units while the raids are worked out (UNITS)."""
+    P = params[FLAT]
+    n = obs[N_PLAYERS]
+    stage, first_today = turn_stage(obs)
+    c0 = seat_census(P, obs, seat, 0, stage, first_today, out)
+    c1 = seat_census(P, obs, seat, 1, stage, first_today, out)
+    c2 = seat_census(P, obs, seat, 2, stage, first_today, out)
+    c3 = seat_census(P, obs, seat, 3, stage, first_today, out)
+    p1, p2, p3 = (seat + 1) % n, (seat + 2) % n, (seat + 3) % n
+    mine1 = raid_between(P, obs, out, 0, seat, p1, c0, c1, first_today) if n > 1 else 0
+    mine2 = raid_between(P, obs, out, 0, seat, p2, c0, c2, first_today) if n > 2 else 0
+    mine3 = raid_between(P, obs, out, 0, seat, p3, c0, c3, first_today) if n > 3 else 0
+    their1 = raid_between(P, obs, out, 1, p1, seat, c1, c0, first_today) if n > 1 else 0
+    their2 = raid_between(P, obs, out, 2, p2, seat, c2, c0, first_today) if n > 2 else 0
+    their3 = raid_between(P, obs, out, 3, p3, seat, c3, c0, first_today) if n > 3 else 0
+    # every value that needs the units is found: the scratch may be overwritten
+    turn_features(params, obs, seat, out)
+    day_features(P, obs, seat, out)
+    seat_features(P, obs, seat, 0, c0, out)
+    seat_features(P, obs, seat, 1, c1, out)
+    seat_features(P, obs, seat, 2, c2, out)
+    seat_features(P, obs, seat, 3, c3, out)
+    r = F_RAIDS
+    out[r] = mine1
+    out[r + 1] = mine2
+    out[r + 2] = mine3
+    out[r + 3] = their1
+    out[r + 4] = their2
+    out[r + 5] = their3
+    sending = obs[SEAT] == seat and (stage == ST_ASSIGNING or stage == ST_FIGHTING)
+    bonus = obs[RALLY] + (P[DAYV + D_MOON * 4 + 1] if obs[DAY_CARD] == D_MOON else 0)
+    out[r + 6] = sent_against(P, obs, seat, p1, bonus) if sending and n > 1 else 0.0
+    out[r + 7] = sent_against(P, obs, seat, p2, bonus) if sending and n > 2 else 0.0
+    out[r + 8] = sent_against(P, obs, seat, p3, bonus) if sending and n > 3 else 0.0
+    total, unblocked = attack_on(P, obs, seat, stage)
+    out[r + 9] = total
+    out[r + 10] = unblocked
+    hand_features(P, obs, seat, c0, out)
+    trade_features(obs, seat, out)
 
 
 @kernel
