@@ -81,3 +81,11 @@ def test_a_game_naming_features_without_the_kernel_is_refused():
         dataclasses.replace(spec, rules=bare, features=("own_points",))
     with pytest.raises(ValueError, match="each entry once"):
         dataclasses.replace(spec, features=("a", "a"))
+
+
+def test_every_shipped_game_and_pig_have_features():
+    shipped = ["avalon", "dolina-krolikow", "rabbit-hunt", "war-of-the-wilds",
+               "watership-down"]
+    missing = [g for g in shipped if not registry.get_game(g).has_features]
+    assert not missing, f"no features kernel: {missing}"
+    assert {g for g, _ in CASES} >= set(shipped)
