@@ -83,7 +83,7 @@ def test_a_game_naming_features_without_the_kernel_is_refused():
         dataclasses.replace(spec, features=("a", "a"))
 
 
-def test_every_shipped_game_and_pig_have_features():
+def test_every_shipped_game_has_features():
     shipped = ["avalon", "dolina-krolikow", "rabbit-hunt", "war-of-the-wilds",
                "watership-down"]
     missing = [g for g in shipped if not registry.get_game(g).has_features]
