@@ -157,6 +157,14 @@ def _trace(value: str, option: str = "--trace-turns"):
     return int(value)
 
 
+mismatch_option = click.option(
+    "--model-mismatch", type=click.Choice(["refuse", "ok"]), default="refuse",
+    show_default=True,
+    help="A learned seat whose model was trained on other data (--set, --cards) or another "
+         "VERSION of the game: refuse the run, or play it anyway (ok: without --weight "
+         "learned.model, the model of the default data; the summary says so).")
+
+
 precision_option = click.option(
     "--precision", type=float, metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
@@ -186,12 +194,14 @@ def games():
     from simkit import registry
     from simkit.search import KNOBS_SPEC, rollout_choices
 
-    searchers = []
+    searchers, learners = [], []
     for name, spec in registry.games().items():
         players = ", ".join(map(str, spec.players))
         own = registry.strategies_for(name)
         searchable = hasattr(spec.rules, "determinize")
-        names = [n for n, st in own.items() if st.search is None or searchable]
+        learnable = searchable and spec.has_features
+        names = [n for n, st in own.items() if st.search is None
+                 or (st.searches and searchable) or (st.search == "learned" and learnable)]
         click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
                    f"{', '.join(names)}")
         if spec.summary:
@@ -208,7 +218,11 @@ def games():
             click.echo(f"{'':18} progress, for --trace-turns: {spec.progress_unit}")
         if spec.has_phases:
             click.echo(f"{'':18} phases: {', '.join(spec.phases)}")
-    search = {n: st for n, st in registry.strategies_for("").items() if st.search is not None}
+        if learnable:
+            learners.append(name)
+            click.echo(f"{'':18} learned models at the default data: {_models_line(spec)}")
+    _learned_lines(learners)
+    search = {n: st for n, st in registry.strategies_for("").items() if st.searches}
     if not search:
         return
     click.echo("")
@@ -221,6 +235,42 @@ def games():
     for knob, k in KNOBS_SPEC.items():
         default = {"rollout": "auto", "cutoff": "even"}.get(knob, f"{k.default:g}")
         click.echo(f"    {knob:14} default {default:6} {k.doc}")
+
+
+def _models_line(spec) -> str:
+    """Which player counts of ``spec`` have a model of the default data: the user's (simkit's
+    cache), the shipped one, or none yet."""
+    from simkit import data, learn
+
+    digest = data.data_digest(spec.data)
+    out = []
+    for n in spec.players:
+        if learn.user_model_path(spec.name, n, digest).is_file():
+            out.append(f"{n}p yours")
+        elif learn.shipped_model_path(spec, n).is_file():
+            out.append(f"{n}p shipped")
+        else:
+            out.append(f"{n}p none (simkit train {spec.name} --players {n})")
+    return ", ".join(out)
+
+
+def _learned_lines(learners: list[str]) -> None:
+    from simkit import registry
+
+    st = registry.strategies_for("").get("learned")
+    if st is None:
+        return
+    click.echo("")
+    click.echo("learned (games with a features and a determinize kernel: "
+               f"{', '.join(learners) or 'none'}):")
+    click.echo(f"  {st.summary}")
+    click.echo("  its model: --weight learned.model=FILE, else the one of the run's game, player "
+               "count, VERSION and data (docs/learning.md); its weights:")
+    docs = {"temperature": "0 plays the best move; more samples a softmax of the values",
+            "epsilon": "the chance of a uniformly random move",
+            "samples": "determinisations (and chance draws) a move's value is averaged over"}
+    for k, v in st.weights.items():
+        click.echo(f"    {k:14} default {v:<6g} {docs.get(k, '')}")
 
 
 def _overrides(game: str, overrides, card_files, base: dict | None = None):
@@ -375,12 +425,13 @@ def _show(v) -> str:
 @precision_option
 @trace_option
 @kingmaking_option
+@mismatch_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, quiet, as_json, fair):
+        kingmaking, model_mismatch, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -399,11 +450,15 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
     else:
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
+        folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
+        if resume:
+            weights = (*weights, *_folder_models(folder, weights))
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
-                                    kingmaking=_trace(kingmaking, "--kingmaking"))
-        jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
+                                    kingmaking=_trace(kingmaking, "--kingmaking"),
+                                    model_mismatch=model_mismatch == "ok")
+        jobs = [(spec_run, folder)]
     from simkit.folders import check_output
     from simkit.runner import _resume_point
 
@@ -437,6 +492,26 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             {"experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
+
+
+def _folder_models(folder: Path, weights) -> list[str]:
+    """``--weight SLOT.model=FILE`` for each learned slot of the run in ``folder`` (its
+    run.json's ``models``, copied into it), unless the command gives one: a run resumes, or
+    replays, with the models it was played with."""
+    import json
+
+    try:
+        meta = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    models = meta.get("models") if isinstance(meta, dict) else None
+    given = {w.partition("=")[0].strip() for w in weights}
+    out = []
+    for slot, m in (models or {}).items():
+        if isinstance(m, dict) and f"{slot}.model" not in given \
+                and f"{slot.partition('@')[0]}.model" not in given:
+            out.append(f"{slot}.model={Path(folder) / m.get('file', f'models/{slot}.npz')}")
+    return out
 
 
 def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume):
@@ -1253,7 +1328,8 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
         names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
         spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
                                 [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
-                                 for k, v in w.items()])
+                                 for k, v in w.items()] + _folder_models(run_dir, ()),
+                                model_mismatch=bool(meta.get("model_mismatch")))
         r = replay_game(plan(spec_run), int(row["seed"]), names)
         click.echo("\n".join(r.lines))
         recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]

@@ -312,11 +312,16 @@ class RunWriter:
                 raise SimkitError(f"--resume: {folder}/trace.parquet cannot be read ({exc}); "
                                   "play the run again with --overwrite") from exc
 
-    def close(self, meta: dict) -> Path:
+    def close(self, meta: dict, files: dict[str, bytes] | None = None) -> Path:
+        """Finish the folder: its tables, ``files`` (path in the folder -> bytes: the
+        models a run played), run.json, and move it into place."""
         self._flush()
         for w in (self._games, self._items, self._trace):
             if w is not None:
                 w.close()
+        for name, raw in (files or {}).items():
+            (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.tmp / name).write_bytes(raw)
         (self.tmp / "run.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
         folders.mark(self.tmp, "run")
