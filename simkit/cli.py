@@ -1350,6 +1350,152 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     click.echo("\n".join(r.lines))
 
 
+@main.command()
+@click.argument("game")
+@players_option
+@click.option("--games", "n_games", type=int,
+              help="Self-play games in all (the reproducible form: the same seed gives the "
+                   "same model bytes on any number of workers).")
+@click.option("--time", "time_budget", metavar="DURATION",
+              help="Train until this long has passed (90s, 20m, 2h), stopping at a "
+                   "generation's end; the model's card gives the --games that reproduces it.")
+@seed_option
+@set_option
+@cards_option
+@click.option("--out", type=click.Path(path_type=Path),
+              help="The model file (default: simkit's cache, models/GAME-Np-DATA.npz, where "
+                   "runs find it); its training folder is beside it (NAME.training).")
+@click.option("--resume", is_flag=True,
+              help="Continue the training in the training folder from its last finished "
+                   "generation, with the same settings (the same model as if never stopped).")
+@overwrite_option
+@workers_option
+@click.option("--hidden", type=int, help="Hidden units of each seat's network (default 32; 0: "
+                                         "linear).")
+@click.option("--lambda", "lam", type=float, help="TD(lambda)'s lambda (default 0.8; 1: learn "
+                                                 "from the final outcome alone).")
+@click.option("--learning-rate", type=float, help="Adam's step size (default 0.003).")
+@click.option("--generation-games", type=int,
+              help="Self-play games a generation (default 1,000).")
+@click.option("--match-games", type=int,
+              help="Games of each acceptance match against the last accepted model (default "
+                   "400).")
+@click.option("--temperature", type=float,
+              help="Self-play's softmax temperature over move values (default 0: the best).")
+@click.option("--epsilon", type=float,
+              help="Self-play's chance of a random move (default 0.1).")
+@click.option("--samples", type=int,
+              help="Determinisations a move's value is averaged over (default 1).")
+@click.option("--epochs", type=int, help="Passes over the data a generation (default 4).")
+@click.option("--batch", type=int, help="Rows a minibatch (default 128).")
+@click.option("--buffer", type=int,
+              help="Generations of self-play data each fit learns from (default 4).")
+@click.option("--yardstick", help="The strategy the progress is measured against (default: "
+                                  "the game's heuristic, else random); never a teacher.")
+@click.option("--yardstick-games", type=int,
+              help="Games against the yardstick a generation (default 200; 0: none).")
+@quiet_option
+@json_option
+def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
+          overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
+          temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
+          quiet, as_json):
+    """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
+    generations of self-play, a fit of each seat's network to TD(lambda) targets, and a
+    match that accepts the new generation only when it beats the last accepted one."""
+    from simkit import data, learn
+    from simkit import train as tr
+    from simkit.cards import explained
+    from simkit.ladder import parse_duration, say_duration
+
+    players = _players(game, players)
+    if (n_games is None) == (time_budget is None):
+        raise SimkitError("give the training's budget: --games N (self-play games, "
+                          "reproducible) or --time DURATION (e.g. 20m), one of them")
+    seconds = parse_duration(time_budget) if time_budget is not None else None
+    over, origins = _overrides(game, overrides, card_files)
+    with explained(origins):
+        ts = tr.make_spec(game, players, seed, n_games, over, hidden=hidden, lam=lam,
+                          learning_rate=learning_rate, games_per_generation=generation_games,
+                          match_games=match_games, temperature=temperature, epsilon=epsilon,
+                          samples=samples, epochs=epochs, batch=batch, buffer=buffer,
+                          yardstick=yardstick, yardstick_games=yardstick_games)
+        from simkit import registry
+
+        params = data.apply_overrides(registry.get_game(game).data, over)
+    out = Path(out) if out is not None else learn.user_model_path(game, players,
+                                                                  data.data_digest(params))
+    folder = tr.folder_for(out)
+    _check_model_out(out, folder, resume, overwrite)
+    if overwrite and not resume:
+        tr.remove_folder(folder)
+    workers = workers or os.cpu_count() or 1
+
+    def say(text):
+        if not quiet:
+            click.echo(text, err=True)
+
+    trainer = tr.Trainer(ts, folder, workers, say)
+    state = trainer.start(resume)
+    budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
+              if ts.games else f"{say_duration(seconds)} of generations")
+    say(f"{game}: training at {players} players, seed {seed}, {budget} of "
+        f"{ts.games_per_generation:,} -> {out}"
+        + (f" (from generation {len(state.generations)})" if state.generations else ""))
+    try:
+        state = trainer.run(state, seconds)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: kept {len(state.generations)} finished generations in "
+                   f"{folder}; continue with the same command and --resume", err=True)
+        sys.exit(130)
+    model = trainer.final(state)
+    learn.write_model(model, out)
+    last = state.generations[-1] if state.generations else {}
+    stick = next((r["yardstick"] for r in state.generations
+                  if r["generation"] == state.accepted), {})
+    summary = {"model": str(out), "digest": model.digest, "folder": str(folder),
+               "games": state.games, "generations": len(state.generations),
+               "accepted_generation": state.accepted,
+               "command": model.card["training"]["command"], "rating": stick,
+               "last": last}
+    if as_json:
+        _emit_json(summary)
+    elif not quiet:
+        rating = (f"; against {stick['strategy']}: score {stick['score']:.3f}, won "
+                  f"{stick['win_rate']:.1%} ({stick['games']} games)") if stick else ""
+        click.echo(f"wrote {out}: generation {state.accepted} of {len(state.generations)}, "
+                   f"{state.games:,} self-play games{rating}")
+        if seconds is not None:
+            click.echo(f"reproduce it with: {model.card['training']['command']}")
+
+
+def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> None:
+    """One line unless the model ``out`` and its training ``folder`` can be written: a
+    file (not a folder) in a place that can be written, and a training folder that is new,
+    or resumed (--resume), or replaced (--overwrite)."""
+    from simkit.folders import _nearest_existing
+
+    if out.is_dir():
+        raise SimkitError(f"--out {out} is a folder; give the model's file name (e.g. "
+                          f"{out}/model.npz)")
+    if out.suffix != ".npz":
+        raise SimkitError(f"--out {out}: a model file's name ends in .npz")
+    base = _nearest_existing(out.parent.resolve())
+    if not base.is_dir() or not os.access(base, os.W_OK | os.X_OK):
+        raise SimkitError(f"--out {out}: no permission to write in {base}")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise SimkitError(f"--out {out} exists and cannot be written")
+    held = (folder / "train.json").is_file()
+    if resume and not held:
+        raise SimkitError(f"--resume: {folder} holds no training to continue; leave out "
+                          "--resume to start one")
+    if held and not resume and not overwrite:
+        raise SimkitError(f"{folder} holds a training already: continue it with --resume, "
+                          "or start again with --overwrite")
+    if folder.exists() and not folder.is_dir():
+        raise SimkitError(f"{folder} (the training folder) exists and is a file")
+
+
 def _sigterm(signum, frame):
     raise KeyboardInterrupt
 
