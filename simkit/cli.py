@@ -1107,10 +1107,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @precision_option
 @trace_option
 @kingmaking_option
+@mismatch_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, trace, kingmaking, fair):
+           as_json, precision, trace, kingmaking, model_mismatch, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1128,11 +1129,13 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
                             not fixed_seats, weights, trace=_trace(trace),
-                            kingmaking=_trace(kingmaking, "--kingmaking"))
+                            kingmaking=_trace(kingmaking, "--kingmaking"),
+                            model_mismatch=model_mismatch == "ok")
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
                                not fixed_seats, weights, trace=_trace(trace),
-                               kingmaking=_trace(kingmaking, "--kingmaking"))
+                               kingmaking=_trace(kingmaking, "--kingmaking"),
+                               model_mismatch=model_mismatch == "ok")
     from simkit import folders
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"

@@ -226,3 +226,21 @@ def test_a_game_without_features_is_refused_naming_the_kernel(tmp_path):
     res = invoke("run", "connect-four", "--games", 5, "--strategies", "learned",
                  "--out", tmp_path / "r")
     one_line_error(res, "features", "determinize")
+
+
+def test_a_dask_worker_plays_the_model_it_is_sent():
+    """A worker's process starts with no model: ``remote_chunk`` gets the run's models
+    with the chunk and plays the games a local thread plays."""
+    from simkit import runner
+
+    m = pig_model(hidden=3, seed=9)
+    run = RunSpec.make("pig", 2, 6, seed=4, strategies="learned,random",
+                       models={"learned": m})
+    local = runner.play_chunk(plan(run), 0, 6)
+    files = runner.model_files(run)
+    learn._STORE.clear()
+    runner.plan.cache_clear()
+    with pytest.raises(Exception, match="not loaded"):
+        runner.remote_chunk(run, 0, 6)
+    far = runner.remote_chunk(run, 0, 6, {m.digest: files["models/learned.npz"]})
+    assert np.array_equal(far.ranks, local.ranks) and np.array_equal(far.turns, local.turns)
