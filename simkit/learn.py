@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import os
 import tempfile
 import zipfile
@@ -127,6 +128,18 @@ class Model:
         if self.hidden:
             return np.tanh(z @ self.w1[k].T + self.b1[k]) @ self.w2[k] + self.b2[k]
         return z @ self.w2[k] + self.b2[k]
+
+
+def play_defaults(model: Model) -> dict[str, float]:
+    """The named weights a model plays with unless a run gives them (its card's ``play``:
+    the ``samples`` it was trained with, so a model of a game whose moves draw chance
+    values each move as it learnt to)."""
+    play = model.card.get("play")
+    if not isinstance(play, dict):
+        return {}
+    return {k: float(v) for k, v in play.items()
+            if k in NAMED and isinstance(v, int | float) and not isinstance(v, bool)
+            and math.isfinite(v)}
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -266,6 +279,9 @@ def write_model(model: Model, path: Path) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
         with os.fdopen(fd, "wb") as fh:
             fh.write(model.to_bytes())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary file (mkstemp makes it private)
         os.replace(tmp, path)
     except OSError as exc:
         raise SimkitError(f"cannot write the model to {path} ({exc.strerror or exc})") from None
@@ -396,8 +412,8 @@ class Learned:
                               + ", ".join(NAMED))
         self.plan = plan
         self.module = load_search(spec.name)
-        self.row = np.concatenate([np.array(list({**NAMED, **(weights or {})}.values())),
-                                   model.flat()])
+        named = {**NAMED, **play_defaults(model), **(weights or {})}
+        self.row = np.concatenate([np.array(list(named.values()), np.float64), model.flat()])
         n = plan.run.players
         self.teams = np.array(spec.teams(n), np.int32)
         self.ws = Workspace.make(0, n, plan.state_size, plan.max_moves, len(plan.item_columns),

@@ -430,8 +430,13 @@ def _with_models(run: RunSpec, slots: tuple[str, ...], weights: np.ndarray
     width = max(weights.shape[1], named + max(len(f) for f in flats.values()))
     out = np.zeros((len(slots), width), np.float64)
     out[:, :weights.shape[1]] = weights
-    for slot, flat in flats.items():
-        out[slots.index(slot), named:named + len(flat)] = flat
+    for slot, d in run.models:
+        i = slots.index(slot)
+        out[i, named:named + len(flats[slot])] = flats[slot]
+        given = {k for s, k, _ in run.weights if s in (slot, registry.split_budget(slot)[0])}
+        for k, v in learn.play_defaults(learn.recall(d)).items():
+            if k not in given:  # the model's own default (the samples it learnt with)
+                out[i, list(learn.NAMED).index(k)] = v
     return out, int(next(iter(flats.values()))[0])
 
 

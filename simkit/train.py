@@ -213,8 +213,8 @@ class Table:
 
     def row(self, model: learn.Model, **named) -> np.ndarray:
         """The weights row ``learned`` plays ``model`` with."""
-        return np.concatenate([np.array(list({**learn.NAMED, **named}.values()), np.float64),
-                               model.flat()])
+        named = {**learn.NAMED, **learn.play_defaults(model), **named}
+        return np.concatenate([np.array(list(named.values()), np.float64), model.flat()])
 
     def play(self, rows: np.ndarray, seat_rows: np.ndarray, seeds: np.ndarray,
              record: bool, workers: int = 1) -> Games:
@@ -504,6 +504,7 @@ def _card(ts: TrainSpec, table: Table, generation: int, state: State, fitted: di
                      "generation": generation, "overrides": {k: data.thaw(v) for k, v in
                                                              ts.overrides},
                      "knobs": ts.knobs(), "algorithm": "TD(lambda) afterstates, self-play"},
+        "play": {"samples": ts.samples},
         "curve": state.generations,
         "rating": fitted,
     }
