@@ -45,6 +45,8 @@ from simkit.rng import game_seeds
 DEFAULT_CHUNK = 25_000
 SEARCH_CHUNK = 4
 """The largest chunk of a run with a search strategy (whose games take seconds)."""
+LEARNED_CHUNK = 2_000
+"""The largest chunk of a run with ``learned`` (a model valued after every legal move)."""
 MIN_CHUNK = 2_000
 """Chunks shrink toward the end of a run (see ``chunk_bounds``), but not below this many
 games: smaller ones would cost more in table-building than they save in balance."""
@@ -858,6 +860,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     if p.search_nodes:  # seconds a game: small chunks, for progress and for Ctrl-C
         bounds = chunk_bounds(run.games, workers, chunk_size, min(SEARCH_CHUNK, cap), 1,
                               start=first)
+    elif p.learned_features:  # milliseconds a game in a big game: smaller chunks
+        bounds = chunk_bounds(run.games, workers, chunk_size, min(LEARNED_CHUNK, cap),
+                              min(LEARNED_CHUNK // 8, cap), start=first)
     else:
         bounds = chunk_bounds(run.games, workers, chunk_size, min(DEFAULT_CHUNK, cap),
                               min(MIN_CHUNK, cap), start=first)

@@ -261,3 +261,41 @@ def test_a_shipped_model_fits_its_game_as_it_is(game, path):
     assert model.card["game_version"] == spec.version, "trained on another VERSION"
     assert model.card["data_digest"] == data.data_digest(spec.data), "trained on other data"
     assert model.card["training"]["command"].startswith(f"simkit train {game} ")
+
+
+def test_a_resumed_run_plays_the_model_it_kept(files, tmp_path, monkeypatch):
+    """Ctrl-C keeps the model with the games; ``--resume`` plays that copy (the file it came
+    from may be gone) and gives the tables of the uninterrupted run."""
+    import os
+    import shutil
+    import signal
+
+    import pandas as pd
+
+    from simkit import runner
+    from simkit.results import read_run
+
+    model = tmp_path / "m.npz"
+    shutil.copy(files["good"], model)
+    args = ["run", "pig", "--players", 2, "--games", 900, "--strategies", "learned,random",
+            "--chunk-size", 300, "--workers", 1, "--quiet"]
+    assert invoke(*args, "--weight", f"learned.model={model}", "--out",
+                  tmp_path / "whole").exit_code == 0
+    real, calls = runner.play_chunk, {"n": 0}
+
+    def interrupted(p, start, count):
+        calls["n"] += 1
+        if calls["n"] == 3:  # the warm-up game, a chunk, then Ctrl-C in the second
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(p, start, count)
+
+    monkeypatch.setattr(runner, "play_chunk", interrupted)
+    res = invoke(*args, "--weight", f"learned.model={model}", "--out", tmp_path / "cut")
+    assert res.exit_code == 130
+    monkeypatch.undo()
+    assert (tmp_path / "cut" / "models" / "learned.npz").is_file()
+    model.unlink()
+    res = invoke(*args, "--out", tmp_path / "cut", "--resume")
+    assert res.exit_code == 0, res.output
+    pd.testing.assert_frame_equal(read_run(tmp_path / "whole").games,
+                                  read_run(tmp_path / "cut").games)
