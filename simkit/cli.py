@@ -1448,6 +1448,11 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
     try:
         state = trainer.run(state, seconds)
     except KeyboardInterrupt:
+        if not state.generations:
+            tr.remove_folder(folder)
+            click.echo("interrupted: stopped before the first generation was finished; "
+                       "nothing was kept", err=True)
+            sys.exit(130)
         click.echo(f"interrupted: kept {len(state.generations)} finished generations in "
                    f"{folder}; continue with the same command and --resume", err=True)
         sys.exit(130)
