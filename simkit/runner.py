@@ -150,8 +150,9 @@ def learned_models(game: str, players: int, slots, weights, params, mismatch_ok:
         if wname != MODEL_WEIGHT:
             continue
         if not any(sname in (s, registry.split_budget(s)[0]) for s in learned):
-            raise SimkitError(f"--weight {sname}.model: {sname} is not a learned seat of this "
-                              "run; a model file is for learned")
+            raise SimkitError(f"--weight {sname}.model: no seat of this run plays {sname} by "
+                              f"a model (a model file is for learned); its strategies: "
+                              f"{', '.join(slots)}")
         files[sname] = v
     if not learned:
         return ()

@@ -189,6 +189,12 @@ def test_a_bad_model_file_is_one_line(files, which, words, tmp_path):
     assert not (tmp_path / "r").exists()
 
 
+def test_a_model_file_for_a_run_without_learned_is_one_line(files, tmp_path):
+    res = invoke("run", "pig", "--players", 2, "--games", 10, "--weight",
+                 f"learned.model={files['good']}", "--out", tmp_path / "r")
+    one_line_error(res, "no seat of this run plays learned", "its strategies: random")
+
+
 def test_a_model_of_other_data_is_refused_unless_told(files, tmp_path):
     args = ["run", "pig", "--players", 2, "--games", 40, "--strategies", "learned,random",
             "--weight", f"learned.model={files['good']}", "--set", "target=40", "--workers", 1]
