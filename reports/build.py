@@ -12,9 +12,7 @@ import base64
 import html
 import io
 import math
-import os
 import re
-import shutil
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -429,21 +427,10 @@ DEFINITIONS = (
 @contextmanager
 def _atomic_folder(out: Path) -> Iterator[Path]:
     """A fresh temporary folder next to ``out``, renamed to ``out`` when the block succeeds
-    and removed when it fails. Replaces only an empty folder or a report simkit wrote."""
-    out = Path(out)
-    folders.check_output(out, "report", overwrite=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.building-{os.getpid()}"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir()
-    try:
+    and removed when it fails (``folders.writing``: locked, a full disk one line). Replaces
+    only an empty folder or a report simkit wrote."""
+    with folders.writing(out, "report", overwrite=True) as tmp:
         yield tmp
-        folders.mark(tmp, "report")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    folders.replace(tmp, out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from simkit.reports import ratings as R
 from simkit.reports import summary as S
 from simkit.reports import verdict as V
 
-from simkit import registry
+from simkit import folders, registry
 from simkit.results import read_games, read_meta, seat_column
 
 LEAD_COLUMNS = ("part", "run", "table")
@@ -46,9 +46,8 @@ def combine_games(out: Path, doc: dict) -> pd.DataFrame:
                 "table": pa.array(np.full(n, m["table"] + 1, np.int16))}
         parts.append(pa.table({**lead, **{c: t[c] for c in t.column_names}}))
     table = pa.concat_tables(parts) if parts else pa.table({})
-    tmp = out / f".games.parquet.partial-{id(table)}"
-    pq.write_table(table, tmp)
-    tmp.replace(out / "games.parquet")
+    with folders.new_file(out / "games.parquet") as tmp:
+        pq.write_table(table, tmp)
     return table.to_pandas()
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -219,9 +218,10 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
     """Search, confirm and write the balance folder; returns summary.json's contents.
 
     Every trial is recorded in ``trials.partial.json`` as it ends; ``resume`` gives the
-    recorded trials back to the sampler (not replayed) and plays the rest. A resumed
-    search proposes its later trials from the sampler's state then, so they may differ from
-    an uninterrupted search's (each trial's figures do not: same setting, same seeds)."""
+    recorded trials back to the sampler in order (not replayed) and plays the rest. Trial
+    ``n`` is proposed by a sampler seeded from the search's seed and ``n`` (``per_trial``),
+    from the trials before it, so a resumed search proposes exactly the trials of an
+    uninterrupted one."""
     import optuna
     import pandas as pd
 
@@ -244,10 +244,8 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         elif out.exists() and any(out.iterdir()):
             if folders.kind_of(out) != "balance":
                 raise SimkitError(f"--out {out} is not a balance folder simkit wrote")
-            import shutil
-
-            shutil.rmtree(out)
-        out.mkdir(parents=True, exist_ok=True)
+            folders.clear(out)  # a link's folder emptied, the link kept
+        folders.real(out).mkdir(parents=True, exist_ok=True)  # where a link points
         folders.mark(out, "balance")
         doc = {"kind": "balance", "spec": spec.as_dict(), "versions": _versions(),
                "complete": False}
@@ -255,17 +253,12 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         many = len(spec.objectives) > 1
         size = space_size(spec)
         if size is not None and size <= spec.trials:  # small enough to try every setting
-            import warnings
-
-            with warnings.catch_warnings():  # "experimental" since Optuna 3.1, and stable
-                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-                sampler = optuna.samplers.BruteForceSampler(seed=spec.seed)
+            kind = "brute force"
             doc["spec"]["sampler"] = "every setting (brute force)"
         else:
-            sampler = (optuna.samplers.NSGAIISampler(seed=spec.seed) if many
-                       else optuna.samplers.TPESampler(seed=spec.seed))
+            kind = "NSGA-II" if many else "TPE"
         study = optuna.create_study(directions=["minimize"] * len(spec.objectives),
-                                    sampler=sampler)
+                                    sampler=per_trial(kind, spec.seed))
         today = {d.key: d.today for d in spec.dimensions}
         history = []
         seen: dict[tuple, dict] = {}
@@ -274,7 +267,8 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             setting = {d.key: row[d.key] for d in spec.dimensions}
             values = [row[f"objective:{o.text}"] for o in spec.objectives]
             study.add_trial(optuna.trial.create_trial(
-                params=setting, distributions=dists, values=values))
+                params=setting, distributions=dists, values=values,
+                system_attrs=row.get(SAMPLER_ATTRS, {})))
             seen[tuple(setting.values())] = {k[8:]: v for k, v in row.items()
                                              if k.startswith("measure:")}
             history.append(row)
@@ -308,10 +302,10 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                                                                  for k, v in m.items()},
                             **{f"objective:{o.text}": x for o, x in
                                zip(spec.objectives, dist, strict=True)},
-                            "refused": refused or ""})
-            tmp = out / f".trials.partial.json.partial-{os.getpid()}"
-            tmp.write_text(json.dumps(history, default=float) + "\n", encoding="utf-8")
-            os.replace(tmp, out / "trials.partial.json")
+                            "refused": refused or "",
+                            SAMPLER_ATTRS: _sampler_attrs(study, trial)})
+            folders.write_text(out / "trials.partial.json",
+                               json.dumps(history, default=float) + "\n")
             if progress:
                 print(f"  trial {trial.number + 1}/{spec.trials}: "
                       + ", ".join(f"{k}={v}" for k, v in setting.items()) + " -> "
@@ -329,10 +323,13 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             print(f"interrupted: confirming the best of the {len(history)} trials played",
                   file=sys.stderr)
         search_seconds = time.perf_counter() - started
-        trials = pd.DataFrame(history)
+        trials = pd.DataFrame([{k: v for k, v in row.items() if k != SAMPLER_ATTRS}
+                               for row in history])
         played = trials[trials["refused"] == ""] if "refused" in trials else trials
-        trials.to_parquet(out / "trials.parquet", index=False)
-        csv_frame(trials).to_csv(out / "trials.csv", index=False)
+        with folders.new_file(out / "trials.parquet") as tmp:
+            trials.to_parquet(tmp, index=False)
+        with folders.new_file(out / "trials.csv") as tmp:
+            csv_frame(trials).to_csv(tmp, index=False)
         objective_cols = [f"objective:{o.text}" for o in spec.objectives]
         if many:
             front = sorted({t.number for t in study.best_trials})
@@ -383,7 +380,8 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         from simkit.reports.figures import balance_trials_figure, save
 
         fig = balance_trials_figure(trials, spec)
-        save(fig, out / "trials.png")
+        with folders.new_file(out / "trials.png") as tmp:
+            save(fig, tmp)
         summary = _summary(spec, trials, confirmed, today, smallest, search_seconds)
         summary["sampler"] = doc["spec"]["sampler"]
         folders.write_json(out / "summary.json", summary)
@@ -392,6 +390,80 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
         return summary
     finally:
         lock.release()
+
+
+SAMPLER_ATTRS = "sampler_attrs"
+"""A recorded trial's key (in trials.partial.json only) for what the sampler noted on it
+(NSGA-II's generation), given back with the trial when a search is resumed."""
+
+
+def trial_seed(seed: int, number: int) -> int:
+    """The seed of the sampler that proposes trial ``number`` of a search seeded ``seed``."""
+    import numpy as np
+
+    return int(np.random.SeedSequence([seed, number]).generate_state(1)[0])
+
+
+def _sampler(kind: str, seed: int):
+    import warnings
+
+    import optuna
+
+    if kind == "brute force":
+        with warnings.catch_warnings():  # "experimental" since Optuna 3.1, and stable
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            return optuna.samplers.BruteForceSampler(seed=seed)
+    if kind == "NSGA-II":
+        return optuna.samplers.NSGAIISampler(seed=seed)
+    return optuna.samplers.TPESampler(seed=seed)
+
+
+def per_trial(kind: str, seed: int):
+    """An Optuna sampler (``kind``: TPE, NSGA-II or brute force) that proposes trial ``n``
+    as a new sampler seeded ``trial_seed(seed, n)`` does, from the trials before it alone.
+    Optuna's samplers draw every trial from one random state that lives in the process, so
+    a search resumed in a new process would draw other settings; here nothing but the
+    recorded trials carries over."""
+    import optuna
+
+    class PerTrial(optuna.samplers.BaseSampler):
+        def __init__(self):
+            self.current = _sampler(kind, trial_seed(seed, 0))
+
+        def before_trial(self, study, trial):
+            self.current = _sampler(kind, trial_seed(seed, trial.number))
+            self.current.before_trial(study, trial)
+
+        def infer_relative_search_space(self, study, trial):
+            return self.current.infer_relative_search_space(study, trial)
+
+        def sample_relative(self, study, trial, search_space):
+            return self.current.sample_relative(study, trial, search_space)
+
+        def sample_independent(self, study, trial, param_name, param_distribution):
+            return self.current.sample_independent(study, trial, param_name,
+                                                   param_distribution)
+
+        def after_trial(self, study, trial, state, values):
+            self.current.after_trial(study, trial, state, values)
+
+        def reseed_rng(self):  # every trial's sampler is seeded already
+            pass
+
+    return PerTrial()
+
+
+def _sampler_attrs(study, trial) -> dict:
+    """What the sampler noted on ``trial`` (NSGA-II: its generation), as JSON can hold it."""
+    attrs = study.get_trials(deepcopy=False)[trial.number].system_attrs
+    return {k: v for k, v in attrs.items() if _plain(v)}
+
+
+def _plain(v) -> bool:
+    try:
+        return json.loads(json.dumps(v)) == v
+    except (TypeError, ValueError):
+        return False
 
 
 def space_size(spec: BalanceSpec) -> int | None:

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -357,27 +355,40 @@ def export(params: dict[str, Param], game: str, out: Path, only: str | None = No
                               "--list NAME to write one file, or a folder to write them all")
         if out.is_dir():
             raise SimkitError(f"{out} is a folder")
-        if out.exists() and not overwrite:
-            raise SimkitError(f"{out} exists; give --overwrite to replace it")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(csv_text(params, keys[0]), encoding="utf-8")
+        _export_file(out, csv_text(params, keys[0]), overwrite)
         return [out]
     if out.suffix:
         raise SimkitError(f"--export takes a .csv file or a folder, not {out}")
     folders.check_output(out, "cards", overwrite, option="--export")
     texts = {k: csv_text(params, k) for k in keys}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
-    tmp.mkdir()
-    try:
+    with folders.writing(out, "cards", overwrite, option="--export") as tmp:
         for k, text in texts.items():
             (tmp / f"{k}.csv").write_text(text, encoding="utf-8")
-        folders.mark(tmp, "cards")
-        folders.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return [out / f"{k}.csv" for k in keys]
+
+
+def _export_file(out: Path, text: str, overwrite: bool) -> None:
+    """Write one card file whole or not at all, refusing one that exists (checked again
+    under the lock, so of two exports at once the second is refused) unless ``overwrite``."""
+    from simkit import folders
+
+    def check() -> None:
+        if out.exists() and not overwrite:
+            raise SimkitError(f"{out} exists; give --overwrite to replace it")
+
+    check()
+    lock = None
+    try:
+        lock = folders.OutputLock(out, option="--export")
+        check()
+        folders.write_text(out, text)
+    except OSError as exc:
+        if folders.disk_full(exc):
+            raise folders.no_space(out) from exc
+        raise
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def table_lines(params: dict[str, Param], key: str, width: int = 40) -> list[str]:

@@ -34,15 +34,16 @@ def one_line(message: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
-def fail(message: str) -> None:
+def fail(message: str, status: int = 2) -> None:
     click.echo(f"error: {one_line(message)}", err=True)
-    sys.exit(2)
+    sys.exit(status)
 
 
 class Command(click.Group):
-    """Turns every SimkitError into one line on stderr and exit status 2, an interrupt into
-    one line and exit status 130, and any other error (a bug) into one line that says where
-    its traceback was written (``--debug`` shows it instead), exit status 1."""
+    """Turns every SimkitError into one line on stderr and exit status 2 (1 for a
+    ``WriteError``: a full disk), an interrupt into one line and exit status 130, and any
+    other error (a bug) into one line that says where its traceback was written
+    (``--debug`` shows it instead), exit status 1."""
 
     def make_context(self, *args, **kwargs):
         try:
@@ -54,13 +55,18 @@ class Command(click.Group):
         try:
             return super().invoke(ctx)
         except SimkitError as exc:
-            fail(str(exc))
+            fail(str(exc), getattr(exc, "status", 2))
         except KeyboardInterrupt:
             click.echo("interrupted: stopped; nothing half-written was kept", err=True)
             sys.exit(130)
         except (click.exceptions.Exit, click.ClickException, SystemExit):
             raise
         except Exception as exc:  # noqa: BLE001 - a bug: log it, say one line
+            from simkit import folders
+
+            if folders.disk_full(exc):  # where no writer said which file: one line too
+                fail(str(folders.no_space(exc.filename or "a file", "the command stopped")),
+                     1)
             if ctx.params.get("debug") or os.environ.get("SIMKIT_DEBUG"):
                 raise
             log = _log_traceback()
@@ -460,12 +466,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                     model_mismatch=model_mismatch == "ok")
         jobs = [(spec_run, folder)]
     from simkit.folders import check_output
-    from simkit.runner import _resume_point
+    from simkit.runner import check_resume
 
     for spec_run, folder in jobs:
         if resume and (folder / "run.json").is_file():
             check_output(folder, "run", overwrite=True)
-            _resume_point(spec_run, folder)  # the same settings, or one line now
+            check_resume(spec_run, folder, _precision(precision))  # continuable, or one line
         else:
             check_output(folder, "run", overwrite)
     if report_dir is not None:
@@ -474,7 +480,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
     for spec_run, folder in jobs:
         if precision is not None:
             res = _play_precise(spec_run, folder, _precision(precision), workers, scheduler,
-                                overwrite, quiet, resume)
+                                overwrite, quiet, resume, chunk_size)
         else:
             res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
                         tally=as_json or not quiet, resume=resume)
@@ -514,7 +520,8 @@ def _folder_models(folder: Path, weights) -> list[str]:
     return out
 
 
-def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume):
+def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume,
+                  chunk_size=None):
     """Play ``spec_run`` in steps until its intervals are within ``precision``."""
     from simkit.reports.explore import run_widths
     from simkit.results import read_run
@@ -526,7 +533,7 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
                    err=True)
     try:
         record = run_precise(spec_run, folder, precision, run_widths, workers, scheduler,
-                             not quiet, overwrite, resume)
+                             not quiet, overwrite, resume, chunk_size)
     except RunInterrupted:
         click.echo(f"interrupted: kept the games finished in {folder}; continue with the "
                    "same command and --resume", err=True)
@@ -539,8 +546,10 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
         said = {"precision": "the precision was reached",
                 "both": "the precision was reached at the last count",
                 "games": "--games was reached first"}[record["stopped_by"]]
+        width = (f"±{100 * last['half_width']:.2f} points" if last["half_width"] is not None
+                 else "too few games to measure")
         click.echo(f"stopped at {last['games']:,} games: {said} (widest: {last['widest']} "
-                   f"±{100 * last['half_width']:.2f} points)", err=True)
+                   f"{width})", err=True)
     back = read_run(folder, items=False, trace=False)
     back.items = folder / "items.parquet"
     back.trace = _trace_path(folder)
@@ -596,9 +605,14 @@ def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, ta
                         chunk_size=chunk_size, progress=not quiet, overwrite=overwrite,
                         tally=tally, resume=resume)
     except RunInterrupted as exc:
-        click.echo(f"interrupted: kept the {exc.result.meta['games_completed']:,} games "
-                   f"finished in {folder} (run.json says complete: false); continue with "
-                   "the same command and --resume", err=True)
+        done = exc.result.meta["games_completed"]
+        if exc.result.meta.get("complete"):  # the stop came as the last games were played
+            click.echo(f"interrupted: the run had finished: all {done:,} games are in "
+                       f"{folder}", err=True)
+        else:
+            click.echo(f"interrupted: kept the {done:,} games finished in {folder} (run.json "
+                       "says complete: false); continue with the same command and --resume",
+                       err=True)
         sys.exit(130)
     except RunAbandoned as exc:
         click.echo(f"interrupted: {exc}", err=True)
@@ -1213,7 +1227,9 @@ def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite
               "max_games": base.games,
               "rule": "checked at 1,000 games and every doubling after, on the paired "
                       "differences of every seat's win rate and of the first-player advantage"}
-    (out / "precision.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    from simkit import folders
+
+    folders.write_text(out / "precision.json", json.dumps(record, indent=2) + "\n")
     if not quiet:
         click.echo(f"stopped at {checks[-1]['games']:,} paired games: "
                    + ("the precision was reached" if stopped_by != "games" else
@@ -1267,23 +1283,15 @@ def export(run_dir, fmt, out, overwrite, quiet):
     from simkit.escape import csv_frame
     from simkit.results import read_run
 
-    res = read_run(run_dir)
     out = out or run_dir.parent / f"{run_dir.name}-{fmt}"
-    folders.check_output(out, "export", overwrite)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.partial-{os.getpid()}"
-    tmp.mkdir()
-    try:
+    folders.check_output(out, "export", overwrite)  # before reading the run: fail fast
+    res = read_run(run_dir)
+    with folders.writing(out, "export", overwrite) as tmp:
         csv_frame(res.games).to_csv(tmp / "games.csv", index=False)
         csv_frame(res.items).to_csv(tmp / "items.csv", index=False)
         if res.trace is not None:
             csv_frame(res.trace).to_csv(tmp / "trace.csv", index=False)
         shutil.copy(Path(run_dir) / "run.json", tmp / "run.json")
-        folders.mark(tmp, "export")
-        folders.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     _say(f"exported {len(res.games):,} games to {out}", quiet, False)
 
 

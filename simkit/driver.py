@@ -15,13 +15,11 @@ from types import ModuleType
 import numba
 import numpy as np
 
-import simkit
 from simkit import registry
 from simkit.game import GameSpec
 from simkit.registry import StrategySpec
 
 TEMPLATE = Path(__file__).with_name("driver_template.py")
-_ENGINE_SOURCES = ("driver_template.py", "rng.py", "jit.py")
 _BINDINGS_END = "# --- end of bindings ---"
 SEARCH_KERNELS = {"mc": "mc_search", "ismcts": "ismcts_search", "learned": "learned_choose"}
 
@@ -173,31 +171,18 @@ def _feel_bindings(spec: GameSpec) -> list[str]:
     return lines
 
 
-def _sources(spec: GameSpec, strategies: list[StrategySpec]) -> list[Path]:
-    engine = Path(simkit.__file__).parent
-    files = [engine / f for f in _ENGINE_SOURCES]
-    files += sorted(Path(spec.package_dir).rglob("*.py"))
-    files += [Path(sys.modules[s.import_path[0]].__file__) for s in strategies
-              if s.search is None]
-    return files
-
-
-def load_generated(prefix: str, game: str, source: str, files: list[Path]) -> ModuleType:
-    """Write a generated module's ``source`` to the cache (named by a digest of it, of
-    numba's version and of every file in ``files``; written again if the file there differs,
-    as a truncated one would) and import it once per process."""
+def load_generated(prefix: str, game: str, source: str) -> ModuleType:
+    """Write a generated module's ``source`` to the cache (named by a digest of it and of
+    numba's version; written again if the file there differs, as a truncated one would) and
+    import it once per process. Its kernels' machine code is keyed by what it imports (the
+    game's rules and what they import, the strategies: ``simkit.sources``), so a change of
+    the game's Python side alone (its transcript, say) compiles nothing again."""
     digest = hashlib.sha256(source.encode())
     digest.update(numba.__version__.encode())
-    for path in files:
-        digest.update(path.read_bytes())
     modname = f"{prefix}_{game.replace('-', '_')}_{digest.hexdigest()[:16]}"
     path = cache_dir() / f"{modname}.py"
     if not path.exists() or path.read_text(encoding="utf-8") != source:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(source)
-        os.replace(tmp, path)
+        _write_source(path, source)
     module = sys.modules.get(modname)
     if module is None:
         loader_spec = importlib.util.spec_from_file_location(modname, path)
@@ -205,6 +190,28 @@ def load_generated(prefix: str, game: str, source: str, files: list[Path]) -> Mo
         sys.modules[modname] = module
         loader_spec.loader.exec_module(module)
     return module
+
+
+def _write_source(path: Path, source: str) -> None:
+    """Write ``source`` to ``path`` whole (by a rename), unless another process has just
+    written the same: rewriting it would give a file that a process already imported a
+    time later than its import, and that process would take it for changed since and cache
+    none of its kernels (``simkit.sources``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source)
+        try:
+            os.link(tmp, path)  # only where there is no file yet
+        except FileExistsError:
+            if path.read_text(encoding="utf-8") != source:  # a damaged one
+                os.replace(tmp, path)
+        except OSError:  # a file system without hard links
+            os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 @cache
@@ -223,8 +230,7 @@ def load_driver(game_name: str, compiled: tuple[str, ...] | None = None) -> Driv
 
         search_module = load_search(game_name).__name__
     source = _render(spec, strategies, compiled, search_module)
-    module = load_generated("simkit_driver", spec.name, source,
-                            _sources(spec, [strategies[n] for n in compiled]))
+    module = load_generated("simkit_driver", spec.name, source)
     specs = list(strategies.values())
     width = max([1] + [len(s.weights) for s in specs])
     weights = np.zeros((len(specs), width), dtype=np.float64)

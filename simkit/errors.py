@@ -14,3 +14,10 @@ def unknown(kind: str, name: str, choices) -> SimkitError:
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     shown = ", ".join(choices) if len(choices) <= 40 else ", ".join(choices[:40]) + ", ..."
     return SimkitError(f"unknown {kind} {name!r}{hint}; valid choices: {shown}")
+
+
+class WriteError(SimkitError):
+    """Output that could not be written (a full disk): one line like any ``SimkitError``, but
+    exit status 1, since the input was sound."""
+
+    status = 1

@@ -326,17 +326,17 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
         if not resume and out.exists() and any(out.iterdir()):
             if folders.kind_of(out) != spec.kind:
                 raise SimkitError(f"--out {out} is not a {spec.kind} folder simkit wrote")
-            import shutil
-
-            shutil.rmtree(out)
-        out.mkdir(parents=True, exist_ok=True)
+            folders.clear(out)  # a link's folder emptied, the link kept
+        folders.real(out).mkdir(parents=True, exist_ok=True)  # where a link points
         folders.mark(out, spec.kind)
         doc = {"kind": spec.kind, "spec": spec.as_dict(), "versions": _versions(),
                "complete": False, "skipped": list(spec.skipped)}
         folders.write_json(out / "explore.json", doc)
         runs = [spec.run_spec(p) for p in spec.points]
-        todo = [i for i, p in enumerate(spec.points) if not is_complete(out / p.folder, runs[i])
-                or (spec.precision is not None and not _precise_done(out / p.folder))]
+        # a point with --precision is done when it stopped, most often short of --games
+        todo = [i for i, p in enumerate(spec.points)
+                if not (is_complete(out / p.folder, runs[i]) if spec.precision is None
+                        else _precise_done(out / p.folder))]
         bar = None
         if progress and todo and spec.precision is None:
             bar = progress_bar(len(todo) * spec.games, f"{spec.game} {spec.kind}")
@@ -359,7 +359,9 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
                         run_precise(runs[i], folder, spec.precision, run_widths, workers,
                                     scheduler, progress, overwrite=True)
                 except (RunInterrupted, KeyboardInterrupt) as exc:
-                    raise ExploreInterrupted(out, n, len(todo)) from exc
+                    finished = isinstance(exc, RunInterrupted) and spec.precision is None \
+                        and bool(exc.result.meta.get("complete"))  # the point is kept whole
+                    raise ExploreInterrupted(out, n + finished, len(todo)) from exc
         finally:
             if bar is not None:
                 bar.close()
@@ -379,7 +381,9 @@ def _precise_done(folder: Path) -> bool:
         meta = json.loads((folder / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return bool(meta.get("precision")) and meta.get("complete") is True
+    record = meta.get("precision")  # from the first step on; stopped_by once it stopped
+    return isinstance(record, dict) and record.get("stopped_by") is not None \
+        and meta.get("complete") is True
 
 
 def check_resume(spec: ExploreSpec, out: Path) -> None:

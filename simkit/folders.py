@@ -10,17 +10,33 @@ so a refused output costs nothing.
 Folders written before the marker existed are recognised by their contents: a run by a
 run.json with a ``run_spec``, a report by the ``simkit report`` line of its summary.md, a
 what-if by its ``base`` and ``changed`` runs.
+
+A folder is built beside its place under a temporary name, ``.NAME.partial-PID-TOKEN``
+with a random token (and a ``.simkit-temporary`` file inside), then renamed into place;
+what a killed process left is cleaned up by the next writer only when it bears those marks,
+so a user's folder is never taken for simkit's. An output that is a symbolic link is
+written where the link points. A lock (``flock``, which ends with its process) lets one
+process at a time write an output, and a full disk is one line (``WriteError``).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import secrets
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from simkit.errors import SimkitError
+from simkit.errors import SimkitError, WriteError
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: locks fall back to files made exclusively
+    fcntl = None
 
 MARKER = ".simkit"
 KINDS = ("run", "report", "whatif", "export", "cards", "ladder", "sweep", "sensitivity", "balance")
@@ -30,9 +46,8 @@ def mark(folder: Path, kind: str) -> None:
     """Say in ``folder`` that simkit wrote it, as a folder of ``kind``."""
     from simkit import __version__
 
-    (Path(folder) / MARKER).write_text(
-        json.dumps({"kind": kind, "written_by": f"simkit {__version__}"}) + "\n",
-        encoding="utf-8")
+    write_text(Path(folder) / MARKER,  # whole or not at all: a half marker is no marker
+               json.dumps({"kind": kind, "written_by": f"simkit {__version__}"}) + "\n")
 
 
 def kind_of(folder: Path) -> str | None:
@@ -105,31 +120,151 @@ def check_output(out: Path, kind: str, overwrite: bool, option: str = "--out") -
         raise SimkitError(f"{option} {out} is a simkit {found} folder, not a {kind} folder; "
                           f"choose another {option}")
     if not overwrite:
-        raise SimkitError(f"{option} {out} holds a {kind} already; choose another {option} or "
-                          "pass --overwrite to replace it")
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise SimkitError(f"{option} {out} holds {article} {kind} already; choose another "
+                          f"{option} or pass --overwrite to replace it")
 
 
-def write_json(path: Path, doc) -> None:
-    """Write ``doc`` as JSON to ``path`` whole or not at all: a temporary file beside it,
-    then a rename (a killed process leaves the old file or the new, never half of one)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.partial-{os.getpid()}")
-    tmp.write_text(json.dumps(doc, indent=2, default=str, allow_nan=False) + "\n",
-                   encoding="utf-8")
-    os.replace(tmp, path)
+def real(path: Path) -> Path:
+    """Where ``path`` is on disk, its links followed: a folder given as a symbolic link is
+    written where the link points, and the link itself stays as it was."""
+    return Path(path).resolve()
+
+
+def clear(out: Path) -> None:
+    """Empty ``out``, a folder ``check_output`` found to be simkit's, to write it again
+    (following a link: the folder it points to is emptied, the link stays)."""
+    target = real(out)
+    shutil.rmtree(target)
+    target.mkdir()
+
+
+# ---------------------------------------------------------------------------------------------
+# writing whole or not at all
+
+TEMPORARY = ".simkit-temporary"
+"""The file inside a temporary folder that says simkit made it: the token of its name."""
+
+
+def _temporary_name(out: Path, what: str) -> Path:
+    """``.NAME.WHAT-PID-TOKEN`` beside ``out``: the token is random, so the name is never one a
+    user gave a folder of theirs, and two writers never share one."""
+    target = real(out)
+    return target.parent / f".{target.name}.{what}-{os.getpid()}-{secrets.token_hex(8)}"
+
+
+def temporary_folder(out: Path) -> Path:
+    """A new empty folder beside ``out`` to build ``out`` in (``replace`` moves it into
+    place), holding the ``.simkit-temporary`` file that lets ``clean_leftovers`` know it as
+    simkit's own."""
+    tmp = _temporary_name(out, "partial")
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    tmp.mkdir()
+    try:
+        (tmp / TEMPORARY).write_text(_token(tmp.name) + "\n", encoding="utf-8")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return tmp
+
+
+def _token(name: str) -> str:
+    return name.rsplit("-", 1)[-1]
 
 
 def replace(tmp: Path, out: Path) -> None:
-    """Move the finished folder ``tmp`` to ``out``, replacing what ``check_output`` allowed
-    there (an empty folder, or a simkit folder of the same kind)."""
-    tmp, out = Path(tmp), Path(out)
-    if out.exists():
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
-        os.replace(out, old)
-        os.replace(tmp, out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(tmp, out)
+    """Move the finished folder ``tmp`` to ``out`` (where a link ``out`` points), replacing
+    what ``check_output`` allowed there (an empty folder, or a simkit folder of the same
+    kind)."""
+    tmp, target = Path(tmp), real(out)
+    (tmp / TEMPORARY).unlink(missing_ok=True)
+    if not target.exists():
+        os.replace(tmp, target)
+        return
+    old = _temporary_name(target, "old")
+    os.replace(target, old)
+    try:
+        os.replace(tmp, target)
+    except BaseException:  # Ctrl-C between the two renames: the old folder goes back
+        if not target.exists():
+            os.replace(old, target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk (or the user's quota) is full."""
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC,
+                                                      getattr(errno, "EDQUOT", errno.ENOSPC))
+
+
+def no_space(path: Path, kept: str = "nothing was written") -> WriteError:
+    """The one line for a full disk while writing ``path``; ``kept`` says what became of it."""
+    return WriteError(f"cannot write {path}: no space left on the device (or the disk quota "
+                      f"is reached); {kept}")
+
+
+@contextmanager
+def writing(out: Path, kind: str, overwrite: bool, option: str = "--out") -> Iterator[Path]:
+    """Write the ``kind`` folder ``out`` whole or not at all: yields a temporary folder to
+    fill, which replaces ``out`` when the block ends well and is removed when it fails.
+
+    ``out`` is checked (``check_output``), locked against every other simkit process, and
+    checked again under the lock, so of two processes writing one folder at once one is
+    refused, and a second without ``overwrite`` never replaces the first's. A full disk is
+    one line (``WriteError``), with ``out`` as it was."""
+    check_output(out, kind, overwrite, option)
+    lock = None
+    try:
+        lock = OutputLock(out, option)
+        check_output(out, kind, overwrite, option)  # another process may have written it
+        tmp = temporary_folder(out)
+        try:
+            yield tmp
+            mark(tmp, kind)
+            replace(tmp, out)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    except OSError as exc:
+        if disk_full(exc):
+            raise no_space(out) from exc
+        raise
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+@contextmanager
+def new_file(path: Path) -> Iterator[Path]:
+    """Yields a temporary file name beside ``path`` to write, renamed to ``path`` when the
+    block ends well and removed when it fails: a killed process or a full disk leaves the
+    old file or the new, never half of one (a full disk: ``WriteError``)."""
+    target = real(path)
+    tmp = _temporary_name(target, "partial")
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if disk_full(exc):
+            raise no_space(path) from exc
+        raise
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (``new_file``)."""
+    with new_file(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json(path: Path, doc) -> None:
+    """Write ``doc`` as JSON to ``path`` whole or not at all (``new_file``)."""
+    write_text(path, json.dumps(doc, indent=2, default=str, allow_nan=False) + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# what dead processes left, and locks
 
 
 def _alive(pid: int) -> bool:
@@ -144,22 +279,49 @@ def _alive(pid: int) -> bool:
     return True
 
 
-_LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(partial|old|building|lock)-(?P<pid>\d+)$")
+_LEFTOVER = re.compile(
+    r"^\.(?P<name>.+)\.(?P<kind>partial|old)-(?P<pid>\d+)-(?P<token>[0-9a-f]{16})$")
+
+
+def _simkits(folder: Path, token: str) -> bool:
+    """Whether the leftover ``folder`` is simkit's: a temporary folder holding its token, a
+    folder simkit finished (or moved aside to replace it), or an empty one."""
+    try:
+        if (folder / TEMPORARY).read_text(encoding="utf-8").strip() == token:
+            return True
+    except (OSError, ValueError):
+        pass
+    try:
+        return kind_of(folder) is not None or not any(folder.iterdir())
+    except OSError:
+        return False
 
 
 def clean_leftovers(out: Path) -> list[Path]:
     """Remove what simkit processes that died (SIGKILL, a power cut) left beside ``out``:
-    their temporary folders (``.NAME.partial-PID``, ``.old-PID``, ``.building-PID``) and
-    locks. Only names of that pattern, for ``out``'s name, whose process is gone."""
-    out = Path(out)
+    their temporary folders and files, named ``.NAME.partial-PID-TOKEN`` or
+    ``.NAME.old-PID-TOKEN`` for ``out``'s NAME, whose process is gone. Nothing else: not a
+    name without simkit's random token, not a link, not a folder that does not show it is
+    simkit's (``_simkits``). A folder a killed ``replace`` moved aside while nothing has
+    taken its place goes back to ``out`` instead."""
+    target = real(out)
     removed = []
-    if not out.parent.is_dir():
+    if not target.parent.is_dir():
         return removed
-    for path in out.parent.iterdir():
+    for path in target.parent.iterdir():
         m = _LEFTOVER.match(path.name)
-        if not m or m.group("name") != out.name or _alive(int(m.group("pid"))):
+        if not m or m.group("name") != target.name or _alive(int(m.group("pid"))):
             continue
-        if path.is_dir() and not path.is_symlink():
+        if path.is_symlink():
+            continue
+        if path.is_dir():
+            if not _simkits(path, m.group("token")):
+                continue
+            if m.group("kind") == "old" and not target.exists():
+                # killed between ``replace``'s two renames: the folder it moved aside is
+                # the only copy of what ``out`` held, so it goes back
+                os.replace(path, target)
+                continue
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
@@ -168,22 +330,86 @@ def clean_leftovers(out: Path) -> list[Path]:
 
 
 class OutputLock:
-    """Only one simkit process writes a folder at a time: a lock file ``.NAME.lock-PID``
-    beside it, made atomically; a second run to the same folder is refused in one line
-    while the first is alive, and a lock whose process died is removed."""
+    """Only one simkit process writes a folder (or a file) at a time: ``.NAME.simkit-lock``
+    beside it, held with ``flock``, so that taking it is atomic and it ends with its process
+    whatever stops it (SIGKILL too); a second process is refused in one line naming the
+    first. The lock file is removed on release."""
 
     def __init__(self, out: Path, option: str = "--out"):
         self.out = Path(out)
-        self.out.parent.mkdir(parents=True, exist_ok=True)
-        clean_leftovers(self.out)
-        pattern = f".{self.out.name}.lock-"
-        for path in self.out.parent.glob(pattern.replace("[", "[[]") + "*"):
-            pid = path.name[len(pattern):]
-            if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
-                raise SimkitError(f"another simkit process (pid {pid}) is writing {out}; "
-                                  f"wait for it to finish or choose another {option}")
-        self.path = self.out.parent / f"{pattern}{os.getpid()}"
-        self.path.touch()
+        target = real(out)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        clean_leftovers(target)
+        self.path = target.parent / f".{target.name}.simkit-lock"
+        self.fd = _take(self.path)
+        if self.fd is None:
+            pid = _holder(self.path)
+            who = f" (pid {pid})" if pid else ""
+            raise SimkitError(f"another simkit process{who} is writing {out}; wait for it to "
+                              f"finish or choose another {option}")
 
     def release(self) -> None:
-        self.path.unlink(missing_ok=True)
+        if self.fd is None:
+            return
+        try:
+            self.path.unlink(missing_ok=True)  # before the lock ends: see _take
+        finally:
+            os.close(self.fd)
+            self.fd = None
+
+
+def _take(path: Path) -> int | None:
+    """An open descriptor of ``path`` holding its lock (with this process's id written in
+    it), or None when another process holds it."""
+    if fcntl is None:
+        return _take_exclusive(path)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        try:  # its holder may have removed the file between our open and our lock
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            _say_pid(fd)
+            return fd
+        os.close(fd)
+
+
+def _say_pid(fd: int) -> None:
+    """Write this process's id in its lock, for the line that refuses another process; the
+    lock holds without it (on a full disk)."""
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError:
+        pass
+
+
+def _take_exclusive(path: Path) -> int | None:
+    """``_take`` without ``flock``: a file made exclusively, taken over when its process
+    is gone."""
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            pid = _holder(path)
+            if pid is None or _alive(pid):
+                return None
+            path.unlink(missing_ok=True)
+            continue
+        _say_pid(fd)
+        return fd
+    return None
+
+
+def _holder(path: Path) -> int | None:
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None

@@ -38,6 +38,13 @@ hot loop):
     describe_move(params, n_players, before, move, after) -> list[str]
         One decision (``before`` and ``after`` are copies of the state): who did what, and
         every chance outcome and hidden fact it revealed, with who could see it.
+    describe_choice(params, n_players, obs, move, after) -> str
+        One line for a move a search weighed (a search summary in ``simkit replay``), as
+        the deciding seat saw it: ``obs`` is its observation (``HIDDEN`` where it has not
+        seen) and ``after`` the move played on one determinisation of ``obs``, one outcome
+        the search could have imagined. Say only what ``obs`` and the move decide: an unseen
+        card reads "an unseen card", and nothing of ``after`` that a hidden card or chance
+        chose. Without it a search summary gives the move's number.
     check_state(params, n_players, state) -> list[str]
         The conservation laws and invariants of a state (cards, tokens, acorns...): a list
         of violations, empty when the state is sound. Run after every move in the tests.
@@ -146,6 +153,7 @@ class GameSpec:
     choice_events: frozenset[str] | None = None
     describe_setup: Callable | None = None
     describe_move: Callable | None = None
+    describe_choice: Callable | None = None
     check_state: Callable | None = None
     summary: str = ""
     search_knobs: dict[str, float | str] | None = None

@@ -3,7 +3,10 @@
 Every kernel is cached on disk (a second run pays no compilation) and releases the GIL,
 so the local runner can play chunks on several threads at once.
 
-Caches are keyed by a digest of all of simkit's sources (``source_digest``): see there why.
+Each kernel's cache is keyed by every source file it depends on (its module's file and
+everything that file imports at module level, transitively: a plugin's state.py, simkit.rng;
+see ``simkit.sources``), and the whole cache by the versions of simkit, numba, numpy and
+llvmlite (``cache_root_key``): numba alone checks a kernel's own file only.
 
 How kernels compile (``kernel``, ``inline``), and why; measured with
 benchmarks/compile_time.py (CPU seconds of a cold first run) and single-thread games per
@@ -82,6 +85,10 @@ from numba import types as _types
 from numba.core import cgutils as _cgutils
 from numba.core import errors as _errors
 from numba.core import sigutils as _sigutils
+from numba.core.caching import CompileResultCacheImpl as _CompileResultCacheImpl
+from numba.core.caching import FunctionCache as _FunctionCache
+from numba.core.caching import NullCache as _NullCache
+from numba.core.caching import UserProvidedCacheLocator as _UserProvidedCacheLocator
 from numba.core.codegen import JITCodeLibrary as _JITCodeLibrary
 from numba.core.compiler import CompilerBase as _CompilerBase
 from numba.core.compiler import DefaultPassBuilder as _DefaultPassBuilder
@@ -93,6 +100,8 @@ from numba.core.runtime import rtsys as _rtsys
 from numba.core.typed_passes import NativeLowering as _NativeLowering
 from numba.extending import intrinsic as _intrinsic
 
+from simkit.sources import kernel_key, note_defined
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not a POSIX system: no compile locks
@@ -102,26 +111,25 @@ JIT_OPTIONS = {"cache": True, "nogil": True}
 STALE_CACHE_DAYS = 7
 
 
-def source_digest(root: Path | None = None) -> str:
-    """A digest of every source file of simkit and its strategies.
+def cache_root_key() -> str:
+    """A digest of what every compiled kernel depends on beyond its sources: the versions of
+    simkit, Python and the libraries that compile kernels (numba, llvmlite) or that kernels
+    are compiled against (numpy). Each kernel's sources key its own folder below
+    (``_KeyedLocator``)."""
+    import llvmlite
+    import numpy
 
-    Numba keys a function's on-disk cache on its own file only, so a kernel that imports
-    constants or helpers from another file (``rules.py`` from ``state.py``, a strategy from
-    a game, every game from ``simkit.rng``) would keep stale machine code when only that
-    other file changes. Keying the whole cache on every source file makes any change
-    recompile what it can affect, and nothing is ever silently stale."""
-    root = root or Path(__file__).resolve().parent.parent
-    h = hashlib.sha256(numba.__version__.encode())
-    for package in ("simkit", "strategies"):
-        for path in sorted((root / package).rglob("*.py")):
-            h.update(str(path.relative_to(root)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    import simkit
+
+    versions = (simkit.__version__, sys.version, numba.__version__, llvmlite.__version__,
+                numpy.__version__)
+    return hashlib.sha256("\0".join(versions).encode()).hexdigest()[:16]
 
 
 def _use_keyed_cache() -> None:
-    """Send numba's cache to ``<simkit cache>/numba/<source digest>`` (unless the user chose
-    a NUMBA_CACHE_DIR); caches of sources unused for a week are removed."""
+    """Send numba's cache to ``<simkit cache>/numba/<root key>`` (unless the user chose a
+    NUMBA_CACHE_DIR; ``cache_root_key``); caches of other versions unused for a week are
+    removed."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     root = Path(os.environ.get("SIMKIT_CACHE_DIR") or Path.home() / ".cache" / "simkit")
@@ -131,7 +139,7 @@ def _use_keyed_cache() -> None:
               "(set SIMKIT_CACHE_DIR to choose another)", file=sys.stderr)
         root = fallback
         os.environ["SIMKIT_CACHE_DIR"] = str(root)  # the generated drivers follow
-    here = root / "numba" / source_digest()
+    here = root / "numba" / cache_root_key()
     here.mkdir(parents=True, exist_ok=True)
     os.utime(here)
     numba.config.CACHE_DIR = str(here)
@@ -184,6 +192,85 @@ def _skip_blas_probe() -> None:
 
 
 _skip_blas_probe()
+
+
+class _KeyedLocator(_UserProvidedCacheLocator):
+    """numba's locator of a kernel's cache in the cache folder (``numba.config.CACHE_DIR``),
+    one folder further down: named by the digest of every source file the kernel's module
+    depends on (``simkit.sources.kernel_key``). numba itself checks the kernel's own file
+    only: a kernel in ``rules.py`` would keep the machine code compiled with the old value
+    of a constant it imports from ``state.py``. Each version of the sources has its own
+    folder, so going back to one (another branch, an edit undone) compiles nothing.
+    ``changed``: those sources that changed after the process read them (see
+    ``_KeyedCache``)."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        key, self.changed = kernel_key(py_func.__module__ or "", py_file)
+        if not self.changed:
+            self._cache_path = _keyed_folder(self._cache_path, key)
+
+
+_folders_used: set[str] = set()
+
+
+def _keyed_folder(parent: str, key: str) -> str:
+    """``parent/key``, marked used (its time set to now, once a process); when it is new
+    (the sources changed), the folders of other versions unused for ``STALE_CACHE_DAYS``
+    are removed."""
+    here = os.path.join(parent, key)
+    if here in _folders_used:
+        return here
+    _folders_used.add(here)
+    try:
+        os.utime(here)
+        return here
+    except FileNotFoundError:
+        pass
+    except OSError:  # a read-only cache: used as it is
+        return here
+    cutoff = time.time() - STALE_CACHE_DAYS * 86400
+    try:
+        others = [e for e in os.scandir(parent) if e.name != key and e.is_dir()]
+    except OSError:
+        return here
+    for other in others:
+        try:
+            if other.stat().st_mtime < cutoff:
+                shutil.rmtree(other.path, ignore_errors=True)
+        except OSError:
+            pass
+    return here
+
+
+class _KeyedCacheImpl(_CompileResultCacheImpl):
+    # no fallback to numba's other locators (a __pycache__ beside the source, keyed by
+    # that file alone): a kernel whose keyed folder cannot be written is not cached
+    _locator_classes = [_KeyedLocator]
+
+
+class _KeyedCache(_FunctionCache):
+    """numba's cache of a kernel's compiled copies, in the folder of its sources
+    (``_KeyedLocator``). When one of them changed after this process read it, the code the
+    process compiles may not be what the files hold now: the kernel is compiled and neither
+    loaded nor saved (saved under the new sources' key, the next run would play it)."""
+
+    _impl_class = _KeyedCacheImpl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        changed = getattr(self._impl.locator, "changed", None)
+        if changed:
+            self.disable()
+            if not _changed_said:
+                _changed_said.extend(changed)
+                them = "it" if len(changed) == 1 else "them"
+                print(f"simkit: {', '.join(changed)} changed after this process read {them}: "
+                      f"the kernels that depend on {them} are compiled from what it read, "
+                      "and not cached", file=sys.stderr)
+
+
+_changed_said: list[str] = []
 
 
 _damaged: list[str] = []
@@ -310,7 +397,11 @@ class Kernel(_CPUDispatcher):
                 self.enable_caching()
 
     def enable_caching(self):
-        super().enable_caching()
+        try:
+            self._cache = _KeyedCache(self.py_func)
+        except RuntimeError:  # numba's "no locator available": no folder can be written
+            self._cache = _NullCache()
+            return
         _healing(self._cache)
 
     def has_cache_index(self) -> bool:
@@ -518,12 +609,14 @@ def kernel(fn=None, *, cache: bool = True):
     released), with its array arguments borrowed (see the module's docstring)."""
     if fn is None:
         return lambda f: kernel(f, cache=cache)
+    note_defined(fn.__code__.co_filename)  # its module is read: see simkit.sources
     return _compile(fn, cls=LinkedKernel, cache=cache, pipeline_class=_KernelPipeline)
 
 
 def inline(fn):
     """A small kernel that is inlined into every kernel calling it (for helpers in hot
     loops): compiled once, and inlined by LLVM (see the module's docstring)."""
+    note_defined(fn.__code__.co_filename)
     return _compile(fn, cls=LinkedKernel, pipeline_class=_InlinePipeline)
 
 
@@ -532,6 +625,7 @@ def inline_source(fn):
     them and never on its own. Only for a function with one or two callers (the driver's
     game loop inside its batch loop): every copy is compiled again, and nested ones
     recursively."""
+    note_defined(fn.__code__.co_filename)
     return _compile(fn, inline_ir=True)
 
 

@@ -312,10 +312,8 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
             if folders.kind_of(out) != "ladder":  # check_output let only our ladders here
                 raise SimkitError(f"--out {out} is not a ladder folder simkit wrote; "
                                   "choose another --out")
-            import shutil
-
-            shutil.rmtree(out)
-        out.mkdir(parents=True, exist_ok=True)
+            folders.clear(out)  # a link's folder emptied, the link kept
+        folders.real(out).mkdir(parents=True, exist_ok=True)  # where a link points
         folders.mark(out, "ladder")
         schedule = ladder.schedule()
         specs = [ladder.run_spec(m) for m in schedule]
@@ -341,8 +339,9 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
                 try:
                     run_games(specs[i], out=folder, workers=workers, scheduler=scheduler,
                               progress=progress, overwrite=True, bar=bar)
-                except RunInterrupted as exc:
-                    raise LadderInterrupted(out, todo.index(i), len(todo)) from exc
+                except RunInterrupted as exc:  # this run is kept whole if it finished
+                    done = todo.index(i) + bool(exc.result.meta.get("complete"))
+                    raise LadderInterrupted(out, done, len(todo)) from exc
                 except KeyboardInterrupt as exc:
                     raise LadderInterrupted(out, todo.index(i), len(todo)) from exc
         finally:

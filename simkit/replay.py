@@ -33,15 +33,31 @@ TOP_MOVES = 3
 """How many of a search decision's best moves a replay shows."""
 
 
-def _describe(spec, p: Plan, n: int, state: np.ndarray, move: int, chance: np.ndarray
-              ) -> list[str]:
-    """The game's words for ``move`` in ``state`` (played on copies: nothing changes)."""
-    if spec.describe_move is None:
-        return [f"move {move}"]
-    after = state.copy()
-    spec.rules.apply_move(p.compiled, after, move, chance.copy(),
-                          np.zeros((n, max(1, len(p.item_columns))), np.int32))
-    return spec.describe_move(p.compiled, n, state.copy(), move, after)
+CHOICE_SEED = 0x5EA4C4
+"""The seed of the determinisation a search summary's candidates are played on."""
+
+
+def choice_text(p: Plan, state: np.ndarray, seat: int, move: int, seed: int = CHOICE_SEED
+                ) -> str:
+    """``move`` as ``seat`` saw it while choosing, for a line of a search summary: from the
+    seat's observation of ``state`` alone, as the search saw it. The game's
+    ``describe_choice`` gets that observation and the move played on one determinisation of
+    it (dealt from ``seed``, with chance from a stream of its own), so an unseen card or a
+    chance outcome never comes from the true state; the game says only what the
+    observation and the move decide. A game without that hook gets the move's number."""
+    spec = registry.get_game(p.run.game)
+    rules, n = spec.rules, p.run.players
+    if spec.describe_choice is None or not hasattr(rules, "determinize"):
+        return f"move {move}"
+    obs = np.empty(p.state_size, np.int32)
+    rules.observe(p.compiled, state, seat, obs)
+    streams = np.empty(1 + n, np.uint64)
+    seed_streams(np.uint64(seed), n, streams)
+    after = np.empty_like(obs)
+    rules.determinize(p.compiled, obs, seat, after, streams[0:1], np.empty_like(obs))
+    rules.apply_move(p.compiled, after, move, streams[1:2],
+                     np.zeros((n, max(1, len(p.item_columns))), np.int32))
+    return spec.describe_choice(p.compiled, n, obs, move, after)
 
 
 class _Searches:
@@ -85,6 +101,18 @@ class _Searches:
             p.rollout_weights, ws.tree_i, ws.tree_f, ws.state, ws.obs, ws.moves, ws.items,
             ws.scores, ws.ranks, ws.reward, ws.stats[slot])
         return int(k), root_moves(self.kind[seat], ws, moves, n_moves, seat)
+
+
+def _search_lines(p: Plan, state: np.ndarray, seat: int, legal: np.ndarray,
+                  root: list[tuple[int, int, float]]) -> list[str]:
+    """A search decision's summary: its visits and its best moves, each told as the seat
+    saw it (``choice_text``)."""
+    total = sum(v for _, v, _ in root)
+    out = [f"      search: {total} visits over {len(root)} moves; best:"]
+    for j, visits, mean in root[:TOP_MOVES]:
+        out.append(f"        {visits:>6} visits, mean reward {mean:.3f}: "
+                   f"{choice_text(p, state, seat, int(legal[j]))}")
+    return out
 
 
 def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) -> Replay:
@@ -132,7 +160,6 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
     scratch = np.zeros_like(items)
     for k, move in enumerate(played):
         before = st.copy()
-        chance_before = chance.copy()
         seat = int(rules.to_move(st))
         found = None
         if searches.kind:
@@ -146,15 +173,11 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
         text = (spec.describe_move(p.compiled, n, before, move, st.copy())
                 if spec.describe_move is not None else [f"move {move}"])
         lines.append(f"[{k + 1}] {seat_label(seat)}: {text[0] if text else ''}")
-        lines += [f"      {t}" for t in text[1:]]
         if found is not None:
-            root = found[1]
-            total = sum(v for _, v, _ in root)
-            lines.append(f"      search: {total} visits over {len(root)} moves; best:")
-            for j, visits, mean in root[:TOP_MOVES]:
-                words = _describe(spec, p, n, before, int(legal[j]), chance_before)
-                lines.append(f"        {visits:>6} visits, mean reward {mean:.3f}: "
-                             f"{words[0] if words else int(legal[j])}")
+            # right under the decision: the move's later lines may already head the next
+            # seat's turn
+            lines += _search_lines(p, before, seat, legal, found[1])
+        lines += [f"      {t}" for t in text[1:]]
     reason = spec.end_reasons[end]
     winners = [seat_label(s) for s in range(n) if ranks[s] == 1]
     lines.append(f"end: {reason} after {turns} turns and {decisions} decisions; "

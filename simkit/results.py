@@ -36,7 +36,6 @@ no half-written folder; an interrupted run (Ctrl-C) keeps the games it finished,
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -189,7 +188,8 @@ def trace_table(chunk: Chunk) -> pa.Table | None:
     t, _, p = chunk.curve.shape
     rows = np.minimum(chunk.turns[:t], chunk.curve.shape[1] - 1) + 1
     game = np.repeat(np.arange(chunk.start, chunk.start + t, dtype=np.int64), rows)
-    turn = np.concatenate([np.arange(r, dtype=np.int32) for r in rows])
+    starts = np.repeat(np.cumsum(rows) - rows, rows)  # each row's game's first row
+    turn = (np.arange(len(game)) - starts).astype(np.int32)  # (no game: no row)
     keep = np.arange(chunk.curve.shape[1])[None, :] < rows[:, None]
     values = chunk.curve[keep]  # rows in game order, then turn order
     cols = {"game": _column(game), "turn": _column(turn)}
@@ -223,6 +223,79 @@ def _parquet_writer(path: Path, schema: pa.Schema) -> pq.ParquetWriter:
 
 ROW_GROUP = 2_000
 """The fewest games of a row group of games.parquet (but the last), see ``RunWriter.write``."""
+AGAIN = "play the run again with --overwrite instead of --resume"
+"""What a folder that --resume cannot continue leaves to do (the end of its one line)."""
+TABLE_NAMES = ("games", "items", "trace")
+"""The tables of a run folder, each ``NAME.parquet`` (a trace only in a traced run)."""
+
+
+def check_tables(folder: Path, games: int, players: int, schemas: dict[str, pa.Schema | None]
+                 ) -> None:
+    """``SimkitError`` (one line) unless the tables of the run folder ``folder`` can be
+    continued by a run whose tables have ``schemas`` (table name -> schema, None for a table
+    the run does not write): each readable (its footer: a truncated file has none) and of
+    that schema, games.parquet with ``games`` rows and items.parquet with a row per game and
+    seat. Read from the footers only: a night's run is checked in milliseconds."""
+    rows = {"games": games, "items": games * players}
+    for name in TABLE_NAMES:
+        path = Path(folder) / f"{name}.parquet"
+        want = schemas.get(name)
+        if want is None:
+            if path.exists():
+                raise SimkitError(f"--resume: {path} is not a table of this run (it writes "
+                                  f"no {name}.parquet); {AGAIN}")
+            continue
+        if not path.is_file():
+            raise SimkitError(f"--resume: {path} is missing; {AGAIN}")
+        try:
+            source = pq.ParquetFile(path)
+            have, n = source.schema_arrow, source.metadata.num_rows
+        except (OSError, pa.ArrowException) as exc:
+            raise SimkitError(f"--resume: {path} cannot be read ({_said(exc)}); {AGAIN}"
+                              ) from exc
+        differs = _schema_difference(have, want)
+        if differs:
+            raise SimkitError(f"--resume: {path} is not the {name} table of this run "
+                              f"({differs}); {AGAIN}")
+        if name == "games" and n != games:
+            raise SimkitError(f"--resume: {path} holds {n:,} games, but its run.json says "
+                              f"{games:,}; {AGAIN}")
+        if name == "items" and n != rows["items"]:
+            raise SimkitError(f"--resume: {path} is not the items table of this run ({n:,} "
+                              f"rows, not {rows['items']:,}: a row per game and seat); "
+                              f"{AGAIN}")
+
+
+def _schema_difference(have: pa.Schema, want: pa.Schema) -> str | None:
+    """What tells the schema ``have`` from ``want`` (the first difference), or None."""
+    if have.equals(want, check_metadata=False):
+        return None
+    missing = [n for n in want.names if n not in have.names]
+    if missing:
+        return f"no column {missing[0]!r}"
+    extra = [n for n in have.names if n not in want.names]
+    if extra:
+        return f"a column {extra[0]!r} that this run does not write"
+    for field in want:
+        other = have.field(field.name)
+        if other.type != field.type:
+            return f"column {field.name!r} is {other.type}, not {field.type}"
+    return "its columns are in another order"
+
+
+def _read_or_refuse(path: Path, read, *args):
+    """``read(*args)`` of the table ``path`` being resumed; a damaged table (a page cut short
+    or garbled past its footer) is one line. (Writing is not caught here: a full disk is the
+    run's to report.)"""
+    try:
+        return read(*args)
+    except (OSError, pa.ArrowException) as exc:
+        raise SimkitError(f"--resume: {path} cannot be read ({_said(exc)}); {AGAIN}") from exc
+
+
+def _said(exc: Exception) -> str:
+    """An exception's message on one line (Arrow's span several)."""
+    return " ".join(str(exc).split()).rstrip(".")
 
 
 class RunWriter:
@@ -232,17 +305,18 @@ class RunWriter:
         self.out = Path(out)
         folders.check_output(self.out, "run", overwrite)
         self.lock = folders.OutputLock(self.out)
-        self.tmp = self.out.parent / f".{self.out.name}.partial-{os.getpid()}"
-        try:
-            if self.tmp.exists():
-                shutil.rmtree(self.tmp)
-            self.tmp.mkdir()
+        try:  # again under the lock: another process may have written it since
+            folders.check_output(self.out, "run", overwrite)
+            self.tmp = folders.temporary_folder(self.out)
         except OSError as exc:
             self.lock.release()
+            if folders.disk_full(exc):
+                raise folders.no_space(self.out) from exc
             raise SimkitError(f"cannot write beside {self.out}: {exc.strerror}") from exc
-        self._games = None
-        self._items = None
-        self._trace = None
+        except BaseException:
+            self.lock.release()
+            raise
+        self._writers: dict[str, pq.ParquetWriter] = {}  # table name -> its file's writer
         self._pending: list[tuple[pa.Table, pa.Table]] = []
         self._pending_trace: list[pa.Table] = []
         self._pending_rows = 0
@@ -261,64 +335,46 @@ class RunWriter:
         if self._pending_rows >= ROW_GROUP:
             self._flush()
 
+    def _write(self, name: str, table: pa.Table) -> None:
+        """Append ``table`` to ``name``.parquet as a row group (the file is made by the
+        first)."""
+        if name not in self._writers:
+            self._writers[name] = _parquet_writer(self.tmp / f"{name}.parquet", table.schema)
+        self._writers[name].write_table(table)
+
     def _flush(self) -> None:
         if not self._pending:
             return
         games = pa.concat_tables([g for g, _ in self._pending]).combine_chunks()
         items = pa.concat_tables([i for _, i in self._pending]).combine_chunks()
         self._pending, self._pending_rows = [], 0
-        if self._games is None:
-            self._games = _parquet_writer(self.tmp / "games.parquet", games.schema)
-            self._items = _parquet_writer(self.tmp / "items.parquet", items.schema)
-        self._games.write_table(games)
-        self._items.write_table(items)
+        self._write("games", games)
+        self._write("items", items)
         if self._pending_trace:
             trace = pa.concat_tables(self._pending_trace).combine_chunks()
             self._pending_trace = []
-            if self._trace is None:
-                self._trace = _parquet_writer(self.tmp / "trace.parquet", trace.schema)
-            self._trace.write_table(trace)
+            self._write("trace", trace)
 
-    def copy_from(self, folder: Path, games: int) -> None:
-        """Start with the first ``games`` games of the run folder ``folder`` (an interrupted
-        run being resumed), copied in row groups, so memory stays bounded."""
-        folder = Path(folder)
-        try:
-            g_file = pq.ParquetFile(folder / "games.parquet")
-            i_file = pq.ParquetFile(folder / "items.parquet")
-        except (OSError, pa.ArrowException) as exc:
-            raise SimkitError(f"--resume: the tables of {folder} cannot be read ({exc}); play "
-                              "the run again with --overwrite") from exc
-        rows = g_file.metadata.num_rows
-        players = len([c for c in g_file.schema_arrow.names if c.startswith("rank_s")])
-        if rows != games or i_file.metadata.num_rows != games * players:
-            raise SimkitError(f"--resume: {folder} holds {rows:,} games, but its run.json says "
-                              f"{games:,}; play the run again with --overwrite")
-        for games_batch, items_batch in zip(g_file.iter_batches(ROW_GROUP),
-                                            i_file.iter_batches(ROW_GROUP * players),
-                                            strict=True):
-            self.write(pa.Table.from_batches([games_batch]),
-                       pa.Table.from_batches([items_batch]))
-        if (folder / "trace.parquet").is_file():  # the traced games among those kept
-            import pyarrow.compute as pc
-
-            try:
-                t_file = pq.ParquetFile(folder / "trace.parquet")
-                for batch in t_file.iter_batches(ROW_GROUP * 50):
-                    table = pa.Table.from_batches([batch])
-                    self._pending_trace.append(
-                        table.filter(pc.less(table["game"], games)))
-            except (OSError, pa.ArrowException) as exc:
-                raise SimkitError(f"--resume: {folder}/trace.parquet cannot be read ({exc}); "
-                                  "play the run again with --overwrite") from exc
+    def copy_from(self, folder: Path) -> None:
+        """Start with the tables of the run folder ``folder`` (an interrupted run being
+        resumed, checked by ``check_tables``): each table copied by its own row groups, so
+        memory stays bounded. (The games and items tables are not copied side by side:
+        Arrow cuts a file's batches at row groups, or not, depending on its columns.)"""
+        assert not self._writers and not self._pending, "copy_from starts a run folder"
+        for name in TABLE_NAMES:
+            path = Path(folder) / f"{name}.parquet"
+            if not path.is_file():
+                continue  # only a traced run has a trace.parquet
+            source = _read_or_refuse(path, pq.ParquetFile, path)
+            for i in range(source.num_row_groups):
+                self._write(name, _read_or_refuse(path, source.read_row_group, i))
 
     def close(self, meta: dict, files: dict[str, bytes] | None = None) -> Path:
         """Finish the folder: its tables, ``files`` (path in the folder -> bytes: the
         models a run played), run.json, and move it into place."""
         self._flush()
-        for w in (self._games, self._items, self._trace):
-            if w is not None:
-                w.close()
+        for w in self._writers.values():
+            w.close()
         for name, raw in (files or {}).items():
             (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
             (self.tmp / name).write_bytes(raw)
@@ -332,13 +388,12 @@ class RunWriter:
     def abort(self) -> None:
         """Leave the disk as it was: the temporary folder and the lock go, even when
         closing the writers fails again (a full disk)."""
-        for w in (self._games, self._items, self._trace):
-            if w is not None:
-                try:
-                    w.close()
-                except Exception:  # noqa: BLE001, S110 - the folder is removed below
-                    pass
-        self._games = self._items = self._trace = None
+        for w in self._writers.values():
+            try:
+                w.close()
+            except Exception:  # noqa: BLE001, S110 - the folder is removed below
+                pass
+        self._writers = {}
         shutil.rmtree(self.tmp, ignore_errors=True)
         self.lock.release()
 

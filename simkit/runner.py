@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache
 from importlib.metadata import version as pkg_version
@@ -28,14 +28,16 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from simkit import data, registry
+from simkit import data, folders, registry
 from simkit.driver import Driver, load_driver
 from simkit.errors import SimkitError
 from simkit.results import (
+    AGAIN,
     SCHEMA_VERSION,
     Chunk,
     RunResult,
     RunWriter,
+    check_tables,
     games_table,
     items_table,
     trace_table,
@@ -588,6 +590,20 @@ def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table, pa.Table | None]:
             items_table(chunk, p.item_columns), trace_table(chunk))
 
 
+def table_schemas(p: Plan) -> dict[str, pa.Schema | None]:
+    """The schemas of the tables a run of ``p`` writes (``results.TABLE_NAMES``; None for a
+    trace it does not write), from the tables of a chunk of no games: no kernel is run."""
+    n, k = p.run.players, len(p.item_columns)
+    none = np.zeros(0, np.int32)
+    chunk = Chunk(0, np.zeros(0, np.uint64), np.zeros((0, n), np.int32), none, none, none,
+                  np.zeros((0, n)), np.zeros((0, n), np.int32), np.zeros((0, n, k), np.int32),
+                  counts=np.zeros((0, len(p.phases), 4), np.int64),
+                  curve=np.zeros((0, p.max_turns + 1, n), np.float32) if p.run.trace else None)
+    games, items, trace = tables(p, chunk)
+    return {"games": games.schema, "items": items.schema,
+            "trace": trace.schema if trace is not None else None}
+
+
 def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table, pa.Table,
                                                                  pa.Table | None]:
     """What a local thread runs: play a chunk and build its tables, so that the thread
@@ -801,39 +817,169 @@ def _recorded_spec(meta) -> dict | None:
     return {**{k: v for k, v in _as_recorded(_DEFAULTS).items() if k not in have}, **have}
 
 
-def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dict | None]:
-    """(games already played, their run.json) of the run to continue in ``out``; (0, None)
-    when there is none. A run of other settings is refused in one line; with ``grow``, a
-    complete run of the same settings and fewer games is continued to ``run.games`` (game
-    ``i`` does not depend on how many games the run has)."""
+_RESUMED_FIELDS = (("game", str, "a game name"), ("game_version", str, "a version"),
+                   ("players", int, "a whole number"), ("games", int, "a whole number"),
+                   ("games_completed", int, "a whole number"), ("complete", bool,
+                                                                "true or false"),
+                   ("run_spec", dict, "an object"))
+"""What resuming reads from run.json, each with its type."""
+
+
+def _is(value, kind) -> bool:
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def _damaged(path: Path, what: str) -> SimkitError:
+    return SimkitError(f"--resume: {path} {what}; {AGAIN}")
+
+
+def _resumable_meta(out: Path) -> dict | None:
+    """run.json of the run folder ``out`` with every field that resuming reads checked;
+    None when ``out`` has no run.json. A folder of another layout than today's is refused:
+    an older one's tables count seats from 0, a newer one's are unknown."""
     import json
 
+    path = Path(out) / "run.json"
     try:
-        meta = json.loads((Path(out) / "run.json").read_text(encoding="utf-8"))
+        meta = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return 0, None
+        return None
     except (OSError, ValueError) as exc:
-        raise SimkitError(f"--resume: {out}/run.json cannot be read ({exc}); play the run "
-                          "again with --overwrite") from exc
+        raise _damaged(path, f"cannot be read ({exc})") from exc
+    if not isinstance(meta, dict):
+        raise _damaged(path, "is not a JSON object")
+    version = meta.get("schema_version", 1)
+    if not _is(version, int) or version < 1:
+        raise _damaged(path, f"is damaged: its schema_version is {version!r}")
+    if version > SCHEMA_VERSION:
+        raise SimkitError(f"--resume: {out} was written by a newer simkit (run folder schema "
+                          f"{version}; this simkit writes schema {SCHEMA_VERSION}): upgrade "
+                          f"simkit to resume it, or {AGAIN}")
+    if version < SCHEMA_VERSION:
+        raise SimkitError(f"--resume: {out} was written by an older simkit (run folder schema "
+                          f"{version}; this simkit writes schema {SCHEMA_VERSION}), whose "
+                          f"tables today's games cannot follow: {AGAIN}")
+    for key, kind, what in _RESUMED_FIELDS:
+        if key not in meta:
+            raise _damaged(path, f"has no {key}")
+        if not _is(meta[key], kind):
+            raise _damaged(path, f"is damaged: its {key} is {meta[key]!r}, not {what}")
+    elapsed = meta.get("elapsed_seconds", 0)
+    if not _is(elapsed, int | float) or not 0 <= elapsed < math.inf:
+        raise _damaged(path, f"is damaged: its elapsed_seconds is {elapsed!r}, not a number "
+                             "of seconds")
+    resumed = meta.get("resumed_at", [])
+    if not isinstance(resumed, list) or not all(_is(g, int) for g in resumed):
+        raise _damaged(path, f"is damaged: its resumed_at is {resumed!r}, not a list of game "
+                             "counts")
+    return meta
+
+
+def _resume_point(run: RunSpec, out: Path, grow: bool = False) -> tuple[int, dict | None]:
+    """(games already played, their run.json) of the run to continue in ``out``; (0, None)
+    when there is none. A run of other settings, of other rules (the game's version) or of
+    damaged tables is refused in one line; with ``grow``, a complete run of the same
+    settings and fewer games is continued to ``run.games`` (game ``i`` does not depend on
+    how many games the run has)."""
+    meta = _resumable_meta(out)
+    if meta is None:
+        return 0, None
+    path = Path(out) / "run.json"
     want = _as_recorded(run)
     have = _recorded_spec(meta)
-    if grow and isinstance(have, dict) and isinstance(have.get("games"), int) \
-            and have["games"] <= run.games and meta.get("complete"):
+    if grow and isinstance(have.get("games"), int) and have["games"] <= run.games \
+            and meta["complete"]:
         have = {**have, "games": run.games}
     if have != want:
-        keys = [k for k in want if not isinstance(have, dict) or have.get(k) != want[k]]
-        k = keys[0] if keys else "run_spec"
-        old = have.get(k) if isinstance(have, dict) else None
-        raise SimkitError(f"--resume: {out} holds a run with {k} {old!r}, not {want.get(k)!r}; "
-                          "give the same settings, or --overwrite to start again")
-    done = int(meta.get("games_completed", 0))
+        k = next((k for k in want if have.get(k) != want[k]), "run_spec")
+        raise SimkitError(f"--resume: {out} holds a run with {k} {have.get(k)!r}, not "
+                          f"{want.get(k)!r}; give the same settings, or --overwrite to start "
+                          "again")
+    spec = registry.get_game(run.game)
+    for key, value in (("game", spec.name), ("players", run.players)):
+        if meta[key] != value:
+            raise _damaged(path, f"is damaged: its {key} is {meta[key]!r}, but its run_spec "
+                                 f"says {value!r}")
+    if meta["game_version"] != spec.version:
+        raise SimkitError(f"--resume: {out} was played with {spec.name} version "
+                          f"{meta['game_version']!r}, and this simkit plays version "
+                          f"{spec.version!r}: games of two versions of the rules cannot make "
+                          f"one run; {AGAIN}")
+    done, games = meta["games_completed"], meta["run_spec"]["games"]
+    if not 0 <= done <= games or meta["complete"] != (done == games) \
+            or meta["games"] != games:
+        raise _damaged(path, f"is damaged: it says {done:,} of {meta['games']:,} games "
+                             f"played, complete {str(meta['complete']).lower()}, of a run of "
+                             f"{games:,}")
+    if done and done < run.games:  # its tables are copied: they must be this run's
+        check_tables(out, done, run.players, table_schemas(plan(run)))
     return done, meta
+
+
+def check_resume(run: RunSpec, out: Path, precision: float | None = None
+                 ) -> tuple[int, dict | None]:
+    """What ``--resume`` continues in ``out`` for ``run``: (games already played, run.json),
+    (0, None) when ``out`` holds no run; a folder that ``run`` cannot continue is refused in
+    one line, before anything is played. With ``precision`` (``--precision``) ``run.games``
+    is the most games, and ``out`` holds the step of ``run_precise`` in hand."""
+    meta = _resumable_meta(out)
+    if meta is None:
+        return 0, None
+    record = meta.get("precision")
+    if precision is None:
+        if record is not None:
+            target = record.get("target") if isinstance(record, dict) else None
+            shown = f"{100 * target:g}" if _is(target, int | float) else "?"
+            raise SimkitError(f"--resume: {out} holds a --precision run (±{shown} points); "
+                              f"resume it with --precision {shown}")
+        return _resume_point(run, out)
+    if record is None:
+        raise SimkitError(f"--resume: {out} holds a run without a --precision record (played "
+                          "without --precision, or stopped by an older simkit): resume it "
+                          f"without --precision, or {AGAIN}")
+    _check_record(record, Path(out) / "run.json")
+    if record["target"] != precision:
+        raise SimkitError(f"--resume: {out} holds a --precision run to "
+                          f"±{100 * record['target']:g} points, not ±{100 * precision:g}; "
+                          "give the same settings, or --overwrite to start again")
+    if record["max_games"] != run.games:
+        raise SimkitError(f"--resume: {out} holds a --precision run of at most "
+                          f"{record['max_games']:,} games, not {run.games:,}; give the same "
+                          "settings, or --overwrite to start again")
+    step = meta["run_spec"].get("games")
+    if step not in checkpoints(run.games):
+        raise _damaged(Path(out) / "run.json", f"is damaged: its run of {step!r} games is no "
+                                               "step of this --precision run")
+    return _resume_point(replace(run, games=step), out)
+
+
+def _check_record(record, path: Path) -> None:
+    """``record`` is a precision record as ``run_precise`` writes it, or one line saying
+    it is damaged."""
+    ok = (isinstance(record, dict) and _is(record.get("target"), int | float)
+          and _is(record.get("max_games"), int) and 1 <= record["max_games"] <= MAX_GAMES
+          and isinstance(record.get("checks"), list)
+          and record.get("stopped_by") in (None, "precision", "games", "both"))
+    counts = checkpoints(record["max_games"]) if ok else []
+    ok = ok and len(record["checks"]) <= len(counts)
+    for check, n in zip(record["checks"] if ok else (), counts, strict=False):
+        ok = ok and isinstance(check, dict) and check.get("games") == n \
+            and (check.get("half_width") is None or _is(check["half_width"], int | float))
+    if not ok:
+        raise _damaged(path, "is damaged: its precision record is not one that --precision "
+                             "writes")
+
+
+COPY_NOTICE = 1_000_000
+"""From this many games a resume says that it copies them first: a million Rabbit Hunt games
+took 15 s on two busy cores."""
 
 
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
               overwrite: bool = False, tally: bool = False, bar: Any = None,
-              resume: bool = False, grow: bool = False) -> RunResult:
+              resume: bool = False, grow: bool = False, note: dict | None = None
+              ) -> RunResult:
     """Play ``run``; write a run folder to ``out`` (or keep the tables in memory).
 
     ``workers`` local threads (default: all cores), or a Dask cluster when ``scheduler`` is
@@ -847,7 +993,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     a ladder shows one bar over all its runs; the caller closes it.
     ``resume``: continue the interrupted run of the same settings in ``out`` (its finished
     games are kept and the rest played: the tables are those of an uninterrupted run); a
-    complete one is left as it is (the result then has no tally)."""
+    complete one is left as it is (the result then has no tally).
+    ``note``: more entries of run.json, written with the folder (``run_precise``'s record
+    of its checks, so that a run stopped in a step knows where it was)."""
     p = plan(run)
     workers = workers or os.cpu_count() or 1
     first, previous = _resume_point(run, out, grow) if resume and out is not None \
@@ -876,13 +1024,22 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     try:
         writer = RunWriter(out, overwrite or previous is not None) if out is not None else None
         if previous is not None and first:
-            writer.copy_from(Path(out), first)
+            if progress and first >= COPY_NOTICE:
+                print(f"copying the {first:,} games played in {out}...", file=sys.stderr,
+                      flush=True)
+            writer.copy_from(Path(out))
             tally = False  # the summary is read from the folder (the first games were not
             # counted here)
-    except BaseException:
+    except BaseException as exc:
         if writer is not None:
             writer.abort()
         backend.close(wait=False)
+        if isinstance(exc, KeyboardInterrupt) and previous is not None:  # in the copy
+            raise RunAbandoned(f"stopped before any game was finished; {out} is as it was "
+                               "before") from exc
+        if isinstance(exc, OSError) and previous is not None:  # a full disk in the copy
+            raise SimkitError(f"writing {out} failed ({exc.strerror or exc}); {out} is as it "
+                              "was before") from exc
         raise
     started = time.perf_counter()
     own_bar = progress and bar is None
@@ -924,6 +1081,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
             complete = done == run.games
             meta = run_meta(p, backend.name, max((c for _, c in bounds), default=0), elapsed,
                             done, complete, search_stats)
+            meta.update(note or {})
             if previous is not None and first:
                 meta["elapsed_seconds"] = round(elapsed + previous.get("elapsed_seconds", 0), 3)
                 meta["games_per_second"] = round(done / meta["elapsed_seconds"], 1) \
@@ -937,7 +1095,10 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     except BaseException as exc:
         if writer is not None:
             writer.abort()
-            if isinstance(exc, OSError):  # a full disk, a folder removed under us
+            if folders.disk_full(exc):
+                raise folders.no_space(out, "nothing was kept and the disk is as it was") \
+                    from exc
+            if isinstance(exc, OSError):  # a folder removed under us
                 raise SimkitError(f"writing {out} failed ({exc.strerror or exc}); nothing "
                                   "was kept and the disk is as it was") from exc
         if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, RunInterrupted):
@@ -960,7 +1121,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         if kept_trace:
             result_trace = pa.concat_tables(kept_trace).to_pandas()
     res = RunResult(result_games, result_items, meta, counts, result_trace)
-    if not complete:
+    if not complete or stop.requested:
+        # a stop asked for during the last chunk (a run of one chunk has only that) still
+        # stops what plays this run: a ladder, a sweep, an experiment file's next run
         raise RunInterrupted(res, out)
     return res
 
@@ -983,7 +1146,8 @@ class RunAbandoned(KeyboardInterrupt):
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Raised after Ctrl-C once the finished games are safely written."""
+    """Raised after Ctrl-C once the finished games are safely written: all of them when
+    the stop came during the last chunk (``result.meta["complete"]`` then says so)."""
 
     def __init__(self, result: RunResult, out: Path | None):
         super().__init__("interrupted")
@@ -1083,36 +1247,72 @@ def checkpoints(games: int, start: int = PRECISION_START) -> list[int]:
     return out + [games]
 
 
+PRECISION_RULE = f"checked at {PRECISION_START:,} games and every doubling after"
+
+
 def run_precise(run: RunSpec, out: Path, precision: float, widths: Callable[[Path], dict],
                 workers: int | None = None, scheduler: Any = None, progress: bool = False,
-                overwrite: bool = False, resume: bool = False) -> dict:
+                overwrite: bool = False, resume: bool = False, chunk_size: int | None = None
+                ) -> dict:
     """Play ``run`` to ``out`` in steps (``checkpoints``) until every half-width that
     ``widths(out)`` gives (name -> 95% half-width) is at most ``precision``, or until
     ``run.games``. Returns the record of the stop (also written to run.json's
-    ``precision``): the target, what stopped it, and the widest half-width at each check."""
-    import json
-    from dataclasses import replace
+    ``precision``): the target, what stopped it, and the widest half-width at each check.
 
-    checks = []
-    stopped_by = "games"
-    for i, n in enumerate(checkpoints(run.games)):
-        step = replace(run, games=n)
-        run_games(step, out=out, workers=workers, scheduler=scheduler, progress=progress,
-                  overwrite=overwrite and i == 0 and not resume, resume=resume or i > 0,
-                  grow=True)
-        w = widths(out)
-        name = max(w, key=w.get) if w else None
-        checks.append({"games": n, "widest": name, "half_width": w.get(name) if w else None})
-        if w and max(w.values()) <= precision:
-            stopped_by = "precision" if n < run.games else "both"
-            break
-    record = {"target": precision, "stopped_by": stopped_by, "checks": checks,
-              "max_games": run.games,
-              "rule": f"checked at {PRECISION_START:,} games and every doubling after"}
+    The record is in run.json from the first step on, with the checks made so far and
+    ``stopped_by`` None until it stops, so that ``resume`` continues a run stopped anywhere
+    (in a step, between steps) to the same stop and the same tables as a run never stopped:
+    each recorded check is taken as it was, and the step in hand is resumed."""
+    record = {"target": precision, "stopped_by": None, "checks": [], "max_games": run.games,
+              "rule": PRECISION_RULE}
+    played = False  # whether out holds this run's first steps
+    if resume:
+        _, meta = check_resume(run, out, precision)
+        if meta is not None:
+            record, played = {**record, **meta["precision"]}, True
+            if record["stopped_by"] is not None:  # it had stopped: left as it is
+                return record
+    checks = record["checks"]
+    reached = {c["games"]: c for c in checks}
+    try:
+        for n in checkpoints(run.games):
+            check = reached.get(n)
+            if check is None:
+                run_games(replace(run, games=n), out=out, workers=workers, scheduler=scheduler,
+                          chunk_size=chunk_size, progress=progress,
+                          overwrite=overwrite and not played, resume=played, grow=True,
+                          note={"precision": {**record, "checks": list(checks)}})
+                played = True
+                w = widths(out)
+                name = max(w, key=w.get) if w else None
+                half = w.get(name) if w else None
+                if half is not None and not math.isfinite(half):
+                    half = None  # too few games to measure (a game alone has no interval)
+                check = {"games": n, "widest": name, "half_width": half}
+                checks.append(check)
+                _record_precision(out, record)
+            if check["half_width"] is not None and check["half_width"] <= precision:
+                record["stopped_by"] = "precision" if n < run.games else "both"
+                break
+        else:
+            record["stopped_by"] = "games"
+        _record_precision(out, record)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, RunInterrupted | RunAbandoned) or not played:
+            raise
+        # Ctrl-C between two steps (reading the tables for a check, or copying them for
+        # the next step): the steps played are in out, as a stop within a step keeps them
+        raise RunInterrupted(RunResult(None, None, _resumable_meta(out)), out) from exc
+    return record
+
+
+def _record_precision(out: Path, record: dict) -> None:
+    """Write ``record`` into run.json's ``precision``, whole or not at all."""
+    import json
+
+    from simkit.folders import write_json
+
     path = Path(out) / "run.json"
     meta = json.loads(path.read_text(encoding="utf-8"))
     meta["precision"] = record
-    from simkit.folders import write_json
-
     write_json(path, meta)
-    return record

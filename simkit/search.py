@@ -13,7 +13,6 @@ once per thread.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -21,7 +20,6 @@ from types import ModuleType
 
 import numpy as np
 
-import simkit
 from simkit import registry
 from simkit.driver import SEARCH_KERNELS as KERNELS
 from simkit.driver import load_generated
@@ -182,12 +180,7 @@ def load_search(game: str) -> ModuleType:
         raise SimkitError(f"search needs the game's determinize kernel, which {game} does not "
                           "have (see docs/adding-a-game.md)")
     rollouts = _rollout_strategies(game)
-    source = _render(spec, rollouts)
-    engine = Path(simkit.__file__).parent
-    files = [engine / "search_template.py", engine / "rng.py", engine / "jit.py"]
-    files += sorted(Path(spec.package_dir).rglob("*.py"))
-    files += [Path(sys.modules[s.import_path[0]].__file__) for s in rollouts.values()]
-    return load_generated("simkit_search", spec.name, source, files)
+    return load_generated("simkit_search", spec.name, _render(spec, rollouts))
 
 
 @dataclass

@@ -179,29 +179,6 @@ def test_a_broken_strategy_module_is_reported_not_fatal(tmp_path, monkeypatch):
         registry.resolve_strategies("pig", "nonexistent", 2)
 
 
-def test_compiled_kernels_are_cached_under_a_digest_of_every_source(tmp_path):
-    """A kernel importing constants from another file must not keep stale machine code when
-    only that file changes: the cache is keyed by every source file of the project."""
-    import os
-
-    import numba
-
-    from simkit.jit import source_digest
-
-    if "NUMBA_CACHE_DIR" not in os.environ:
-        assert numba.config.CACHE_DIR.endswith(source_digest())
-    for package, name in (("simkit/games/g", "state.py"), ("strategies", "s.py")):
-        (tmp_path / package).mkdir(parents=True, exist_ok=True)
-        (tmp_path / package / name).write_text("X = 1\n")
-    before = source_digest(tmp_path)
-    (tmp_path / "simkit/games/g/state.py").write_text("X = 2\n")
-    after = source_digest(tmp_path)
-    (tmp_path / "strategies/s.py").write_text("X = 2\n")
-    assert len({before, after, source_digest(tmp_path)}) == 3
-    (tmp_path / "notes.txt").write_text("not a source")
-    assert source_digest(tmp_path) == source_digest(tmp_path)
-
-
 def test_a_kernel_sets_up_its_disk_cache_when_first_compiled(tmp_path, monkeypatch):
     """Defining a kernel costs no cache set-up (a process defines every game's kernels and
     uses a few); its first call sets it up and writes the cache, and a fresh definition of

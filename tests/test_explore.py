@@ -105,10 +105,13 @@ def test_cli_sweep_with_precision_and_report(tmp_path):
     assert res.exit_code == 0, res.output
     assert "closest to zero" in res.output and "stopped by" in res.output
     assert "Sweep: target" in (tmp_path / "rep" / "index.html").read_text()
+    played = {p: p.stat().st_mtime_ns for p in (tmp_path / "s").rglob("games.parquet")}
     res = invoke("sweep", "pig", "--players", 2, "--vary", "target=20,40", "--games", 8000,
                  "--precision", 3, "--strategies", "hold-at,random", "--out", tmp_path / "s",
                  "--resume", "--json", "--quiet")
     assert res.exit_code == 0 and len(json.loads(res.stdout)["points"]) == 2
+    # the points had stopped (short of --games): resuming plays none of them again
+    assert {p: p.stat().st_mtime_ns for p in played} == played
 
 
 def test_cli_sensitivity_json(tmp_path):
@@ -209,6 +212,36 @@ def test_a_balancing_search_stopped_early_resumes(tmp_path, monkeypatch):
     d = json.loads(res.stdout)
     assert d["trials_played"] == 4
     assert pd.read_csv(tmp_path / "b" / "trials.csv")["target"].iloc[0] == 30  # today first
+
+
+def test_a_resumed_tpe_search_tries_what_an_uninterrupted_one_tries(tmp_path, monkeypatch):
+    """Stopped after five plays and resumed, a TPE search (13 trials: past its 10 random
+    ones) proposes the settings of the uninterrupted search, bit for bit."""
+    import simkit.reports.figures as F
+
+    import simkit.balance as B
+
+    monkeypatch.setattr(F, "balance_trials_figure", lambda *a: None)  # not what is tested,
+    monkeypatch.setattr(F, "save", lambda fig, to: open(to, "wb").close())  # 2/3 of the time
+    args = ["balance", "pig", "--players", 2, "--vary", "target=10..90", "--trials", 13,
+            "--games", 20, "--confirm", 1, "--confirm-games", 20, "--quiet", "--workers", 1]
+    assert invoke(*args, "--out", tmp_path / "whole").exit_code == 0
+    real, calls = B._play, []
+
+    def stop_at_the_sixth(*a, **kw):
+        calls.append(1)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(B, "_play", stop_at_the_sixth)
+    assert invoke(*args, "--out", tmp_path / "cut").exit_code == 0  # confirms the five
+    assert len(json.loads((tmp_path / "cut" / "trials.partial.json").read_text())) < 13
+    monkeypatch.setattr(B, "_play", real)
+    assert invoke(*args, "--out", tmp_path / "cut", "--resume").exit_code == 0
+    whole, cut = (pd.read_parquet(tmp_path / f / "trials.parquet") for f in ("whole", "cut"))
+    assert whole["target"].nunique() > 5
+    pd.testing.assert_frame_equal(whole, cut)
 
 
 def test_settings_the_game_refuses_are_skipped_not_fatal(tmp_path):

@@ -158,3 +158,70 @@ def test_whatif_marks_its_folder_and_replaces_only_its_own(tmp_path):
     assert folders.kind_of(out) == "whatif"
     assert "--overwrite" in one_error_line(invoke(*args))
     assert invoke(*args, "--overwrite").exit_code == 0
+
+
+def test_folders_named_like_simkits_temporary_ones_are_the_users(tmp_path):
+    """A user's folders beside --out named as simkit's temporary folders of a dead process
+    (old names, and the new ones with a token but none of simkit's marks) are left alone."""
+    names = [".r.old-999999999", ".r.partial-999999999", ".r.building-999999999",
+             ".r.partial-999999999-0123456789abcdef", ".r.old-999999999-0123456789abcdef"]
+    for name in names:
+        victim(tmp_path / name)
+    assert pig(tmp_path / "r").exit_code == 0
+    assert pig(tmp_path / "r", "--overwrite").exit_code == 0
+    for name in names:
+        assert_untouched(tmp_path / name / "victim")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*names, "r"])
+
+
+def test_what_a_dead_simkit_left_is_removed(tmp_path):
+    """Its own leftovers are known by their token and by what they hold."""
+    out = tmp_path / "r"
+    assert pig(out).exit_code == 0  # a run ...
+    old = tmp_path / ".r.old-999999999-00000000000000aa"  # ... and the one it replaced
+    assert pig(old).exit_code == 0
+    made = folders.temporary_folder(out)  # as a process that died would have left it
+    dead = made.with_name(made.name.replace(f"-{os.getpid()}-", "-999999999-"))
+    made.rename(dead)
+    (dead / "games.parquet").write_bytes(b"half")
+    assert sorted(p.name for p in folders.clean_leftovers(out)) == sorted([dead.name, old.name])
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+
+
+def test_a_folder_moved_aside_by_a_killed_replace_goes_back(tmp_path):
+    """Killed between ``replace``'s two renames, a process leaves the only copy of ``out``
+    under its ``old`` name: the next one puts it back rather than deleting it."""
+    out = tmp_path / "r"
+    old = tmp_path / ".r.old-999999999-00000000000000aa"
+    assert pig(old).exit_code == 0
+    games = (old / "games.parquet").read_bytes()
+    assert folders.clean_leftovers(out) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]
+    assert (out / "games.parquet").read_bytes() == games
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "export", "cards"])
+def test_an_out_that_is_a_link_is_written_where_it_points(tmp_path, command):
+    """The folder the link points to is replaced; the link stays, nothing is left beside.
+    (A report is written by the same ``folders.writing`` as an export.)"""
+    run = tmp_path / "run"
+    if command == "export":
+        assert pig(run).exit_code == 0
+    args = {"run": ["run", "pig", "--players", 2, "--games", 20, "--workers", 1, "--quiet"],
+            "sweep": ["sweep", "pig", "--players", 2, "--vary", "target=20,30", "--games", 20,
+                      "--workers", 1, "--quiet"],
+            "export": ["export", run],
+            "cards": ["cards", "rabbit-hunt"]}[command]
+    option = "--export" if command == "cards" else "--out"
+    target, link = tmp_path / "target", tmp_path / "link"
+    res = invoke(*args, option, target)
+    assert res.exit_code == 0, res.output
+    kind = folders.kind_of(target)
+    (target / "stale.txt").write_text("from the first time")
+    link.symlink_to(target)
+    res = invoke(*args, option, link, "--overwrite")
+    assert res.exit_code == 0, res.output
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert folders.kind_of(target) == kind and not (target / "stale.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["link", "target"] + (["run"] if command == "export" else []))

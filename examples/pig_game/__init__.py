@@ -7,7 +7,7 @@ import numpy as np
 from simkit.game import GameSpec
 
 from . import rules, strategy  # noqa: F401  (strategy registers itself)
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
@@ -27,6 +27,7 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="roll or hold; the first to the target wins (example game)",
     progress_unit="points",

@@ -17,6 +17,13 @@ def describe_move(params, n_players, before, move, after):
     return [f"rolls a {face} (turn total {after[TURN_TOTAL]})"]
 
 
+def describe_choice(params, n_players, obs, move, after):
+    """A move a search weighed, as its seat saw it: the roll it would make is chance's."""
+    if move == HOLD:
+        return describe_move(params, n_players, obs, move, after)[0]
+    return "rolls"
+
+
 def check_state(params, n_players, state):
     problems = []
     if any(state[BANKED + s] < 0 for s in range(n_players)):

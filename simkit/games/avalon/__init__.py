@@ -20,6 +20,7 @@ from .state import (
     M_HAND_LIMIT,
     M_KNIGHTS,
     M_MAX_CONQ,
+    M_MAX_TURNS,
     M_NCARDS,
     M_PER_SIDE,
     M_START_HAND,
@@ -36,7 +37,7 @@ from .state import (
     TERRAIN_NAMES,
     TILE_NAMES,
 )
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
@@ -66,6 +67,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
     put(M_START_HAND, start_hand)
     put(M_PER_SIDE, per_side)
     put(M_EXHAUSTED_DRAW, values["rules.cards_exhausted"] == "draw")
+    put(M_MAX_TURNS, values["max_turns"])
     terr = territories(values)
     put(P_CROWNS, [t["crowns"] for _, t in terr])
     for field, names, at in (("terrain", TERRAIN_NAMES, P_TERRAIN),
@@ -118,8 +120,10 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="knights and enchantresses conquer a row of territories; first to 15 crowns",
     progress_unit="crowns",
     phases=rules.PHASES,
+    features=rules.FEATURES,
 )

@@ -61,6 +61,7 @@ from .state import (
     M_HAND_LIMIT,
     M_KNIGHTS,
     M_MAX_CONQ,
+    M_MAX_TURNS,
     M_NCARDS,
     M_PER_SIDE,
     M_START_HAND,
@@ -1017,17 +1018,24 @@ def progress(params, state, out):
     card in hand and in the layout, less ``AT_RISK`` of the crowns the opponent can attack.
     At the end, the crowns ``finish`` scores and ranks by. (The game's numbers are in the
     state's RULES block, so ``params`` is not read.)"""
-    over = is_over(state)
     worth = card_crowns(state)
     for s in range(2):
-        out[s] = crowns(state, s)
-        if not over:
-            out[s] += worth * cards_held(state, s) - AT_RISK * crowns_at_risk(state, s)
+        out[s] = standing(state, s, worth)
+
+
+@inline
+def standing(state, seat, worth):
+    """The seat's ``progress`` value; reads only what both seats see (the features use it)."""
+    if is_over(state):
+        return float(crowns(state, seat))
+    return crowns(state, seat) + (worth * cards_held(state, seat)
+                                  - AT_RISK * crowns_at_risk(state, seat))
 
 
 # phase: the kind of decision awaited, an index into GameSpec.phases
 PHASES = ("play", "answer", "losses", "supply", "discard")
 F_PLAY, F_ANSWER, F_LOSSES, F_SUPPLY, F_DISCARD = range(5)
+N_PHASES = len(PHASES)
 
 
 @kernel
@@ -1045,3 +1053,429 @@ def phase(params, state):
     if ph == DISCARD_PHASE:
         return F_DISCARD
     return F_PLAY
+
+
+# ---------------------------------------------------------------- what a seat looks at
+# features (the optional kernel of the learnt players, issue 29; NOTES.md, Features): the
+# vector a learnt player of ``seat`` reads, from its observation alone. The board notions
+# both seats have are written for the seat ("own_") and then for the other ("next_"), each
+# side read from what both see; the hands apart: the seat's own exactly, the other's as far
+# as the seat can count it (its size, the cards known to be there, the unseen cards).
+#
+# Written for speed (a learnt player calls it once per legal move): scalars, loops and
+# bitmasks, no array; one pass over the row a side. The unseen cards by type and the chance
+# the other hand holds each type are needed by several entries; they go to ``out`` as
+# scratch (SCRATCH_UNSEEN, SCRATCH_HOLDS, inside the side blocks) until the side blocks
+# overwrite them.
+
+SIDE_FEATURES = (
+    "crowns", "territories", "castles", "avalon", "stone_circle", "hand_cards",
+    "layout_cards", "guard_cards", "crowns_open_now", "crowns_open_next_turn",
+    "slots_attackable", "face_down_attackable", "crowns_in_reach", "cheapest_conquest_cards",
+    "most_terrain", "largest_connected", "terrain_territories", "dark_tile_cards", "progress")
+"""Written twice, ``own_<name>`` for the seat and then ``next_<name>`` for the other."""
+HAND_FEATURES = (
+    "own_hand_knights", "own_hand_enchantresses", "own_knight_colours",
+    "own_enchantress_colours", "next_hand_known", "next_hand_knights_expected",
+    "next_hand_enchantresses_expected", "own_attack_unanswered", "own_enchant_targets",
+    "own_enchant_unanswered", "next_enchant_threats")
+TABLE_FEATURES = (
+    "progress_lead", "face_down_slots", "face_down_crowns_each", "draw_pile", "discard_pile",
+    "unseen_cards", "tiles_face_up", "own_best_light_tile", "own_best_dark_tile")
+TURN_FEATURES = (
+    "turns_played", "turns_fraction_of_cap", "own_turn", "phase_play", "phase_answer",
+    "phase_losses", "phase_supply", "phase_discard", "conquests_this_turn", "losses_owed",
+    "avalon_used_this_turn", "announced_attack_crowns", "announced_enchantment")
+FEATURES = (tuple(f"{who}_{name}" for who in ("own", "next") for name in SIDE_FEATURES)
+            + HAND_FEATURES + TABLE_FEATURES + TURN_FEATURES)
+N_SIDE = len(SIDE_FEATURES)
+F_OWN, F_NEXT = 0, N_SIDE
+(F_CROWNS, F_TERRITORIES, F_CASTLES, F_AVALON, F_CIRCLE, F_HAND, F_LAYOUT, F_GUARDS,
+ F_OPEN_NOW, F_OPEN_NEXT, F_ATTACKABLE, F_FACE_DOWN_READY, F_REACH, F_CHEAPEST,
+ F_MOST_TERRAIN, F_CONNECTED, F_TERRAIN_TERR, F_DARK, F_PROGRESS) = range(N_SIDE)  # in a block
+F_HANDS = 2 * N_SIDE
+F_TABLE = F_HANDS + len(HAND_FEATURES)
+F_TURN = F_TABLE + len(TABLE_FEATURES)
+SCRATCH_UNSEEN = F_OWN                       # out[SCRATCH_UNSEEN + t]: unseen cards of type t
+SCRATCH_HOLDS = F_OWN + N_TYPES              # out[SCRATCH_HOLDS + t]: chance he holds type t
+assert F_TURN + len(TURN_FEATURES) == len(FEATURES)
+assert SCRATCH_HOLDS + N_TYPES <= F_HANDS, "the scratch must lie in the side blocks"
+
+
+@inline
+def slot_crowns(obs, slot, each):
+    """Crowns of the territory in ``slot``: a face-down one at ``each``, the mean of the
+    cards not yet turned over."""
+    card = obs[TERR_CARD + slot]
+    return float(obs[P_CROWNS + card]) if card >= 0 else each
+
+
+@inline
+def face_down_each(obs):
+    """The mean crowns of the territory cards not yet turned over (0 when none is)."""
+    total = 0
+    n = 0
+    for c in range(N_TERR):
+        total += obs[P_CROWNS + c]
+    for i in range(N_TERR):
+        if obs[TERR_CARD + i] >= 0:
+            total -= obs[P_CROWNS + obs[TERR_CARD + i]]
+        else:
+            n += 1
+    return total / n if n > 0 else 0.0
+
+
+# ---- the hands
+
+
+@inline
+def count_unseen(obs, seat, out):
+    """out[SCRATCH_UNSEEN + t]: the cards of type ``t`` the seat has not seen (the draw pile
+    and the other hand less what is known there); returns how many in all."""
+    q = 1 - seat
+    for t in range(N_TYPES):
+        out[SCRATCH_UNSEEN + t] = 0.0
+    for c in range(obs[M_COLOURS]):
+        out[SCRATCH_UNSEEN + 2 * c] = obs[M_KNIGHTS]
+        out[SCRATCH_UNSEEN + 2 * c + ENCHANTRESS] = obs[M_ENCH]
+    for t in range(N_TYPES):
+        out[SCRATCH_UNSEEN + t] -= (obs[HAND + seat * N_TYPES + t] + obs[DISCARD + t]
+                                    + obs[SHOWN + q * N_TYPES + t])
+    nc = obs[M_NCARDS]
+    for pile in range(2 * N_TERR):
+        at = DECK + nc + pile * nc
+        for k in range(obs[HEIGHT + pile]):
+            out[SCRATCH_UNSEEN + obs[at + k]] -= 1.0
+    if obs[PHASE] == COUNTER:
+        out[SCRATCH_UNSEEN + obs[PENDING_TYPE]] -= 1.0  # the announced enchantress
+    total = 0.0
+    for t in range(N_TYPES):
+        total += out[SCRATCH_UNSEEN + t]
+    return total
+
+
+@inline
+def unknown_in_hand(obs, q):
+    """Cards of ``q``'s hand the other seat does not know."""
+    m = obs[HAND_SIZE + q]
+    for t in range(N_TYPES):
+        m -= obs[SHOWN + q * N_TYPES + t]
+    return m
+
+
+@inline
+def holding_chances(obs, seat, unseen, out):
+    """out[SCRATCH_HOLDS + t]: the chance the other hand holds a card of type ``t``: 1 when
+    one is known to be there, else that its unknown cards, drawn from the ``unseen``,
+    hold one: 1 - C(unseen - u, m) / C(unseen, m)."""
+    q = 1 - seat
+    m = min(unknown_in_hand(obs, q), int(unseen))
+    all_hands = 1.0
+    for k in range(m):
+        all_hands *= unseen - k
+    for t in range(N_TYPES):
+        u = out[SCRATCH_UNSEEN + t]
+        without = 1.0
+        for k in range(m):
+            without *= max(0.0, unseen - u - k)
+        known = obs[SHOWN + q * N_TYPES + t] > 0
+        out[SCRATCH_HOLDS + t] = 1.0 if known else 1.0 - without / all_hands
+
+
+@inline
+def own_hand_features(obs, seat, out):
+    knights = enchantresses = knight_colours = enchantress_colours = 0
+    for t in range(N_TYPES):
+        n = obs[HAND + seat * N_TYPES + t]
+        if t & 1:
+            enchantresses += n
+            enchantress_colours += n > 0
+        else:
+            knights += n
+            knight_colours += n > 0
+    out[F_HANDS] = knights
+    out[F_HANDS + 1] = enchantresses
+    out[F_HANDS + 2] = knight_colours
+    out[F_HANDS + 3] = enchantress_colours
+
+
+@inline
+def other_hand_features(obs, seat, unseen, out):
+    """What the seat can count of the other hand: the cards known there, and its knights and
+    enchantresses expected (those known, plus its unknown cards at the unseen cards' mix)."""
+    q = 1 - seat
+    m = unknown_in_hand(obs, q)
+    share = m / unseen if unseen > 0 else 0.0
+    known = knights = enchantresses = 0.0
+    for t in range(N_TYPES):
+        shown = obs[SHOWN + q * N_TYPES + t]
+        known += shown
+        expected = shown + share * out[SCRATCH_UNSEEN + t]
+        if t & 1:
+            enchantresses += expected
+        else:
+            knights += expected
+    out[F_HANDS + 4] = known
+    out[F_HANDS + 5] = knights
+    out[F_HANDS + 6] = enchantresses
+
+
+@inline
+def chance_features(obs, seat, out):
+    """The best chance an attack of the seat's is not warded off (over the attacking cards
+    it holds, 0 without one); the enemy top cards its enchantresses can enchant and the best
+    chance of no counter-spell (0 without a target); the expected number of its top cards
+    the other can enchant."""
+    q = 1 - seat
+    hand_at = HAND + seat * N_TYPES
+    attackers = KNIGHTS if not owns_special(obs, seat, SP_CIRCLE) else (1 << N_TYPES) - 1
+    attack = 0.0
+    for t in range(N_TYPES):
+        if obs[hand_at + t] > 0 and (attackers >> t) & 1:
+            attack = max(attack, 1.0 - out[SCRATCH_HOLDS + (t & ~ENCHANTRESS)])
+    targets = 0
+    enchant = threats = 0.0
+    for i in range(N_TERR):
+        theirs = top_card(obs, q, i)
+        if theirs >= 0 and obs[hand_at + (theirs | ENCHANTRESS)] > 0:
+            targets += 1
+            enchant = max(enchant, 1.0 - out[SCRATCH_HOLDS + (theirs | ENCHANTRESS)])
+        mine = top_card(obs, seat, i)
+        if mine >= 0:
+            threats += out[SCRATCH_HOLDS + (mine | ENCHANTRESS)]
+    out[F_HANDS + 7] = attack
+    out[F_HANDS + 8] = targets
+    out[F_HANDS + 9] = enchant
+    out[F_HANDS + 10] = threats
+
+
+# ---- each side's board
+
+
+@inline
+def next_turn_cards(obs, o):
+    """The cards ``o`` can play in his next turn: his hand and a dark tile's draw."""
+    kind = obs[DARK_PENDING + o]
+    return obs[HAND_SIZE + o] + (tile_cards(obs, o, kind) if kind >= 0 else 0)
+
+
+@inline
+def tile_cards_by(obs, kind, most, connected, with_terrain):
+    """``tile_cards`` from the counts it reads (the side pass has them at hand)."""
+    if kind == TILE_PER_TERRITORY_DARK:
+        count = with_terrain
+    elif kind == TILE_CONNECTED_LIGHT:
+        count = connected
+    elif kind == TILE_FIXED_LIGHT or kind == FIRST_DARK + TILE_FIXED_LIGHT:
+        count = 1
+    else:
+        count = most
+    return obs[P_TILE_CARDS + kind] * count
+
+
+@inline
+def conquest_cards(obs, s, slot, reduction):
+    """The cards a conquest of ``slot`` by ``s`` costs ``s``: its pile's share of the
+    loser's count (the attacking card first), then the additional losses (``reduction``,
+    Avalon's, off). At 0 : 0 the attacking card stays to guard the territory."""
+    o = 1 - s
+    theirs = height(obs, o, slot)
+    extra = height(obs, s, slot) + 1 + theirs
+    if obs[OWNER + slot] == o and special_at(obs, slot) == SP_CASTLE:
+        extra += obs[M_CASTLE_LOSS]
+    return theirs + max(0, extra - reduction)
+
+
+@inline
+def in_reach(obs, s, open_slots, each):
+    """The crowns of the richest conquests of ``open_slots`` (a bitmask), as many as ``s``
+    may still make this turn (or in a turn of its own), largest first without an array:
+    each round takes the best (crowns, slot) below the last one taken, ties to the lower
+    slot."""
+    k = obs[M_MAX_CONQ] - (obs[CONQUESTS] if obs[PLAYER] == s else 0)
+    total = 0.0
+    last_v, last_i = 1e18, -1
+    for _ in range(min(k, N_TERR)):
+        best_v, best_i = -1.0, -1
+        m = open_slots
+        while m != 0:
+            i = trailing_zeros(m)
+            m &= m - 1
+            v = slot_crowns(obs, i, each)
+            if (v < last_v or (v == last_v and i > last_i)) and v > best_v:
+                best_v, best_i = v, i
+        if best_i >= 0:
+            total += best_v
+            last_v, last_i = best_v, best_i
+    return total
+
+
+@inline
+def conquests_open(obs, s, open_slots, reduction, out, at):
+    """How many slots ``s`` can attack now (its side high enough; a knight still needed)
+    and the cheapest of those conquests (0 when none is open, or when it costs nothing)."""
+    n = 0
+    cheapest = 0
+    m = open_slots
+    while m != 0:
+        i = trailing_zeros(m)
+        m &= m - 1
+        cost = conquest_cards(obs, s, i, reduction)
+        cheapest = cost if n == 0 else min(cheapest, cost)
+        n += 1
+    out[at + F_ATTACKABLE] = n
+    out[at + F_CHEAPEST] = cheapest
+
+
+@inline
+def side_features(obs, s, each, worth, out, at):
+    """The block of ``s`` at ``out[at:]`` (SIDE_FEATURES, in order), in one pass over the
+    row: its territories, guards and terrains, what the other can attack now and next turn,
+    the slots open to its attacks (a bitmask), the largest connected run (revealed Avalon
+    and Swamp skipped, as ``largest_connected`` counts)."""
+    o = 1 - s
+    castle_def = obs[M_CASTLE_DEF]
+    his_cards = next_turn_cards(obs, o)
+    crowns_held = territories = castles = avalon = circle = layout = guards = 0
+    open_now = open_next = face_down = open_slots = 0
+    plain = forest = hill = run = connected = 0
+    for i in range(N_TERR):
+        owner = obs[OWNER + i]
+        mine = obs[HEIGHT + s * N_TERR + i]
+        theirs = obs[HEIGHT + o * N_TERR + i]
+        layout += mine
+        if owner < 0:
+            face_down += mine >= theirs
+            open_slots |= (mine >= theirs) << i
+            run = 0
+            continue
+        card = obs[TERR_CARD + i]
+        special = obs[P_SPECIAL + card]
+        terrain = obs[P_TERRAIN + card]
+        castle = castle_def if special == SP_CASTLE else 0
+        if owner == s:
+            c = obs[P_CROWNS + card]
+            crowns_held += c
+            territories += 1
+            castles += special == SP_CASTLE
+            avalon += special == SP_AVALON
+            circle += special == SP_CIRCLE
+            guards += mine
+            open_now += c if theirs >= mine + castle else 0
+            lay_up = max(0, mine + castle - theirs)
+            open_next += c if lay_up + 1 <= his_cards else 0  # lay up to the need, attack
+            plain += terrain == PLAIN
+            forest += terrain == FOREST
+            hill += terrain == HILL
+        else:
+            open_slots |= (mine >= theirs + castle) << i
+        if terrain != NO_TERRAIN:
+            run = run + 1 if owner == s else 0
+            connected = max(connected, run)
+    reduction = 0
+    if avalon > 0 and (obs[PLAYER] != s or obs[AVALON_USED] == 0):
+        reduction = obs[M_AVALON_RED]
+    conquests_open(obs, s, open_slots, reduction, out, at)
+    most = max(plain, forest, hill)
+    with_terrain = plain + forest + hill
+    kind = obs[DARK_PENDING + s]
+    out[at + F_CROWNS] = crowns_held
+    out[at + F_TERRITORIES] = territories
+    out[at + F_CASTLES] = castles
+    out[at + F_AVALON] = avalon
+    out[at + F_CIRCLE] = circle
+    out[at + F_HAND] = obs[HAND_SIZE + s]
+    out[at + F_LAYOUT] = layout
+    out[at + F_GUARDS] = guards
+    out[at + F_OPEN_NOW] = open_now
+    out[at + F_OPEN_NEXT] = open_next
+    out[at + F_FACE_DOWN_READY] = face_down
+    out[at + F_REACH] = crowns_held + in_reach(obs, s, open_slots, each)
+    out[at + F_MOST_TERRAIN] = most
+    out[at + F_CONNECTED] = connected
+    out[at + F_TERRAIN_TERR] = with_terrain
+    out[at + F_DARK] = tile_cards_by(obs, kind, most, connected, with_terrain) if kind >= 0 else 0
+    out[at + F_PROGRESS] = standing(obs, s, worth)
+
+
+# ---- the table and the turn
+
+
+@inline
+def tile_face_up(obs, kind):
+    """Tiles of ``kind`` the next choice can take: those face up, or, when none of any kind
+    is, all of them less a dark tile lying before a player (``go_to_supply``)."""
+    total = 0
+    for k in range(N_TILE_KINDS):
+        total += obs[TILE_AVAIL + k]
+    if total > 0:
+        return obs[TILE_AVAIL + kind]
+    lying = (obs[DARK_PENDING] == kind) + (obs[DARK_PENDING + 1] == kind)
+    return obs[P_TILE_COUNT + kind] - lying
+
+
+@inline
+def table_features(obs, each, unseen, out):
+    """Reads the seat's supply counts from its side block (written before)."""
+    hidden = 0
+    for i in range(N_TERR):
+        hidden += obs[OWNER + i] < 0
+    discarded = tiles = 0
+    for t in range(N_TYPES):
+        discarded += obs[DISCARD + t]
+    for k in range(N_TILE_KINDS):
+        tiles += obs[TILE_AVAIL + k]
+    most = int(out[F_OWN + F_MOST_TERRAIN])
+    connected = int(out[F_OWN + F_CONNECTED])
+    with_terrain = int(out[F_OWN + F_TERRAIN_TERR])
+    light = dark = 0
+    for k in range(N_TILE_KINDS):
+        if tile_face_up(obs, k) > 0:
+            cards = tile_cards_by(obs, k, most, connected, with_terrain)
+            if k >= FIRST_DARK:
+                dark = max(dark, cards)
+            else:
+                light = max(light, cards)
+    out[F_TABLE] = out[F_OWN + F_PROGRESS] - out[F_NEXT + F_PROGRESS]
+    out[F_TABLE + 1] = hidden
+    out[F_TABLE + 2] = each
+    out[F_TABLE + 3] = obs[DECK_N]
+    out[F_TABLE + 4] = discarded
+    out[F_TABLE + 5] = unseen
+    out[F_TABLE + 6] = tiles
+    out[F_TABLE + 7] = light
+    out[F_TABLE + 8] = dark
+
+
+@inline
+def turn_features(params, obs, seat, each, out):
+    out[F_TURN] = obs[TURNS]
+    out[F_TURN + 1] = obs[TURNS] / max(1, obs[M_MAX_TURNS])
+    out[F_TURN + 2] = 1.0 if obs[PLAYER] == seat else 0.0
+    now = phase(params, obs)
+    for k in range(N_PHASES):
+        out[F_TURN + 3 + k] = 1.0 if now == k else 0.0
+    out[F_TURN + 8] = obs[CONQUESTS]
+    out[F_TURN + 9] = obs[LOSS_LEFT]
+    out[F_TURN + 10] = obs[AVALON_USED]
+    attacked = obs[PHASE] == DEFEND
+    out[F_TURN + 11] = slot_crowns(obs, obs[PENDING_TERR], each) if attacked else 0.0
+    out[F_TURN + 12] = 1.0 if obs[PHASE] == COUNTER else 0.0
+
+
+@kernel
+def features(params, obs, seat, out):
+    """``out`` (float64[len(FEATURES)]): what a player of ``seat`` looks at, read from
+    ``obs`` (``observe``'s view for ``seat``; the game's numbers are its RULES block):
+    FEATURES names the entries, NOTES.md (Features) says what each means."""
+    each = face_down_each(obs)
+    unseen = count_unseen(obs, seat, out)
+    holding_chances(obs, seat, unseen, out)
+    own_hand_features(obs, seat, out)
+    other_hand_features(obs, seat, unseen, out)
+    chance_features(obs, seat, out)
+    worth = card_crowns(obs)
+    side_features(obs, seat, each, worth, out, F_OWN)             # over the scratch
+    side_features(obs, 1 - seat, each, worth, out, F_NEXT)
+    table_features(obs, each, unseen, out)
+    turn_features(params, obs, seat, each, out)

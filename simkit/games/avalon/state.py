@@ -30,13 +30,13 @@ colours). Territories lie in a row of 11 slots; slot order is adjacency ("connec
    | SHOWN [2][10 types]               |  95 .. 114  cards in a seat's hand the other
    |                                   |             seat knows are there (see below)
    +-----------------------------------+
-   | RULES [58]                        | 115 .. 172  a copy of params[0] made by new_game:
+   | RULES [59]                        | 115 .. 173  a copy of params[0] made by new_game:
    |   M_* main numbers, P_CROWNS /    |             the hot kernels read the game's numbers
    |   P_TERRAIN / P_SPECIAL by card,  |             here, never from the params tuple
    |   P_TILE_COUNT / P_TILE_CARDS     |             (taking an array out of a tuple costs
    |   by tile kind                    |             reference counts on every move)
    +-----------------------------------+
-   | DECK [ncards]                     | 173 ..      draw pile, DECK[DECK_N-1] is the top
+   | DECK [ncards]                     | 174 ..      draw pile, DECK[DECK_N-1] is the top
    | STACK [2][11][ncards]             |  each side's pile at each slot, bottom first;
    |                                   |  STACK[s][i][HEIGHT[s][i]-1] is the top card
    +-----------------------------------+
@@ -82,7 +82,8 @@ M_COLOURS, M_KNIGHTS, M_ENCH, M_NCARDS = RULES, RULES + 1, RULES + 2, RULES + 3
 M_WIN, M_HAND_LIMIT, M_MAX_CONQ, M_CASTLE_DEF = RULES + 4, RULES + 5, RULES + 6, RULES + 7
 M_CASTLE_LOSS, M_AVALON_RED, M_START_HAND = RULES + 8, RULES + 9, RULES + 10
 M_PER_SIDE, M_EXHAUSTED_DRAW = RULES + 11, RULES + 12
-P_CROWNS = RULES + 13  # per territory card id
+M_MAX_TURNS = RULES + 13  # the engine's turn cap: no rule reads it, the features' clock does
+P_CROWNS = RULES + 14  # per territory card id
 P_TERRAIN = P_CROWNS + N_TERR
 P_SPECIAL = P_TERRAIN + N_TERR
 P_TILE_COUNT = P_SPECIAL + N_TERR  # per supply tile kind

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from simkit.game import HIDDEN
+
 from . import rules as r
 from .state import (
     AVALON_USED,
@@ -50,6 +52,8 @@ def num(params, at: int) -> int:
 
 
 def card_name(t: int) -> str:
+    if t == HIDDEN:
+        return "unseen card"
     kind = "enchantress" if t & 1 else "knight"
     return f"{COLOUR_NAMES[t >> 1]} {kind}"
 
@@ -127,6 +131,17 @@ def describe_move(params, n_players, before, move, after):
     if after[TURNS] > before[TURNS]:
         lines += _turn_end(params, before, after, p)
     return lines
+
+
+def describe_choice(params, n_players, obs, move, after):
+    """A move a search weighed, from the deciding seat's observation ``obs`` (GameSpec): as
+    ``describe_move`` heads it, but the cards a light tile draws are unseen."""
+    p = int(obs[PLAYER])
+    if r.SUPPLY_TILE <= move < r.SUPPLY_TILE + 3:
+        drawn = int(after[HAND_SIZE + p] - obs[HAND_SIZE + p])
+        cards = f"{drawn} unseen card{'s' if drawn != 1 else ''}" if drawn else "nothing"
+        return f"takes the light tile {TILE_NAMES[move - r.SUPPLY_TILE]}: draws {cards}"
+    return _what(params, obs, move, after, p, 1 - p)[0]
 
 
 def _slot(params, state, i) -> str:

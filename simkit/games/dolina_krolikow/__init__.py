@@ -63,7 +63,7 @@ from .rules import (
 )
 from .state import MAXC, MAXF, MAXH, MAXHC
 from .tables import REACH_TOTALS, pack
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 DICE_COLOURS = {"O": 0, "G": 1, "B": 2}
 RABBIT_COLOURS = {"white": 0, "brown": 1, "spotted": 2}
@@ -346,6 +346,7 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="roll and pick dice to acquire rabbits, raise families, complete missions",
     # its heuristic is costly as a rollout (~23 us a decision when these were chosen; v2

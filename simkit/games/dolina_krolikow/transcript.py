@@ -1,5 +1,7 @@
 """Dolina królików told as text (``simkit replay``), and its invariants (``check_state``)."""
 
+from simkit.game import HIDDEN
+
 from . import rules as R
 from . import state as S
 from .tables import view
@@ -24,6 +26,8 @@ def marking(m) -> str:
 
 def card_name(params, card) -> str:
     card = int(card)
+    if card == HIDDEN:
+        return "an unseen card"
     size, colour = view(params, "cards")[card]
     alts = []
     for alt in view(params, "req")[card]:
@@ -89,10 +93,34 @@ def describe_setup(params, n_players, state) -> list[str]:
 
 
 def describe_move(params, n_players, before, move, after) -> list[str]:
+    ph = int(before[S.PHASE])
+    lines = _decision(params, n_players, before, int(move), after)
+    if int(after[S.ROUND]) != int(before[S.ROUND]) or (after[S.PHASE] == S.PH_OVER):
+        lines += round_end_text(params, n_players, before, after)
+    elif ph == S.PH_LEFTOVER:
+        lines += acquisition_text(params, n_players, before, after)
+    if ph in SETUP_PHASES and after[S.PHASE] not in SETUP_PHASES:
+        lines.append("=== round 1 ===")
+    if before[S.PHASE] != S.PH_PICK and after[S.PHASE] == S.PH_PICK and after[S.STEP] == 0:
+        lines.append("rolls: " + ", ".join(die(f) for f in after[S.DIE_FACE:S.DIE_FACE + 9]))
+    return lines
+
+
+def describe_choice(params, n_players, obs, move, after) -> str:
+    """A move a search weighed, from the deciding seat's observation ``obs`` (GameSpec): as
+    ``describe_move`` heads it, but the rabbit a leftover die's pips bring from the deck is
+    unseen."""
+    if int(obs[S.PHASE]) == S.PH_LEFTOVER and R.LEFT_SWAP <= move < R.LEFT_PASS:
+        after = after.copy()
+        after[S.POS_CARD + obs[S.DIE_FACE + move - R.LEFT_SWAP] % 6] = HIDDEN
+    return _decision(params, n_players, obs, int(move), after)[0]
+
+
+def _decision(params, n_players, before, move, after) -> list[str]:
+    """What the seat to move does: the first line or two of ``describe_move``."""
     seat = int(before[S.ACTOR])
     ph = int(before[S.PHASE])
     me = seat_label(seat)
-    move = int(move)
     lines: list[str]
     if ph == S.PH_SETUP_FOREST:
         if move == R.F_REDEAL:
@@ -137,14 +165,6 @@ def describe_move(params, n_players, before, move, after) -> list[str]:
         lines = [f"puts {card_name(params, c)} in House {move - R.HOUSE + 1}"]
     else:
         lines = leftover_text(params, before, move, after, seat)
-    if int(after[S.ROUND]) != int(before[S.ROUND]) or (after[S.PHASE] == S.PH_OVER):
-        lines += round_end_text(params, n_players, before, after)
-    elif ph == S.PH_LEFTOVER:
-        lines += acquisition_text(params, n_players, before, after)
-    if ph in SETUP_PHASES and after[S.PHASE] not in SETUP_PHASES:
-        lines.append("=== round 1 ===")
-    if before[S.PHASE] != S.PH_PICK and after[S.PHASE] == S.PH_PICK and after[S.STEP] == 0:
-        lines.append("rolls: " + ", ".join(die(f) for f in after[S.DIE_FACE:S.DIE_FACE + 9]))
     return lines
 
 

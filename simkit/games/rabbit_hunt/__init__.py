@@ -7,7 +7,7 @@ from simkit.game import GameSpec
 
 from . import rules
 from .state import END_REASONS, ITEM_COLUMNS, compile_params, teams
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 GAME = GameSpec(
     name="rabbit-hunt",
@@ -21,6 +21,7 @@ GAME = GameSpec(
     teams=teams,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="hide your bunnies on the farmland, catch the others'",
     # heuristic rollouts at 250 iterations, one move in two random: about 45 ms a
@@ -29,4 +30,5 @@ GAME = GameSpec(
     search_knobs={"iterations": 250, "rollout_random": 0.5},
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
+    features=rules.FEATURES,
 )

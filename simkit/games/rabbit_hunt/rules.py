@@ -46,7 +46,10 @@ from simkit.games.rabbit_hunt.state import (
     ELIMINATED,
     END,
     FARMER,
+    G_BUNNY_CAP,
+    G_KNOWN,
     G_LOCS,
+    G_OWNER,
     G_UNKNOWN,
     GROUP_W,
     GROUPS,
@@ -58,6 +61,7 @@ from simkit.games.rabbit_hunt.state import (
     IT_DRAWN,
     IT_PLACED,
     IT_TRIGGERED,
+    KINDS,
     KNOWN_TAG,
     LAST_STANDING,
     LOOKER,
@@ -96,6 +100,7 @@ from simkit.games.rabbit_hunt.state import (
     P_DECK,
     P_DECK_AT,
     P_HAND_SIZE,
+    P_MAX_TURNS,
     P_MOVE_ANY_REVEALS,
     P_PARTNERS_CATCH,
     P_REMOVED,
@@ -132,6 +137,7 @@ from simkit.games.rabbit_hunt.state import (
     WINDOW,
     WINDOW_CELLS,
     WINDOW_MIDDLE,
+    WINDOW_REACH,
 )
 from simkit.jit import copy_into, inline, kernel
 from simkit.rng import shuffle
@@ -889,6 +895,13 @@ def determinize(params, obs, seat, state, stream, scratch):
 RING = 6
 """The farmland cards laid round the warehouse at the setup (``new_game``'s six)."""
 
+
+@inline
+def pile_start(p, n):
+    """The pile's length once the game is laid out (the ring round the warehouse and the
+    hands dealt): what the pile's share left is a share of."""
+    return p[P_DECK] - p[P_REMOVED] - RING - n * p[P_HAND_SIZE]
+
 HAND_BUNNY_EXPONENT = 0.2
 """Before the end, a player holding ``k`` of its bunnies meets rule a with chance
 ``x ** (HAND_BUNNY_EXPONENT * k)``, ``x`` the share of the pile left: each bunny must be
@@ -1010,7 +1023,7 @@ def side_value(p, state, unit, steps):
     elif in_hand == 0:
         rule_a = 1.0
     else:
-        start = p[P_DECK] - p[P_REMOVED] - RING - n * p[P_HAND_SIZE]
+        start = pile_start(p, n)
         left = min(1.0, state[PILE_LEN] / start) if start > 0 else 0.0
         rule_a = left ** (HAND_BUNNY_EXPONENT * in_hand)
     value = ((p[P_BUNNIES] * n + 1) * rule_a + caught - LOST_TIE * lost
@@ -1055,3 +1068,391 @@ def phase(params, state):
     if ph == PH_RETURN:
         return F_RETURN
     return F_EVENT
+
+
+# ---------------------------------------------------------------- what a player looks at
+# features (the optional kernel of the learnt players; NOTES.md, Features (issue 29)): what
+# a good player of the deciding seat looks at, read from its observation alone: its hand
+# and the bunnies it has out, what threatens them, each other seat's resources and (from
+# the seat's memory) the bunnies it may still hold or have hidden, the hunt, its side's
+# standing for winner determination a-c, and the clock, which is the pile.
+
+OTHER_FEATURES = ("carrots", "cards_in_hand", "bunnies_in_hand", "clean_chance",
+                  "bunnies_hidden", "caught", "lost", "out", "threat", "on_turn")
+"""Each other seat's entries, in play order from the deciding seat: ``next_``, ``second_``
+(the partner at 4 players), ``third_``."""
+
+FEATURES = (
+    ("own_carrots", "own_bunnies_in_hand")
+    + tuple(f"own_hand_{kind}" for kind in KINDS)
+    + ("own_bunnies_hidden", "own_decoys_hidden", "own_caught", "own_lost",
+       "own_bunnies_seen", "own_bunnies_threatened", "own_bunnies_exposed",
+       "own_bunny_warehouse_distance", "own_on_turn")
+    + tuple(f"{who}_{what}" for who in ("next", "second", "third") for what in OTHER_FEATURES)
+    + ("known_bunnies_to_catch", "expected_bunnies_to_catch", "opp_hidden_cards",
+       "best_bunny_chance", "best_bunny_chance_in_reach", "carrots_short_of_best",
+       "side_caught", "side_lost", "caught_lead", "side_clean_chance",
+       "side_win_if_pile_ends", "partner_bunnies_threatened",
+       "pile_left", "pile_share_left", "turn_share_of_cap", "actions_left", "to_place",
+       "event_pending", "putting_back")
+)
+"""The names of ``features``' entries; NOTES.md (Features) says what each means."""
+
+N_FEATURES = len(FEATURES)
+_at = FEATURES.index
+FT_OWN_CARROTS, FT_OWN_BUNNIES_IN_HAND = _at("own_carrots"), _at("own_bunnies_in_hand")
+FT_OWN_HAND = _at("own_hand_empty")  # then the other kinds, in KINDS order
+FT_OWN_HIDDEN, FT_OWN_DECOYS = _at("own_bunnies_hidden"), _at("own_decoys_hidden")
+FT_OWN_CAUGHT, FT_OWN_LOST = _at("own_caught"), _at("own_lost")
+FT_OWN_SEEN, FT_OWN_THREATENED = _at("own_bunnies_seen"), _at("own_bunnies_threatened")
+FT_OWN_EXPOSED = _at("own_bunnies_exposed")
+FT_OWN_DISTANCE, FT_OWN_ON_TURN = _at("own_bunny_warehouse_distance"), _at("own_on_turn")
+FT_NEXT = _at("next_carrots")  # then the next seat's others, the second's, the third's
+FT_KNOWN, FT_EXPECTED = _at("known_bunnies_to_catch"), _at("expected_bunnies_to_catch")
+FT_OPP_HIDDEN, FT_BEST = _at("opp_hidden_cards"), _at("best_bunny_chance")
+FT_BEST_IN_REACH, FT_SHORT = _at("best_bunny_chance_in_reach"), _at("carrots_short_of_best")
+FT_SIDE_CAUGHT, FT_SIDE_LOST = _at("side_caught"), _at("side_lost")
+FT_LEAD, FT_SIDE_CLEAN = _at("caught_lead"), _at("side_clean_chance")
+FT_SIDE_WIN = _at("side_win_if_pile_ends")
+FT_PARTNER_THREATENED = _at("partner_bunnies_threatened")
+FT_PILE, FT_PILE_SHARE = _at("pile_left"), _at("pile_share_left")
+FT_TURN_SHARE, FT_ACTIONS = _at("turn_share_of_cap"), _at("actions_left")
+FT_TO_PLACE, FT_EVENT = _at("to_place"), _at("event_pending")
+FT_PUTTING_BACK = _at("putting_back")
+OTHER_W = len(OTHER_FEATURES)
+(O_CARROTS, O_CARDS, O_BUNNIES, O_CLEAN, O_HIDDEN, O_CAUGHT, O_LOST, O_OUT, O_THREAT,
+ O_ON_TURN) = range(OTHER_W)
+
+COUNT_BITS = 7
+"""``group_cards`` packs a count a memory group in 7 bits (a game lays at most 88 cards)."""
+
+
+@inline
+def hex_steps(coords, a, b):
+    """Cells between ``a`` and ``b`` as the crow flies (steps over cards are at least as
+    many)."""
+    dq = coords[a, 0] - coords[b, 0]
+    dr = coords[a, 1] - coords[b, 1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@inline
+def price_to(p, coords, here, one, three, c):
+    """Carrots for the farmer on ``here`` to move onto the card on ``c`` (``move_price``,
+    with the reach sets ``one``, ``three`` that ``window_reach`` gave round ``here``). A
+    farmer on the card itself must step off and back: two 1-step moves."""
+    if c == here:
+        return 2 * move_cost(p, 1)
+    dq = coords[c, 0] - coords[here, 0]
+    dr = coords[c, 1] - coords[here, 1]
+    d = -1
+    if max(abs(dq), abs(dr), abs(dq + dr)) <= WINDOW_REACH:
+        bit = (dq + WINDOW_REACH) * WINDOW + dr + WINDOW_REACH
+        if (one >> bit) & 1 == 1:
+            d = 1
+        elif (three >> bit) & 1 == 1:
+            d = 2
+    return move_cost(p, d)
+
+
+@inline
+def may_catch(p, obs, hunter, owner):
+    """Whether ``hunter`` catches ``owner``'s bunny by turning it up (``reveal_bunny``)."""
+    return owner != hunter and not (partners(obs, hunter, owner) and p[P_PARTNERS_CATCH] == 0)
+
+
+@inline
+def farmers_reach(p, obs, seat):
+    """The reach sets (``window_reach``) of the farmers of seat and of every player who may
+    catch its bunnies (and so its partner's): two tuples of four words, 0 for the others
+    (the partner's, at 4 players, unless partners catch)."""
+    o0 = o1 = o2 = o3 = t0 = t1 = t2 = t3 = np.int64(0)
+    for s in range(obs[N_PLAYERS]):
+        here = obs[FARMER + s]
+        if here >= 0 and (s == seat or may_catch(p, obs, s, seat)):
+            one, three = window_reach(p, obs, here)
+            if s == 0:
+                o0, t0 = one, three
+            elif s == 1:
+                o1, t1 = one, three
+            elif s == 2:
+                o2, t2 = one, three
+            else:
+                o3, t3 = one, three
+    return (o0, o1, o2, o3), (t0, t1, t2, t3)
+
+
+@inline
+def group_cards(p, obs, seat):
+    """How many hidden cards each of seat's memory groups holds that the group's owner
+    laid: the cards the group's unseen bunnies can lie on (a card filled from the pile is
+    never one). Packed ``COUNT_BITS`` a group in two words (groups 0-7 and 8-15), so
+    nothing is allocated."""
+    lo, hi = np.int64(0), np.int64(0)
+    for c in range(p[P_CELLS]):
+        if obs[CELLS + c] == HIDDEN:
+            tag = tag_of(obs[cell_tags_at(p, c)], seat)
+            if 0 < tag < KNOWN_TAG and obs[placer_at(p, c)] == obs[
+                    group_at(seat, tag - 1) + G_OWNER]:
+                g = tag - 1
+                if g < 8:
+                    lo += np.int64(1) << (COUNT_BITS * g)
+                else:
+                    hi += np.int64(1) << (COUNT_BITS * (g - 8))
+    return lo, hi
+
+
+@inline
+def group_count(lo, hi, g):
+    word = lo if g < 8 else hi
+    return (word >> (COUNT_BITS * (g % 8))) & ((1 << COUNT_BITS) - 1)
+
+
+@inline
+def choose(n, k):
+    """n choose k, as a float (k is a few bunnies)."""
+    if k < 0 or k > n:
+        return 0.0
+    x = 1.0
+    for i in range(k):
+        x = x * (n - i) / (i + 1)
+    return x
+
+
+@inline
+def hand_reading(p, obs, seat, o, laid):
+    """What seat's memory says of o's hand: (bunnies expected in it, the chance it holds
+    none, the chance that each hidden card o laid since seat last knew the hand is a bunny).
+    The group's b unseen bunnies lie in the hand (h cards, at most its bunny cap) or on the
+    ``laid`` cards; j in the hand has weight C(h, j) C(laid, b - j), every layout being as
+    likely (as ``determinize`` deals them and the heuristic reads them)."""
+    if o == seat:
+        b = obs[HAND + seat * N_KINDS + BUNNY]
+        return float(b), 1.0 if b == 0 else 0.0, 0.0
+    if o >= obs[N_PLAYERS]:
+        return 0.0, 1.0, 0.0
+    r = group_at(seat, o)
+    b, h = obs[r + G_KNOWN + BUNNY], obs[IN_HAND + o]
+    top = min(b, h, obs[r + G_BUNNY_CAP])
+    total, in_hand, none = 0.0, 0.0, 0.0
+    for j in range(top + 1):
+        wt = choose(h, j) * choose(laid, b - j)
+        total += wt
+        in_hand += j * wt
+        if j == 0:
+            none = wt
+    if total == 0.0:  # (no layout fits: the memory is sound, so this never happens)
+        return float(top), 1.0 if top == 0 else 0.0, 0.0
+    expected = in_hand / total
+    return expected, none / total, (b - expected) / laid if laid > 0 else 0.0
+
+
+@inline
+def hand_readings(p, obs, seat, lo, hi):
+    """``hand_reading`` of every seat: three tuples of four (expected, clean, share)."""
+    e0, c0, s0 = hand_reading(p, obs, seat, 0, group_count(lo, hi, 0))
+    e1, c1, s1 = hand_reading(p, obs, seat, 1, group_count(lo, hi, 1))
+    e2, c2, s2 = hand_reading(p, obs, seat, 2, group_count(lo, hi, 2))
+    e3, c3, s3 = hand_reading(p, obs, seat, 3, group_count(lo, hi, 3))
+    return (e0, e1, e2, e3), (c0, c1, c2, c3), (s0, s1, s2, s3)
+
+
+@inline
+def bunny_chance(p, obs, seat, c, lo, hi, share):
+    """The chance, by seat's memory, that the face-down card on ``c`` is a bunny of the
+    player who laid it: 1 or 0 when seat has seen it; else its memory group's, a hand
+    group's ``share`` or a cut-off group's bunnies over its cards; 0 in no group."""
+    v = obs[CELLS + c]
+    if v != HIDDEN:
+        return 1.0 if BUNNY <= v < BUNNY + 4 else 0.0
+    tag = tag_of(obs[cell_tags_at(p, c)], seat)
+    if tag == 0 or tag == KNOWN_TAG:
+        return 0.0
+    g = tag - 1
+    r = group_at(seat, g)
+    if obs[placer_at(p, c)] != obs[r + G_OWNER]:
+        return 0.0
+    if g < 4:
+        return min(1.0, share[g])
+    cards = group_count(lo, hi, g)
+    return min(1.0, obs[r + G_KNOWN + BUNNY] / cards) if cards > 0 else 0.0
+
+
+@inline
+def other_at(n, seat, o):
+    """Where seat o's entries start: the next seat's first, then the second's, the third's."""
+    k = o - seat if o > seat else o - seat + n  # (seats after seat in play order; no modulo)
+    return FT_NEXT + (k - 1) * OTHER_W
+
+
+@inline
+def guard_own_bunny(p, coords, obs, seat, c, ones, threes, out):
+    """Own bunny face down on ``c``: who has seen it, whose farmer reaches it next turn
+    (its carrots and one more for each action but the move's)."""
+    n = obs[N_PLAYERS]
+    spare = p[P_ACTIONS] - 1
+    seen, reached, exposed = False, False, False
+    for o in range(n):
+        if obs[ELIMINATED + o] == 1 or not may_catch(p, obs, o, seat):
+            continue
+        sees = (obs[seen_at(p, c)] >> o) & 1 == 1
+        price = price_to(p, coords, obs[FARMER + o], ones[o], threes[o], c)
+        seen |= sees
+        if price <= obs[CARROTS + o] + spare:
+            out[other_at(n, seat, o) + O_THREAT] += 1.0
+            reached = True
+            exposed |= sees
+    out[FT_OWN_HIDDEN] += 1.0
+    out[FT_OWN_SEEN] += 1.0 if seen else 0.0
+    out[FT_OWN_THREATENED] += 1.0 if reached else 0.0
+    out[FT_OWN_EXPOSED] += 1.0 if exposed else 0.0
+    out[FT_OWN_DISTANCE] = min(out[FT_OWN_DISTANCE], hex_steps(coords, c, p[P_CENTER]))
+
+
+@inline
+def threatened(p, coords, obs, owner, c, ones, threes):
+    """Whether a farmer that catches ``owner``'s bunnies reaches ``c`` next turn."""
+    spare = p[P_ACTIONS] - 1
+    for o in range(obs[N_PLAYERS]):
+        if obs[ELIMINATED + o] == 0 and may_catch(p, obs, o, owner) and price_to(
+                p, coords, obs[FARMER + o], ones[o], threes[o], c) <= obs[CARROTS + o] + spare:
+            return True
+    return False
+
+
+@inline
+def farmland_features(p, coords, obs, seat, lo, hi, share, out):
+    """The entries read off the face-down cards: own bunnies and decoys and their threats,
+    each other seat's bunnies hidden, the hunt, the partner's bunnies in reach of a rival."""
+    n = obs[N_PLAYERS]
+    ones, threes = farmers_reach(p, obs, seat)
+    here, purse = obs[FARMER + seat], obs[CARROTS + seat]
+    out[FT_OWN_DISTANCE] = hex_steps(coords, 0, p[P_CENTER]) + 1  # none out: past the edge
+    decoys, unseen, certain, expected, partner_threat = 0, 0, 0, 0.0, 0.0
+    best, best_price, best_in_reach = 0.0, 0, 0.0
+    for c in range(p[P_CELLS]):
+        v = obs[CELLS + c]
+        if v == NO_CARD or v == WAREHOUSE or obs[face_up_at(p, c)] == 1:
+            continue
+        placer = obs[placer_at(p, c)]
+        if v == BUNNY + seat:
+            guard_own_bunny(p, coords, obs, seat, c, ones, threes, out)
+            continue
+        if placer == seat:
+            decoys += 1
+            continue
+        if placer < 0:
+            continue  # the ring and caught bunnies' places: never a bunny
+        chance = bunny_chance(p, obs, seat, c, lo, hi, share)
+        out[other_at(n, seat, placer) + O_HIDDEN] += chance
+        if partners(obs, seat, placer) and chance > 0.0 and threatened(
+                p, coords, obs, placer, c, ones, threes):
+            partner_threat += chance
+        if not may_catch(p, obs, seat, placer):
+            continue
+        unseen += 1 if v == HIDDEN else 0
+        certain += 1 if chance == 1.0 else 0
+        expected += chance
+        if chance > 0.0 and here >= 0:
+            price = price_to(p, coords, here, ones[seat], threes[seat], c)
+            if chance > best or (chance == best and price < best_price):
+                best, best_price = chance, price
+            if price <= purse:
+                best_in_reach = max(best_in_reach, chance)
+    out[FT_OWN_DECOYS] = decoys
+    out[FT_OPP_HIDDEN] = unseen
+    out[FT_KNOWN] = certain
+    out[FT_EXPECTED] = expected
+    out[FT_PARTNER_THREATENED] = partner_threat
+    out[FT_BEST] = best
+    out[FT_BEST_IN_REACH] = best_in_reach
+    out[FT_SHORT] = max(best_price - purse, 0) if best > 0.0 else 0.0
+
+
+@inline
+def unit_standing(obs, u, clean):
+    """Player (with 4, team) u: (the chance that no hand of it still in holds a bunny, by
+    seat's memory; bunnies caught; own bunnies lost; still in)."""
+    n = obs[N_PLAYERS]
+    q, caught, lost, alive = 1.0, 0, 0, False
+    for s in range(n):
+        if (s % 2 if n == 4 else s) == u:
+            caught += obs[CAUGHT + s]
+            lost += obs[LOST + s]
+            if obs[ELIMINATED + s] == 0:
+                alive = True
+                q *= clean[s]
+    return q, caught, lost, alive
+
+
+@inline
+def side_features(obs, seat, clean, out):
+    """The seat's side (with 4, its team) for winner determination: rules a (a clean hand),
+    b (caught), c (lost), and its chance of winning by them if the pile ran out now (the
+    heuristic's reading: a tie on b and c counts half, rule d being unknown)."""
+    n = obs[N_PLAYERS]
+    u = seat % 2 if n == 4 else seat
+    q, caught, lost, alive = unit_standing(obs, u, clean)
+    win = q if alive else 0.0
+    most = 0
+    for v in range(2 if n == 4 else n):
+        if v == u:
+            continue
+        qv, cv, lv, av = unit_standing(obs, v, clean)
+        if not av:
+            continue
+        most = max(most, cv)
+        beat = 0.5
+        if cv != caught:
+            beat = 1.0 if caught > cv else 0.0
+        elif lv != lost:
+            beat = 1.0 if lost < lv else 0.0
+        win *= 1.0 - qv + qv * beat
+    out[FT_SIDE_CAUGHT] = caught
+    out[FT_SIDE_LOST] = lost
+    out[FT_LEAD] = caught - most
+    out[FT_SIDE_CLEAN] = q if alive else 0.0
+    out[FT_SIDE_WIN] = win
+
+
+@kernel
+def features(params, obs, seat, out):
+    """Fill ``out`` (float64[N_FEATURES], named by ``FEATURES``) with what ``seat`` looks at,
+    read from its observation ``obs`` and ``params`` alone: its own entries, each other
+    seat's in play order (seats absent at fewer players 0), the hunt, its side, the clock.
+    Chances come from the seat's memory groups; nothing is allocated."""
+    p, coords = params[0], params[1]
+    n = obs[N_PLAYERS]
+    for i in range(N_FEATURES):
+        out[i] = 0.0
+    lo, hi = group_cards(p, obs, seat)
+    expected, clean, share = hand_readings(p, obs, seat, lo, hi)
+    out[FT_OWN_CARROTS] = obs[CARROTS + seat]
+    out[FT_OWN_BUNNIES_IN_HAND] = obs[HAND + seat * N_KINDS + BUNNY]
+    for k in range(N_FARMLAND):
+        out[FT_OWN_HAND + k] = obs[HAND + seat * N_KINDS + k]
+    out[FT_OWN_CAUGHT] = obs[CAUGHT + seat]
+    out[FT_OWN_LOST] = obs[LOST + seat]
+    out[FT_OWN_ON_TURN] = 1.0 if obs[TURN_SEAT] == seat else 0.0
+    for o in range(n):
+        if o != seat:
+            at = other_at(n, seat, o)
+            out[at + O_CARROTS] = obs[CARROTS + o]
+            out[at + O_CARDS] = obs[IN_HAND + o]
+            out[at + O_BUNNIES] = expected[o]
+            out[at + O_CLEAN] = clean[o]
+            out[at + O_CAUGHT] = obs[CAUGHT + o]
+            out[at + O_LOST] = obs[LOST + o]
+            out[at + O_OUT] = obs[ELIMINATED + o]
+            out[at + O_ON_TURN] = 1.0 if obs[TURN_SEAT] == o else 0.0
+    farmland_features(p, coords, obs, seat, lo, hi, share, out)
+    side_features(obs, seat, clean, out)
+    start = pile_start(p, n)
+    out[FT_PILE] = obs[PILE_LEN]
+    out[FT_PILE_SHARE] = min(1.0, obs[PILE_LEN] / start) if start > 0 else 0.0
+    out[FT_TURN_SHARE] = obs[TURNS] / max(1, p[P_MAX_TURNS])
+    out[FT_ACTIONS] = obs[ACTIONS_LEFT]
+    kind = phase(params, obs)
+    out[FT_TO_PLACE] = 1.0 if kind == F_PLACE else 0.0
+    out[FT_EVENT] = 1.0 if kind == F_EVENT else 0.0
+    out[FT_PUTTING_BACK] = 1.0 if kind == F_RETURN else 0.0

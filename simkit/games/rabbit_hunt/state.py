@@ -124,14 +124,15 @@ RUNNING, PILE_EMPTY, LAST_STANDING = 0, 1, 2
 MOVE_NAMES = ["place", "draw", "carrot", "move", "look", "swap", "step", "move_any",
               "to_warehouse", "peek", "return", "done"]
 
-# The kernels' parameters are one flat int32 array (params[0]): 18 scalars, then the
+# The kernels' parameters are one flat int32 array (params[0]): 19 scalars, then the
 # neighbour table (n_cells x 6, -1 off the board) at NEIGH, then the deck counts by kind at
 # DECK (they follow the table: DECK = NEIGH + 6 * n_cells, stored as P_DECK_AT), then the
-# window table (n_cells x WINDOW_CELLS, below) at P_WINDOW_AT.
+# window table (n_cells x WINDOW_CELLS, below) at P_WINDOW_AT. P_MAX_TURNS, the engine's turn
+# cap, is read by no rule: the learnt players' features give the turn as a share of it.
 (P_CELLS, P_CENTER, P_CARROTS_TOTAL, P_CARROTS_START, P_CARROT_CAP, P_HAND_SIZE, P_BUNNIES,
  P_REMOVED, P_COST_1, P_COST_23, P_COST_ANY, P_COST_LOOK, P_ACTIONS, P_PARTNERS_CATCH,
- P_MOVE_ANY_REVEALS, P_DECK, P_DECK_AT, P_WINDOW_AT) = range(18)
-NEIGH = 18
+ P_MOVE_ANY_REVEALS, P_DECK, P_DECK_AT, P_WINDOW_AT, P_MAX_TURNS) = range(19)
+NEIGH = 19
 
 # The window round a cell: the cells within WINDOW_REACH steps of it (the farthest a 2-3
 # step move goes), as bits of one int64, bit a * WINDOW + b for the axial offset
@@ -207,7 +208,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
         values["costs.move_1_step"], values["costs.move_2_to_3_steps"],
         values["costs.move_anywhere"], values["costs.look_at_hand"], values["actions_per_turn"],
         int(values["partners_can_catch"]), int(values["move_any_reveals_own"]), total,
-        NEIGH + neigh.size, NEIGH + neigh.size + deck.size,
+        NEIGH + neigh.size, NEIGH + neigh.size + deck.size, values["max_turns"],
     ]
     window = window_table(coords)
     flat = np.concatenate([scalars, neigh.ravel(), deck, window.ravel()])

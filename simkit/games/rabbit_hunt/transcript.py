@@ -3,6 +3,8 @@ of every seat's memory (tests)."""
 
 import numpy as np
 
+from simkit.game import HIDDEN
+
 from .memory import cell_tags_at, group_at
 from .state import (
     ALL_SHOW,
@@ -74,6 +76,8 @@ def cell_name(params, c):
 
 
 def card_name(card):
+    if card == HIDDEN:
+        return "an unseen card"
     if card == WAREHOUSE:
         return "warehouse"
     if card >= BUNNY:
@@ -82,6 +86,8 @@ def card_name(card):
 
 
 def hand_text(state, seat):
+    if state[HAND + seat * N_KINDS] == HIDDEN:
+        return f"{state[IN_HAND + seat]} unseen cards"
     parts = [f"{state[HAND + seat * N_KINDS + k]}x {KINDS[k].replace('_', ' ')}"
              for k in range(N_FARMLAND) if state[HAND + seat * N_KINDS + k]]
     b = state[HAND + seat * N_KINDS + BUNNY]
@@ -168,6 +174,18 @@ def _pile_knowers(state, i):
 
 
 def describe_move(params, n_players, before, move, after):
+    return [_decision(params, before, move)] + _changes(params, n_players, before, after)
+
+
+def describe_choice(params, n_players, obs, move, after):
+    """A move a search weighed, from the deciding seat's observation ``obs`` (GameSpec): the
+    decision as ``describe_move`` heads it, where a card the seat has not seen (a face-down
+    card it would peek at, a hand it would look at) reads unseen."""
+    return _decision(params, obs, move)
+
+
+def _decision(params, before, move):
+    """What the seat to move does, from ``before`` alone."""
     kind, arg = move >> 16, move & 0xFFFF
     seat = before[TURN_SEAT]
     if kind == M_PLACE:
@@ -201,10 +219,10 @@ def describe_move(params, n_players, before, move, after):
         head = f"event: sends {seat_name(arg)}'s farmer back to the warehouse"
     elif kind == M_PEEK:
         head = f"event: peeks at {cell_name(params, arg)} [seen by {seat_name(seat)}]: " \
-               f"{card_name(after[CELLS + arg])}"
+               f"{card_name(before[CELLS + arg])}"
     else:
         head = f"move {move}"
-    return [head] + _changes(params, n_players, before, after)
+    return head
 
 
 def check_state(params, n_players, state):

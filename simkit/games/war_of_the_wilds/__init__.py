@@ -78,7 +78,7 @@ from .state import (
     TARGETED_EFFECTS,
     WORDS,
 )
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 PACKAGE_DIR = Path(__file__).parent
 
@@ -272,6 +272,7 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="raise woodland creatures, raid stores and bury the most acorns in 16 days",
     # random rollouts beat heuristic ones here, at half the cost (NOTES.md, Search)

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from simkit.game import HIDDEN
+
 from .state import (
     ABILITY,
     ACCEPT,
@@ -103,6 +105,7 @@ from .state import (
 )
 
 _KINDS: list[str] | None = None  # the card kinds of the params being described
+UNSEEN = "an unseen card"
 
 
 def _names():
@@ -123,6 +126,8 @@ def _describing(params) -> None:
 
 
 def card_name(k: int) -> str:
+    if k == HIDDEN:
+        return UNSEEN
     names = _names()
     return names[k].replace("_", " ").title() if 0 <= k < len(names) else f"card {k}"
 
@@ -202,6 +207,23 @@ def describe_move(params, n_players, before, move, after):
         lines.append(f"-- {P(t)}'s turn: hand {hand_text(params, after, t)}; "
                      f"{res_text(after, t)}; army {army_text(after, t)} [hand seen by {P(t)}]")
     return lines
+
+
+def describe_choice(params, n_players, obs, move, after):
+    """A move a search weighed, from the deciding seat's observation ``obs`` (GameSpec): as
+    ``describe_move`` tells it, but a refreshed row is cards the seat has not seen."""
+    _describing(params)
+    ph, s = int(obs[PHASE]), int(obs[SEAT])
+    if ph == PH_ACTION and move == DRAW_REFRESH:
+        new = sum(1 for i in range(int(tables(params)[3][R_ROW])) if after[ROW + i] >= 0)
+        return (f"refreshes the row, then draws (row: {unseen_cards(new)})"
+                + _busy(obs, after, s))
+    morning = after[DAY] != obs[DAY] and after[PHASE] != PH_OVER
+    return _what(params, n_players, obs, move, after, ph, s, morning)[0]
+
+
+def unseen_cards(n: int) -> str:
+    return UNSEEN if n == 1 else f"{n} unseen cards" if n else "empty"
 
 
 def _what(params, n, before, move, after, ph, s, morning):

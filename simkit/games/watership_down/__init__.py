@@ -29,6 +29,7 @@ from .state import (
     O_CARDS,
     O_CH,
     O_JOIN,
+    O_LEVELS,
     O_NAMES,
     O_NB,
     O_NBM,
@@ -36,7 +37,7 @@ from .state import (
     O_SP,
     PARAMS_SIZE,
 )
-from .transcript import check_state, describe_move, describe_setup
+from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 
 def _space(names, name, key):
@@ -128,7 +129,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
         int(values["cards.refill_when_empty"]), int(values["rules.warren_check_every_turn"]),
         int(sum(1 << i for i in range(N_SPACES) if sp[i, 1])),
         int(values["cards.optional"]), values["cards.gift_bonus"],
-        int(values["abilities.blackberry_snare_on_his_space"]), middle,
+        int(values["abilities.blackberry_snare_on_his_space"]), middle, values["max_turns"],
     ], np.int32)
     ch = np.zeros((N_CHARS, 4), np.int32)
     rabbits = fixed_records(values, "hlessil", CHAR_KEYS[:N_RABBITS], "rabbit")
@@ -187,6 +188,7 @@ def compile_params(values: dict, n_players: int) -> tuple:
         hit = nb[:, :, :, k] >= 0
         nbmask[hit] |= (1 << nb[:, :, :, k][hit]).astype(np.int32)
     table = np.zeros(PARAMS_SIZE, np.int32)
+    table[O_LEVELS:O_LEVELS + N_SPACES] = warren_levels(nb, down, efrafa)
     for key in ("hlessil", "elil"):
         remember_names(table, f"cards.{key}", [name for name, _ in battle_cards(values, key)])
     table[:len(g)] = g
@@ -194,6 +196,22 @@ def compile_params(values: dict, n_players: int) -> tuple:
                      (O_JOIN, join), (O_SETUP, setup), (O_NAMES, encode_names(names))):
         table[off:off + arr.size] = arr.ravel()
     return (table,)
+
+
+def warren_levels(nb, down, efrafa):
+    """The spaces ``n`` forward moves of the hlessil from a Down space or Efrafa (whose
+    escape may land on the Down), as a bitmask for each ``n``; 0 past the last."""
+    levels = np.zeros(N_SPACES, np.int64)
+    done = 0
+    reach = (1 << down[0]) | (1 << down[1]) | (1 << efrafa)
+    for n in range(N_SPACES):
+        levels[n] = reach & ~done
+        done = reach
+        reach |= sum(1 << s for s in range(N_SPACES)
+                     if any(t >= 0 and (done >> t) & 1 for t in nb[HLESSIL, D_FWD, s]))
+        if reach == done:
+            break
+    return levels
 
 
 def battle_cards(values: dict, side: str) -> list[tuple[str, dict]]:
@@ -230,8 +248,10 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    describe_choice=describe_choice,
     check_state=check_state,
     summary="hlessil against elil: hidden identities, secret battle cards, a warren to found",
     progress_unit="share of the way to a win",
     phases=rules.PHASES,
+    features=rules.FEATURES,
 )

@@ -98,6 +98,7 @@ from .state import (
     O_CARDS,
     O_CH,
     O_JOIN,
+    O_LEVELS,
     O_NB,
     O_NBM,
     O_SETUP,
@@ -169,7 +170,7 @@ END_REASONS = list(_state.END_REASONS)
 (G_EFRAFA, G_SANDLEFORD, G_DOWN_A, G_DOWN_B, G_DOWN_BONUS, G_STRAW_DOWN, G_DOG_WOOD,
  G_FOX_WOOD, G_PIPKIN, G_FIVER_HAZEL, G_SNARE_GROUP, G_WOOD_CAP, G_WARREN, G_ELIL_WIN,
  G_HOME_COUNT, G_REFILL, G_WIN_ANY, G_WOOD_BITS, G_OPTIONAL, G_GIFT_BONUS,
- G_BB_SNARE_ANY, G_MIDDLE_ROW) = range(22)
+ G_BB_SNARE_ANY, G_MIDDLE_ROW, G_MAX_TURNS) = range(23)
 JOIN_ENTER, JOIN_ESCAPE, JOIN_DEFEAT, JOIN_DEFEAT_ATTACKING = 0, 1, 2, 3
 
 # ---- items: "item:event" columns, and their indices -------------------------------------
@@ -1899,3 +1900,554 @@ def phase(params, state):
     if p == P_RETREAT or p == P_FLAME:
         return F_RETREAT
     return F_MOVE
+
+
+# ---- what a seat looks at (the optional features kernel, issue 29) -----------------------
+#
+# features: the vector a learnt player of ``seat`` reads (NOTES.md, Features), from the seat's
+# observation alone. The sides are unlike, but each notion both sides have (progress, forces,
+# reach, hands) is written for the seat's side first ("own_") and then for the other ("next_");
+# the notions of one side (the does and the warren, the joiners, the Snare, the Kestrel, the
+# text cards) are named by side. The seat "places" a character when it sees its space (its
+# own, a known token, or one seen mixed on a space: SEEN_AT); a token it cannot place counts
+# at the mean strength of the characters it cannot place.
+#
+# Written for speed (a learnt player calls it once per legal move): one pass over the board,
+# one over each side's characters, then the few spaces in reach, on scalars and bitmasks.
+# What needs a value per space goes to ``out`` as scratch until its entries are written,
+# after every value is computed: each side's placed strength per space to the last 32
+# entries (STRENGTHS), its strongest attacker of each space to the first 32 (ATTACKERS).
+
+TURN_FEATURES = ("turns_played", "turns_fraction_of_cap", "own_turn", "own_decision",
+                 "decision_is_setup", "decision_is_move", "decision_is_question",
+                 "decision_is_card", "decision_is_retreat")
+SIDE_FEATURES = ("progress", "characters_in_play", "characters_defeated", "strength_in_play",
+                 "tokens_at_home", "tokens_on_down", "forward_moves_left", "strength_at_front",
+                 "tokens_unseen", "unseen_mean_strength", "attacks_available",
+                 "best_attack_margin", "tokens_threatened", "cards_in_hand",
+                 "number_cards_total", "best_number_card", "text_cards_in_hand",
+                 "optional_cards_left")
+"""Written twice, ``own_<name>`` for the seat's side and ``next_<name>`` for the other,
+side by side."""
+BATTLE_FEATURES = ("own_characters_with_a_move", "in_battle", "own_side_attacking",
+                   "own_battler_strength", "next_battler_strength",
+                   "own_tokens_on_battle_space", "next_tokens_on_battle_space",
+                   "own_battle_card_value", "own_battle_card_is_text", "next_battle_card_value",
+                   "next_battle_card_is_text", "next_battle_card_face_down")
+HLESSIL_FEATURES = (("warren_share", "doe_nearness", "others_nearness", "does_in_play",
+                     "does_lost", "does_on_down", "does_threatened", "rabbits_next_to_efrafa")
+                    + tuple(f"{k}_to_join" for k in CHAR_KEYS[FIRST_JOINER:N_RABBITS])
+                    + ("rabbit_ensnared",))
+ELIL_FEATURES = ("elil_down_spaces_held", "kestrel_in_play", "hlessil_kehaar_in_hand",
+                 "hlessil_retreat_cards_in_hand", "elil_tracker_in_hand",
+                 "elil_flaming_stick_in_hand", "elil_retreat_cards_in_hand")
+FEATURES = (TURN_FEATURES
+            + tuple(f"{who}_{name}" for name in SIDE_FEATURES for who in ("own", "next"))
+            + BATTLE_FEATURES + HLESSIL_FEATURES + ELIL_FEATURES)
+F_TURN = 0
+F_SIDES = F_TURN + len(TURN_FEATURES)
+F_BATTLE = F_SIDES + 2 * len(SIDE_FEATURES)
+F_HLESSIL = F_BATTLE + len(BATTLE_FEATURES)
+F_ELIL = F_HLESSIL + len(HLESSIL_FEATURES)
+STRENGTHS = len(FEATURES) - 2 * N_SPACES
+"""out[STRENGTHS + side * 16 + s] (scratch): the strength of ``side``'s placed characters
+on ``s``; under the blocks written last."""
+ATTACKERS = 0
+"""out[ATTACKERS + side * 16 + s] (scratch): the strength of ``side``'s strongest token that
+could attack ``s`` on its next move; under the turn's and the sides' entries."""
+assert F_ELIL + len(ELIL_FEATURES) == len(FEATURES)
+assert STRENGTHS >= F_BATTLE and ATTACKERS + 2 * N_SPACES <= F_BATTLE
+
+SNARE_WORTH = 2.0
+"""The Snare in a sum of strengths: it has none, but the rabbit it meets is caught without
+cards; the heuristic weighs it 2 in a fight, and so do the features."""
+NO_ATTACKER = -1e9
+
+
+@inline
+def seen_place(obs, c):
+    """Where ``c`` stands as the observation shows it: its space, or the space its token was
+    seen on before a shuffle (SEEN_AT), or -1 (out of play, or a token the seat cannot
+    place)."""
+    if obs[STAT + c] != IN_PLAY:
+        return -1
+    s = obs[LOC + c]
+    return obs[SEEN_AT + c] if s == HIDDEN else s
+
+
+@inline
+def worth_on(params, obs, c, s):
+    """``c``'s strength on ``s`` before the battle-only bonuses (the Snare: SNARE_WORTH)."""
+    if c < N_RABBITS:
+        return float(base_strength(params, c, s))
+    if c == SNARE:
+        return SNARE_WORTH
+    return float(elil_strength(params, obs, c, s))
+
+
+@inline
+def low_bit(m):
+    """The index of the lowest set bit of ``m`` (a mask of spaces, ``m`` > 0)."""
+    low = m & -m
+    t = 0
+    if low >= 256:
+        t += 8
+        low >>= 8
+    if low >= 16:
+        t += 4
+        low >>= 4
+    if low >= 4:
+        t += 2
+        low >>= 2
+    if low >= 2:
+        t += 1
+    return t
+
+
+@inline
+def tokens_in(obs, side, mask):
+    """``side``'s tokens on the spaces of ``mask``."""
+    n = 0
+    while mask != 0:
+        n += obs[CNT + side * N_SPACES + low_bit(mask)]
+        mask &= mask - 1
+    return n
+
+
+@inline
+def board_masks(params, obs):
+    """One pass over the spaces: (the spaces holding elil, those holding rabbits, the woods
+    each side has filled (elil, hlessil), the rows ahead of each side's tokens toward the
+    other's home (elil, hlessil)); all public (CNT)."""
+    table = params[0]
+    top = table[O_SP + table[G_EFRAFA] * 3]
+    base = table[O_SP + table[G_SANDLEFORD] * 3]
+    cap = table[G_WOOD_CAP]
+    wood = table[G_WOOD_BITS]
+    held_e, held_h, full_e, full_h, ahead_e, ahead_h = 0, 0, 0, 0, 0, 0
+    for s in range(N_SPACES):
+        ne = obs[CNT + ELIL * N_SPACES + s]
+        nh = obs[CNT + HLESSIL * N_SPACES + s]
+        row = table[O_SP + s * 3]
+        if ne > 0:
+            held_e |= 1 << s
+            ahead_e += ne * (row - base)
+            if (wood >> s) & 1 == 1 and ne >= cap:
+                full_e |= 1 << s
+        if nh > 0:
+            held_h |= 1 << s
+            ahead_h += nh * (top - row)
+            if (wood >> s) & 1 == 1 and nh >= cap:
+                full_h |= 1 << s
+    return held_e, held_h, full_e, full_h, ahead_e, ahead_h
+
+
+@inline
+def attack_targets(obs, side, held_e, held_h, full):
+    """The spaces ``side`` would attack by moving there (``attack_mask``) less its ``full``
+    woods."""
+    if side == ELIL:
+        return held_h & ~full
+    m = held_e
+    if obs[ENSNARED] >= 0 and obs[CNT + ELIL * N_SPACES + obs[LOC + SNARE]] == 1:
+        m &= ~(1 << obs[LOC + SNARE])     # the busy Snare alone does not battle
+    return m & ~full
+
+
+@inline
+def token_reach(table, side, u, targets):
+    """The ``targets`` a token of ``side`` on ``u`` may attack: forward, or across the Down."""
+    m = table[O_NBM + side * 3 * N_SPACES + D_FWD * N_SPACES + u]
+    downs = (1 << table[G_DOWN_A]) | (1 << table[G_DOWN_B])
+    if (downs >> u) & 1 == 1:
+        m |= downs & ~(1 << u)
+    return m & targets
+
+
+@inline
+def note_attacker(params, obs, side, c, strength, m, out):
+    """Raise ``side``'s ATTACKERS of each space of ``m`` to the strength there of ``c`` (-1:
+    a token the seat cannot place, of ``strength``, plus the Down's bonus for a rabbit)."""
+    table = params[0]
+    while m != 0:
+        t = low_bit(m)
+        m &= m - 1
+        if c >= 0:
+            att = worth_on(params, obs, c, t)
+        else:
+            att = strength + (table[G_DOWN_BONUS] if side == HLESSIL and is_down(table, t) else 0)
+        k = ATTACKERS + side * N_SPACES + t
+        out[k] = max(out[k], att)
+
+
+@inline
+def census(params, obs, side, seat, targets, full, out):
+    """One pass over ``side``'s characters. To the scratch: the strength of those the seat
+    places, per space (STRENGTHS), and the strongest that could attack each space of
+    ``targets`` on its next move (ATTACKERS). Returns (characters in play, defeated or
+    lost, their strength in play, tokens the other side cannot name, the mean strength of
+    those it cannot place (0 when none), how many the seat places on each space (packed
+    four bits a space: at most 14), the spaces they could attack, how many of them could
+    move (the seat's own side; 0 for the other)). A placed character attacks forward and
+    across the Down, Woundwort backward and sideways too; Hawkbit, the ensnared rabbit and
+    the busy Snare never; the Kestrel's attack from anywhere is left out (it would put every
+    rabbit in reach while he lives: ``kestrel_in_play``)."""
+    table = params[0]
+    for s in range(N_SPACES):
+        out[STRENGTHS + side * N_SPACES + s] = 0.0
+        out[ATTACKERS + side * N_SPACES + s] = NO_ATTACKER
+    lo = 0 if side == HLESSIL else N_RABBITS
+    hi = N_RABBITS if side == HLESSIL else N_CHARS
+    in_play, gone, strength, unnamed, unplaced, unplaced_sum = 0, 0, 0, 0, 0, 0.0
+    packed, reach, movable = 0, 0, 0
+    for c in range(lo, hi):
+        st = obs[STAT + c]
+        if st == DEFEATED or st == LOST:
+            gone += 1
+        if st != IN_PLAY:
+            continue
+        in_play += 1
+        strength += table[O_CH + c * 4]
+        if obs[KNOWN + c] == 0:
+            unnamed += 1
+            if obs[SEEN_AT + c] < 0:      # the other side cannot place it
+                unplaced += 1
+                unplaced_sum += SNARE_WORTH if c == SNARE else table[O_CH + c * 4]
+        if side == seat and dest_mask_fast(params, obs, c, targets, full) != 0:
+            movable += 1
+        u = seen_place(obs, c)
+        if u < 0:
+            continue
+        out[STRENGTHS + side * N_SPACES + u] += worth_on(params, obs, c, u)
+        packed += 1 << (4 * u)
+        if c == HAWKBIT or paralysed(obs, c):
+            continue
+        m = token_reach(table, side, u, targets)
+        if c == WOUNDWORT:
+            nbm = O_NBM + side * 3 * N_SPACES + u
+            m |= (table[nbm + D_BACK * N_SPACES] | table[nbm + D_SIDE * N_SPACES]) & targets
+        reach |= m
+        note_attacker(params, obs, side, c, 0.0, m, out)
+    mean = unplaced_sum / unplaced if unplaced > 0 else 0.0
+    return in_play, gone, strength, unnamed, mean, packed, reach, movable
+
+
+@inline
+def unplaced_on(obs, side, packed, u):
+    """``side``'s tokens on ``u`` the seat cannot place (``packed``: from ``census``)."""
+    return obs[CNT + side * N_SPACES + u] - ((packed >> (4 * u)) & 15)
+
+
+@inline
+def unplaced_reach(params, obs, side, targets, held, packed, mean, out):
+    """The ``targets`` that ``side``'s tokens the seat cannot place could attack (forward,
+    across the Down), each at ``mean``, noted in ATTACKERS (``held``: the side's spaces)."""
+    table = params[0]
+    reach = 0
+    while held != 0:
+        u = low_bit(held)
+        held &= held - 1
+        if unplaced_on(obs, side, packed, u) > 0:
+            m = token_reach(table, side, u, targets)
+            reach |= m
+            note_attacker(params, obs, side, -1, mean, m, out)
+    return reach
+
+
+@inline
+def tokens_worth(params, obs, side, t, packed, mean, out):
+    """The summed strength of ``side``'s tokens on ``t`` as the seat sees them: those it
+    places at their strength there (STRENGTHS), any other at ``mean`` (plus the Down's
+    bonus for a rabbit)."""
+    n = unplaced_on(obs, side, packed, t)
+    tot = out[STRENGTHS + side * N_SPACES + t]
+    if n > 0:
+        bonus = params[0][G_DOWN_BONUS] if side == HLESSIL and is_down(params[0], t) else 0
+        tot += n * (mean + bonus)
+    return tot
+
+
+@inline
+def best_margin(params, obs, side, reach, other_packed, other_mean, out):
+    """The best margin of ``side``'s attacks on the spaces of ``reach``: its strongest
+    attacker's strength there (ATTACKERS) less the first defender's, expected (Bigwig when
+    the seat sees him there, for he is always first; else the defenders' mean); 0 when
+    ``reach`` is empty."""
+    if reach == 0:
+        return 0.0
+    other = 1 - side
+    bigwig = seen_place(obs, BIGWIG) if other == HLESSIL else -1
+    best = NO_ATTACKER
+    while reach != 0:
+        t = low_bit(reach)
+        reach &= reach - 1
+        if t == bigwig:
+            d = float(base_strength(params, BIGWIG, t))
+        else:
+            d = (tokens_worth(params, obs, other, t, other_packed, other_mean, out)
+                 / obs[CNT + other * N_SPACES + t])
+        best = max(best, out[ATTACKERS + side * N_SPACES + t] - d)
+    return best
+
+
+@inline
+def front_worth(params, obs, side, packed, mean, out):
+    """The strength of ``side``'s tokens on its front row, the row before the middle."""
+    table = params[0]
+    front = table[G_MIDDLE_ROW] + (-1 if side == HLESSIL else 1)
+    tot = 0.0
+    for s in range(N_SPACES):
+        if table[O_SP + s * 3] == front and obs[CNT + side * N_SPACES + s] > 0:
+            tot += tokens_worth(params, obs, side, s, packed, mean, out)
+    return tot
+
+
+@inline
+def doe_census(params, obs, elil_reach):
+    """(does in play, does defeated or lost, does the seat places on the Down, and in the
+    elil's reach, the spaces of the does it places, whether one in play is unplaced)."""
+    table = params[0]
+    in_play, gone, on_down, threatened, spaces, unplaced = 0, 0, 0, 0, 0, False
+    for r in range(N_RABBITS):
+        if table[O_CH + r * 4 + 2] == 0:
+            continue
+        st = obs[STAT + r]
+        gone += 1 if st == DEFEATED or st == LOST else 0
+        if st != IN_PLAY:
+            continue
+        in_play += 1
+        s = seen_place(obs, r)
+        if s < 0:
+            unplaced = True
+            continue
+        spaces |= 1 << s
+        on_down += 1 if is_down(table, s) else 0
+        threatened += (elil_reach >> s) & 1
+    return in_play, gone, on_down, threatened, spaces, unplaced
+
+
+@inline
+def warren_view(params, obs, packed, doe_spaces, unplaced_doe):
+    """(doe nearness, others' nearness): ``warren_share``'s two terms on the rabbits' tokens
+    as the seat sees them, one level of forward moves at a time (LEVELS). A doe the seat
+    cannot place counts on the nearest rabbit token it cannot place (the worst the elil must
+    fear); the others are the nearest tokens. ``packed``: the rabbits' census."""
+    table = params[0]
+    need = table[G_WARREN] - 1
+    if unplaced_doe:                      # where a token may be the unplaced doe
+        for s in range(N_SPACES):
+            if unplaced_on(obs, HLESSIL, packed, s) > 0:
+                doe_spaces |= 1 << s
+    n_others = 0
+    doe, others, weight = -1.0, 0.0, 1.0
+    for n in range(N_SPACES):
+        level = table[O_LEVELS + n]
+        if level == 0:
+            break
+        k = tokens_in(obs, HLESSIL, level)
+        if doe < 0.0 and doe_spaces & level != 0:
+            doe = weight
+            k -= 1
+        take = min(k, need - n_others)
+        others += weight * take
+        n_others += take
+        if doe >= 0.0 and n_others >= need:
+            break
+        weight *= MOVE_DISCOUNT
+    return max(doe, 0.0), (others / need if need > 0 else 1.0)
+
+
+@inline
+def stranding_view(table, obs, ahead_e):
+    """``stranding_share`` from the public token counts (the same value): ``ahead_e`` is
+    the rows ahead of the elil's tokens."""
+    base = table[O_SP + table[G_SANDLEFORD] * 3]
+    start = table[G_HOME_COUNT] * (table[O_SP + table[G_EFRAFA] * 3] - base)
+    for k in range(5):
+        start += table[O_SP + table[O_SETUP + ELIL * 5 + k] * 3] - base
+    for e in range(N_RABBITS, N_CHARS):
+        if obs[STAT + e] == PENDING:
+            return 0.0
+    return max(0.0, 1.0 - ahead_e / start)
+
+
+@inline
+def progress_view(params, obs, side, warren, ahead_e):
+    """``progress`` of ``side`` as the seat sees it (``warren``: the warren share seen)."""
+    table = params[0]
+    if side == ELIL:
+        v = hunt_share(table, obs)
+    else:
+        v = max(warren, stranding_view(table, obs, ahead_e))
+    w = obs[WINNER]
+    if w >= 0:
+        v = 1.0 if w == side else min(v, LOSER_CAP)
+    return v
+
+
+@inline
+def hand_census(table, obs, side):
+    """The side's battle hand (public): (cards, number cards' total, best number card,
+    text cards, retreat cards, Kehaar, Tracker, Flaming Stick)."""
+    n, total, best, text, retreats, kehaar, tracker, flame = 0, 0, 0, 0, 0, 0, 0, 0
+    for k in range(9):
+        if obs[HAND + side * N_CARDS + k] == 1:
+            n += 1
+            kind = table[O_CARDS + side * 22 + k * 2]
+            if kind == K_NUM:
+                v = table[O_CARDS + side * 22 + k * 2 + 1]
+                total += v
+                best = max(best, v)
+                continue
+            text += 1
+            retreats += 1 if kind == K_RET_BACK or kind == K_RET_SIDE or kind == K_RET_FWD else 0
+            kehaar += 1 if kind == K_KEHAAR else 0
+            tracker += 1 if kind == K_TRACKER else 0
+            flame += 1 if kind == K_FLAME else 0
+    return n, total, best, text, retreats, kehaar, tracker, flame
+
+
+@inline
+def turn_features(params, obs, seat, out):
+    table = params[0]
+    out[F_TURN] = obs[TURN]
+    out[F_TURN + 1] = obs[TURN] / max(1, table[G_MAX_TURNS])
+    out[F_TURN + 2] = 1.0 if obs[SIDE] == seat else 0.0
+    out[F_TURN + 3] = 1.0 if obs[DECIDER] == seat and obs[WINNER] < 0 else 0.0
+    for k in range(5):
+        out[F_TURN + 4 + k] = 0.0
+    if obs[WINNER] < 0:
+        out[F_TURN + 4 + phase(params, obs)] = 1.0
+
+
+@inline
+def write_side(out, w, j, v):
+    """SIDE_FEATURES[j] of the own (``w`` 0) or next (``w`` 1) side."""
+    out[F_SIDES + 2 * j + w] = v
+
+
+@inline
+def battler_strength(params, obs, c):
+    """A battler's strength on the battle space now (the Down, a wood, Pipkin's and Hazel's
+    reveals, Gift to the Thousand), 0 once it is off that space."""
+    b = obs[BSPACE]
+    if c < 0 or b < 0 or obs[STAT + c] != IN_PLAY or obs[LOC + c] != b:
+        return 0.0
+    st = rabbit_strength(params, obs, c, b) if c < N_RABBITS else elil_strength(params, obs, c, b)
+    if obs[GIFT] == c:
+        st += params[0][G_GIFT_BONUS]
+    return float(st)
+
+
+@inline
+def card_seen(params, obs, side, k, o, out):
+    """The battle card ``k`` that ``side`` chose, as far as the seat sees it, to ``out[o]``
+    (its number) and ``out[o + 1]`` (1 for a text card): 0 and 0 for none or face down."""
+    value, text = 0, 0
+    if 0 <= k < 9:
+        kind = params[0][O_CARDS + side * 22 + k * 2]
+        if kind == K_NUM:
+            value = params[0][O_CARDS + side * 22 + k * 2 + 1]
+        else:
+            text = 1
+    out[o] = value
+    out[o + 1] = text
+
+
+@inline
+def battle_features(params, obs, seat, movable, out):
+    """BATTLE_FEATURES: the seat's characters that could move, then this turn's battle."""
+    o = F_BATTLE
+    out[o] = movable
+    on = obs[ATTACKING] == 1 and obs[BSPACE] >= 0 and obs[WINNER] < 0
+    a, d, b = obs[ATT], obs[DEF], obs[BSPACE]
+    r, e = (a, d) if a < N_RABBITS else (d, a)
+    mine, theirs = (r, e) if seat == HLESSIL else (e, r)
+    own_card = obs[CARD_H] if seat == HLESSIL else obs[CARD_E]
+    their_card = obs[CARD_E] if seat == HLESSIL else obs[CARD_H]
+    out[o + 1] = 1.0 if on else 0.0
+    out[o + 2] = 1.0 if on and a >= 0 and side_of(a) == seat else 0.0
+    out[o + 3] = battler_strength(params, obs, mine) if on else 0.0
+    out[o + 4] = battler_strength(params, obs, theirs) if on else 0.0
+    out[o + 5] = obs[CNT + seat * N_SPACES + b] if on else 0.0
+    out[o + 6] = obs[CNT + (1 - seat) * N_SPACES + b] if on else 0.0
+    card_seen(params, obs, seat, own_card if on else -1, o + 7, out)
+    card_seen(params, obs, 1 - seat, their_card if on else -1, o + 9, out)
+    out[o + 11] = 1.0 if on and their_card == HIDDEN else 0.0
+
+
+@kernel
+def features(params, obs, seat, out):
+    """Fill ``out`` (float64[len(FEATURES)]) with what a player of ``seat`` looks at, from
+    its observation ``obs`` (``observe``'s) alone (NOTES.md, Features). Allocates nothing:
+    ``out`` holds the per-space values while they are needed (STRENGTHS, ATTACKERS)."""
+    table = params[0]
+    downs = (1 << table[G_DOWN_A]) | (1 << table[G_DOWN_B])
+    held_e, held_h, full_e, full_h, ahead_e, ahead_h = board_masks(params, obs)
+    e_targets = attack_targets(obs, ELIL, held_e, held_h, full_e)
+    h_targets = attack_targets(obs, HLESSIL, held_e, held_h, full_h)
+    e_in, e_gone, e_strength, e_unnamed, e_mean, e_packed, e_reach, e_movable = census(
+        params, obs, ELIL, seat, e_targets, full_e, out)
+    h_in, h_gone, h_strength, h_unnamed, h_mean, h_packed, h_reach, h_movable = census(
+        params, obs, HLESSIL, seat, h_targets, full_h, out)
+    e_reach |= unplaced_reach(params, obs, ELIL, e_targets, held_e, e_packed, e_mean, out)
+    h_reach |= unplaced_reach(params, obs, HLESSIL, h_targets, held_h, h_packed, h_mean, out)
+    e_margin = best_margin(params, obs, ELIL, e_reach, h_packed, h_mean, out)
+    h_margin = best_margin(params, obs, HLESSIL, h_reach, e_packed, e_mean, out)
+    e_front = front_worth(params, obs, ELIL, e_packed, e_mean, out)
+    h_front = front_worth(params, obs, HLESSIL, h_packed, h_mean, out)
+    does_in, does_gone, does_down, does_threatened, doe_spaces, unplaced_doe = doe_census(
+        params, obs, e_reach)
+    doe, others = warren_view(params, obs, h_packed, doe_spaces, unplaced_doe)
+    e_hand = hand_census(table, obs, ELIL)
+    h_hand = hand_census(table, obs, HLESSIL)
+    # every value is computed: the scratch may be overwritten
+    turn_features(params, obs, seat, out)
+    for w in range(2):
+        side = seat if w == 0 else 1 - seat
+        elil = side == ELIL
+        hand = e_hand if elil else h_hand
+        write_side(out, w, 0, progress_view(params, obs, side, min(doe, others), ahead_e))
+        write_side(out, w, 1, e_in if elil else h_in)
+        write_side(out, w, 2, e_gone if elil else h_gone)
+        write_side(out, w, 3, e_strength if elil else h_strength)
+        write_side(out, w, 4, obs[CNT + side * N_SPACES + table[G_EFRAFA if elil
+                                                                 else G_SANDLEFORD]])
+        write_side(out, w, 5, tokens_in(obs, side, downs))
+        write_side(out, w, 6, ahead_e if elil else ahead_h)
+        write_side(out, w, 7, e_front if elil else h_front)
+        write_side(out, w, 8, e_unnamed if elil else h_unnamed)
+        write_side(out, w, 9, e_mean if elil else h_mean)
+        write_side(out, w, 10, popcount(e_reach if elil else h_reach))
+        write_side(out, w, 11, e_margin if elil else h_margin)
+        write_side(out, w, 12, tokens_in(obs, side, h_reach if elil else e_reach))
+        write_side(out, w, 13, hand[0])   # cards
+        write_side(out, w, 14, hand[1])   # the number cards' total
+        write_side(out, w, 15, hand[2])   # the best number card
+        write_side(out, w, 16, hand[3])   # text cards
+        write_side(out, w, 17, 2 - popcount((obs[OPT_USED] >> (2 * side)) & 3))
+    battle_features(params, obs, seat, e_movable if seat == ELIL else h_movable, out)
+    o = F_HLESSIL
+    out[o] = min(doe, others)
+    out[o + 1] = doe
+    out[o + 2] = others
+    out[o + 3] = does_in
+    out[o + 4] = does_gone
+    out[o + 5] = does_down
+    out[o + 6] = does_threatened
+    near_efrafa = 0
+    for s in range(N_SPACES):
+        if (table[O_NBM + HLESSIL * 3 * N_SPACES + D_FWD * N_SPACES + s] >> table[G_EFRAFA]) & 1:
+            near_efrafa |= 1 << s
+    out[o + 7] = tokens_in(obs, HLESSIL, near_efrafa)
+    for j in range(N_JOINERS):
+        out[o + 8 + j] = 1.0 if obs[STAT + FIRST_JOINER + j] == PENDING else 0.0
+    out[o + 8 + N_JOINERS] = 1.0 if obs[ENSNARED] >= 0 else 0.0
+    o = F_ELIL
+    out[o] = popcount(held_e & downs)
+    out[o + 1] = 1.0 if obs[STAT + KESTREL] == IN_PLAY else 0.0
+    out[o + 2] = h_hand[5]                # Kehaar
+    out[o + 3] = h_hand[4]                # retreat cards
+    out[o + 4] = e_hand[6]                # Tracker
+    out[o + 5] = e_hand[7]                # Flaming Stick
+    out[o + 6] = e_hand[4]                # retreat cards

@@ -123,10 +123,13 @@ MAX_MOVES = 200
 #   504  JOIN[5][3]       trigger kind, trigger spaces (bitmask), appear space (-1: there)
 #   519  SETUP[2][5]      the five non-home spaces of each side, in placement order
 #   529  NAMES[16][32]    space names as code points, 0-padded (for the transcript only)
+#   1041 LEVELS[16]       bitmask of the spaces n forward moves of the hlessil from a Down
+#                         space or Efrafa, by n (0 past the last; for the features)
 NAME_LEN = 32
 O_NB, O_NBM, O_SP, O_CH, O_CARDS, O_JOIN, O_SETUP, O_NAMES = (32, 224, 320, 368, 460, 504, 519,
                                                               529)
-PARAMS_SIZE = O_NAMES + N_SPACES * NAME_LEN
+O_LEVELS = O_NAMES + N_SPACES * NAME_LEN
+PARAMS_SIZE = O_LEVELS + N_SPACES
 
 # end reasons
 END_REASONS = ["timeout", "warren", "does_defeated", "eleven_defeated", "warren_impossible",

@@ -237,10 +237,31 @@ def _text_effect(params, before, r, e, hk, ek):
 
 def describe_move(params, n_players, before, move, after):
     ph = int(before[PHASE])
+    extra = []
+    if ph == P_CARD and before[CARD_H if before[DECIDER] == ELIL else CARD_E] >= 0:
+        extra.append(_fight_line(params, before, move, int(before[DECIDER])))
+    told, dest = -1, -1
+    if ph in (P_MOVE, P_DAND) and move != M_PASS:
+        told, dest = divmod(move - (M_GIFT if move >= M_GIFT else 0), 16)
+        if after[STAT + told] == IN_PLAY and after[LOC + told] != dest:
+            told = -1                     # it went on (escape, retreat): say so below
+    return [_decision(params, before, move)] + extra + _changes(params, before, after, told,
+                                                                  dest)
+
+
+def describe_choice(params, n_players, obs, move, after):
+    """A move a search weighed, from the deciding seat's observation ``obs`` (GameSpec): the
+    decision as ``describe_move`` heads it (it names only the seat's own characters and
+    cards), without the fight a second card starts."""
+    return _decision(params, obs, move)
+
+
+def _decision(params, before, move):
+    """What the deciding side does, from ``before`` alone."""
+    ph = int(before[PHASE])
     side = int(before[DECIDER])
     who = SIDE_NAMES[side]
     mine = who.split()[0]
-    extra = []
     if ph == P_SETUP:
         head = f"{who} places {CHAR_NAMES[move - M_CHAR]} face down [seen by {mine}]"
     elif ph in (P_MOVE, P_DAND):
@@ -269,14 +290,13 @@ def describe_move(params, n_players, before, move, after):
         k = -1 if move == M_NOCARD else move - M_CARD
         other_card = CARD_H if side == ELIL else CARD_E
         open_first = before[ELIL_FIRST] == 1 and side == HLESSIL
-        if before[other_card] < 0:
+        if before[other_card] == -1:  # (in an observation, HIDDEN: it lies face down)
             vis = "face up (the elil play first)" if side == ELIL and before[ELIL_FIRST] \
                 else f"face down [seen by {mine}]"
             head = f"{who} plays {_card(params, side, k)} {vis}"
         else:
             head = f"{who} plays {_card(params, side, k)}" + ("" if open_first else
                                                      f" [seen by {mine}]")
-            extra.append(_fight_line(params, before, move, side))
     elif ph == P_RETREAT:
         c, t = divmod(move, 16)
         head = f"{CHAR_NAMES[c]} retreats to {_space(params, t)}"
@@ -285,12 +305,7 @@ def describe_move(params, n_players, before, move, after):
         head = f"Flaming Stick: {CHAR_NAMES[c]} retreats to {_space(params, t)}"
     else:
         head = f"move {move}"
-    told, dest = -1, -1
-    if ph in (P_MOVE, P_DAND) and move != M_PASS:
-        told, dest = divmod(move - (M_GIFT if move >= M_GIFT else 0), 16)
-        if after[STAT + told] == IN_PLAY and after[LOC + told] != dest:
-            told = -1                     # it went on (escape, retreat): say so below
-    return [head] + extra + _changes(params, before, after, told, dest)
+    return head
 
 
 def check_state(params, n_players, state):
