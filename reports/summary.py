@@ -92,7 +92,26 @@ def summary_dict(games, meta: dict | None, items=None,
         "first_player_advantage": records(t["fpa"]), "scores": records(t["scores"]),
         "length": records(t["length"]), "endings": records(t["endings"]),
         "items": records(t["items"]), "feel": t["feel"],
+        "models": meta.get("models"), "model_note": model_note(meta),
     }
+
+
+def model_note(meta: dict) -> str | None:
+    """What a verdict must say when a learned seat played a model of other data or another
+    VERSION of the game than the run's (``--model-mismatch ok``), else None."""
+    models = meta.get("models") or {}
+    odd = [slot for slot, m in models.items() if isinstance(m, dict) and m.get("mismatch")]
+    if not odd:
+        return None
+    first = models[odd[0]]
+    if first.get("game_version") != meta.get("game_version"):
+        what = f"played with a model of VERSION {first.get('game_version')} of the game"
+    elif first.get("default_data"):
+        what = "played with the model of the default data"
+    else:
+        what = "played with a model of other data"
+    return (f"Note: {', '.join(odd)} {what}, not one trained on this run's (--model-mismatch "
+            "ok): its play may not fit the game measured here.")
 
 
 def _pct(x) -> str:
@@ -158,6 +177,9 @@ def summary_text(games, meta: dict | None = None, items=None,
     lines = [head[:100], "", "Verdict"]
     for v in t["verdicts"]:
         lines += _text(v.text)
+    note = model_note(meta)
+    if note:
+        lines += _text(note)
     seats, teams, strategies = rows(t["seats"]), rows(t["teams"]), rows(t["strategies"])
     fpa, scores, length = rows(t["fpa"]), rows(t["scores"]), rows(t["length"])
     endings = rows(t["endings"])

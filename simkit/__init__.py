@@ -16,13 +16,15 @@ def __getattr__(name: str):
 
 def simulate(game: str, players: int, games: int, seed: int = 0, strategies="random",
              overrides=None, rotate: bool = True, workers: int | None = None, scheduler=None,
-             weights=None, progress: bool | None = None, trace_turns=0, kingmaking=0):
+             weights=None, progress: bool | None = None, trace_turns=0, kingmaking=0,
+             model_mismatch: bool = False):
     """Play ``games`` seeded games and return a ``RunResult`` (``.games``, ``.items`` as
     pandas DataFrames, ``.meta`` as run.json's dict, ``.trace`` the traced games' progress
     turn by turn). Arguments as ``simkit run``: ``strategies`` is one name or one per seat,
     ``overrides`` a dict or ``["key=value"]``, ``trace_turns`` and ``kingmaking`` a number
     of games or ``"all"`` (``docs/metrics.md``); ``simkit.analysis.feel(result)`` gives the
-    figures of how the game plays.
+    figures of how the game plays. ``model_mismatch``: a ``learned`` seat may play a model
+    of other data or another VERSION of the game (docs/learning.md).
     ``progress``: a progress bar (a notebook widget in Jupyter) and a note while kernels
     compile; by default shown in a notebook or when stderr is a terminal."""
     import sys
@@ -32,7 +34,7 @@ def simulate(game: str, players: int, games: int, seed: int = 0, strategies="ran
     if progress is None:
         progress = "ipykernel" in sys.modules or sys.stderr.isatty()
     run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
-                       trace=trace_turns, kingmaking=kingmaking)
+                       trace=trace_turns, kingmaking=kingmaking, model_mismatch=model_mismatch)
     return run_games(run, workers=workers, scheduler=scheduler, progress=progress)
 
 

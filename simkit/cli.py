@@ -222,6 +222,14 @@ def _trace(value: str, option: str = "--trace-turns"):
     return games_or_all(str(value), option)
 
 
+mismatch_option = click.option(
+    "--model-mismatch", type=click.Choice(["refuse", "ok"]), default="refuse",
+    show_default=True,
+    help="A learned seat whose model was trained on other data (--set, --cards) or another "
+         "VERSION of the game: refuse the run, or play it anyway (ok: without --weight "
+         "learned.model, the model of the default data; the summary says so).")
+
+
 precision_option = click.option(
     "--precision", type=Real(0, 50, lo_open=True, hi_open=True), metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
@@ -251,12 +259,14 @@ def games():
     from simkit import registry
     from simkit.search import KNOBS_SPEC, rollout_choices
 
-    searchers = []
+    searchers, learners = [], []
     for name, spec in registry.games().items():
         players = ", ".join(map(str, spec.players))
         own = registry.strategies_for(name)
         searchable = hasattr(spec.rules, "determinize")
-        names = [n for n, st in own.items() if st.search is None or searchable]
+        learnable = searchable and spec.has_features
+        names = [n for n, st in own.items() if st.search is None
+                 or (st.searches and searchable) or (st.search == "learned" and learnable)]
         click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
                    f"{', '.join(names)}")
         if spec.summary:
@@ -273,7 +283,11 @@ def games():
             click.echo(f"{'':18} progress, for --trace-turns: {spec.progress_unit}")
         if spec.has_phases:
             click.echo(f"{'':18} phases: {', '.join(spec.phases)}")
-    search = {n: st for n, st in registry.strategies_for("").items() if st.search is not None}
+        if learnable:
+            learners.append(name)
+            click.echo(f"{'':18} learned models at the default data: {_models_line(spec)}")
+    _learned_lines(learners)
+    search = {n: st for n, st in registry.strategies_for("").items() if st.searches}
     if not search:
         return
     click.echo("")
@@ -286,6 +300,42 @@ def games():
     for knob, k in KNOBS_SPEC.items():
         default = {"rollout": "auto", "cutoff": "even"}.get(knob, f"{k.default:g}")
         click.echo(f"    {knob:14} default {default:6} {k.doc}")
+
+
+def _models_line(spec) -> str:
+    """Which player counts of ``spec`` have a model of the default data: the user's (simkit's
+    cache), the shipped one, or none yet."""
+    from simkit import data, learn
+
+    digest = data.data_digest(spec.data)
+    out = []
+    for n in spec.players:
+        if learn.user_model_path(spec.name, n, digest).is_file():
+            out.append(f"{n}p yours")
+        elif learn.shipped_model_path(spec, n).is_file():
+            out.append(f"{n}p shipped")
+        else:
+            out.append(f"{n}p none (simkit train {spec.name} --players {n})")
+    return ", ".join(out)
+
+
+def _learned_lines(learners: list[str]) -> None:
+    from simkit import registry
+
+    st = registry.strategies_for("").get("learned")
+    if st is None:
+        return
+    click.echo("")
+    click.echo("learned (games with a features and a determinize kernel: "
+               f"{', '.join(learners) or 'none'}):")
+    click.echo(f"  {st.summary}")
+    click.echo("  its model: --weight learned.model=FILE, else the one of the run's game, player "
+               "count, VERSION and data (docs/learning.md); its weights:")
+    docs = {"temperature": "0 plays the best move; more samples a softmax of the values",
+            "epsilon": "the chance of a uniformly random move",
+            "samples": "determinisations (and chance draws) a move's value is averaged over"}
+    for k, v in st.weights.items():
+        click.echo(f"    {k:14} default {v:<6g} {docs.get(k, '')}")
 
 
 def _overrides(game: str, overrides, card_files, base: dict | None = None):
@@ -440,12 +490,13 @@ def _show(v) -> str:
 @precision_option
 @trace_option
 @kingmaking_option
+@mismatch_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, quiet, as_json, fair):
+        kingmaking, model_mismatch, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -464,11 +515,15 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
     else:
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
+        folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
+        if resume:
+            weights = (*weights, *_folder_models(folder, weights))
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
-                                    kingmaking=_trace(kingmaking, "--kingmaking"))
-        jobs = [(spec_run, out or Path("runs") / f"{target}-{players}p-s{seed}")]
+                                    kingmaking=_trace(kingmaking, "--kingmaking"),
+                                    model_mismatch=model_mismatch == "ok")
+        jobs = [(spec_run, folder)]
     from simkit.folders import check_output
     from simkit.runner import check_resume
 
@@ -502,6 +557,26 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             {"experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
+
+
+def _folder_models(folder: Path, weights) -> list[str]:
+    """``--weight SLOT.model=FILE`` for each learned slot of the run in ``folder`` (its
+    run.json's ``models``, copied into it), unless the command gives one: a run resumes, or
+    replays, with the models it was played with."""
+    import json
+
+    try:
+        meta = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    models = meta.get("models") if isinstance(meta, dict) else None
+    given = {w.partition("=")[0].strip() for w in weights}
+    out = []
+    for slot, m in (models or {}).items():
+        if isinstance(m, dict) and f"{slot}.model" not in given \
+                and f"{slot.partition('@')[0]}.model" not in given:
+            out.append(f"{slot}.model={Path(folder) / m.get('file', f'models/{slot}.npz')}")
+    return out
 
 
 def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume,
@@ -1107,10 +1182,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @precision_option
 @trace_option
 @kingmaking_option
+@mismatch_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, trace, kingmaking, fair):
+           as_json, precision, trace, kingmaking, model_mismatch, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1129,11 +1205,13 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
                             not fixed_seats, weights, trace=_trace(trace),
-                            kingmaking=_trace(kingmaking, "--kingmaking"))
+                            kingmaking=_trace(kingmaking, "--kingmaking"),
+                            model_mismatch=model_mismatch == "ok")
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
                                not fixed_seats, weights, trace=_trace(trace),
-                               kingmaking=_trace(kingmaking, "--kingmaking"))
+                               kingmaking=_trace(kingmaking, "--kingmaking"),
+                               model_mismatch=model_mismatch == "ok")
     from simkit import folders
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
@@ -1323,7 +1401,8 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
         names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
         spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
                                 [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
-                                 for k, v in w.items()])
+                                 for k, v in w.items()] + _folder_models(run_dir, ()),
+                                model_mismatch=bool(meta.get("model_mismatch")))
         r = replay_game(plan(spec_run), int(row["seed"]), names)
         click.echo("\n".join(r.lines))
         recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
@@ -1342,6 +1421,157 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     with explained(origins):
         r = do_replay(game, players, seed, strategies, over, weights)
     click.echo("\n".join(r.lines))
+
+
+@main.command()
+@click.argument("game")
+@players_option
+@click.option("--games", "n_games", type=int,
+              help="Self-play games in all (the reproducible form: the same seed gives the "
+                   "same model bytes on any number of workers).")
+@click.option("--time", "time_budget", metavar="DURATION",
+              help="Train until this long has passed (90s, 20m, 2h), stopping at a "
+                   "generation's end; the model's card gives the --games that reproduces it.")
+@seed_option
+@set_option
+@cards_option
+@click.option("--out", type=click.Path(path_type=Path),
+              help="The model file (default: simkit's cache, models/GAME-Np-DATA.npz, where "
+                   "runs find it); its training folder is beside it (NAME.training).")
+@click.option("--resume", is_flag=True,
+              help="Continue the training in the training folder from its last finished "
+                   "generation, with the same settings (the same model as if never stopped).")
+@overwrite_option
+@workers_option
+@click.option("--hidden", type=int, help="Hidden units of each seat's network (default 32; 0: "
+                                         "linear).")
+@click.option("--lambda", "lam", type=float, help="TD(lambda)'s lambda (default 0.8; 1: learn "
+                                                 "from the final outcome alone).")
+@click.option("--learning-rate", type=float, help="Adam's step size (default 0.003).")
+@click.option("--generation-games", type=int,
+              help="Self-play games a generation (default 1,000).")
+@click.option("--match-games", type=int,
+              help="Games of each acceptance match against the last accepted model (default "
+                   "400).")
+@click.option("--temperature", type=float,
+              help="Self-play's softmax temperature over move values (default 0: the best).")
+@click.option("--epsilon", type=float,
+              help="Self-play's chance of a random move (default 0.1).")
+@click.option("--samples", type=int,
+              help="Determinisations a move's value is averaged over (default 1).")
+@click.option("--epochs", type=int, help="Passes over the data a generation (default 4).")
+@click.option("--batch", type=int, help="Rows a minibatch (default 128).")
+@click.option("--buffer", type=int,
+              help="Generations of self-play data each fit learns from (default 4).")
+@click.option("--yardstick", help="The strategy the progress is measured against (default: "
+                                  "the game's heuristic, else random); never a teacher.")
+@click.option("--yardstick-games", type=int,
+              help="Games against the yardstick a generation (default 200; 0: none).")
+@quiet_option
+@json_option
+def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
+          overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
+          temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
+          quiet, as_json):
+    """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
+    generations of self-play, a fit of each seat's network to TD(lambda) targets, and a
+    match that accepts the new generation only when it beats the last accepted one."""
+    from simkit import data, learn
+    from simkit import train as tr
+    from simkit.cards import explained
+    from simkit.ladder import parse_duration, say_duration
+
+    players = _players(game, players)
+    if (n_games is None) == (time_budget is None):
+        raise SimkitError("give the training's budget: --games N (self-play games, "
+                          "reproducible) or --time DURATION (e.g. 20m), one of them")
+    seconds = parse_duration(time_budget) if time_budget is not None else None
+    over, origins = _overrides(game, overrides, card_files)
+    with explained(origins):
+        ts = tr.make_spec(game, players, seed, n_games, over, hidden=hidden, lam=lam,
+                          learning_rate=learning_rate, games_per_generation=generation_games,
+                          match_games=match_games, temperature=temperature, epsilon=epsilon,
+                          samples=samples, epochs=epochs, batch=batch, buffer=buffer,
+                          yardstick=yardstick, yardstick_games=yardstick_games)
+        from simkit import registry
+
+        params = data.apply_overrides(registry.get_game(game).data, over)
+    out = Path(out) if out is not None else learn.user_model_path(game, players,
+                                                                  data.data_digest(params))
+    folder = tr.folder_for(out)
+    _check_model_out(out, folder, resume, overwrite)
+    if overwrite and not resume:
+        tr.remove_folder(folder)
+    workers = workers or os.cpu_count() or 1
+
+    def say(text):
+        if not quiet:
+            click.echo(text, err=True)
+
+    trainer = tr.Trainer(ts, folder, workers, say)
+    state = trainer.start(resume)
+    budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
+              if ts.games else f"{say_duration(seconds)} of generations")
+    say(f"{game}: training at {players} players, seed {seed}, {budget} of "
+        f"{ts.games_per_generation:,} -> {out}"
+        + (f" (from generation {len(state.generations)})" if state.generations else ""))
+    try:
+        state = trainer.run(state, seconds)
+    except KeyboardInterrupt:
+        if not state.generations:
+            tr.remove_folder(folder)
+            click.echo("interrupted: stopped before the first generation was finished; "
+                       "nothing was kept", err=True)
+            sys.exit(130)
+        click.echo(f"interrupted: kept {len(state.generations)} finished generations in "
+                   f"{folder}; continue with the same command and --resume", err=True)
+        sys.exit(130)
+    model = trainer.final(state)
+    learn.write_model(model, out)
+    last = state.generations[-1] if state.generations else {}
+    stick = next((r["yardstick"] for r in state.generations
+                  if r["generation"] == state.accepted), {})
+    summary = {"model": str(out), "digest": model.digest, "folder": str(folder),
+               "games": state.games, "generations": len(state.generations),
+               "accepted_generation": state.accepted,
+               "command": model.card["training"]["command"], "rating": stick,
+               "last": last}
+    if as_json:
+        _emit_json(summary)
+    elif not quiet:
+        rating = (f"; against {stick['strategy']}: score {stick['score']:.3f}, won "
+                  f"{stick['win_rate']:.1%} ({stick['games']} games)") if stick else ""
+        click.echo(f"wrote {out}: generation {state.accepted} of {len(state.generations)}, "
+                   f"{state.games:,} self-play games{rating}")
+        if seconds is not None:
+            click.echo(f"reproduce it with: {model.card['training']['command']}")
+
+
+def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> None:
+    """One line unless the model ``out`` and its training ``folder`` can be written: a
+    file (not a folder) in a place that can be written, and a training folder that is new,
+    or resumed (--resume), or replaced (--overwrite)."""
+    from simkit.folders import _nearest_existing
+
+    if out.is_dir():
+        raise SimkitError(f"--out {out} is a folder; give the model's file name (e.g. "
+                          f"{out}/model.npz)")
+    if out.suffix != ".npz":
+        raise SimkitError(f"--out {out}: a model file's name ends in .npz")
+    base = _nearest_existing(out.parent.resolve())
+    if not base.is_dir() or not os.access(base, os.W_OK | os.X_OK):
+        raise SimkitError(f"--out {out}: no permission to write in {base}")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise SimkitError(f"--out {out} exists and cannot be written")
+    held = (folder / "train.json").is_file()
+    if resume and not held:
+        raise SimkitError(f"--resume: {folder} holds no training to continue; leave out "
+                          "--resume to start one")
+    if held and not resume and not overwrite:
+        raise SimkitError(f"{folder} holds a training already: continue it with --resume, "
+                          "or start again with --overwrite")
+    if folder.exists() and not folder.is_dir():
+        raise SimkitError(f"{folder} (the training folder) exists and is a file")
 
 
 def _sigterm(signum, frame):

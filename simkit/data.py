@@ -630,3 +630,15 @@ def apply_overrides(params: dict[str, Param], overrides: dict[str, Any]) -> dict
 def values(params: dict[str, Param]) -> dict[str, Any]:
     """``{key: value}`` of the effective parameters."""
     return {k: p.value for k, p in params.items()}
+
+
+def data_digest(params: dict[str, Param]) -> str:
+    """A short digest of the effective values (16 hex digits): two runs whose values are
+    equal, whatever overrides gave them, share it. A learnt model records the digest of the
+    data it learnt (``docs/learning.md``); run.json records a run's."""
+    import hashlib
+    import json
+
+    doc = json.dumps(values(params), sort_keys=True, separators=(",", ":"), default=str,
+                     ensure_ascii=True)
+    return hashlib.sha256(doc.encode()).hexdigest()[:16]

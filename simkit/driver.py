@@ -21,7 +21,7 @@ from simkit.registry import StrategySpec
 
 TEMPLATE = Path(__file__).with_name("driver_template.py")
 _BINDINGS_END = "# --- end of bindings ---"
-SEARCH_KERNELS = {"mc": "mc_search", "ismcts": "ismcts_search"}
+SEARCH_KERNELS = {"mc": "mc_search", "ismcts": "ismcts_search", "learned": "learned_choose"}
 
 
 def cache_dir() -> Path:
@@ -105,6 +105,10 @@ def _strategy_call(code: int, strategy: StrategySpec, indent: str, lead: str) ->
     """The call by which ``choose`` plays strategy ``code``, as lines at ``indent``, the
     first after ``lead`` (``return ``, ``k = ``), given the names of ``choose``'s
     arguments."""
+    if strategy.search == "learned":  # see search_template.learned_choose and Workspace
+        return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
+                f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[4],",
+                f"{indent}    ws[12], ws[5], ws[7], ws[8], ws[9], ws[10], ws[13], ws[14])"]
     if strategy.search is not None:
         return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
                 f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[1],",

@@ -46,7 +46,7 @@ from simkit.runner import RunSpec
 
 RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 KEYS = {"name", "game", "players", "games", "seed", "strategies", "rotate", "set", "weights",
-        "cards", "trace_turns", "kingmaking"}
+        "cards", "trace_turns", "kingmaking", "model_mismatch"}
 REQUIRED = ("game", "players", "games")
 TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
          ("games", (int,), "an integer"), ("seed", (int,), "an integer"),
@@ -55,7 +55,9 @@ TYPES = [("game", (str,), "a game name"), ("players", (int,), "an integer"),
          ("weights", (list,), 'a list of "STRATEGY.KEY=NUMBER"'),
          ("cards", (list,), 'a list of card files ("cards.csv", "LIST=FILE")'),
          ("trace_turns", (int, str), 'a number of games or "all"'),
-         ("kingmaking", (int, str), 'a number of games or "all"')]
+         ("kingmaking", (int, str), 'a number of games or "all"'),
+         ("model_mismatch", (bool,), "true or false (a learned seat may play a model of "
+                                     "other data)")]
 
 
 def _is(value, kinds) -> bool:
@@ -130,7 +132,8 @@ def load_experiments(path: Path) -> list[Experiment]:
                                     r.get("strategies", "random"),
                                     {**lists, **r.get("set", {})}, r.get("rotate", True),
                                     r.get("weights"), trace=r.get("trace_turns", 0),
-                                    kingmaking=r.get("kingmaking", 0))
+                                    kingmaking=r.get("kingmaking", 0),
+                                    model_mismatch=r.get("model_mismatch", False))
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
         out.append(Experiment(name, spec))

@@ -53,9 +53,19 @@ class StrategySpec:
     named_weights: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
+    def searches(self) -> bool:
+        """Whether this is a tree search (``mc``, ``ismcts``): knobs, budget, statistics."""
+        return self.search in TREE_SEARCHES
+
+    @property
     def import_path(self) -> tuple[str, str]:
         fn = self.kernel.py_func
         return fn.__module__, fn.__name__
+
+
+TREE_SEARCHES = ("mc", "ismcts")
+"""The ``search`` kinds that search a tree of playouts (their knobs are ``simkit.search``'s);
+the other, ``learned``, plays by a learnt model (``simkit.learn``)."""
 
 
 MAX_BUDGET = 1_000_000
@@ -197,7 +207,9 @@ def resolve_strategies(game: str, names, n_players: int) -> list[str]:
         base, budget = split_budget(n)
         if base in known and budget is not None and known[base].budget is None:
             raise SimkitError(f"strategy {base} takes no budget: write {base}, not {n}")
-        if base in known and known[base].search is not None:
+        if base in known and known[base].search == "learned":
+            check_learnable(game, base)
+        elif base in known and known[base].search is not None:
             rules = get_game(game).rules
             if not hasattr(rules, "determinize"):
                 raise SimkitError(
@@ -218,3 +230,18 @@ def resolve_strategies(game: str, names, n_players: int) -> list[str]:
             f"{len(names)} strategies given for {n_players} players; give one per seat "
             f"or a single one for all seats")
     return names
+
+
+def check_learnable(game: str, name: str = "learned") -> None:
+    """One line when ``game`` cannot be played or learnt by a model: it needs the game's
+    ``features`` kernel (and names) and its ``determinize`` kernel."""
+    spec = get_game(game)
+    missing = [k for k, ok in (("features", spec.has_features),
+                               ("determinize", hasattr(spec.rules, "determinize"))) if not ok]
+    if missing:
+        others = [k for k, v in strategies_for(game).items() if v.search is None]
+        raise SimkitError(
+            f"{name} plays by a model of what a seat sees, and needs the game's "
+            f"{' and '.join(missing)} kernel{'s' if len(missing) > 1 else ''}, which {game} "
+            f"does not have (see docs/adding-a-game.md and docs/learning.md); its "
+            f"strategies: {', '.join(others)}")

@@ -74,7 +74,7 @@ class _Searches:
         self.kind = {}
         for seat, name in enumerate(names):
             base = registry.split_budget(name)[0]
-            if specs[base].search is not None:
+            if specs[base].searches:
                 self.kind[seat] = specs[base].search
         if not self.kind:
             return

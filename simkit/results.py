@@ -369,10 +369,15 @@ class RunWriter:
             for i in range(source.num_row_groups):
                 self._write(name, _read_or_refuse(path, source.read_row_group, i))
 
-    def close(self, meta: dict) -> Path:
+    def close(self, meta: dict, files: dict[str, bytes] | None = None) -> Path:
+        """Finish the folder: its tables, ``files`` (path in the folder -> bytes: the
+        models a run played), run.json, and move it into place."""
         self._flush()
         for w in self._writers.values():
             w.close()
+        for name, raw in (files or {}).items():
+            (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.tmp / name).write_bytes(raw)
         (self.tmp / "run.json").write_text(json.dumps(meta, indent=2, default=str) + "\n",
                                            encoding="utf-8")
         folders.mark(self.tmp, "run")

@@ -48,6 +48,8 @@ from simkit.rng import game_seeds
 DEFAULT_CHUNK = 25_000
 SEARCH_CHUNK = 4
 """The largest chunk of a run with a search strategy (whose games take seconds)."""
+LEARNED_CHUNK = 2_000
+"""The largest chunk of a run with ``learned`` (a model valued after every legal move)."""
 MIN_CHUNK = 2_000
 """Chunks shrink toward the end of a run (see ``chunk_bounds``), but not below this many
 games: smaller ones would cost more in table-building than they save in balance."""
@@ -131,6 +133,10 @@ def parse_weight(item) -> tuple[str, str, float | str]:
                           f"{item!r}")
     key, _, text = item.partition("=")
     sname, _, wname = key.partition(".")
+    if wname.strip() == MODEL_WEIGHT:  # a file, not a number (see learned_models)
+        if not text.strip():
+            raise SimkitError(f"weight {key.strip()} must name a model file")
+        return sname.strip(), MODEL_WEIGHT, text.strip()
     value = data.parse_value(text.strip())
     if isinstance(value, str) and value.replace("-", "_").isidentifier():
         return sname.strip(), wname.strip(), value
@@ -138,6 +144,51 @@ def parse_weight(item) -> tuple[str, str, float | str]:
             or abs(value) == float("inf"):
         raise SimkitError(f"weight {key.strip()} must be a finite number, not {text.strip()!r}")
     return sname.strip(), wname.strip(), float(value)
+
+
+MODEL_WEIGHT = "model"
+"""``--weight learned.model=FILE``: the model file a ``learned`` seat plays."""
+
+
+def learned_models(game: str, players: int, slots, weights, params, mismatch_ok: bool,
+                   given: dict | None = None) -> tuple[tuple[str, str], ...]:
+    """The model of each slot played by ``learned`` (``simkit.learn.find_model``: the file of
+    ``--weight SLOT.model=FILE``, a model ``given`` by slot, or the one that matches the
+    game, player count, VERSION and data), each remembered in this process's store: the
+    RunSpec's ``models``: ((slot, digest), ...)."""
+    from simkit import learn
+
+    specs = registry.strategies_for(game)
+    learned = [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+    files = {}
+    for sname, wname, v in weights:
+        if wname != MODEL_WEIGHT:
+            continue
+        if not any(sname in (s, registry.split_budget(s)[0]) for s in learned):
+            raise SimkitError(f"--weight {sname}.model: no seat of this run plays {sname} by "
+                              f"a model (a model file is for learned); its strategies: "
+                              f"{', '.join(slots)}")
+        files[sname] = v
+    if not learned:
+        return ()
+    spec = registry.get_game(game)
+    digest = data.data_digest(params)
+    default = data.data_digest(spec.data)
+    out = []
+    for slot in learned:
+        base = registry.split_budget(slot)[0]
+        if given and slot in given:  # a model in hand (training's yardstick)
+            found = learn.Found(given[slot], "given")
+            learn.check_fits(found.model, "the model given", game, players,
+                             tuple(spec.features))
+        else:
+            file = files.get(slot, files.get(base))
+            found = learn.find_model(spec, players, digest, default,
+                                     None if file is None else Path(file), mismatch_ok)
+        d = learn.remember(found.model)
+        learn.SOURCES.setdefault(d, found.source)
+        out.append((slot, d))
+    return tuple(out)
 
 
 def _with_budgets(game: str, names: list[str], weights) -> list[str]:
@@ -187,12 +238,21 @@ class RunSpec:
     kingmaking: int = 0
     """How many games (the run's first) are replayed to find kingmakers (``--kingmaking``,
     ``docs/metrics.md``): every decision's moves played out to see who would win."""
+    models: tuple[tuple[str, str], ...] = ()
+    """The model of each slot played by ``learned``: (slot, the model's digest); the models
+    themselves are in this process's store (``simkit.learn``), a Dask worker gets them with
+    its chunks, and the run folder keeps a copy of each."""
+    model_mismatch: bool = False
+    """``--model-mismatch ok``: a learned seat may play a model of other data or another
+    VERSION of the game than the run's (the model of the default data, without a file)."""
 
     @classmethod
     def make(cls, game, players, games, seed=0, strategies="random", overrides=None,
-             rotate=True, weights=None, compile_with=(), trace=0, kingmaking=0) -> RunSpec:
+             rotate=True, weights=None, compile_with=(), trace=0, kingmaking=0,
+             model_mismatch=False, models=None) -> RunSpec:
         """Build and validate a RunSpec from user-facing arguments; ``trace`` and
-        ``kingmaking`` are a number of games or ``"all"``."""
+        ``kingmaking`` are a number of games or ``"all"``; ``models`` (slot -> a
+        ``simkit.learn.Model``) gives learned seats their model without a file."""
         spec = registry.get_game(game)
         if players not in spec.players:
             raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
@@ -205,9 +265,12 @@ class RunSpec:
             raise SimkitError(f"rotate must be true or false, not {rotate!r}")
         names = registry.resolve_strategies(game, strategies, players)
         over = data.parse_overrides(overrides)
-        data.apply_overrides(spec.data, over)
+        effective = data.apply_overrides(spec.data, over)
         w = [parse_weight(item) for item in weights or ()]
         names = _with_budgets(game, names, w)
+        found = learned_models(game, players, sorted(set(names)), w, effective,
+                                  bool(model_mismatch), models)
+        w = [x for x in w if x[1] != MODEL_WEIGHT]
         frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))  # plans cached
         extra = tuple(sorted({registry.split_budget(n)[0] for n in compile_with}))
         traced = check_trace(spec, trace, games)
@@ -215,7 +278,7 @@ class RunSpec:
         if kings:
             check_kingmaking_strategies(game, names)
         run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w), extra,
-                  traced, kings)
+                  traced, kings, found, bool(model_mismatch))
         plan(run)  # compile the parameters now, so a bad value fails before any output
         return run
 
@@ -245,11 +308,14 @@ class Plan:
     rollout_weights: np.ndarray = field(default_factory=lambda: np.zeros(1, np.float64))
     teams: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     phases: tuple[str, ...] = ("all",)  # the game's phases, or one for a game without
+    learned_features: int = 0  # the game's features, when a slot plays learned (else 0)
+    named_width: int = 0  # the columns of ``weights`` that hold named weights (then models)
 
     def slot_weights(self, slot: int) -> dict[str, float]:
-        """Slot ``slot``'s effective weights by name."""
+        """Slot ``slot``'s effective weights by name (a learned slot's model not among
+        them)."""
         names = self.driver.weight_names[int(self.kernels[slot])]
-        return dict(zip(names, self.weights[slot].tolist(), strict=False))
+        return dict(zip(names, self.weights[slot].tolist()[:len(names)], strict=False))
 
     def base(self, slot: int) -> str:
         """The strategy that plays slot ``slot`` (``ismcts`` for ``ismcts@1000``)."""
@@ -286,13 +352,13 @@ def _slot_weights(driver: Driver, slots: tuple[str, ...], run_weights, game: str
     specs = registry.strategies_for(game)
     for i, b in enumerate(bases):
         w[i] = driver.default_weights[driver.code(b)]
-        if specs[b].search is not None:  # the game's own defaults for the search knobs
+        if specs[b].searches:  # the game's own defaults for the search knobs
             from simkit.search import game_knobs
 
             knobs = game_knobs(game)
             w[i, : len(knobs)] = list(knobs.values())
     targets = set(slots) | set(bases)
-    if any(specs[b].search is not None for b in bases) and "heuristic" in specs:
+    if any(specs[b].searches for b in bases) and "heuristic" in specs:
         targets.add("heuristic")  # the weights of the searches' heuristic rollouts
     for sname, _, _ in run_weights:
         if sname not in targets:
@@ -312,7 +378,7 @@ def _slot_weights(driver: Driver, slots: tuple[str, ...], run_weights, game: str
                                       f"{', '.join(names) or 'none'}")
                 if isinstance(v, str):
                     choices = spec.named_weights.get(wname, {})
-                    if spec.search is not None and wname == "rollout":
+                    if spec.searches and wname == "rollout":
                         from simkit.search import rollout_choices
 
                         choices = rollout_choices(game)
@@ -324,7 +390,7 @@ def _slot_weights(driver: Driver, slots: tuple[str, ...], run_weights, game: str
                     v = choices[v]
                 w[i, names.index(wname)] = v
     for i, (slot, b) in enumerate(zip(slots, bases, strict=True)):
-        if specs[b].search is not None:
+        if specs[b].searches:
             from simkit.search import check_knobs, resolve_knobs
 
             names = driver.weight_names[driver.code(b)]
@@ -348,14 +414,16 @@ def plan(run: RunSpec) -> Plan:
     specs = registry.strategies_for(run.game)
     search_nodes = 0
     rollout = np.zeros(1, np.float64)
-    if any(specs[b].search is not None for b in bases):
+    if any(specs[b].searches for b in bases):
         from simkit.search import rollout_weights
 
         search_nodes = max(int(weights[i, driver.weight_names[kernels[i]].index("iterations")])
-                           for i, b in enumerate(bases) if specs[b].search is not None)
+                           for i, b in enumerate(bases) if specs[b].searches)
         rollout = rollout_weights(run.game, {k: v for s, k, v in run.weights
                                              if s == "heuristic" and not isinstance(v, str)})
     rules = spec.rules
+    named_width = weights.shape[1]
+    weights, features = _with_models(run, slots, weights)
     return Plan(
         run, params, compiled, driver,
         np.array([slots.index(n) for n in run.strategies], dtype=np.int32),
@@ -364,7 +432,31 @@ def plan(run: RunSpec) -> Plan:
         int(rules.max_moves(compiled, run.players)), spec.columns_for(vals),
         slots, kernels, search_nodes, rollout,
         np.array(spec.teams(run.players), np.int32),
-        tuple(spec.phases) if spec.has_phases else ("all",))
+        tuple(spec.phases) if spec.has_phases else ("all",), features, named_width)
+
+
+def _with_models(run: RunSpec, slots: tuple[str, ...], weights: np.ndarray
+                 ) -> tuple[np.ndarray, int]:
+    """``weights`` with each learned slot's row grown by its model (``simkit.learn``: its
+    named weights, then the flattened model, which the kernels read from ``L_MODEL``), and
+    the number of features the models read (0 when no slot plays learned)."""
+    if not run.models:
+        return weights, 0
+    from simkit import learn
+
+    flats = {slot: learn.recall(d).flat() for slot, d in run.models}
+    named = len(learn.NAMED)
+    width = max(weights.shape[1], named + max(len(f) for f in flats.values()))
+    out = np.zeros((len(slots), width), np.float64)
+    out[:, :weights.shape[1]] = weights
+    for slot, d in run.models:
+        i = slots.index(slot)
+        out[i, named:named + len(flats[slot])] = flats[slot]
+        given = {k for s, k, _ in run.weights if s in (slot, registry.split_budget(slot)[0])}
+        for k, v in learn.play_defaults(learn.recall(d)).items():
+            if k not in given:  # the model's own default (the samples it learnt with)
+                out[i, list(learn.NAMED).index(k)] = v
+    return out, int(next(iter(flats.values()))[0])
 
 
 def seat_codes(p: Plan, start: int, count: int) -> np.ndarray:
@@ -387,11 +479,11 @@ def workspace(p: Plan):
     tiny one that nothing reads)."""
     from simkit.search import Workspace
 
-    key = (p.run, p.search_nodes)
+    key = (p.run, p.search_nodes, p.learned_features)
     cached = getattr(_thread, "workspace", None)
     if cached is None or cached[0] != key:
         ws = Workspace.make(p.search_nodes, p.run.players, p.state_size, p.max_moves,
-                            len(p.item_columns), len(p.slots))
+                            len(p.item_columns), len(p.slots), p.learned_features)
         cached = (key, ws, ws.arrays(p.teams, p.rollout_weights))
         _thread.workspace = cached
     return cached[1], cached[2]
@@ -462,9 +554,47 @@ def kingmaking(p: Plan, seeds: np.ndarray, codes: np.ndarray, arrays, watch: np.
     return king, pivotal
 
 
-def remote_chunk(run: RunSpec, start: int, count: int) -> Chunk:
-    """What a Dask worker runs: rebuild the plan in its own process, play one chunk."""
+def remote_chunk(run: RunSpec, start: int, count: int, models: dict | None = None) -> Chunk:
+    """What a Dask worker runs: rebuild the plan in its own process, play one chunk.
+    ``models`` (digest -> a model file's bytes) are the run's learnt models, which the
+    worker's process may not have."""
+    if models:
+        from simkit import learn
+
+        for digest, raw in models.items():
+            if digest not in learn._STORE:
+                learn.remember(learn.model_from_bytes(raw, f"model {digest[:12]}"))
     return play_chunk(plan(run), start, count)
+
+
+def model_files(run: RunSpec) -> dict[str, bytes]:
+    """The files of a run's learnt models, by their path in its folder (run.json's
+    ``models``): what ``replay --run`` and ``--resume`` play them from."""
+    from simkit import learn
+
+    return {f"models/{slot}.npz": learn.recall(d).to_bytes() for slot, d in run.models}
+
+
+def models_meta(p: Plan) -> dict | None:
+    """run.json's ``models``: per learned slot, its model's digest, its copy in the folder,
+    where it was found, the data and VERSION it was trained on, and whether they differ from
+    the run's (``--model-mismatch ok``)."""
+    if not p.run.models:
+        return None
+    from simkit import learn
+
+    spec = registry.get_game(p.run.game)
+    digest = data.data_digest(p.params)
+    out = {}
+    for slot, d in p.run.models:
+        card = learn.recall(d).card
+        out[slot] = {"digest": d, "file": f"models/{slot}.npz",
+                     "source": learn.SOURCES.get(d, "given"),
+                     "data_digest": card["data_digest"], "game_version": card["game_version"],
+                     "default_data": card["data_digest"] == data.data_digest(spec.data),
+                     "mismatch": card["data_digest"] != digest
+                     or card["game_version"] != spec.version}
+    return out
 
 
 def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table, pa.Table | None]:
@@ -536,7 +666,10 @@ class _Backend:
                 self._own_client = True
             self.name = f"dask:{self.client.scheduler.address}"
             self.pending_max = 2 * max(1, len(self.client.scheduler_info()["workers"]))
-            self.submit = lambda s, c: self.client.submit(remote_chunk, p.run, s, c, pure=False)
+            models = {d: raw for (_, d), raw in zip(p.run.models, model_files(p.run).values(),
+                                                    strict=True)}
+            self.submit = lambda s, c: self.client.submit(remote_chunk, p.run, s, c, models,
+                                                          pure=False)
             self.result = lambda future: self._tabulated(future.result())
         elif workers > 1:
             self.pool = ThreadPoolExecutor(workers)
@@ -890,6 +1023,9 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     if p.search_nodes:  # seconds a game: small chunks, for progress and for Ctrl-C
         bounds = chunk_bounds(run.games, workers, chunk_size, min(SEARCH_CHUNK, cap), 1,
                               start=first)
+    elif p.learned_features:  # milliseconds a game in a big game: smaller chunks
+        bounds = chunk_bounds(run.games, workers, chunk_size, min(LEARNED_CHUNK, cap),
+                              min(LEARNED_CHUNK // 8, cap), start=first)
     else:
         bounds = chunk_bounds(run.games, workers, chunk_size, min(DEFAULT_CHUNK, cap),
                               min(MIN_CHUNK, cap), start=first)
@@ -970,7 +1106,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                     meta["search_note"] = ("search statistics cover the games played after "
                                            f"game {first} (the run was resumed there)")
             if writer is not None:
-                writer.close(meta)
+                writer.close(meta, model_files(run))
     except BaseException as exc:
         if writer is not None:
             writer.abort()
@@ -1055,7 +1191,7 @@ def search_summary(p: Plan, stats: np.ndarray | None) -> dict | None:
     out = {}
     specs = registry.strategies_for(p.run.game)
     for i, name in enumerate(p.slots):
-        if specs[p.base(i)].search is None:
+        if not specs[p.base(i)].searches:
             continue
         iterations, depth, deepest, playout, decisions = (float(x) for x in stats[i][:5])
         out[name] = {
@@ -1098,6 +1234,9 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "params": {k: {"value": q.value, "default": q.default, "source": q.source,
                        "why": q.why, "changed": q.changed} for k, q in p.params.items()},
         "overrides": {k: data.thaw(v) for k, v in p.run.overrides},
+        "data_digest": data.data_digest(p.params),
+        "models": models_meta(p),
+        "model_mismatch": p.run.model_mismatch,
         "backend": backend,
         "chunk_size": chunk_size,
         "versions": _versions(),

@@ -24,6 +24,7 @@ from simkit import registry
 from simkit.driver import SEARCH_KERNELS as KERNELS
 from simkit.driver import load_generated
 from simkit.errors import SimkitError
+from simkit.registry import TREE_SEARCHES
 
 TEMPLATE = Path(__file__).with_name("search_template.py")
 _BINDINGS_END = "# --- end of bindings ---"
@@ -143,7 +144,9 @@ def _render(spec, rollouts: dict) -> str:
         "import math",
         "",
         "from simkit.jit import copy_into, kernel",
-        "from simkit.rng import rand_below",
+        "import numpy as np",
+        "",
+        "from simkit.rng import next_u64, rand_below, seed_streams",
         f"import {spec.rules.__name__} as game",
     ]
     for code, s in rollouts.items():
@@ -161,6 +164,11 @@ def _render(spec, rollouts: dict) -> str:
     else:
         lines += ["", "", "@kernel", "def game_progress(params, state, out):",
                   "    raise RuntimeError('this game has no progress kernel')"]
+    if spec.has_features:
+        lines += ["", f"from {spec.rules.__name__} import features as game_features"]
+    else:
+        lines += ["", "", "@kernel", "def game_features(params, obs, seat, out):",
+                  "    raise RuntimeError('this game has no features kernel')"]
     return "\n".join(lines) + "\n" + body
 
 
@@ -180,7 +188,8 @@ class Workspace:
     """Everything a search decision writes, allocated once and reused: the tree (``nodes``
     rows), a scratch state and observation, a move list, an items counter, scores, ranks,
     per-seat rewards, and statistics per slot of the run (iterations, summed leaf depth,
-    deepest leaf, playout decisions, decisions searched)."""
+    deepest leaf, playout decisions, decisions searched); for ``learned``, an afterstate,
+    a feature vector and the values of the legal moves."""
 
     tree_i: np.ndarray
     tree_f: np.ndarray
@@ -192,32 +201,43 @@ class Workspace:
     ranks: np.ndarray
     reward: np.ndarray
     stats: np.ndarray
+    after: np.ndarray
+    feat: np.ndarray
+    values: np.ndarray
 
     @classmethod
     def make(cls, nodes: int, players: int, state_size: int, max_moves: int, n_items: int,
-             slots: int = 1):
-        """A workspace for searches of at most ``nodes`` iterations (0: none, a workspace
-        nothing reads, for a run without search)."""
+             slots: int = 1, features: int = 0):
+        """A workspace for searches of at most ``nodes`` iterations and for ``learned`` of
+        ``features`` features (0 and 0: a workspace nothing reads, for a run without
+        either)."""
         from simkit.search_template import STATS, TREE_COLUMNS
 
-        if nodes <= 0:
+        stats = np.zeros((max(slots, 1), STATS), np.float64)
+        if features > 0:
+            learned = (np.zeros(state_size, np.int32), np.zeros(features, np.float64),
+                       np.zeros(max_moves, np.float64))
+        else:
+            learned = (np.zeros(1, np.int32), np.zeros(1, np.float64), np.zeros(1, np.float64))
+        if nodes <= 0 and features <= 0:
             return cls(np.zeros((1, TREE_COLUMNS), np.int32), np.zeros((1, 2), np.float64),
                        np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32),
                        np.zeros((1, 1), np.int32), np.zeros(1, np.float64),
-                       np.zeros(1, np.int32), np.zeros(1, np.float64),
-                       np.zeros((max(slots, 1), STATS), np.float64))
+                       np.zeros(1, np.int32), np.zeros(1, np.float64), stats, *learned)
+        nodes = max(nodes, 0)
         return cls(np.zeros((nodes + 1, TREE_COLUMNS), np.int32),
                    np.zeros((max(nodes + 1, max_moves), max(players, 2)), np.float64),
                    np.zeros(state_size, np.int32), np.zeros(state_size, np.int32),
                    np.zeros(max_moves, np.int32), np.zeros((players, max(n_items, 1)), np.int32),
                    np.zeros(players, np.float64), np.zeros(players, np.int32),
-                   np.zeros(players, np.float64), np.zeros((max(slots, 1), STATS), np.float64))
+                   np.zeros(players, np.float64), stats, *learned)
 
     def arrays(self, teams: np.ndarray, rollout_weights: np.ndarray) -> tuple:
         """The tuple the driver's ``choose`` hands a search (``ws``): the seats' teams, the
         rollout policy's weights, then this workspace's arrays."""
         return (teams, rollout_weights, self.tree_i, self.tree_f, self.state, self.obs,
-                self.moves, self.items, self.scores, self.ranks, self.reward, self.stats)
+                self.moves, self.items, self.scores, self.ranks, self.reward, self.stats,
+                self.after, self.feat, self.values)
 
 
 def rollout_weights(game: str, overrides: dict[str, float] | None = None) -> np.ndarray:
@@ -263,8 +283,9 @@ class Search:
 
     def __init__(self, plan, kind: str, weights: dict[str, float] | None = None,
                  heuristic_weights: dict[str, float] | None = None):
-        if kind not in KERNELS:
-            raise SimkitError(f"unknown search {kind!r}; valid choices: {', '.join(KERNELS)}")
+        if kind not in TREE_SEARCHES:
+            raise SimkitError(f"unknown search {kind!r}; valid choices: "
+                              f"{', '.join(TREE_SEARCHES)}")
         self.plan = plan
         self.kind = kind
         game = plan.run.game

@@ -34,6 +34,14 @@ lead by the game's ``progress`` measure (``cutoff`` progress, docs/metrics.md).
 The workspace (tree arrays and scratch buffers) is allocated once per thread by the driver
 and reused across decisions and games: a decision allocates nothing.
 
+A third strategy, ``learned`` (docs/learning.md), searches nothing: it rates each legal
+move by a learnt model's value of the position the move leads to (its *afterstate*, reached
+in one determinisation, chance drawn from the seat's stream; a move that ends the game is
+worth the seat's exact score share) and plays the best, or samples a softmax of the values.
+``learned_values`` (the value of every legal move) is apart from the choice
+(``learned_pick``), so a search can use the values as a prior or to score a cut playout.
+``learned_games`` plays whole games with learnt models and records what the learner needs.
+
 Weights (``weights`` row of the seat), in this order:
     0 iterations (playouts per decision)   1 exploration (UCB1's c)
     2 rollout (the dispatch code of the rollout policy)   3 rollout_depth
@@ -46,8 +54,10 @@ Weights (``weights`` row of the seat), in this order:
 # --- bindings: replaced in a generated driver ---
 import math
 
+import numpy as np
+
 from simkit.jit import copy_into, kernel
-from simkit.rng import rand_below
+from simkit.rng import next_u64, rand_below, seed_streams
 
 game = None
 
@@ -59,6 +69,12 @@ def rollout_choose(code, params, obs, seat, moves, n_moves, weights, stream):  #
 def game_progress(params, state, out):  # pragma: no cover
     """The game's ``progress`` kernel (for ``cutoff`` progress), or a stand-in that is never
     called: the knob is refused for a game without one."""
+    raise NotImplementedError
+
+
+def game_features(params, obs, seat, out):  # pragma: no cover
+    """The game's ``features`` kernel (for ``learned``), or a stand-in that is never called:
+    ``learned`` is refused for a game without one."""
     raise NotImplementedError
 
 
@@ -368,3 +384,196 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                 break
             child = tree_i[child, T_SIBLING]
     return best_k
+
+
+# ---------------------------------------------------------------- learned (docs/learning.md)
+# The learned strategy's weights row: its named weights, then the model (simkit.learn.flat):
+# F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1[H, F], b1[H], w2[H], b2
+# (H > 0), or w[F], b (H = 0).
+L_TEMPERATURE, L_EPSILON, L_SAMPLES = 0, 1, 2
+L_MODEL = 3
+M_FEATURES, M_HIDDEN, M_NETS, M_PLAYERS, M_SEAT_NET = 0, 1, 2, 3, 4
+
+
+@kernel
+def model_value(w, seat, feat):
+    """The value (the expected score share, in (0, 1)) that the model in the learned row
+    ``w`` gives ``seat``'s position of features ``feat`` (float64[F], standardised here in
+    place)."""
+    F = int(w[L_MODEL + M_FEATURES])
+    H = int(w[L_MODEL + M_HIDDEN])
+    mean = L_MODEL + M_SEAT_NET + int(w[L_MODEL + M_PLAYERS])
+    scale = mean + F
+    size = H * F + 2 * H + 1 if H > 0 else F + 1
+    at = scale + F + int(w[L_MODEL + M_SEAT_NET + seat]) * size
+    for i in range(F):
+        feat[i] = (feat[i] - w[mean + i]) * w[scale + i]
+    if H == 0:
+        x = w[at + F]
+        for i in range(F):
+            x += w[at + i] * feat[i]
+    else:
+        b1 = at + H * F
+        w2 = b1 + H
+        x = w[w2 + H]
+        for h in range(H):
+            a = w[b1 + h]
+            row = at + h * F
+            for i in range(F):
+                a += w[row + i] * feat[i]
+            x += w[w2 + h] * math.tanh(a)
+    return 0.5 * (1.0 + math.tanh(0.5 * x))
+
+
+@kernel
+def afterstate_value(params, after, seat, w, n_players, max_turns, teams, obs2, scores,
+                     ranks, shares, feat):
+    """``seat``'s value of the full state ``after``: its exact score share when the game is
+    over (0 at the turn cap, as for everyone), else the model's value of its features from
+    ``seat``'s observation (``obs2``, ``scores``, ``ranks``, ``shares`` and ``feat`` are
+    scratch)."""
+    if game.is_over(after):
+        game.finish(params, after, scores, ranks)
+        score_shares(n_players, teams, ranks, shares)
+        return shares[seat]
+    if game.turn_number(after) >= max_turns:
+        return 0.0
+    game.observe(params, after, seat, obs2)
+    game_features(params, obs2, seat, feat)
+    return model_value(w, seat, feat)
+
+
+@kernel
+def learned_values(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns, teams,
+                   state, after, obs2, items, scores, ranks, shares, feat, values):
+    """Fill ``values[:n_moves]`` with ``seat``'s value of each legal move, from its
+    observation ``obs``: ``w[L_SAMPLES]`` times (at least once) a determinisation is drawn
+    from ``stream`` into ``state``, and each move is applied to a copy of it (``after``,
+    chance from ``stream``) and valued by ``afterstate_value``; a move's value is the mean.
+    Draws only from ``stream``; allocates nothing (every other array is scratch)."""
+    samples = max(1, int(w[L_SAMPLES]))
+    items[:, :] = 0  # a scratch counter: never read, kept from overflowing
+    for j in range(n_moves):
+        values[j] = 0.0
+    for _ in range(samples):
+        game.determinize(params, obs, seat, state, stream, obs2)
+        for j in range(n_moves):
+            copy_into(after, state)
+            game.apply_move(params, after, moves[j], stream, items)
+            values[j] += afterstate_value(params, after, seat, w, n_players, max_turns, teams,
+                                          obs2, scores, ranks, shares, feat)
+    for j in range(n_moves):
+        values[j] /= samples
+
+
+@kernel
+def uniform(stream):
+    """A uniform float in [0, 1) from ``stream`` (53 bits)."""
+    return (next_u64(stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@kernel
+def learned_pick(values, n_moves, w, stream):
+    """The index of the move to play by ``values``: with chance ``w[L_EPSILON]`` a uniformly
+    random one; else with ``w[L_TEMPERATURE]`` above 0 a draw from the softmax of the values
+    at that temperature (in score shares); else the best, ties broken at random. Draws from
+    ``stream`` only when one of these needs it."""
+    epsilon = w[L_EPSILON]
+    if epsilon > 0 and uniform(stream) < epsilon:
+        return rand_below(stream, n_moves)
+    best = values[0]
+    for j in range(1, n_moves):
+        best = max(best, values[j])
+    temperature = w[L_TEMPERATURE]
+    if temperature > 0:
+        total = 0.0
+        for j in range(n_moves):
+            total += math.exp((values[j] - best) / temperature)
+        u = uniform(stream) * total
+        for j in range(n_moves):
+            u -= math.exp((values[j] - best) / temperature)
+            if u < 0:
+                return j
+        return n_moves - 1
+    ties = 0
+    for j in range(n_moves):
+        if values[j] == best:
+            ties += 1
+    if ties == 1:
+        for j in range(n_moves):
+            if values[j] == best:
+                return j
+    pick = rand_below(stream, ties)
+    for j in range(n_moves):
+        if values[j] == best:
+            if pick == 0:
+                return j
+            pick -= 1
+    return 0
+
+
+@kernel
+def learned_choose(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns, teams,
+                   state, after, obs2, items, scores, ranks, shares, feat, values):
+    """``learned``: the index (into ``moves``) of the move ``seat`` plays, by
+    ``learned_values`` and ``learned_pick``."""
+    learned_values(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns, teams,
+                   state, after, obs2, items, scores, ranks, shares, feat, values)
+    return learned_pick(values, n_moves, w, stream)
+
+
+@kernel
+def learned_games(params, n_players, seeds, first, seat_rows, rows, max_turns, teams, state,
+                  obs, moves, streams, items, det, after, obs2, scratch_items, scores, ranks,
+                  shares, feat, values, out_feat, out_seat, out_game, out_ended, out_shares,
+                  out_turns):
+    """Play games ``first``.. of ``seeds`` as the runner plays them (the same streams, a
+    forced move played without asking), seat ``s`` of game ``g`` by ``learned`` with the row
+    ``rows[seat_rows[g, s]]`` (named weights, then a model), and record every decision of
+    more than one move: the features of the position it led to, as its seat sees it
+    (``out_feat`` float32[R, F], the real afterstate, chance drawn by the game), the seat,
+    the game, and whether the game ended there (a timeout too). ``out_shares`` (float64[G,
+    P]) gets each game's score shares, ``out_turns`` (int32[G]) its turns. With no room left
+    for a decision, stops before that game: returns (the first game not played, records);
+    with ``out_feat`` of no rows records nothing. Allocates nothing."""
+    cap = out_feat.shape[0]
+    r = 0
+    for g in range(first, seeds.shape[0]):
+        at_start = r
+        seed_streams(seeds[g], n_players, streams)
+        game.new_game(params, n_players, state, streams[0:1])
+        items[:, :] = 0
+        while not game.is_over(state) and game.turn_number(state) < max_turns:
+            n = game.legal_moves(params, state, moves)
+            k = 0
+            seat = game.to_move(state)
+            if n > 1:
+                if cap > 0 and r >= cap:
+                    return g, at_start
+                w = rows[seat_rows[g, seat]]
+                stream = streams[1 + seat:2 + seat]
+                game.observe(params, state, seat, obs)
+                learned_values(params, obs, seat, moves, n, w, stream, n_players, max_turns,
+                               teams, det, after, obs2, scratch_items, scores, ranks, shares,
+                               feat, values)
+                k = learned_pick(values, n, w, stream)
+            game.apply_move(params, state, moves[k], streams[0:1], items)
+            if n > 1 and cap > 0:
+                game.observe(params, state, seat, obs2)
+                game_features(params, obs2, seat, feat)
+                for i in range(out_feat.shape[1]):
+                    out_feat[r, i] = feat[i]
+                out_seat[r] = seat
+                out_game[r] = g
+                out_ended[r] = game.is_over(state) or game.turn_number(state) >= max_turns
+                r += 1
+        if game.is_over(state):
+            game.finish(params, state, scores, ranks)
+            score_shares(n_players, teams, ranks, shares)
+        else:
+            for s in range(n_players):
+                shares[s] = 0.0
+        for s in range(n_players):
+            out_shares[g, s] = shares[s]
+        out_turns[g] = game.turn_number(state)
+    return seeds.shape[0], r

@@ -12,7 +12,8 @@ from .transcript import check_state, describe_choice, describe_move, describe_se
 
 def compile_params(values: dict, n_players: int) -> tuple:
     """Effective data values -> the kernels' parameter arrays."""
-    return (np.array([values["target"], values["die_faces"]], dtype=np.int32),)
+    return (np.array([values["target"], values["die_faces"], values["max_turns"]],
+                     dtype=np.int32),)
 
 
 GAME = GameSpec(
@@ -30,4 +31,5 @@ GAME = GameSpec(
     check_state=check_state,
     summary="roll or hold; the first to the target wins (example game)",
     progress_unit="points",
+    features=rules.FEATURES,
 )

@@ -15,7 +15,7 @@ from simkit.rng import rand_below
 N_PLAYERS, SEAT, TURN_TOTAL, TURNS, WINNER, BANKED = 0, 1, 2, 3, 4, 5
 STATE_SIZE = BANKED + 4
 ROLL, HOLD = 0, 1
-P_TARGET, P_FACES = 0, 1
+P_TARGET, P_FACES, P_MAX_TURNS = 0, 1, 2
 
 ITEM_COLUMNS = ["roll:made", "hold:made", "bust:suffered"]
 I_ROLL, I_HOLD, I_BUST = 0, 1, 2
@@ -115,3 +115,54 @@ def progress(params, state, out):
     for s in range(state[N_PLAYERS]):
         out[s] = state[BANKED + s]
     out[state[SEAT]] += state[TURN_TOTAL]
+
+
+FEATURES = (
+    "own_banked", "own_at_risk", "own_if_held", "own_to_go", "own_on_turn",
+    "next_banked", "next_at_risk", "next_to_go", "next_on_turn",
+    "second_banked", "second_to_go", "second_on_turn",
+    "third_banked", "third_to_go", "third_on_turn",
+    "best_other_banked", "lead", "target", "turn_fraction",
+)
+"""What a Pig player looks at, from ``seat``'s side (``features``): points banked, the turn
+total at risk, what holding would bank, the points still to go, whose turn it is; then the
+same of each other seat in play order (the next first); the best opponent's bank and the
+seat's lead over it; the target and the turns played as a fraction of the cap."""
+F_NEXT, F_SECOND, F_THIRD = 5, 9, 12
+F_BEST, F_LEAD, F_TARGET, F_TURN = 15, 16, 17, 18
+
+
+@kernel
+def features(params, obs, seat, out):
+    """Fill ``out`` (float64[len(FEATURES)]) from ``obs`` for ``seat`` (Pig hides nothing,
+    so ``obs`` is the state); seats absent at fewer players are 0."""
+    n = obs[N_PLAYERS]
+    target = params[0][P_TARGET]
+    on_turn = obs[SEAT]
+    at_risk = obs[TURN_TOTAL]
+    for i in range(F_TURN + 1):
+        out[i] = 0.0
+    own = obs[BANKED + seat]
+    out[0] = own
+    out[1] = at_risk if on_turn == seat else 0
+    out[2] = own + out[1]
+    out[3] = max(0, target - own)
+    out[4] = 1.0 if on_turn == seat else 0.0
+    best = 0
+    for k in range(1, n):
+        other = (seat + k) % n
+        banked = obs[BANKED + other]
+        best = max(best, banked)
+        base = F_NEXT if k == 1 else (F_SECOND if k == 2 else F_THIRD)
+        out[base] = banked
+        if k == 1:
+            out[base + 1] = at_risk if on_turn == other else 0
+            out[base + 2] = max(0, target - banked)
+            out[base + 3] = 1.0 if on_turn == other else 0.0
+        else:
+            out[base + 1] = max(0, target - banked)
+            out[base + 2] = 1.0 if on_turn == other else 0.0
+    out[F_BEST] = best
+    out[F_LEAD] = own - best
+    out[F_TARGET] = target
+    out[F_TURN] = obs[TURNS] / params[0][P_MAX_TURNS]

@@ -1,0 +1,438 @@
+"""The learnt players' models (``docs/learning.md``): the file format, how a file is checked,
+where a run finds the model of its game, and the flat row the kernels read.
+
+A model is data, never code: one ``.npz`` file read with ``allow_pickle=False``, holding
+the standardisation of the game's features, one small network per seat and a JSON card
+(format, game, player count, game VERSION, data digest, feature names, architecture, how it
+was trained, its training curve and rating). Written byte for byte the same for the same
+contents (fixed zip dates), so one seed's training gives one file and its digest (sha256
+of the bytes) names the model everywhere: in run.json, in a RunSpec, in this process's
+store of loaded models.
+
+Each network maps the standardised features ``z = (x - mean) / std`` to the seat's expected
+score share: ``sigmoid(w2 . tanh(W1 z + b1) + b2)``, or ``sigmoid(w2 . z + b2)`` when it has
+no hidden layer (``hidden`` 0, a linear model).
+
+How the kernels get a model: a slot played by ``learned`` has its weights row grown by the
+flattened model after its named weights (``flat``; ``search_template`` reads it at
+``L_MODEL``), so every slot of a run carries its own model and every kernel that is handed
+a slot's weights (a run's games, a replay, a kingmaking replay) plays it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from simkit.errors import SimkitError
+
+FORMAT = 1
+KIND = "simkit-model"
+NAMED = {"temperature": 0.0, "epsilon": 0.0, "samples": 1.0}
+"""The ``learned`` strategy's own weights, in its row before the model: the softmax
+temperature of its choice (0: the best move), the chance of a uniformly random move, and
+how many determinisations (and chance draws) each move's value is averaged over."""
+ARRAYS = ("mean", "std", "w1", "b1", "w2", "b2", "seat_net")
+HEADER = 4  # features, hidden, nets, players; then seat_net[players]
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass
+class Model:
+    """A learnt evaluation of one game at one player count.
+
+    ``mean``, ``std`` float64[F]; ``w1`` float64[K, H, F]; ``b1`` float64[K, H]; ``w2``
+    float64[K, H] (float64[K, F] when H is 0); ``b2`` float64[K]; ``seat_net`` int64[P],
+    the network of each seat (K networks; a seat each by default)."""
+
+    card: dict
+    mean: np.ndarray
+    std: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    seat_net: np.ndarray
+    _bytes: bytes | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def game(self) -> str:
+        return self.card["game"]
+
+    @property
+    def players(self) -> int:
+        return int(self.card["players"])
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    @property
+    def n_features(self) -> int:
+        return int(self.mean.shape[0])
+
+    def to_bytes(self) -> bytes:
+        """The model file's bytes: the same contents give the same bytes."""
+        if self._bytes is None:
+            buf = io.BytesIO()
+            with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+                card = json.dumps(self.card, sort_keys=True, indent=1, allow_nan=False)
+                arrays = {"card": np.frombuffer(card.encode(), np.uint8)}
+                arrays.update({k: np.ascontiguousarray(getattr(self, k)) for k in ARRAYS})
+                for name, arr in arrays.items():
+                    info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    info.external_attr = 0o644 << 16
+                    member = io.BytesIO()
+                    np.lib.format.write_array(member, arr, allow_pickle=False)
+                    zf.writestr(info, member.getvalue())
+            self._bytes = buf.getvalue()
+        return self._bytes
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the file's bytes (hex): the model's name in runs and stores."""
+        return hashlib.sha256(self.to_bytes()).hexdigest()
+
+    def flat(self) -> np.ndarray:
+        """float64: the model as the kernels read it, after the strategy's named weights:
+        F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1 (H x F, row by row),
+        b1[H], w2[H], b2 (H > 0) or w[F], b (H = 0)."""
+        k = self.w1.shape[0]
+        parts = [np.array([self.n_features, self.hidden, k, self.players], np.float64),
+                 self.seat_net.astype(np.float64), self.mean, 1.0 / self.std]
+        for i in range(k):
+            if self.hidden:
+                parts += [self.w1[i].ravel(), self.b1[i], self.w2[i], self.b2[i:i + 1]]
+            else:
+                parts += [self.w2[i], self.b2[i:i + 1]]
+        return np.concatenate(parts).astype(np.float64)
+
+    def value(self, seat: int, x: np.ndarray) -> np.ndarray:
+        """The model's values (float64[N]) of feature rows ``x`` (float[N, F]) for
+        ``seat``, as the kernels compute them (for the learner and the tests)."""
+        return _sigmoid(self.logit(seat, x))
+
+    def logit(self, seat: int, x: np.ndarray) -> np.ndarray:
+        k = int(self.seat_net[seat])
+        z = (np.asarray(x, np.float64) - self.mean) / self.std
+        if self.hidden:
+            return np.tanh(z @ self.w1[k].T + self.b1[k]) @ self.w2[k] + self.b2[k]
+        return z @ self.w2[k] + self.b2[k]
+
+
+def play_defaults(model: Model) -> dict[str, float]:
+    """The named weights a model plays with unless a run gives them (its card's ``play``:
+    the ``samples`` it was trained with, so a model of a game whose moves draw chance
+    values each move as it learnt to)."""
+    play = model.card.get("play")
+    if not isinstance(play, dict):
+        return {}
+    return {k: float(v) for k, v in play.items()
+            if k in NAMED and isinstance(v, int | float) and not isinstance(v, bool)
+            and math.isfinite(v)}
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def new_model(card: dict, n_features: int, hidden: int, seat_net, rng: np.random.Generator,
+              mean=None, std=None) -> Model:
+    """A model that values every position alike (``w2`` and ``b2`` zero, so ``learned``
+    breaks every tie at random: the first generation plays uniformly), with ``W1`` drawn
+    small from ``rng`` so its hidden units can learn apart."""
+    seat_net = np.asarray(seat_net, np.int64)
+    k = int(seat_net.max()) + 1
+    w1 = rng.normal(0.0, 1.0 / np.sqrt(max(n_features, 1)), (k, hidden, n_features))
+    return Model(dict(card), np.zeros(n_features) if mean is None else np.asarray(mean, float),
+                 np.ones(n_features) if std is None else np.asarray(std, float), w1,
+                 np.zeros((k, hidden)), np.zeros((k, hidden if hidden else n_features)),
+                 np.zeros(k), seat_net)
+
+
+# ---------------------------------------------------------------- reading and checking
+
+def read_model(path: Path, game: str | None = None, players: int | None = None,
+               features: tuple[str, ...] | None = None, what: str = "model") -> Model:
+    """The model in ``path``, checked whole, or one line naming what is wrong with it: a
+    missing, unreadable, corrupt or foreign (not a simkit model) file, or a model of another
+    game, player count or set of features than asked for."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SimkitError(f"{what} file {path} does not exist") from None
+    except IsADirectoryError:
+        raise SimkitError(f"{what} file {path} is a folder, not a model file") from None
+    except OSError as exc:
+        raise SimkitError(f"{what} file {path} cannot be read ({exc.strerror})") from None
+    model = model_from_bytes(raw, str(path))
+    check_fits(model, str(path), game, players, features)
+    return model
+
+
+def model_from_bytes(raw: bytes, name: str) -> Model:
+    """A model from a file's bytes (``name`` for the messages), checked for shape and
+    finiteness."""
+    if not raw.startswith(b"PK"):
+        raise SimkitError(f"{name} is not a simkit model (not an .npz file); a model is "
+                          "what `simkit train` writes")
+    try:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+            names = set(z.files)
+            if "card" not in names:
+                raise SimkitError(f"{name} is an .npz file but not a simkit model (it has no "
+                                  "card); a model is what `simkit train` writes")
+            arrays = {k: z[k] for k in names}
+    except SimkitError:
+        raise
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+        raise SimkitError(f"{name} is a corrupt model file ({type(exc).__name__}: "
+                          f"{str(exc)[:120]}); train it again or give another") from None
+    try:
+        card = json.loads(arrays["card"].astype(np.uint8).tobytes().decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, TypeError):
+        raise SimkitError(f"{name} is a corrupt model file (its card is not JSON)") from None
+    if not isinstance(card, dict) or card.get("kind") != KIND:
+        raise SimkitError(f"{name} is an .npz file but not a simkit model (its card does not "
+                          f"say {KIND!r})")
+    if card.get("format") != FORMAT:
+        raise SimkitError(f"{name} is a model of format {card.get('format')!r}; this simkit "
+                          f"reads format {FORMAT}: train it again")
+    missing = [k for k in ARRAYS if k not in arrays]
+    if missing:
+        raise SimkitError(f"{name} is a corrupt model file (no {missing[0]} array)")
+    model = Model(card, *(arrays[k] for k in ARRAYS))
+    problem = _shape_problem(model)
+    if problem:
+        raise SimkitError(f"{name} is a corrupt model file ({problem})")
+    model._bytes = raw
+    return model
+
+
+def _shape_problem(m: Model) -> str | None:
+    c = m.card
+    names = c.get("features")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        return "its card names no features"
+    for key in ("game", "game_version", "data_digest"):
+        if not isinstance(c.get(key), str):
+            return f"its card has no {key}"
+    if not isinstance(c.get("players"), int) or c["players"] < 1:
+        return "its card has no player count"
+    f, p = len(names), c["players"]
+    for k in ARRAYS:
+        arr = getattr(m, k)
+        if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "fiu":
+            return f"{k} is not numbers"
+    if m.w1.ndim != 3 or m.w1.shape[2] != f:
+        return f"w1 has shape {m.w1.shape}, not (nets, hidden, {f})"
+    k, h = m.w1.shape[0], m.w1.shape[1]
+    want = {"mean": (f,), "std": (f,), "b1": (k, h), "w2": (k, h if h else f), "b2": (k,),
+            "seat_net": (p,)}
+    for name, shape in want.items():
+        if getattr(m, name).shape != shape:
+            return f"{name} has shape {getattr(m, name).shape}, not {shape}"
+    for name in ARRAYS:
+        if not np.all(np.isfinite(getattr(m, name))):
+            return f"{name} holds a value that is not finite"
+    if np.any(m.std <= 0):
+        return "std holds a value that is not positive"
+    if k < 1 or np.any(m.seat_net < 0) or np.any(m.seat_net >= k):
+        return f"seat_net names a network outside 0..{k - 1}"
+    for name in ("mean", "std", "w1", "b1", "w2", "b2"):
+        setattr(m, name, getattr(m, name).astype(np.float64))
+    m.seat_net = m.seat_net.astype(np.int64)
+    return None
+
+
+def check_fits(model: Model, name: str, game: str | None, players: int | None,
+               features: tuple[str, ...] | None) -> None:
+    """One line when ``model`` is not a model of ``game`` at ``players`` with ``features``."""
+    if game is not None and model.game != game:
+        raise SimkitError(f"{name} is a model of {model.game}, not of {game}")
+    if players is not None and model.players != players:
+        raise SimkitError(f"{name} is a model of {model.game} at {model.players} players, "
+                          f"not {players}")
+    if features is not None and list(features) != list(model.card["features"]):
+        theirs = set(model.card["features"])
+        diff = sorted(set(features) ^ theirs) or ["their order"]
+        raise SimkitError(f"{name} was trained on other features than {model.game}'s now "
+                          f"(they differ in {', '.join(diff[:3])}); train it again")
+
+
+def write_model(model: Model, path: Path) -> None:
+    """Write ``model`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(model.to_bytes())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary file (mkstemp makes it private)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise SimkitError(f"cannot write the model to {path} ({exc.strerror or exc})") from None
+
+
+# ---------------------------------------------------------------- finding a run's model
+
+_STORE: dict[str, Model] = {}
+"""The models this process has loaded, by digest: a RunSpec names its models by digest,
+and ``plan`` takes them from here (a Dask worker gets them with its chunk)."""
+
+
+SOURCES: dict[str, str] = {}
+"""Where each model of the store was found (run.json's ``models``)."""
+
+
+def remember(model: Model) -> str:
+    _STORE[model.digest] = model
+    return model.digest
+
+
+def recall(digest: str) -> Model:
+    try:
+        return _STORE[digest]
+    except KeyError:
+        raise SimkitError(f"the model {digest[:12]} is not loaded in this process; give it "
+                          "with --weight learned.model=FILE") from None
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("SIMKIT_CACHE_DIR") or Path.home() / ".cache" / "simkit")
+
+
+def user_model_path(game: str, players: int, data_digest: str) -> Path:
+    """Where ``simkit train`` writes by default, and where a run looks first: simkit's
+    cache, ``models/<game>-<players>p-<data digest>.npz``."""
+    return cache_root() / "models" / f"{game}-{players}p-{data_digest}.npz"
+
+
+def shipped_model_path(spec, players: int) -> Path:
+    """The model a game ships for its default data: ``<package>/models/<players>p.npz``."""
+    return Path(spec.package_dir) / "models" / f"{players}p.npz"
+
+
+@dataclass
+class Found:
+    """The model a slot plays, where it came from, and whether it was trained on other
+    data or another VERSION of the game than the run's (a mismatch the user allowed)."""
+
+    model: Model
+    source: str
+    mismatch: bool = False
+
+
+def _candidates(spec, players: int, digest: str) -> list[tuple[Path, str]]:
+    return [(user_model_path(spec.name, players, digest), "user"),
+            (shipped_model_path(spec, players), "shipped")]
+
+
+def _fits(model: Model, version: str, digest: str) -> bool:
+    return model.card["game_version"] == version and model.card["data_digest"] == digest
+
+
+def find_model(spec, players: int, data_digest: str, default_digest: str,
+               file: Path | None = None, mismatch_ok: bool = False) -> Found:
+    """The model a ``learned`` seat plays in a run of ``spec`` at ``players`` on data of
+    ``data_digest``: the ``file`` given, else the user's model of that data (simkit's cache)
+    and then the game's shipped one. A model of other data or another VERSION is refused in
+    one line unless ``mismatch_ok``; then, with no file given, the model of the default
+    data (``default_digest``) plays."""
+    features = tuple(spec.features or ())
+    version = spec.version
+    if file is not None:
+        model = read_model(file, spec.name, players, features)
+        if not _fits(model, version, data_digest) and not mismatch_ok:
+            raise SimkitError(_mismatch_line(model, str(file), version, data_digest,
+                                             default_digest))
+        return Found(model, str(file), not _fits(model, version, data_digest))
+    near = []  # models of this game and player count that do not fit: nearest first
+    for digest in dict.fromkeys([data_digest, default_digest]):
+        for path, kind in _candidates(spec, players, digest):
+            if path.is_file():
+                model = read_model(path, spec.name, players, features, what=f"the {kind} model")
+                if _fits(model, version, data_digest):
+                    return Found(model, f"{kind}: {path}")
+                near.append((model, f"{kind}: {path}"))
+    if near and mismatch_ok:
+        return Found(near[0][0], near[0][1], True)
+    if near:
+        raise SimkitError(_mismatch_line(near[0][0], near[0][1].split(": ", 1)[1], version,
+                                         data_digest, default_digest))
+    raise SimkitError(f"learned has no model of {spec.name} at {players} players for its "
+                      f"data (digest {data_digest}, VERSION {version}): train one with "
+                      f"`simkit train {spec.name} --players {players}` (with the run's --set "
+                      "and --cards), or give one with --weight learned.model=FILE")
+
+
+def _mismatch_line(model: Model, name: str, version: str, digest: str, default: str) -> str:
+    c = model.card
+    if c["game_version"] != version:
+        what = f"VERSION {c['game_version']} of {c['game']}, not {version}"
+    elif c["data_digest"] == default:
+        what = "the default data, not this run's (--set or --cards)"
+    else:
+        what = f"other data (digest {c['data_digest']}) than this run's ({digest})"
+    return (f"the model {name} was trained on {what}: train one for this data with "
+            f"`simkit train {c['game']} --players {c['players']}` and the run's --set and "
+            "--cards, or play it anyway with --model-mismatch ok")
+
+
+# ---------------------------------------------------------------- one decision from Python
+
+class Learned:
+    """``learned`` ready to decide from Python with ``model`` (for tests, benchmarks and
+    advice): the game's rendered kernels, the slot's weights row and a workspace. ``weights``
+    by name, as ``NAMED`` lists them."""
+
+    def __init__(self, plan, model: Model, weights: dict[str, float] | None = None):
+        from simkit import registry
+        from simkit.search import Workspace, load_search
+
+        spec = registry.get_game(plan.run.game)
+        registry.check_learnable(spec.name)
+        check_fits(model, "the model", spec.name, plan.run.players, tuple(spec.features))
+        unknown = set(weights or {}) - set(NAMED)
+        if unknown:
+            raise SimkitError(f"learned has no weight {sorted(unknown)[0]!r}; its weights: "
+                              + ", ".join(NAMED))
+        self.plan = plan
+        self.module = load_search(spec.name)
+        named = {**NAMED, **play_defaults(model), **(weights or {})}
+        self.row = np.concatenate([np.array(list(named.values()), np.float64), model.flat()])
+        n = plan.run.players
+        self.teams = np.array(spec.teams(n), np.int32)
+        self.ws = Workspace.make(0, n, plan.state_size, plan.max_moves, len(plan.item_columns),
+                                 1, model.n_features)
+
+    def _args(self, obs, seat, moves, n_moves, stream):
+        ws, p = self.ws, self.plan
+        return (p.compiled, obs, seat, moves, n_moves, self.row, stream, p.run.players,
+                p.max_turns, self.teams, ws.state, ws.after, ws.obs, ws.items, ws.scores,
+                ws.ranks, ws.reward, ws.feat, ws.values)
+
+    def values(self, obs: np.ndarray, seat: int, moves: np.ndarray, n_moves: int,
+               stream: np.ndarray) -> np.ndarray:
+        """``seat``'s value of each of ``moves[:n_moves]`` from ``obs`` (float64[n_moves]),
+        drawing only from ``stream`` (uint64[1])."""
+        self.module.learned_values(*self._args(obs, seat, moves, n_moves, stream))
+        return self.ws.values[:n_moves].copy()
+
+    def decide(self, obs: np.ndarray, seat: int, moves: np.ndarray, n_moves: int,
+               stream: np.ndarray) -> int:
+        """The index into ``moves[:n_moves]`` that ``learned`` plays."""
+        return int(self.module.learned_choose(*self._args(obs, seat, moves, n_moves, stream)))
