@@ -370,10 +370,18 @@ def test_the_command_exits_without_teardown_but_with_its_exit_handlers(tmp_path)
 
 def test_a_reader_that_goes_away_ends_the_command_silently():
     """``simkit rules GAME | head -1``: the rest of the output has nowhere to go; the
-    command ends as one killed by SIGPIPE would (status 141), with nothing on stderr."""
-    cmd = [sys.executable, "-c", "from simkit.cli import entry; import sys; "
-           "sys.argv = ['simkit', 'rules', 'rabbit-hunt']; entry()"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    command ends as one killed by SIGPIPE would (status 141), with nothing on stderr. (A
+    command of more output than a pipe holds, so the write surely meets the closed pipe.)"""
+    script = ("import sys, click\n"
+              "from simkit.cli import entry, main\n"
+              "@main.command('spew')\n"
+              "def spew():\n"
+              "    for _ in range(100_000):\n"
+              "        click.echo('x' * 79)\n"
+              "sys.argv = ['simkit', 'spew']\n"
+              "entry()\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
     proc.stdout.readline()
     proc.stdout.close()  # as `head -1` does once it has its line
     err = proc.stderr.read().decode()
