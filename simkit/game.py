@@ -117,6 +117,15 @@ An optional field for the search strategies (``docs/search.md``):
         The game's NOTES.md gives the figures they were chosen by. ``--weight`` and
         ``NAME@N`` override them.
 
+An optional field for the reports (issue 28):
+
+    strong
+        The name of the game's strong fast player: the strongest strategy that plays a
+        million 2-player games within an hour on a 2-core machine (``"heuristic"`` unless
+        the game says otherwise). Headlines, the README's experiment and ``sensitivity
+        --assumptions`` play it. A game with no strategy of that name falls back to
+        ``random`` (``strong_strategy``).
+
 Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
 effective values into a tuple of numpy arrays (``params``) that the kernels read.
 """
@@ -161,6 +170,7 @@ class GameSpec:
     progress_unit: str = "points"
     phases: tuple[str, ...] | None = None
     features: tuple[str, ...] | None = None
+    strong: str = "heuristic"
 
     def __post_init__(self):
         if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":

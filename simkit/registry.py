@@ -245,3 +245,10 @@ def check_learnable(game: str, name: str = "learned") -> None:
             f"{' and '.join(missing)} kernel{'s' if len(missing) > 1 else ''}, which {game} "
             f"does not have (see docs/adding-a-game.md and docs/learning.md); its "
             f"strategies: {', '.join(others)}")
+
+
+def strong_strategy(game: str) -> str:
+    """The game's strong fast player (``GameSpec.strong``), or ``random`` when the game
+    has no strategy of that name (a plugin without a heuristic)."""
+    name = get_game(game).strong
+    return name if name in strategies_for(game) else "random"
