@@ -269,11 +269,15 @@ LONG_CELL = 40
 widening the table: a 400-character list of versions or weights pushed every other value of
 the run-settings table out of its box."""
 
+SHORT_TEXT = 12
+"""Words in a cell of at most this many characters stay on one line."""
+
 CLIPPED_CELL = 400
 """A cell of more characters than this shows its start, and the whole text on hover."""
 
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
+_INTERVAL = re.compile(r"\[[^\]]*, [^\]]*\]$")
 
 
 def _text_column(values) -> bool:
@@ -283,16 +287,20 @@ def _text_column(values) -> bool:
 
 
 def _cell(value, text: bool = False) -> str:
-    """A table cell: short text never breaks inside a figure ("+3.95 pp", "[+1.8, +6.1]"
-    break only after a comma), long text wraps (and the longest is cut, whole in its
-    title)."""
+    """A table cell: short text stays on one line (a figure never breaks: "+3.95 pp"), an
+    interval may break after its comma, long text wraps (and the longest is cut, whole in
+    its title)."""
     value = str(value)
     if len(value) > LONG_CELL:
         shown = value if len(value) <= CLIPPED_CELL else value[:CLIPPED_CELL - 3] + "..."
         title = f' title="{html.escape(value)}"' if shown != value else ""
         return f' class="long"{title}>{html.escape(shown)}'
-    return (' class="txt">' if text else ">") + ", ".join(
-        html.escape(part).replace(" ", "&nbsp;") for part in value.split(", "))
+    if _INTERVAL.search(value):
+        # an interval may break after its comma, never inside a bound ("+1.76 pp")
+        return ' class="iv">' + html.escape(value).replace(" pp", "\u00a0pp")
+    if text and len(value) > SHORT_TEXT:  # words may wrap; "seat 1" never does
+        return ' class="txt wrap">' + html.escape(value)
+    return (' class="txt">' if text else ">") + html.escape(value)
 
 
 def to_html(t: pd.DataFrame, highlight: Sequence[bool] | None = None) -> str:
@@ -436,7 +444,9 @@ h3{font-size:1.05em;margin-top:1.4em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.4em 0 1em;font-size:.85em}
 th,td{border:1px solid #e2e8f0;padding:.2em .45em;text-align:right;vertical-align:top}
-td.long{text-align:left;min-width:14em;overflow-wrap:anywhere}
+td{white-space:nowrap}
+td.iv,td.wrap{white-space:normal}
+td.long{white-space:normal;text-align:left;min-width:14em;overflow-wrap:anywhere}
 td.txt,th.txt{text-align:left}
 th{background:#edf2f7}
 td:first-child,th:first-child{text-align:left}
@@ -445,7 +455,8 @@ table.fold,table.fold tbody{display:block}
 table.fold thead{display:none}
 table.fold tr{display:flex;flex-wrap:wrap;gap:0 1.2em;border:1px solid #cbd5e0;
 border-radius:3px;margin:0 0 .4em;padding:.2em .5em}
-table.fold td{display:block;border:none;text-align:left;padding:.05em 0;min-width:0}
+table.fold td{display:block;border:none;text-align:left;padding:.05em 0;min-width:0;
+white-space:normal}
 table.fold td::before{content:attr(data-label) ": ";font-weight:600;color:#4a5568}
 figure{margin:.8em 0}
 img{max-width:100%;height:auto}
@@ -600,7 +611,8 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
         cap = (f"Strongest and weakest choices{who}, of {int(part['enough'].sum())} with enough "
                f"seat-games" + (f"; {thin} with too few to judge are left out" if thin else ""))
         if len(rank):
-            doc.table(item_table(rank), caption=cap, highlight=_clear(rank))
+            shown, _ = _constant_columns(item_table(rank), ("strategy",))  # in the caption
+            doc.table(shown, caption=cap, highlight=_clear(rank))
             doc.figure(F.item_value_figure(rank, f"Card value{who}: {run.label}", max_items=24),
                        f"{prefix}item_value{'_' + str(strategy) if strategy else ''}.png",
                        f"card value{who}")
@@ -930,7 +942,7 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc.table(shown,
                   caption="Changed minus base with 95% intervals from the paired per-game "
                           "differences (highlighted: the interval excludes 0)"
-                          + "".join(f"; {k} {v}" for k, v in same.items()),
+                          + "".join(f"; every row: {k} {v}" for k, v in same.items()),
                   highlight=_clear(main))
         doc.figure(F.whatif_figure(table), "whatif_differences.png", "what-if differences")
         if len(items):

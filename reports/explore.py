@@ -581,7 +581,14 @@ def sweep_section(doc, folder: Path, summary: dict, prefix: str = "",
              f"same seeds (master seed {summary['master_seed']}); strategies "
              f"{', '.join(dict.fromkeys(summary['strategies']))}. Folder: {folder}.",
              cls="meta")
-    doc.table(sweep_frame(summary), caption="Every point (95% intervals)")
+    today = _with_today(folder, summary).get("today") or {}
+    marks = [bool(today) and all(pt["changes"][k] == today.get(k) for k in summary["keys"])
+             for pt in summary["points"]]
+    doc.table(sweep_frame(summary), caption="Every point (95% intervals)" + (
+        "; highlighted: today's value (" + ", ".join(f"{k}={v}" for k, v in today.items())
+        + ")" if any(marks) else "; today's value (" + ", ".join(
+            f"{k}={v}" for k, v in today.items()) + ") is not among the points"
+        if today else ""), highlight=marks)
     if len(summary["keys"]) == 1:
         doc.figure(F.sweep_line_figure(_with_today(folder, summary), fair),
                    f"{prefix}sweep.png", "sweep: first-player advantage in points, with the "

@@ -683,7 +683,7 @@ def tornado_figure(summary: dict, top: int = 20) -> Figure:
         return _empty("Sensitivity", "no number could move")
     by = {(r["key"], r["direction"]): r for r in summary["effects"]}
     with _style():
-        fig = _figure(8, 0.6 + 0.32 * len(ranked))
+        fig = _figure(8, 1.0 + 0.5 * len(ranked))  # room for each bar's value
         ax = fig.subplots()
         y = np.arange(len(ranked))[::-1]
         for direction, color, dy in (("down", SECOND, -0.17), ("up", ACCENT, 0.17)):
@@ -721,8 +721,19 @@ def tornado_figure(summary: dict, top: int = 20) -> Figure:
 
 def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
     """A balancing search: each objective's distance at every trial and the best so far;
-    with one number varied, the distance against its value too."""
+    with one number varied, the distance against its value too (today's value marked).
+    Distances of shares (first-player advantage, seat spread, a card's value) in points,
+    of length in turns."""
     cols = [f"objective:{o.text}" for o in spec.objectives]
+    turns = all(o.measure == "length" for o in spec.objectives)
+    scale, unit = (1, "turns") if turns else (100, "points")
+    mixed = not turns and any(o.measure == "length" for o in spec.objectives)
+
+    def distance(c):  # settings the game refused: not drawn
+        y = trials[c].to_numpy(float)
+        return np.where(y >= 1e5, np.nan, y) * (1 if c.startswith("objective:length")
+                                                 else scale)
+
     with _style():
         one = len(spec.dimensions) == 1
         fig = _figure(10 if one else 6.5, 3.4)
@@ -730,26 +741,31 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
         ax = axes[0] if one else axes
         colors = [ACCENT, SECOND, GOOD, BAD]
         for i, c in enumerate(cols):
-            y = trials[c].to_numpy(float)
-            y = np.where(y >= 1e5, np.nan, y)  # settings the game refused: not drawn
+            y = distance(c)
             ax.plot(trials["trial"], y, "o", ms=3, color=colors[i % 4], alpha=0.6)
             ax.plot(trials["trial"], np.minimum.accumulate(np.nan_to_num(y, nan=np.inf)),
                     "-", color=colors[i % 4], label=c.split(":", 1)[1] + " (best so far)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("trial")
-        ax.set_ylabel("distance to the objective")
+        label = "distance to the objective" + ("" if mixed else f" ({unit})")
+        ax.set_ylabel(label)
         ax.set_title("The search")
         ax.legend()
         if one:
-            key = spec.dimensions[0].key
+            d = spec.dimensions[0]
             for i, c in enumerate(cols):
-                y = trials[c].to_numpy(float)
-                axes[1].plot(trials[key], np.where(y >= 1e5, np.nan, y), "o", ms=4,
-                             color=colors[i % 4])
-            axes[1].set_xlabel(key)
-            axes[1].set_ylabel("distance to the objective")
-            axes[1].set_title(f"By {key}")
+                axes[1].plot(trials[d.key], distance(c), "o", ms=4, color=colors[i % 4])
+            if d.kind != "choice" and d.today is not None:
+                _whole_ticks(axes[1], list(trials[d.key]) + [d.today], "x")
+                axes[1].axvline(float(d.today), color=FAIR, lw=1.2, ls=":",
+                                label=f"today ({d.key}={d.today})")
+                axes[1].legend()
+            axes[1].set_xlabel(d.key)
+            axes[1].set_ylabel(label)
+            axes[1].set_title(f"By {d.key}")
         _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 0 "
-                   "is today's data.")
+                   "is today's data." + (" Distances of shares in points, of length in "
+                                         "turns." if mixed else ""))
     return fig
 
 

@@ -176,7 +176,7 @@ def trials_frame(folder: Path) -> pd.DataFrame | None:
         if c.startswith("measure:"):
             name = c[8:]
             turns = name.startswith("length")
-            out[name + ("" if turns else " (points)")] = [
+            out[name + (" (turns)" if turns else " (points)")] = [
                 "-" if v != v else f"{v:.1f}" if turns else f"{100 * v:+.2f}" for v in t[c]]
         else:
             out[c] = t[c].astype(str)
