@@ -532,6 +532,11 @@ def _fairer_mark(r: dict, keys: dict) -> str:
     return "yes" if f["detectable"] else "by estimate"
 
 
+def _signed(x: float) -> str:
+    """A signed figure to two places; a dash where there is none (never "+nan")."""
+    return "\u2014" if x != x else f"{x:+.2f}"
+
+
 def sensitivity_frame(summary: dict) -> pd.DataFrame:
     scale = 1 if summary["measure"] == "length" else 100
     rows = []
@@ -540,9 +545,12 @@ def sensitivity_frame(summary: dict) -> pd.DataFrame:
     for r in sorted(summary["effects"], key=lambda r: (order[r["key"]], r["direction"])):
         f = r["fpa"]
         rows.append({"number": r["key"], "step": r["direction"], "value": r["value"],
-                     "effect": f"{scale * r['difference']:+.2f}",
-                     "95% interval": f"[{scale * r['ci_low']:+.2f}, {scale * r['ci_high']:+.2f}]",
-                     "p (Holm)": f"{r['p_holm']:.3g}", "moves": "yes" if r["moves"] else "",
+                     "effect": _signed(scale * r["difference"]),
+                     "95% interval": f"[{_signed(scale * r['ci_low'])}, "
+                                     f"{_signed(scale * r['ci_high'])}]"
+                     if r["ci_low"] == r["ci_low"] else "\u2014",
+                     "p (Holm)": "< 0.001" if r["p_holm"] < 0.001 else f"{r['p_holm']:.3g}",
+                     "moves": "yes" if r["moves"] else "",
                      "first-player advantage": _changed(f),
                      "seat ahead": r["ahead"] or "",
                      "fairer than today": _fairer_mark(r, keys)})

@@ -46,10 +46,12 @@ def _check_page(page, path: Path, width: int) -> dict:
         tables: [...document.querySelectorAll('.scroll')].map(box => {
             const t = box.querySelector('table'), b = box.getBoundingClientRect();
             const cells = [...t.querySelectorAll('tbody td')];
-            // a cell shows something when it holds a figure or a word and lies in the
-            // box's visible part (a long cell once pushed every value out of view)
+            // a cell shows something when it holds a figure or a word whose text lies in
+            // the box's visible part (a long cell once pushed every value out of view)
             const shown = cells.filter(c => {
-                const r = c.getBoundingClientRect(), x = c.innerText.trim();
+                const range = document.createRange();
+                range.selectNodeContents(c);
+                const r = range.getBoundingClientRect(), x = c.innerText.trim();
                 return x && x !== '-' && x !== '\u2014' && r.right > b.left + 1
                        && r.left < b.right - 1;
             }).length;
