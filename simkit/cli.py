@@ -1145,9 +1145,10 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
     if not quiet:
         n = workers or os.cpu_count() or 1
         click.echo(f"{spec.game}, {spec.players} players: {spec.trials} trials of "
-                   f"{spec.games:,} games, then {spec.confirm} confirmations of "
-                   f"{spec.confirm_games:,}: about {say_duration(estimate_seconds(spec, n))} "
-                   f"-> {out}", err=True)
+                   f"{spec.games:,} games, then confirmations of {spec.confirm_games:,} (the "
+                   f"best {spec.confirm}, the smallest change, today's data and each number "
+                   f"alone): about {say_duration(estimate_seconds(spec, n))} -> {out}",
+                   err=True)
     summary = run_balance(spec, out, workers, scheduler, progress=not quiet, resume=resume)
     if as_json:
         _emit_json({"folder": str(out), **summary})
