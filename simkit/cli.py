@@ -930,9 +930,12 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
         _emit_json({"folder": str(out), **summary, "report": str(path) if path else None})
         return
     if not quiet:
+        from simkit.reports.assumptions import assumptions_text
         from simkit.reports.explore import sensitivity_text, sweep_text
 
-        click.echo(sweep_text(summary) if spec.kind == "sweep" else sensitivity_text(summary))
+        click.echo(sweep_text(summary) if spec.kind == "sweep" else
+                   assumptions_text(summary) if summary.get("assumptions") else
+                   sensitivity_text(summary))
         if path:
             click.echo(f"report: {path}")
 
@@ -1040,28 +1043,51 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @click.option("--measure", default="seat-spread", show_default=True,
               help="What to watch: seat-spread (largest seat's score share minus smallest), "
                    "first-player-advantage, length, or item:NAME (a card's value).")
+@click.option("--assumptions", is_flag=True,
+              help="Move only the data's assumed values (source = assumed): a number a step "
+                   "down and up, every other choice, a boolean flipped, the alternatives the "
+                   "data names for a list or a record; under the game's strong player unless "
+                   "--strategies is given; ranked by their effect on the first-player "
+                   "advantage and each seat's win rate.")
 @players_option
 @click.option("--games", "n_games", type=Whole(), default=20_000, show_default=True,
               help="Games a point (the base and every step, on the same seeds).")
 @_exploration_options("sensitivity", "more runs")
-def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, fixed_seats,
-                overrides, card_files, weights, max_points, out, overwrite, resume, workers,
-                scheduler, report_dir, quiet, as_json, fair):
+@click.pass_context
+def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, seed,
+                strategies, fixed_seats, overrides, card_files, weights, max_points, out,
+                overwrite, resume, workers, scheduler, report_dir, quiet, as_json, fair):
     """Move every number of GAME (or --keys) one step down and up, each paired with the base
     on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
-    Holm correction for testing many numbers at once."""
+    Holm correction for testing many numbers at once. With --assumptions: the values the
+    game's data assumes (not the rulebook's), weighed."""
     from simkit.cards import explained
-    from simkit.explore import make_sensitivity
+    from simkit.explore import make_assumptions, make_sensitivity
 
     if game.endswith(".toml"):
+        if assumptions:
+            raise SimkitError("--assumptions is for a game, not an experiment file")
         return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, fair, report_dir)
+    if assumptions and (keys or ctx.get_parameter_source("measure").name != "DEFAULT"):
+        raise SimkitError("--assumptions moves the data's assumed values and measures the "
+                          "first-player advantage and each seat's win rate; leave out "
+                          f"{'--keys' if keys else '--measure'}")
     players = _players(game, players)
     over, origins = _overrides(game, overrides, card_files)
     names = [k.strip() for k in keys.split(",") if k.strip()] if keys else None
+    given = ctx.get_parameter_source("strategies").name != "DEFAULT"
     with explained(origins):
-        spec = make_sensitivity(game, players, n_games, seed, strategies, over,
-                                not fixed_seats, weights, names, step, measure, max_points)
+        if assumptions:
+            spec = make_assumptions(game, players, n_games, seed,
+                                    strategies if given else None, over, not fixed_seats,
+                                    weights, step, max_points)
+        else:
+            spec = make_sensitivity(game, players, n_games, seed, strategies, over,
+                                    not fixed_seats, weights, names, step, measure,
+                                    max_points)
+    if assumptions and out is None:  # apart from a plain sensitivity run's folder
+        out = Path("runs") / f"assumptions-{game}-{players}p-s{seed}"
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
