@@ -17,13 +17,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-from simkit.reports import analysis as A
-from simkit.reports import stats as st
-from simkit.reports import verdict as V
-
 from simkit import registry
+
+# pandas, numpy and the statistics are imported where a table is computed, so that `simkit
+# rules` reads the shipped table without them
 
 TABLE = "assumptions.json"
 """A game's shipped table, in its package beside data.toml."""
@@ -35,7 +32,7 @@ def _seat_names(game: str, players: int) -> list[str]:
     return list(names) if names else [f"seat {s + 1}" for s in range(players)]
 
 
-def _endings(games: pd.DataFrame) -> dict[str, float]:
+def _endings(games) -> dict[str, float]:
     """Each end reason's share of the games (0 to 1), most common first."""
     if "end_reason" not in games:
         return {}
@@ -43,7 +40,9 @@ def _endings(games: pd.DataFrame) -> dict[str, float]:
     return {str(k): float(v) for k, v in shares.items()}
 
 
-def _paired(per_game_diff: np.ndarray) -> dict:
+def _paired(per_game_diff) -> dict:
+    from simkit.reports import stats as st
+
     r = st.mean_ci(per_game_diff)
     return {"difference": 100 * r["mean"], "ci_low": 100 * r["ci_low"],
             "ci_high": 100 * r["ci_high"]}
@@ -56,6 +55,9 @@ def _outside(x: dict, fair_points: float) -> bool:
 
 def summarise_assumptions(out: Path, spec: dict, skipped: list, fair: float) -> dict:
     """summary.json of an ``--assumptions`` run in ``out`` (see the module docstring)."""
+    from simkit.reports import analysis as A
+    from simkit.reports import stats as st
+    from simkit.reports import verdict as V
     from simkit.reports.explore import _load
 
     p, game = int(spec["players"]), spec["game"]
@@ -119,24 +121,24 @@ def _figure(x: dict) -> str:
     return f"{x['difference']:+.1f} [{x['ci_low']:+.1f}, {x['ci_high']:+.1f}]"
 
 
-def _biggest_ending(base: dict, changed: dict) -> tuple[str, float, float] | None:
-    """The end reason whose share moves most (at least 2 points), or None."""
-    reasons = set(base) | set(changed)
-    if not reasons:
-        return None
-    r = max(sorted(reasons), key=lambda k: abs(changed.get(k, 0) - base.get(k, 0)))
-    b, c = base.get(r, 0.0), changed.get(r, 0.0)
-    return (r, b, c) if abs(c - b) >= 0.02 else None
+def _moved_endings(base: dict, changed: dict, most: int = 2) -> list[tuple[str, float, float]]:
+    """The end reasons whose share moves most (at least 2 points each), at most ``most``."""
+    reasons = sorted(set(base) | set(changed))
+    moved = [(r, base.get(r, 0.0), changed.get(r, 0.0)) for r in reasons]
+    moved = [m for m in moved if abs(m[2] - m[1]) >= 0.02]
+    return sorted(moved, key=lambda m: -abs(m[2] - m[1]))[:most]
 
 
 def effect_sentence(r: dict, base_endings: dict | None = None) -> str:
-    """One assumption's move and what it does, in points with 95% intervals."""
+    """One assumption's move and what it does, in points with 95% intervals, and the end
+    reasons it moves most."""
     seats = max(r["seats"], key=lambda s: abs(s["difference"]))
     text = (f"{_move(r)} moves {seats['name']}'s win rate by {_figure(seats)} points "
             f"(first-player advantage {_figure(r['fpa'])})")
-    end = _biggest_ending(base_endings or {}, r.get("endings") or {})
-    if end:
-        text += f"; games ending by {end[0].replace('_', ' ')}: {end[1]:.1%} -> {end[2]:.1%}"
+    ends = _moved_endings(base_endings or {}, r.get("endings") or {})
+    if ends:
+        text += "; games ending by " + ", ".join(
+            f"{e[0].replace('_', ' ')} {e[1]:.1%} -> {e[2]:.1%}" for e in ends)
     return text
 
 
@@ -167,7 +169,9 @@ def _verdicts(summary: dict) -> list[str]:
     return out
 
 
-def assumptions_frame(summary: dict) -> pd.DataFrame:
+def assumptions_frame(summary: dict):
+    import pandas as pd
+
     rows = []
     for r in summary["effects"]:
         row = {"assumption": r["key"], "today": r["today"], "moved to": r["value"],
@@ -232,13 +236,13 @@ def table_doc(summary: dict, command: str) -> dict:
     return doc
 
 
-def notes(game: str, digest: str | None, fair: float, players: int | None = None
+def notes(game: str, digest: str | None, fair: float, whose: str = "this run's data"
           ) -> list[str]:
     """Sentences naming each assumption of the shipped table whose move lies wholly outside
     ±``fair`` (a share; the table's own intervals), with its measured effect; "measured at
-    the default data" when the run's data (``digest``) differs from the table's."""
+    the default data" when ``whose`` data (its ``digest``) differs from the table's."""
     table = shipped(game)
-    if not table or (players is not None and table.get("players") != players):
+    if not table:
         return []
     f = 100 * fair
     rows = [r for r in table["effects"] if any(_outside(e, f) for e in [r["fpa"],
@@ -251,7 +255,7 @@ def notes(game: str, digest: str | None, fair: float, players: int | None = None
 
         default = data.data_digest(registry.get_game(game).data)
         where = "; measured at the default data" + (
-            ", which this run's data differs from" if digest != default else
+            f", which {whose} differs from" if digest != default else
             f" of an earlier version: re-measure with {table.get('command')}")
     who = ", ".join(dict.fromkeys(table["strategies"]))
     by_key: dict[str, list[dict]] = {}

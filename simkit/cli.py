@@ -384,6 +384,20 @@ def rules(game, overrides, card_files):
     for key in data.lists_of(params):
         _echo_list(spec, params, key)
     click.echo("* changed by --set or --cards; + a row data.toml does not have")
+    _echo_assumptions(game, data.data_digest(params))
+
+
+def _echo_assumptions(game: str, digest: str) -> None:
+    """The assumptions of the game's shipped table that move the outcome beyond +-1 point
+    (simkit/games/<game>/assumptions.json; `sensitivity --assumptions` measures them)."""
+    from simkit.reports.assumptions import notes
+
+    lines = notes(game, digest, 0.01, "the data shown")
+    if lines:
+        click.echo("\nAssumptions that move the outcome (beyond ±1 point, the whole 95% "
+                   "interval; from the game's assumptions.json):")
+        for line in lines:
+            click.echo(f"  {line}")
 
 
 def _echo_list(spec, params, key: str, fields: bool = False) -> None:
