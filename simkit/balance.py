@@ -785,7 +785,8 @@ def _what(o: Objective) -> str:
 
 
 def _width(spec, o: Objective) -> str:
-    return "1 turn" if o.measure == "length" else f"{100 * spec.target:g} points"
+    t = 100 * spec.target
+    return "1 turn" if o.measure == "length" else f"{t:g} point{'' if t == 1 else 's'}"
 
 
 def _summary(spec, trials, confirmed, today, smallest, seconds, best=None,
