@@ -121,7 +121,7 @@ def _figure(x: dict) -> str:
     return f"{x['difference']:+.1f} [{x['ci_low']:+.1f}, {x['ci_high']:+.1f}]"
 
 
-def _moved_endings(base: dict, changed: dict, most: int = 2) -> list[tuple[str, float, float]]:
+def _moved_endings(base: dict, changed: dict, most: int = 3) -> list[tuple[str, float, float]]:
     """The end reasons whose share moves most (at least 2 points each), at most ``most``."""
     reasons = sorted(set(base) | set(changed))
     moved = [(r, base.get(r, 0.0), changed.get(r, 0.0)) for r in reasons]
@@ -169,12 +169,18 @@ def _verdicts(summary: dict) -> list[str]:
     return out
 
 
+def _plain(v) -> str:
+    """A value as data.toml writes it (true, not True)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
 def assumptions_frame(summary: dict):
     import pandas as pd
 
     rows = []
     for r in summary["effects"]:
-        row = {"assumption": r["key"], "today": r["today"], "moved to": r["value"],
+        row = {"assumption": r["key"], "today": _plain(r["today"]),
+               "moved to": _plain(r["value"]),
                "first-player advantage": _figure(r["fpa"])}
         for s in r["seats"]:
             row[f"{s['name']} wins"] = _figure(s)
@@ -217,13 +223,36 @@ def table_path(game: str) -> Path:
     return Path(registry.get_game(game).data_path).parent / TABLE
 
 
-def shipped(game: str) -> dict | None:
-    """The game's shipped table, or None when it ships none (a plugin) or it is unreadable."""
-    path = table_path(game)
+def shipped_tables(game: str) -> dict[int, dict]:
+    """The game's shipped tables by player count (``{"tables": {"2": table, ...}}`` in its
+    assumptions.json); empty when it ships none (a plugin) or the file is unreadable."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = json.loads(table_path(game).read_text(encoding="utf-8"))
+        return {int(k): v for k, v in doc["tables"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def shipped(game: str, players: int | None = None) -> dict | None:
+    """The shipped table at ``players``, else at the fewest players measured; None when the
+    game ships none."""
+    tables = shipped_tables(game)
+    if not tables:
         return None
+    return tables.get(players) or tables[min(tables)]
+
+
+def write_table(game: str, table: dict) -> Path:
+    """``table`` into the game's assumptions.json, beside the tables of other player
+    counts already there."""
+    from simkit import folders
+
+    tables = {str(k): v for k, v in shipped_tables(game).items()}
+    tables[str(table["players"])] = table
+    path = table_path(game)
+    folders.write_json(path, {"kind": "assumptions", "game": game,
+                              "tables": dict(sorted(tables.items()))})
+    return path
 
 
 def table_doc(summary: dict, command: str) -> dict:
@@ -236,12 +265,13 @@ def table_doc(summary: dict, command: str) -> dict:
     return doc
 
 
-def notes(game: str, digest: str | None, fair: float, whose: str = "this run's data"
-          ) -> list[str]:
-    """Sentences naming each assumption of the shipped table whose move lies wholly outside
-    ±``fair`` (a share; the table's own intervals), with its measured effect; "measured at
-    the default data" when ``whose`` data (its ``digest``) differs from the table's."""
-    table = shipped(game)
+def notes(game: str, digest: str | None, fair: float, whose: str = "this run's data",
+          players: int | None = None) -> list[str]:
+    """Sentences naming each assumption of the shipped table (at ``players``, else the
+    fewest players measured) whose move lies wholly outside ±``fair`` (a share; the table's
+    own intervals), with its measured effect; "measured at the default data" when ``whose``
+    data (its ``digest``) differs from the table's."""
+    table = shipped(game, players)
     if not table:
         return []
     f = 100 * fair

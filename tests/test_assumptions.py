@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
-from simkit.reports.assumptions import notes, shipped
+from simkit.reports.assumptions import notes, shipped_tables
 
 from simkit import data, registry
 from simkit.cli import main
@@ -98,14 +98,16 @@ def test_a_game_with_no_assumed_values_is_told_so(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_each_game_ships_its_table_measured_at_its_default_data(game):
-    table = shipped(game)
+    tables = shipped_tables(game)
     spec = registry.get_game(game)
-    assert table is not None, f"run: python benchmarks/assumptions.py --game {game}"
-    assert table["data_digest"] == data.data_digest(spec.data), table["command"]
-    assert table["strategies"] == [registry.strong_strategy(game)] * table["players"]
-    assert table["command"].startswith("python benchmarks/assumptions.py")
+    assert 2 in tables, f"run: python benchmarks/assumptions.py --game {game}"
     moved = {k for k, _, _ in assumed_moves(game)[0]}
-    assert {r["key"] for r in table["effects"]} <= moved
+    for players, table in tables.items():
+        assert table["players"] == players and players in spec.players
+        assert table["data_digest"] == data.data_digest(spec.data), table["command"]
+        assert table["strategies"] == [registry.strong_strategy(game)] * players
+        assert table["command"].startswith("python benchmarks/assumptions.py")
+        assert {r["key"] for r in table["effects"]} <= moved
 
 
 def test_rules_and_the_report_name_watership_downs_assumptions():
@@ -121,3 +123,44 @@ def test_rules_and_the_report_name_watership_downs_assumptions():
     assert all("measured at the default data, which this run's data differs from" in n
                for n in other)
     assert notes("watership-down", default, 0.49) == []  # only what lies outside +-fair
+
+
+def test_the_reports_endings_section_names_what_matters(tmp_path, monkeypatch):
+    """A fake shipped table for Pig: the report names the row beyond ±fair, under its
+    endings, and says it was measured at the default data when the run's data differs."""
+    import simkit.reports.assumptions as RA
+    from simkit.reports.build import build_report
+
+    from simkit.runner import RunSpec, run_games
+
+    row = {"key": "target", "value": 29, "today": 30, "role": "down", "why": "a guess",
+           "fpa": {"difference": 3.0, "ci_low": 2.0, "ci_high": 4.0}, "endings": {},
+           "seats": [{"seat": 1, "name": "seat 1", "difference": 3.0, "ci_low": 2.0,
+                      "ci_high": 4.0},
+                     {"seat": 2, "name": "seat 2", "difference": -3.0, "ci_low": -4.0,
+                      "ci_high": -2.0}]}
+    within = {"difference": 0.5, "ci_low": -0.5, "ci_high": 1.5}
+    quiet = {**row, "key": "max_turns", "value": 399, "today": 400, "fpa": within,
+             "seats": [{**s, **within} for s in row["seats"]]}
+    table = {"data_digest": data.data_digest(registry.get_game("pig").data), "games": 100,
+             "players": 2, "strategies": ["random", "random"], "command": "x",
+             "base": {"endings": {}}, "effects": [row, quiet]}
+    monkeypatch.setattr(RA, "shipped", lambda game, players=None: table if game == "pig"
+                        else None)
+    import simkit.reports.build as B
+
+    class NoFigures:  # the figures are not what is tested, and most of the report's time
+        def __getattr__(self, name):
+            return lambda *a, **k: None
+
+    monkeypatch.setattr(B, "F", NoFigures())
+    monkeypatch.setattr(B.Document, "figure", lambda self, *a, **k: None)
+    run_games(RunSpec.make("pig", 2, 40, 1, "random", {"target": 25}), out=tmp_path / "r",
+              workers=1)
+    html = (build_report([tmp_path / "r"], tmp_path / "rep") / "index.html").read_text()
+    endings = html[html.index("Game length and endings"):]
+    assert "Assumed, not in the rulebook: target (a guess). target 30 -&gt; 29" in endings \
+        or "Assumed, not in the rulebook: target (a guess). target 30 -> 29" in endings
+    assert "measured at the default data, which this run's data differs from" in endings \
+        or "measured at the default data, which this run&#x27;s data differs from" in endings
+    assert "Assumed, not in the rulebook: max_turns" not in html  # within ±1 point
