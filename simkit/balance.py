@@ -391,7 +391,9 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             c["today"] = c["setting"] == today
             c["against_today"] = _against(spec, confirm, c["setting"], today)
         best = _confirmed_best(spec, confirmed)
-        keys_moved = _key_effects(spec, confirm, best["setting"], today) if best else []
+        keys_moved = _key_effects(spec, confirm, best["setting"], today,
+                                  [c["setting"] for c in confirmed if c is not best]) \
+            if best else []
         from simkit.reports.figures import balance_trials_figure, save
 
         fig = balance_trials_figure(trials, spec)
@@ -620,20 +622,23 @@ def _confirmed_best(spec: BalanceSpec, confirmed: list[dict]) -> dict | None:
         *[c["objectives"][o.text]["distance"] for o in spec.objectives], not c["today"]))
 
 
-def _key_effects(spec: BalanceSpec, confirm: Confirmations, best: dict, today: dict
-                 ) -> list[dict]:
+def _key_effects(spec: BalanceSpec, confirm: Confirmations, best: dict, today: dict,
+                 others=()) -> list[dict]:
     """Each varied number's own effect: today's data with that number alone set to the
-    confirmed best's value, paired with today's data on the confirmation games (95%
-    intervals). ``moves``: an interval clear of 0; ``negligible``: wholly within
-    +-target points (a length objective: within +-1 turn)."""
+    confirmed best's value (or, where the best keeps today's, the first other confirmed
+    setting's: ``from_best`` False), paired with today's data on the confirmation games (95%
+    intervals). ``moves``: an interval clear of 0; ``negligible``: wholly within +-target
+    points (a length objective: within +-1 turn). ``changed`` False: no confirmed setting
+    moved the number, so nothing was measured."""
     out = []
     for d in spec.dimensions:
-        k, v = d.key, best[d.key]
-        row = {"key": k, "today": today[k], "best": v, "changed": v != today[k],
-               "effects": {}}
+        k = d.key
+        tried = next((s[k] for s in (best, *others) if s[k] != today[k]), today[k])
+        row = {"key": k, "today": today[k], "best": best[k], "tried": tried,
+               "from_best": tried == best[k], "changed": tried != today[k], "effects": {}}
         if row["changed"]:
-            alone = {**today, k: v}
-            confirm.play(alone, f"{k}={v}", f"{k}={v} alone")
+            alone = {**today, k: tried}
+            confirm.play(alone, f"{k}={tried}", f"{k}={tried} alone")
             for o in spec.objectives:
                 e = confirm.paired(o.measure, alone, today)
                 width = 1.0 if o.measure == "length" else 100 * spec.target
@@ -758,23 +763,24 @@ def _keys_verdict(spec, keys: list[dict]) -> str | None:
     parts = []
     for k in keys:
         if not k["changed"]:
-            parts.append(f"{k['key']} stays at today's {k['today']}")
+            parts.append(f"{k['key']} stays at today's {k['today']} in every confirmed "
+                         "setting (not measured)")
             continue
+        move = f"{k['key']} {k['today']} -> {k['tried']}" + (
+            "" if k["from_best"] else " (another confirmed setting's; the best keeps today's)")
         for o in spec.objectives:
             e = k["effects"][o.text]
             unit = "turns" if o.measure == "length" else "points"
             figure = f"{e['difference']:+.2f} [{e['ci_low']:+.2f}, {e['ci_high']:+.2f}] {unit}"
             what = _what(o)
             if e["moves"]:
-                parts.append(f"{k['key']} {k['today']} -> {k['best']} moves {what} by "
-                             f"{figure}")
+                parts.append(f"{move} moves {what} by {figure}")
             elif e["negligible"]:
-                parts.append(f"{k['key']} {k['today']} -> {k['best']} does nothing to "
-                             f"{what} ({figure}, within ±{_width(spec, o)})")
-            else:
-                parts.append(f"{k['key']} {k['today']} -> {k['best']} shows no detectable "
-                             f"effect on {what} ({figure}; too few games to rule out "
+                parts.append(f"{move} does nothing to {what} ({figure}, within "
                              f"±{_width(spec, o)})")
+            else:
+                parts.append(f"{move} shows no detectable effect on {what} ({figure}; too "
+                             f"few games to rule out ±{_width(spec, o)})")
     return ("Each number alone, from today's data (paired on "
             f"{spec.confirm_games:,} fresh games, 95%): " + "; ".join(parts) + ".")
 
