@@ -7,11 +7,11 @@ import re
 
 import pandas as pd
 from click.testing import CliRunner
+from simkit.reports import stats as st
+from simkit.reports.explore import _load, _share
 
 from simkit.balance import bound_warnings, make_balance
 from simkit.cli import main
-from simkit.reports import stats as st
-from simkit.reports.explore import _load, _share
 
 
 def test_balance_names_the_confirmed_best_and_what_each_number_did(tmp_path):
