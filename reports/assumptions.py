@@ -142,6 +142,10 @@ def effect_sentence(r: dict, base_endings: dict | None = None) -> str:
     return text
 
 
+def _points(x: float) -> str:
+    return f"{x:g} point{'' if x == 1 else 's'}"
+
+
 def _verdicts(summary: dict) -> list[str]:
     fair = summary["fair"]
     rows = summary["effects"]
@@ -151,16 +155,16 @@ def _verdicts(summary: dict) -> list[str]:
     if matter:
         out.append(f"{len(dict.fromkeys(r['key'] for r in matter))} of {len(keys)} assumed "
                    f"values move a seat's win rate or the first-player advantage by more than "
-                   f"±{fair:g} points (the whole 95% interval): "
+                   f"±{_points(fair)} (the whole 95% interval): "
                    + "; ".join(effect_sentence(r, summary["base"]["endings"])
                                for r in matter[:6]) + (" ..." if len(matter) > 6 else "") + ".")
     else:
         out.append(f"No assumed value's move shifts a seat's win rate or the first-player "
-                   f"advantage beyond ±{fair:g} points for sure ({len(keys)} values, "
+                   f"advantage beyond ±{_points(fair)} for sure ({len(keys)} values, "
                    f"{len(rows)} moves).")
     quiet = [k for k in keys if not any(r["matters"] for r in rows if r["key"] == k)]
     if quiet and matter:
-        out.append(f"Within ±{fair:g} points or not settled by {summary['games']:,} games: "
+        out.append(f"Within ±{_points(fair)} or not settled by {summary['games']:,} games: "
                    + ", ".join(quiet[:10]) + (" ..." if len(quiet) > 10 else "") + ".")
     if summary["unmoved"]:
         out.append(f"{len(summary['unmoved'])} assumed values of lists and records are not "
