@@ -831,6 +831,7 @@ def _summary(spec, trials, confirmed, today, smallest, seconds, best=None,
         verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
                         "settings are confirmed above: widen the ranges or vary other numbers.")
     verdicts = [qualify(v, spec.strategies) for v in verdicts]  # "under random play"
+    verdicts += warnings  # a page that shows the verdicts shows the warnings too
     refused = int((trials["refused"] != "").sum()) if "refused" in trials else 0
     return clean({"kind": "balance", **spec.as_dict(), "today": today,
                   "units": "points (100 a share); a length in turns",
@@ -849,8 +850,7 @@ def balance_text(summary: dict) -> str:
              f"{', '.join(summary['objectives'])} ({summary['sampler']}, "
              f"{summary['trials_played']} trials of {summary['games']:,} games on common "
              f"seeds, {summary['search_seconds']:.0f} s)", "Verdict"]
-    lines += [f"  {v}" for v in summary["verdicts"]]
-    lines += [f"  {w}" for w in summary.get("warnings", [])]
+    lines += [f"  {v}" for v in summary["verdicts"]]  # the warnings among them
     lines.append(f"Confirmed on {summary['confirm_games']:,} fresh games each, the same games "
                  "for every setting (95% intervals, points)")
     best = summary.get("best") or {}

@@ -69,3 +69,18 @@ def test_a_recommendation_at_a_bound_is_warned_of():
     pig = make_balance("pig", 2, ["target"], ["first-player-advantage"], trials=2, games=10)
     out = bound_warnings(pig, {"target": 1}, {"target": 30})
     assert len(out) == 1 and "beyond the range" in out[0]
+
+
+def test_the_warning_is_among_the_verdicts(tmp_path):
+    # a 20-sided die busts one roll in 20, not one in 6: Pig's games get shorter, so the
+    # confirmed best toward a short length is the die at its bound, 20 faces
+    res = CliRunner().invoke(main, [
+        "balance", "pig", "--players", "2", "--vary", "die_faces=20", "--objective",
+        "length=1..5", "--trials", "2", "--games", "60", "--confirm", "1", "--confirm-games",
+        "100", "--out", str(tmp_path / "b"), "--json", "--quiet", "--workers", "1"],
+        catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["best"]["setting"] == {"die_faces": 20}
+    assert d["warnings"] and d["warnings"][0] in d["verdicts"]
+    assert "die_faces=20, at its bound (2..20)" in d["warnings"][0]
