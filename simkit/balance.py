@@ -671,13 +671,13 @@ def bound_warnings(spec: BalanceSpec, setting: dict, today: dict) -> list[str]:
         what = f"the {p.record} {p.records.noun}" if p.record and p.records else key
         bounds = f"{'' if p.min is None else p.min}..{'' if p.max is None else p.max}"
         if "cost" in field and high:
-            why = f"the highest cost may price {what} out of play"
+            why = f"the highest cost may price {what} out of play; check that it is still used"
         elif low and "cost" not in field and any(f in field for f in OUT_OF_PLAY_FIELDS):
-            why = f"its lowest {field} may take {what} out of play"
+            why = f"its lowest {field} may take {what} out of play; check that it is still used"
         else:
             why = "the best may lie beyond the range the data allows"
         out.append(f"Warning: the recommendation sets {key}={v}, at its bound ({bounds}): "
-                   f"{why}; check that the game still uses it.")
+                   f"{why}.")
     return out
 
 
