@@ -790,9 +790,13 @@ def _what(o: Objective) -> str:
             "seat-spread": "the seat spread"}.get(o.measure, f"the value of {o.text[5:]}")
 
 
-def _width(spec, o: Objective) -> str:
+def _points(spec) -> str:
     t = 100 * spec.target
-    return "1 turn" if o.measure == "length" else f"{t:g} point{'' if t == 1 else 's'}"
+    return f"{t:g} point{'' if t == 1 else 's'}"
+
+
+def _width(spec, o: Objective) -> str:
+    return "1 turn" if o.measure == "length" else _points(spec)
 
 
 def _summary(spec, trials, confirmed, today, smallest, seconds, best=None,
@@ -824,11 +828,11 @@ def _summary(spec, trials, confirmed, today, smallest, seconds, best=None,
         warnings += [w for w in bound_warnings(spec, c["setting"], today) if w not in warnings]
     elif any(c["meets_target"] for c in confirmed):
         verdicts.append(f"No trial's search figures (of {spec.games:,} games) came within "
-                        f"±{100 * spec.target:g} points, but confirmed on fresh games, "
+                        f"±{_points(spec)}, but confirmed on fresh games, "
                         + ", ".join(_name(c) for c in confirmed if c["meets_target"])
                         + " meet the target.")
     else:
-        verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
+        verdicts.append(f"No trial met the target (±{_points(spec)}); the best "
                         "settings are confirmed above: widen the ranges or vary other numbers.")
     verdicts = [qualify(v, spec.strategies) for v in verdicts]  # "under random play"
     verdicts += warnings  # a page that shows the verdicts shows the warnings too
