@@ -151,6 +151,7 @@ def run_checks(spec_run, folder: Path, n: int, verdicts, meta: dict,
         cards.append(entry)
     doc = {"games": n, "master_seed": spec_run.seed, "strategies": list(spec_run.strategies),
            "cards": cards}
+    (folder / CHECKS).mkdir(exist_ok=True)  # a run whose verdict named no card played none
     folders.write_json(folder / CHECKS / "checks.json", doc)
     return doc
 

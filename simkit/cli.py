@@ -517,17 +517,19 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if _trace(trace) or _trace(kingmaking, "--kingmaking"):
             raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
                               "file gives each run's trace_turns and kingmaking itself")
-        root = out or Path("runs") / Path(target).stem
-        experiments = load_experiments(Path(target))
         if check_cards is not None:
             raise SimkitError("--check-cards is for a game; an experiment file gives each "
                               "run's check_cards itself (check_cards = 2000)")
+        root = out or Path("runs") / Path(target).stem
+        experiments = load_experiments(Path(target))
         jobs = [(e.run, root / e.name) for e in experiments]
         checks = {root / e.name: e.check_cards for e in experiments if e.check_cards}
     else:
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
+        if check_cards is not None:  # before the run is planned: a typo costs nothing
+            checks[folder] = check_games(check_cards, n_games)
         if resume:
             weights = (*weights, *_folder_models(folder, weights))
         with explained(origins):
@@ -536,8 +538,6 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                     kingmaking=_trace(kingmaking, "--kingmaking"),
                                     model_mismatch=model_mismatch == "ok")
         jobs = [(spec_run, folder)]
-        if check_cards is not None:
-            checks[folder] = check_games(check_cards, n_games)
     from simkit.folders import check_output
     from simkit.runner import check_resume
 
@@ -584,10 +584,18 @@ def _check_cards(spec_run, folder: Path, res, n: int, workers, scheduler, quiet:
     from simkit.reports.build import load_run
     from simkit.reports.summary import tables
 
+    from simkit.runner import RunAbandoned, RunInterrupted
+
     run = load_run(folder)
     verdicts = tables(run.games, run.meta, run.items_path, fair / 100)["verdicts"]
-    return run_checks(spec_run, folder, n, verdicts, run.meta, workers, scheduler, quiet,
-                      say=lambda text: quiet or click.echo(text, err=True))
+    try:
+        return run_checks(spec_run, folder, n, verdicts, run.meta, workers, scheduler, quiet,
+                          say=lambda text: quiet or click.echo(text, err=True))
+    except (RunInterrupted, RunAbandoned):
+        click.echo(f"interrupted: the run is complete in {folder}, its card checks are not "
+                   "(checks/checks.json is written only when every check is done); run the "
+                   "same command with --resume to check them", err=True)
+        sys.exit(130)
 
 
 def _folder_models(folder: Path, weights) -> list[str]:

@@ -51,7 +51,8 @@ def test_single_run_report(pig_runs, tmp_path):
         assert text.index("Verdict") < text.index("Outcome by seat")  # the verdict first
         assert "Strongest and weakest choices (hold-at)" in text  # strategies apart
         assert "Strongest and weakest choices (random)" in text
-        assert "bust:suffered" in text.split("Outcome events")[1]  # outcomes apart
+        outcomes = text.split("Outcomes (")[1]
+        assert "Bust (suffered)" in outcomes and "bust:suffered" not in text  # apart, named
         assert "<details" in text  # long tables folded
     assert leftovers(tmp_path, "report") == []
 
