@@ -583,7 +583,6 @@ def _check_cards(spec_run, folder: Path, res, n: int, workers, scheduler, quiet:
     from simkit.checks import run_checks
     from simkit.reports.build import load_run
     from simkit.reports.summary import tables
-
     from simkit.runner import RunAbandoned, RunInterrupted
 
     run = load_run(folder)

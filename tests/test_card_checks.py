@@ -12,14 +12,14 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from simkit.reports import verdict as V
+from simkit.reports.stats import item_kind, item_name
 
 from simkit import data, registry
 from simkit.checks import CopiesRule, removal
 from simkit.cli import main
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
-from simkit.reports import verdict as V
-from simkit.reports.stats import item_kind, item_name
 
 GAMES = ("rabbit-hunt", "war-of-the-wilds", "watership-down", "avalon", "dolina-krolikow")
 
