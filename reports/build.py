@@ -904,6 +904,9 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
             items = items.assign(_item=pd.Categorical(items["group"],
                                                       pd.unique(items["group"])))
             items = items.sort_values(["_item", "measure"]).drop(columns="_item")
+            names = {"item_names": {**(bm.get("item_names") or {}),
+                                    **(cm.get("item_names") or {})}}
+            items = items.assign(group=items["group"].map(lambda c: A.item_name(c, names)))
             doc.table(compare_table(items),
                       caption="Items: occurrence (share of seat-games with the event, paired "
                               "by game) and value (win rate with minus without; the runs "
