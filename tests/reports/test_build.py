@@ -213,5 +213,5 @@ def test_whatif_against_an_interrupted_run_pairs_the_common_games(pig_runs, tmp_
     assert "incomplete run" in md
     rows = [r for r in md.splitlines() if r.startswith("| win rate | seat 1 |")]
     assert "| 1,000 | paired by game |" in rows[0]
-    occ = [r for r in md.splitlines() if r.startswith("| item occurrence | hold:made |")]
+    occ = [r for r in md.splitlines() if r.startswith("| item occurrence | Hold (made) |")]
     assert "| 1,000 | paired by game |" in occ[0]
