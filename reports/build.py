@@ -570,11 +570,13 @@ def _checks_table(doc: Document, checks: dict | None) -> None:
     for c in checks["cards"]:
         base = {"card": c.get("name"), "named": c.get("role")}
         if c.get("reason"):
-            rows.append({**base, "seat": "", "removing one copy moves its win rate by": "",
+            rows.append({**base, "seat or strategy": "",
+                         "removing one copy moves its win rate by": "",
                          "95% CI": "", "note": f"not checked: {c['reason']}"})
             continue
-        for s in c.get("seats") or []:
-            rows.append({**base, "seat": s["group"],
+        several = len(c.get("strategies") or []) > 1
+        for s in [*(c.get("seats") or []), *(c.get("strategies") or [] if several else [])]:
+            rows.append({**base, "seat or strategy": s["group"],
                          "removing one copy moves its win rate by": points(s["difference"]),
                          "95% CI": interval(s["ci_low"], s["ci_high"], points),
                          "note": ", ".join(f"{k}={v}" for k, v in (c.get("changes") or

@@ -147,7 +147,7 @@ def run_checks(spec_run, folder: Path, n: int, verdicts, meta: dict,
                   progress=not quiet, overwrite=True)
         played = read_run(out, items=False, trace=False)
         table = compare_runs(base_games, played.games, meta, played.meta)
-        entry.update(_figures(table, names))
+        entry.update(_figures(table, names, c["strategy"]))
         cards.append(entry)
     doc = {"games": n, "master_seed": spec_run.seed, "strategies": list(spec_run.strategies),
            "cards": cards}
@@ -170,22 +170,32 @@ def changed_run(spec_run, n: int, changes: dict[str, Any]):
     return changed
 
 
-def _figures(table, names: list[str]) -> dict:
-    """A check's paired figures from ``compare_runs``: every seat's win rate, the seat that
-    moved most, and first-player advantage."""
+def _figures(table, names: list[str], strategy: str | None = None) -> dict:
+    """A check's paired figures from ``compare_runs``: every seat's and strategy's win rate,
+    first-player advantage, and the one the verdict gives (``moved``): the win rate of the
+    strategy the card was named for (a card is valued per strategy when several play), else
+    of the seat that moved most."""
     def row(r, label):
         return {"group": label, "base": float(r["base"]), "changed": float(r["changed"]),
                 "difference": float(r["difference"]), "ci_low": float(r["ci_low"]),
                 "ci_high": float(r["ci_high"]), "n": int(r["n"])}
 
-    seats = []
+    seats, strategies = [], []
     for r in table[table["measure"] == "win rate"].to_dict("records"):
-        if str(r["group"]).startswith("seat "):
-            s = int(str(r["group"]).split()[1])
-            seats.append(row(r, names[s - 1] if s <= len(names) else r["group"]))
+        group = str(r["group"])
+        if group.startswith("seat "):
+            s = int(group.split()[1])
+            seats.append(row(r, names[s - 1] if s <= len(names) else group))
+        elif group.startswith("strategy "):
+            strategies.append(row(r, group.removeprefix("strategy ")))
     fpa = table[table["measure"] == "first-player advantage"].to_dict("records")
-    moved = max(seats, key=lambda r: abs(r["difference"])) if seats else None
-    return {"seats": seats, "moved": moved,
+    mine = [r for r in strategies if strategy not in (None, "all") and r["group"] == strategy]
+    if mine:
+        moved = {**mine[0], "kind": "strategy"}
+    else:
+        moved = {**max(seats, key=lambda r: abs(r["difference"])), "kind": "seat"} \
+            if seats else None
+    return {"seats": seats, "strategies": strategies, "moved": moved,
             "first_player_advantage": row(fpa[0], "first-player advantage") if fpa else None}
 
 

@@ -134,6 +134,12 @@ def test_a_checked_card_gives_its_paired_effect_or_says_it_did_not_move():
     (v,) = V.item_verdicts(rows, 2, checks=_check(-0.02, 0.01, -0.005))
     assert "checked: removing one Peek moves no seat's win rate detectably over 1,000 paired " \
            "games (largest: seat 2 -0.5 [-2.0, +1.0])" in v.text
+    strategy = {"group": "heuristic", "kind": "strategy", "difference": 0.004,
+                "ci_low": -0.01, "ci_high": 0.018}
+    (v,) = V.item_verdicts(rows, 2, checks={"peek": {"item": "peek", "name": "Peek",
+                                                     "games": 500, "moved": strategy}})
+    assert "checked: removing one Peek does not move heuristic's win rate detectably over " \
+           "500 paired games (+0.4 [-1.0, +1.8])" in v.text
     (v,) = V.item_verdicts(rows, 2, checks={"peek": {"item": "peek", "name": "Peek",
                                                      "reason": "a fixed card"}})
     assert "associated with winning (not checked: a fixed card)" in v.text
