@@ -96,8 +96,9 @@ def load_run(folder: Path) -> Run:
     if not items.is_file():
         notes.append("no items.parquet: item value is not shown")
         items = None
-    from simkit.checks import read_checks
+    from simkit.checks import item_meta, read_checks
 
+    meta = {**meta, **item_meta(meta)}  # a run made before choice_columns, read as today's
     checks = read_checks(folder)  # --check-cards: the verdicts say what removing a card did
     if checks is not None:
         meta = {**meta, "card_checks": checks}

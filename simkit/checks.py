@@ -199,6 +199,22 @@ def _figures(table, names: list[str], strategy: str | None = None) -> dict:
             "first_player_advantage": row(fpa[0], "first-player advantage") if fpa else None}
 
 
+def item_meta(meta: dict) -> dict:
+    """run.json's ``choice_columns`` and ``item_names`` for a run made before they were
+    recorded, from its game's declaration today ({} when the run has them, or its game is
+    not installed): a report of an old Rabbit Hunt run then shows its bunny placement as an
+    outcome too."""
+    if "choice_columns" in meta or not meta.get("item_columns"):
+        return {}
+    try:
+        spec = registry.get_game(str(meta.get("game")))
+    except SimkitError:
+        return {}
+    columns = [str(c) for c in meta["item_columns"]]
+    return {"choice_columns": spec.choices_of(columns),
+            "item_names": {c: spec.column_name(c) for c in columns}}
+
+
 def read_checks(folder: Path) -> dict | None:
     """A run folder's ``checks/checks.json``, or None when the run checked no card."""
     path = Path(folder) / CHECKS / "checks.json"

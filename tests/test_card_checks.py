@@ -220,3 +220,31 @@ def test_check_cards_in_an_experiment_file(tmp_path):
     # Pig's choices are rolls and holds, not cards: each is named and left unchecked
     assert doc["games"] == 200 and doc["cards"]
     assert all("remove_copy" in c["reason"] for c in doc["cards"])
+
+
+def test_the_check_gives_the_win_rate_of_the_strategy_the_card_was_named_for():
+    from simkit.checks import _figures
+
+    def r(measure, group, diff):
+        return {"measure": measure, "group": group, "base": 0.5, "changed": 0.5 + diff,
+                "difference": diff, "ci_low": diff - 0.01, "ci_high": diff + 0.01, "n": 100}
+
+    table = pd.DataFrame([r("win rate", "seat 1", 0.05), r("win rate", "seat 2", -0.01),
+                          r("win rate", "strategy heuristic", 0.002),
+                          r("win rate", "strategy random", -0.002),
+                          r("first-player advantage", "seat 1 share - mean share", 0.03)])
+    names = ["seat 1 (elil)", "seat 2 (hlessil)"]
+    assert _figures(table, names, "random")["moved"]["group"] == "random"
+    moved = _figures(table, names, None)["moved"]  # one strategy: the seat that moved most
+    assert moved["group"] == "seat 1 (elil)" and moved["kind"] == "seat"
+
+
+def test_a_report_of_a_run_made_before_choice_columns_reads_it_as_today(root):
+    from simkit.reports.build import load_run
+    from simkit.reports.stats import item_kind
+
+    run = load_run(root / "tests" / "fixtures" / "run-v1-rabbit-hunt-4p")
+    assert "choice_columns" not in json.loads((run.folder / "run.json").read_text())
+    assert item_kind("bunny:placed", run.meta) == "outcome"
+    assert item_kind("peek:placed", run.meta) == "choice"
+    assert item_name("peek:placed", run.meta) == "Peek (placed)"
