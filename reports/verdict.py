@@ -221,15 +221,17 @@ def card_check(item: str, checks: dict | None, direction: str) -> tuple[str, dic
     if not moved:
         return f"associated with {direction} (not checked)", None
     span = _ci(moved["ci_low"], moved["ci_high"], pts)
+    widened = (f", its interval widened for picking the largest of {moved['adjusted_for']} "
+               "seats" if moved.get("adjusted_for") else "")
     head = f"checked: removing one {c['name']}"
     if moved["ci_low"] > 0 or moved["ci_high"] < 0:
         return (f"{head} moves {moved['group']}'s win rate by {pts(moved['difference'])} "
-                f"points {span} over {n:,} paired games"), c
+                f"points {span} over {n:,} paired games{widened}"), c
     if moved.get("kind") == "strategy":  # the card was valued for this strategy
         return (f"{head} does not move {moved['group']}'s win rate detectably over {n:,} "
                 f"paired games ({pts(moved['difference'])} {span})"), c
     return (f"{head} moves no seat's win rate detectably over {n:,} paired games (largest: "
-            f"{moved['group']} {pts(moved['difference'])} {span})"), c
+            f"{moved['group']} {pts(moved['difference'])} {span}{widened})"), c
 
 
 def item_verdicts(values, players: int | None = None, label: str = "card",

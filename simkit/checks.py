@@ -190,11 +190,11 @@ def _figures(table, names: list[str], strategy: str | None = None) -> dict:
             strategies.append(row(r, group.removeprefix("strategy ")))
     fpa = table[table["measure"] == "first-player advantage"].to_dict("records")
     mine = [r for r in strategies if strategy not in (None, "all") and r["group"] == strategy]
+    moved = None
     if mine:
         moved = {**mine[0], "kind": "strategy"}
-    else:
-        moved = {**max(seats, key=lambda r: abs(r["difference"])), "kind": "seat"} \
-            if seats else None
+    elif seats:
+        moved = {**_largest(seats), "kind": "seat"}
     return {"seats": seats, "strategies": strategies, "moved": moved,
             "first_player_advantage": row(fpa[0], "first-player advantage") if fpa else None}
 
@@ -213,6 +213,23 @@ def item_meta(meta: dict) -> dict:
     columns = [str(c) for c in meta["item_columns"]]
     return {"choice_columns": spec.choices_of(columns),
             "item_names": {c: spec.column_name(c) for c in columns}}
+
+
+def _largest(seats: list[dict]) -> dict:
+    """The seat whose win rate moved most, with its interval widened for the choice
+    (Bonferroni over the seats, normal quantiles): picking the largest of P intervals of 95%
+    would otherwise call a change detectable more often than one time in twenty."""
+    from statistics import NormalDist
+
+    top = max(seats, key=lambda r: abs(r["difference"]))
+    k = len(seats)
+    if k < 2:
+        return top
+    z = NormalDist().inv_cdf
+    widen = z(1 - 0.025 / k) / z(0.975)
+    d = top["difference"]
+    return {**top, "ci_low": d - (d - top["ci_low"]) * widen,
+            "ci_high": d + (top["ci_high"] - d) * widen, "adjusted_for": k}
 
 
 def read_checks(folder: Path) -> dict | None:

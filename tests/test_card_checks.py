@@ -235,8 +235,18 @@ def test_the_check_gives_the_win_rate_of_the_strategy_the_card_was_named_for():
                           r("first-player advantage", "seat 1 share - mean share", 0.03)])
     names = ["seat 1 (elil)", "seat 2 (hlessil)"]
     assert _figures(table, names, "random")["moved"]["group"] == "random"
-    moved = _figures(table, names, None)["moved"]  # one strategy: the seat that moved most
+    moved = _figures(table, names, None)["moved"]  # one strategy: the seat that moved most,
     assert moved["group"] == "seat 1 (elil)" and moved["kind"] == "seat"
+    # its interval widened for the choice among 2 seats (Bonferroni: z 0.9875 / z 0.975)
+    assert moved["adjusted_for"] == 2
+    assert moved["ci_high"] - moved["difference"] == pytest.approx(0.01 * 2.2414 / 1.9600,
+                                                                   rel=1e-3)
+    (v,) = V.item_verdicts([{**ROW, "item": "peek:placed", "name": "Peek (placed)",
+                             "difference": 0.08, "ci_low": 0.03, "ci_high": 0.13}], 2,
+                           checks={"peek": {"item": "peek", "name": "Peek", "games": 100,
+                                            "moved": moved}})
+    assert "moves seat 1 (elil)'s win rate by +5.0 points [+3.9, +6.1] over 100 paired " \
+           "games, its interval widened for picking the largest of 2 seats" in v.text
 
 
 def test_a_report_of_a_run_made_before_choice_columns_reads_it_as_today(root):
