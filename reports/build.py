@@ -569,7 +569,9 @@ def _checks_table(doc: Document, checks: dict | None) -> None:
         return
     rows = []
     for c in checks["cards"]:
-        base = {"card": c.get("name"), "named": c.get("role")}
+        who = c.get("strategy")
+        base = {"card": c.get("name"),
+                "named": f"{c.get('role')}" + (f" for {who}" if who not in (None, "all") else "")}
         if c.get("reason"):
             rows.append({**base, "seat or strategy": "",
                          "removing one copy moves its win rate by": "",
