@@ -524,7 +524,7 @@ def item_value_by_skill_figure(summary: dict, items: list[str]) -> Figure:
         for n, name in enumerate(items):
             est, lo, hi = [], [], []
             for b in rows:
-                it = next((i for i in b["items"] or [] if i["item"] == name
+                it = next((i for i in b["items"] or [] if (i.get("name") or i["item"]) == name
                            and i.get("enough")), None)
                 est.append(_nan(it["difference"]) if it else np.nan)
                 lo.append(_nan(it["ci_low"]) if it else np.nan)
