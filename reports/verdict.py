@@ -207,17 +207,22 @@ def strategy_verdict(strategies, players: int) -> Verdict | None:
                    f"{_ci(best['share_low'], best['share_high'])}, {others}).", players, figures)
 
 
-def card_check(item: str, checks: dict | None, direction: str) -> tuple[str, dict | None]:
+def card_check(item: str, checks: dict | None, direction: str,
+               strategy: str | None = None) -> tuple[str, dict | None]:
     """What a card verdict says of its cause (``docs/statistics.md``): the paired effect of
     removing one copy when ``--check-cards`` checked the card (``checks``: ``{item: check}``,
     ``simkit.checks.check_values``), else that win rate with and without it is an
-    association (``direction``: "winning" or "losing"), and why it could not be checked."""
+    association (``direction``: "winning" or "losing"), and why it could not be checked.
+    A card valued for ``strategy`` is judged on that strategy's win rate."""
     c = (checks or {}).get(str(item).partition(":")[0])
     if c is None:
         return f"associated with {direction} (not checked)", None
     if c.get("reason"):
         return f"associated with {direction} (not checked: {c['reason']})", c
     moved, n = c.get("moved"), int(c.get("games") or 0)
+    mine = [r for r in c.get("strategies") or [] if r.get("group") == strategy]
+    if strategy not in (None, "all") and mine:  # one check serves every strategy's verdict
+        moved = {**mine[0], "kind": "strategy"}
     if not moved:
         return f"associated with {direction} (not checked)", None
     span = _ci(moved["ci_low"], moved["ci_high"], pts)
@@ -265,7 +270,7 @@ def item_verdicts(values, players: int | None = None, label: str = "card",
             if not found:
                 continue
             r = found[0]
-            cause, check = card_check(r["item"], checks, direction)
+            cause, check = card_check(r["item"], checks, direction, strategy)
             head = f"strongest {label}{who}" if role == "strongest" else f"weakest{who}"
             unit = " points of win rate" if role == "strongest" else ""
             parts.append(f"{head}: {r.get('name') or r['item']}, {pts(r['difference'])}{unit} "

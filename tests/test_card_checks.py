@@ -140,6 +140,15 @@ def test_a_checked_card_gives_its_paired_effect_or_says_it_did_not_move():
                                                      "games": 500, "moved": strategy}})
     assert "checked: removing one Peek does not move heuristic's win rate detectably over " \
            "500 paired games (+0.4 [-1.0, +1.8])" in v.text
+    # one check serves two strategies' verdicts, each on its own win rate
+    both = {"peek": {"item": "peek", "name": "Peek", "games": 500, "moved": strategy,
+                     "strategies": [strategy, {**strategy, "group": "random",
+                                               "difference": -0.03, "ci_low": -0.05,
+                                               "ci_high": -0.01}]}}
+    v1, v2 = V.item_verdicts([{**r, "strategy": s} for s in ("heuristic", "random")
+                              for r in rows], 2, checks=both)
+    assert "does not move heuristic's win rate" in v1.text
+    assert "moves random's win rate by -3.0 points [-5.0, -1.0]" in v2.text
     (v,) = V.item_verdicts(rows, 2, checks={"peek": {"item": "peek", "name": "Peek",
                                                      "reason": "a fixed card"}})
     assert "associated with winning (not checked: a fixed card)" in v.text
