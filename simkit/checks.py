@@ -20,6 +20,7 @@ The report and the summary read ``checks.json`` (``read_checks``); they never pl
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -117,7 +118,7 @@ def run_checks(spec_run, folder: Path, n: int, verdicts, meta: dict,
     holds."""
     from simkit import folders
     from simkit.reports.analysis import compare_runs
-    from simkit.reports.stats import item_name, seat_names
+    from simkit.reports.stats import seat_names
     from simkit.results import read_run
     from simkit.runner import run_games
 
@@ -127,10 +128,10 @@ def run_checks(spec_run, folder: Path, n: int, verdicts, meta: dict,
     base_games = base.games[base.games["game"] < n]
     values = {k: p["value"] for k, p in (meta.get("params") or {}).items()}
     names = seat_names(meta, spec_run.players)
+    spec = registry.get_game(spec_run.game)
     cards = []
     for c in to_check(verdicts):
-        entry = {**c, "name": item_name(c["column"], meta).rsplit(" (", 1)[0],
-                 "games": n}
+        entry = {**c, "name": spec.item_name(c["item"]), "games": n}
         try:
             changes = removal(spec_run.game, values, c["item"])
             changed = changed_run(spec_run, n, changes)
@@ -138,7 +139,7 @@ def run_checks(spec_run, folder: Path, n: int, verdicts, meta: dict,
             entry["reason"] = str(exc)
             cards.append(entry)
             continue
-        out = folder / CHECKS / f"remove-{c['item']}"
+        out = folder / CHECKS / ("remove-" + re.sub(r"[^A-Za-z0-9._-]", "_", c["item"]))
         entry.update(changes=changes, folder=str(out.relative_to(folder)))
         if not quiet:
             say(f"check: {n:,} games without one {entry['name']} "
