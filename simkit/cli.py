@@ -559,8 +559,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                         tally=as_json or not quiet, resume=resume)
         done.append(folder)
         if checks.get(folder):
-            res.meta["card_checks"] = _check_cards(spec_run, folder, res, checks[folder],
-                                                   workers, scheduler, quiet, as_json, fair)
+            res.meta["card_checks"] = _check_cards(spec_run, folder, checks[folder], workers,
+                                                   scheduler, quiet, fair)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
     path = None
@@ -576,8 +576,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _emit_json(out_json)
 
 
-def _check_cards(spec_run, folder: Path, res, n: int, workers, scheduler, quiet: bool,
-                 as_json: bool, fair: float) -> dict:
+def _check_cards(spec_run, folder: Path, n: int, workers, scheduler, quiet: bool,
+                 fair: float) -> dict:
     """``--check-cards N``: check the cards the run's verdict names (``simkit.checks``),
     from the folder the run wrote; returns what checks/checks.json holds."""
     from simkit.checks import run_checks
