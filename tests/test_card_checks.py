@@ -267,3 +267,24 @@ def test_a_report_of_a_run_made_before_choice_columns_reads_it_as_today(root):
     assert item_kind("bunny:placed", run.meta) == "outcome"
     assert item_kind("peek:placed", run.meta) == "choice"
     assert item_name("peek:placed", run.meta) == "Peek (placed)"
+
+
+def test_ctrl_c_during_a_check_keeps_the_run_and_writes_no_checks(tmp_path, monkeypatch):
+    import simkit.runner as R
+
+    real = R.run_games
+
+    def stopped(run, out=None, **kw):
+        if "checks" in Path(out).parts:  # the run itself plays; its first check is stopped
+            raise R.RunInterrupted(None, out)
+        return real(run, out=out, **kw)
+
+    monkeypatch.setattr(R, "run_games", stopped)
+    out = tmp_path / "rh"
+    res = CliRunner().invoke(main, ["run", "rabbit-hunt", "--players", "2", "--games", "2000",
+                                    "--seed", "1", "--out", str(out), "--workers", "1",
+                                    "--check-cards", "500", "--quiet"])
+    assert res.exit_code == 130, res.output
+    assert "its card checks are not" in res.output and "--resume" in res.output
+    assert json.loads((out / "run.json").read_text())["complete"]
+    assert not (out / "checks" / "checks.json").exists()
