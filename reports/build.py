@@ -535,8 +535,9 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
              + (", for each strategy apart: a strong player and a weak one play the same "
                 "card for different reasons" if several else "")
              + ". This is an association, not a card's strength: a player who is winning may "
-               "make some choices more often. `--check-cards N` checks the strongest and "
-               "weakest by playing without one copy (docs/statistics.md).", cls="cap")
+               "make some choices more often. simkit run --check-cards N checks the "
+               "strongest and weakest by playing without one copy (docs/statistics.md).",
+             cls="cap")
     _checks_table(doc, m.get("card_checks"))
     groups = list(choices.groupby("strategy", sort=False)) if several else [(None, choices)]
     for strategy, part in groups:
