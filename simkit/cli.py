@@ -504,19 +504,26 @@ def _show(v) -> str:
 @precision_option
 @trace_option
 @kingmaking_option
+@click.option("--check-cards", "check_cards", metavar="N",
+              help="For each card the verdict names strongest or weakest, play N more games "
+                   "without one copy of it (the run's first N seeds and strategies) and say "
+                   "what removing it does, paired game by game; without it, card value is "
+                   "an association (docs/statistics.md).")
 @mismatch_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, model_mismatch, quiet, as_json, fair):
+        kingmaking, check_cards, model_mismatch, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
+    from simkit.checks import check_games
     from simkit.experiments import load_experiments
     from simkit.runner import RunSpec
 
+    checks = {}  # folder -> games a check of a card plays
     if target.endswith(".toml"):
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
@@ -524,12 +531,19 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if _trace(trace) or _trace(kingmaking, "--kingmaking"):
             raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
                               "file gives each run's trace_turns and kingmaking itself")
+        if check_cards is not None:
+            raise SimkitError("--check-cards is for a game; an experiment file gives each "
+                              "run's check_cards itself (check_cards = 2000)")
         root = out or Path("runs") / Path(target).stem
-        jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
+        experiments = load_experiments(Path(target))
+        jobs = [(e.run, root / e.name) for e in experiments]
+        checks = {root / e.name: e.check_cards for e in experiments if e.check_cards}
     else:
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
+        if check_cards is not None:  # before the run is planned: a typo costs nothing
+            checks[folder] = check_games(check_cards, n_games)
         if resume:
             weights = (*weights, *_folder_models(folder, weights))
         with explained(origins):
@@ -558,6 +572,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
                         tally=as_json or not quiet, resume=resume)
         done.append(folder)
+        if checks.get(folder):
+            res.meta["card_checks"] = _check_cards(spec_run, folder, checks[folder], workers,
+                                                   scheduler, quiet, fair)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
     path = None
@@ -571,6 +588,27 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             {"experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
+
+
+def _check_cards(spec_run, folder: Path, n: int, workers, scheduler, quiet: bool,
+                 fair: float) -> dict:
+    """``--check-cards N``: check the cards the run's verdict names (``simkit.checks``),
+    from the folder the run wrote; returns what checks/checks.json holds."""
+    from simkit.checks import run_checks
+    from simkit.reports.build import load_run
+    from simkit.reports.summary import tables
+    from simkit.runner import RunAbandoned, RunInterrupted
+
+    run = load_run(folder)
+    verdicts = tables(run.games, run.meta, run.items_path, fair / 100)["verdicts"]
+    try:
+        return run_checks(spec_run, folder, n, verdicts, run.meta, workers, scheduler, quiet,
+                          say=lambda text: quiet or click.echo(text, err=True))
+    except (RunInterrupted, RunAbandoned):
+        click.echo(f"interrupted: the run is complete in {folder}, its card checks are not "
+                   "(checks/checks.json is written only when every check is done); run the "
+                   "same command with --resume to check them", err=True)
+        sys.exit(130)
 
 
 def _folder_models(folder: Path, weights) -> list[str]:
