@@ -333,8 +333,9 @@ def item_value_figure(table: pd.DataFrame, title: str | None = None,
         ax.errorbar(t["difference"], y, xerr=err, fmt="none", ecolor="black", capsize=2,
                     lw=0.9)
         ax.axvline(0, color=FAIR, lw=1)
-        labels = [f"{name}  ({_share(share)})" for name, share in
-                  zip(t["item"], t["occurred_share"], strict=True)]
+        labels = [f"{name}  ({_share(share)})" for name, share in  # display names first
+                  zip(t["name"] if "name" in t.columns else t["item"], t["occurred_share"],
+                      strict=True)]
         ax.set_yticks(y, labels)
         for tick, ok in zip(ax.get_yticklabels(), enough, strict=True):
             if not ok:
@@ -576,7 +577,7 @@ def item_value_by_skill_figure(summary: dict, items: list[str]) -> Figure:
         for n, name in enumerate(items):
             est, lo, hi = [], [], []
             for b in rows:
-                it = next((i for i in b["items"] or [] if i["item"] == name
+                it = next((i for i in b["items"] or [] if (i.get("name") or i["item"]) == name
                            and i.get("enough")), None)
                 est.append(100 * _nan(it["difference"]) if it else np.nan)
                 lo.append(100 * _nan(it["ci_low"]) if it else np.nan)
@@ -720,19 +721,18 @@ def tornado_figure(summary: dict, top: int = 20) -> Figure:
 
 
 def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
-    """A balancing search: each objective's distance at every trial and the best so far;
-    with one number varied, the distance against its value too (today's value marked).
-    Distances of shares (first-player advantage, seat spread, a card's value) in points,
-    of length in turns."""
+    """A balancing search: each objective's distance at every trial and the best so far
+    (distances in points, a length's in turns, as ``simkit.balance`` records them); with
+    one number varied, the distance against its value too, today's value marked and a
+    whole-number key on whole-number ticks."""
     cols = [f"objective:{o.text}" for o in spec.objectives]
-    turns = all(o.measure == "length" for o in spec.objectives)
-    scale, unit = (1, "turns") if turns else (100, "points")
-    mixed = not turns and any(o.measure == "length" for o in spec.objectives)
+    turns = [o.measure == "length" for o in spec.objectives]
+    label = "distance to the objective" + (" (turns)" if all(turns) else "" if any(turns)
+                                           else " (points)")
 
     def distance(c):  # settings the game refused: not drawn
         y = trials[c].to_numpy(float)
-        return np.where(y >= 1e5, np.nan, y) * (1 if c.startswith("objective:length")
-                                                 else scale)
+        return np.where(y >= 1e5, np.nan, y)
 
     with _style():
         one = len(spec.dimensions) == 1
@@ -747,7 +747,6 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
                     "-", color=colors[i % 4], label=c.split(":", 1)[1] + " (best so far)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("trial")
-        label = "distance to the objective" + ("" if mixed else f" ({unit})")
         ax.set_ylabel(label)
         ax.set_title("The search")
         ax.legend()
@@ -763,9 +762,9 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
             axes[1].set_xlabel(d.key)
             axes[1].set_ylabel(label)
             axes[1].set_title(f"By {d.key}")
-        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 0 "
-                   "is today's data." + (" Distances of shares in points, of length in "
-                                         "turns." if mixed else ""))
+        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 1 "
+                   "is today's data (when the search space holds it); distances in points "
+                   "(a length's in turns).")
     return fig
 
 

@@ -372,7 +372,7 @@ def _item_levels(summary: dict, top: int = 8) -> pd.DataFrame | None:
         for it in b["items"] or []:
             if not it.get("enough") or it.get("difference") is None:
                 continue
-            name = it["item"]
+            name = it.get("name") or it["item"]  # the display name, as the figure's
             lo, hi = it["ci_low"], it["ci_high"]
             values.setdefault(name, {})[b["level"]] = (
                 f"{100 * it['difference']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")

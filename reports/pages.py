@@ -141,30 +141,42 @@ def load_summary(folder: Path) -> dict:
 # balancing
 
 
-def _pts(f: dict) -> str:
-    return (f"{100 * f['estimate']:+.2f} [{100 * f['ci_low']:+.2f}, "
-            f"{100 * f['ci_high']:+.2f}]")
+def _scale(summary: dict) -> float:
+    """What turns a balancing's shares into points: 1 since it records points (its
+    ``units``), 100 for a search written before."""
+    return 1.0 if str(summary.get("units", "")).startswith("points") else 100.0
+
+
+def _pts(f: dict, scale: float) -> str:
+    return (f"{scale * f['estimate']:+.2f} [{scale * f['ci_low']:+.2f}, "
+            f"{scale * f['ci_high']:+.2f}]")
 
 
 def confirmed_frame(summary: dict) -> pd.DataFrame:
     """The confirmed settings, a row each: first-player advantage in points, turns."""
+    scale, best = _scale(summary), (summary.get("best") or {}).get("setting")
     rows = []
     for c in summary.get("confirmed") or []:
         ln = c["length"]
-        rows.append({"trial": str(c["trial"]),
+        notes = [x for x, on in (("today's data", c.get("today")),
+                                 ("confirmed best", best is not None
+                                  and c["setting"] == best),
+                                 ("smallest change", c.get("smallest_change"))) if on]
+        rows.append({"trial": "-" if c.get("trial") is None else str(c["trial"]),
                      "setting": ", ".join(f"{k}={v}" for k, v in c["setting"].items()),
                      "games": f"{c['games']:,}",
-                     "first-player advantage (points)": _pts(c["first_player_advantage"]),
+                     "first-player advantage (points)": _pts(c["first_player_advantage"],
+                                                             scale),
                      "turns": f"{ln['estimate']:.1f} [{ln['ci_low']:.1f}, {ln['ci_high']:.1f}]",
                      "meets the target": {True: "yes", False: "no"}.get(c.get("meets_target"),
                                                                         "-"),
-                     "smallest change": "yes" if c.get("smallest_change") else ""})
+                     "which": ", ".join(notes)})
     return pd.DataFrame(rows)
 
 
-def trials_frame(folder: Path) -> pd.DataFrame | None:
+def trials_frame(folder: Path, scale: float = 1.0) -> pd.DataFrame | None:
     """Every trial of the search (trials.parquet) for people: measures of shares in
-    points, lengths in turns."""
+    points (``scale`` 100 for a search that recorded shares), lengths in turns."""
     path = Path(folder) / "trials.parquet"
     if not path.is_file():
         return None
@@ -177,7 +189,8 @@ def trials_frame(folder: Path) -> pd.DataFrame | None:
             name = c[8:]
             turns = name.startswith("length")
             out[name + (" (turns)" if turns else " (points)")] = [
-                "-" if v != v else f"{v:.1f}" if turns else f"{100 * v:+.2f}" for v in t[c]]
+                "-" if v != v else f"{v:.1f}" if turns else f"{scale * v:+.2f}"
+                for v in t[c]]
         else:
             out[c] = t[c].astype(str)
     if "refused" in t and (t["refused"] != "").any():
@@ -193,10 +206,11 @@ def balance_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
                 anchor=f"{prefix}balance")
     doc.verdicts(summary.get("verdicts") or [])
     today = ", ".join(f"{k}={v}" for k, v in (summary.get("today") or {}).items())
+    scale = _scale(summary)
     doc.para(f"{summary.get('trials_played', '?')} trials of {summary.get('games', 0):,} games "
              f"on common seeds ({summary.get('sampler', '?')}), objectives "
              f"{', '.join(summary.get('objectives') or [])}, target "
-             f"±{100 * summary.get('target', 0):g} points; today's data: {today or '?'}. "
+             f"±{scale * summary.get('target', 0):g} points; today's data: {today or '?'}. "
              f"The best settings played again on {summary.get('confirm_games', 0):,} fresh "
              f"games each. Folder: {folder}.", cls="meta")
     confirmed = confirmed_frame(summary)
@@ -206,7 +220,7 @@ def balance_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
     if png.is_file():
         doc.image(png.read_bytes(), f"{prefix}balance_trials.png",
                   "the balancing search: each trial's distance to the objective")
-    trials = trials_frame(folder)
+    trials = trials_frame(folder, scale)
     if trials is not None:
         doc.details(f"All {len(trials)} trials (on the search's common seeds)", trials)
 
