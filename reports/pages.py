@@ -147,6 +147,10 @@ def _scale(summary: dict) -> float:
     return 1.0 if str(summary.get("units", "")).startswith("points") else 100.0
 
 
+def _points(x: float) -> str:
+    return f"{x:g} point{'s' * (x != 1)}"
+
+
 def _pts(f: dict, scale: float) -> str:
     return (f"{scale * f['estimate']:+.2f} [{scale * f['ci_low']:+.2f}, "
             f"{scale * f['ci_high']:+.2f}]")
@@ -210,7 +214,7 @@ def balance_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
     doc.para(f"{summary.get('trials_played', '?')} trials of {summary.get('games', 0):,} games "
              f"on common seeds ({summary.get('sampler', '?')}), objectives "
              f"{', '.join(summary.get('objectives') or [])}, target "
-             f"±{scale * summary.get('target', 0):g} points; today's data: {today or '?'}. "
+             f"±{_points(scale * summary.get('target', 0))}; today's data: {today or '?'}. "
              f"The best settings played again on {summary.get('confirm_games', 0):,} fresh "
              f"games each. Folder: {folder}.", cls="meta")
     confirmed = confirmed_frame(summary)
