@@ -611,7 +611,8 @@ def sweep_section(doc, folder: Path, summary: dict, prefix: str = "",
             doc.figure(F.feel_by_figure(pts, key, f"How it plays against {key}"),
                        f"{prefix}sweep_feel.png", "feel metrics against the swept value")
     elif len(summary["keys"]) == 2:
-        doc.figure(F.sweep_heatmap_figure(summary), f"{prefix}sweep.png", "sweep heatmap")
+        doc.figure(F.sweep_heatmap_figure(_with_today(folder, summary)), f"{prefix}sweep.png",
+                   "sweep heatmap: first-player advantage in points, today's cell outlined")
 
 
 def _with_fpa(folder: Path, summary: dict) -> dict:

@@ -671,7 +671,14 @@ def sweep_heatmap_figure(summary: dict) -> Figure:
         ax.set_xlabel(kx)
         ax.set_ylabel(ky)
         ax.set_title("First-player advantage (points)")
-        fig.colorbar(im, ax=ax, format=PercentFormatter(1.0), shrink=0.8)
+        today = summary.get("today") or {}
+        if today.get(kx) in xs and today.get(ky) in ys:  # today's cell outlined
+            from matplotlib.patches import Rectangle
+
+            ax.add_patch(Rectangle((xs.index(today[kx]) - 0.5, ys.index(today[ky]) - 0.5), 1,
+                                   1, fill=False, lw=2, ec="black", label="today"))
+            _note(fig, f"Outlined: today's data ({kx}={today[kx]}, {ky}={today[ky]}).")
+        fig.colorbar(im, ax=ax, format=SHARE_IN_POINTS, shrink=0.8)
     return fig
 
 

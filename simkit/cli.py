@@ -871,10 +871,11 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
     if report_dir is not None:
         path = build_report([f for _, f, _, _ in checked], report_dir, fair=fair / 100)
         path = path / "index.html"
+        _say(f"report: {path}", quiet, as_json)
     else:  # every ladder's page in its own folder
         for _, f, _, _ in checked:
             path = build_report([f], f / "report", fair=fair / 100) / "index.html"
-    _say(f"report: {path}", quiet, as_json)
+            _say(f"report: {path}", quiet, as_json)
     if as_json:
         doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
             {"experiment": target, "ladders": summaries}

@@ -29,6 +29,8 @@ def _check_page(page, path: Path, width: int) -> dict:
     page.goto(path.resolve().as_uri())
     page.wait_for_load_state("load")
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    # the folds' toggle events (which fold the tables they show) run as tasks: let them
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
     facts = page.evaluate("""() => ({
         scroll: document.documentElement.scrollWidth,
         client: document.documentElement.clientWidth,

@@ -180,3 +180,16 @@ def test_card_value_by_skill_is_chosen_by_clear_values_not_the_noisiest():
                                          item("clear", 0.06, 0.03, 0.09, 5000),
                                          item("common", 0.00, -0.02, 0.02, 9000)]}]}
     assert list(_item_levels(summary, top=2)["card"]) == ["clear", "common"]
+
+
+def test_a_two_key_sweep_outlines_today_in_points():
+    seats = [{"name": "seat 1", "win_rate": 0.5, "win_low": 0.4, "win_high": 0.6}]
+    pts = [{"changes": {"a": x, "b": y}, "seats": seats,
+            "first_player_advantage": {"advantage": 0.01 * x - 0.02 * y, "ci_low": 0,
+                                       "ci_high": 0}} for x in (1, 2, 3) for y in (4, 5)]
+    fig = F.sweep_heatmap_figure({"keys": ["a", "b"], "points": pts,
+                                  "today": {"a": 2, "b": 5}})
+    outline = [p for p in fig.axes[0].patches if p.get_label() == "today"]
+    assert len(outline) == 1 and outline[0].get_xy() == (0.5, 0.5)
+    fig.canvas.draw()
+    assert "+5" in [t.get_text() for t in fig.axes[1].get_yticklabels()]  # points, not %
