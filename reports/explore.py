@@ -36,6 +36,7 @@ from simkit.reports import stats as st
 from simkit.reports import verdict as V
 from simkit.reports.ladder import _pct, _pts
 
+from simkit.errors import SimkitError
 from simkit.results import read_games, read_meta
 
 BOOTSTRAP = 250
@@ -250,8 +251,8 @@ def _with_today(folder: Path, summary: dict) -> dict:
         spec = json.loads((Path(folder) / "explore.json").read_text(encoding="utf-8"))["spec"]
         today = today_values(Path(folder) / summary["points"][0]["folder"], summary["keys"],
                              spec.get("overrides"))
-    except Exception:  # noqa: BLE001 - an unreadable point: the chart goes without the mark
-        today = {}
+    except (OSError, ValueError, KeyError, TypeError, SimkitError):
+        today = {}  # an unreadable point: the chart goes without the mark
     return {**summary, "today": today}
 
 
