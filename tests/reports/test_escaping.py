@@ -89,7 +89,7 @@ def test_a_report_of_a_run_with_hostile_names_shows_them_as_text(pig_runs, tmp_p
     md = (out / "summary.md").read_text(encoding="utf-8")
     page = (out / "index.html").read_text(encoding="utf-8")
     assert_inert(md, page)
-    assert "&lt;img src=x onerror=alert(1)>:made" in md  # the item, by its name
+    assert "&lt;img src=x onerror=alert(1)> (made)" in md  # the item, by its name
     assert not (tmp_path / "out.png").exists() and not list(tmp_path.glob("*.png"))
 
 
