@@ -262,11 +262,9 @@ def games():
     searchers, learners = [], []
     for name, spec in registry.games().items():
         players = ", ".join(map(str, spec.players))
-        own = registry.strategies_for(name)
         searchable = hasattr(spec.rules, "determinize")
         learnable = searchable and spec.has_features
-        names = [n for n, st in own.items() if st.search is None
-                 or (st.searches and searchable) or (st.search == "learned" and learnable)]
+        names = registry.playable_strategies(name)
         click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
                    f"{', '.join(names)}")
         if spec.summary:
@@ -1376,40 +1374,17 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     information marked with who could see it. Either GAME --seed S --players N
     [--strategies ...], or --run DIR --game INDEX (checked against its row)."""
     from simkit.replay import replay as do_replay
-    from simkit.replay import replay_game
-    from simkit.runner import RunSpec, plan
 
     if run_dir is not None:
-        from simkit.results import check_run, read_game_row, seat_column
+        from simkit.replay import replay_recorded
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         if overrides or card_files:
             raise SimkitError("--run replays a game as it was played; --set and --cards are "
                               "for GAME --seed S")
-        meta = check_run(run_dir)
-        done = meta["games_completed"]
-        if not 0 <= game_index < max(done, 1):
-            raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
-                              f"{run_dir}, not {game_index:,}")
-        rows = read_game_row(run_dir, game_index)
-        if rows.empty:
-            raise SimkitError(f"{run_dir} has no game {game_index} "
-                              f"(it has {meta['games_completed']:,})")
-        row = rows.iloc[0]
-        n = int(meta["players"])
-        names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
-        spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
-                                [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
-                                 for k, v in w.items()] + _folder_models(run_dir, ()),
-                                model_mismatch=bool(meta.get("model_mismatch")))
-        r = replay_game(plan(spec_run), int(row["seed"]), names)
+        r = replay_recorded(run_dir, game_index, _folder_models(run_dir, ()))
         click.echo("\n".join(r.lines))
-        recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
-        if r.end_reason != row["end_reason"] or r.ranks != recorded or r.turns != row["turns"]:
-            raise SimkitError(f"replay ended {r.end_reason} with ranks {r.ranks} after "
-                              f"{r.turns} turns, but the row says {row['end_reason']}, "
-                              f"{recorded}, {row['turns']}: was the game changed since?")
         click.echo("(matches the recorded row)")
         return
     if game is None or seed is None:
@@ -1572,6 +1547,30 @@ def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> 
                           "or start again with --overwrite")
     if folder.exists() and not folder.is_dir():
         raise SimkitError(f"{folder} (the training folder) exists and is a file")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but 127.0.0.1 (or localhost) is "
+                   "reachable from other machines (a warning says so; the token still "
+                   "guards it).")
+@click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
+              help="The port (0: any free port).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser; only print the "
+                                                  "address.")
+@click.option("--runs", "runs_dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="The runs folder: what the page shows, and where its "
+                                      "jobs, change sets and reports are written.")
+@click.option("--jobs", "n_jobs", type=Whole(1, 64), default=1, show_default=True,
+              help="Jobs played at once (the others wait in the queue).")
+def serve(host, port, no_browser, runs_dir, n_jobs):
+    """Start the designer's workbench: a local web page to edit a game's data and cards,
+    run and compare (what-if on the same seeds), read the verdicts and reports of every run
+    in the runs folder, and replay any game (docs/workbench.md). It prints its address with
+    a token; requests without the token's session are refused."""
+    from simkit.serve import serve as start
+
+    start(host, port, runs_dir, n_jobs, not no_browser)
 
 
 def _sigterm(signum, frame):
