@@ -310,9 +310,10 @@ class Jobs:
         last = _last_line(self.root / job_id / "log.txt")
         if rc == 0:
             job.update(status="done", message="")
-        elif rc == 130:
+        elif rc in (130, -signal.SIGINT):  # Ctrl-C: as the command, or before it started
             job.update(status="cancelled" if job.get("cancelling") else "interrupted",
-                       message=last)
+                       message=last if rc == 130 else "interrupted: stopped before any game "
+                       "was played; nothing was written")
         else:
             job.update(status="failed", message=last or f"exit status {rc}")
         job["ended"], job["cancelling"] = time.time(), False

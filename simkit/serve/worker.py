@@ -86,6 +86,11 @@ def _num(x) -> float | None:
     return None if x != x else round(x, 6)
 
 
+def _stopped_while_starting(signum, frame):
+    sys.stderr.write("interrupted: stopped before any game was played; nothing was written\n")
+    os._exit(130)
+
+
 def main(folder: str) -> None:
     job = json.loads((Path(folder) / "job.json").read_text(encoding="utf-8"))
     try:
@@ -101,4 +106,9 @@ def main(folder: str) -> None:
 
 
 if __name__ == "__main__":
+    import signal
+
+    # a cancel while simkit imports: the command's own line and status (cli.entry then
+    # takes Ctrl-C over, and a run keeps its finished games)
+    signal.signal(signal.SIGINT, _stopped_while_starting)
     main(sys.argv[1])

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
-TOKEN = "test-token"
-ORIGIN = "http://testserver"
+from serve_session import TOKEN, session
 
 
 @pytest.fixture(scope="module")
@@ -28,16 +26,6 @@ def runs(tmp_path_factory):
     # what the command line printed for the what-if, for the page to be compared with
     (root.parent / "whatif.json").write_text(res.output)
     return root
-
-
-def session(app):
-    from starlette.testclient import TestClient
-
-    client = TestClient(app, base_url="http://testserver")
-    res = client.get(f"/?token={TOKEN}", follow_redirects=False)
-    assert res.status_code == 303 and "simkit_session" in res.headers["set-cookie"]
-    client.headers.update({"origin": ORIGIN})
-    return client
 
 
 @pytest.fixture(scope="module")

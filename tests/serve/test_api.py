@@ -9,9 +9,8 @@ import json
 import os
 
 import pytest
+from serve_session import ORIGIN, TOKEN, session
 from starlette.testclient import TestClient
-
-from tests.serve.conftest import ORIGIN, TOKEN, session
 
 WOTW = "war-of-the-wilds"
 

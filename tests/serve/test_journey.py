@@ -103,14 +103,16 @@ def test_the_designers_journey(server, page, tmp_path):
     page.click("#f-whatif")
     # 4. its progress
     page.wait_for_selector('.job[data-status="running"] .played', timeout=30_000)
-    page.wait_for_function("[...document.querySelectorAll('.job .played')].some(e => "
-                           "/of 6,000 games/.test(e.textContent))", timeout=COMPILE)
+    page.wait_for_selector(".job .estimate", timeout=COMPILE)  # games played, estimate
+    assert re.search(r"[1-9][0-9,]* of 6,000 games", page.inner_text(".job .played"))
+    assert re.search(r"first-player advantage [+-][0-9.]+ points \[[+-][0-9.]+, [+-][0-9.]+\]",
+                     page.inner_text(".job .estimate"))
     shot("04-progress")
     page.wait_for_selector('.job[data-status="done"] button.open', timeout=COMPILE)
     shot("05-job-done")
     # 5. the headline and the paired difference
     page.click('.job[data-status="done"] button.open')
-    page.wait_for_selector("#headline p")
+    page.wait_for_selector("#headline strong")
     headline = page.inner_text("#headline")
     assert "Verdict" in headline and "first-player advantage" in headline.lower()
     table = page.inner_text("#result-table")
@@ -120,7 +122,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.click("#open-report")
     page.wait_for_selector("#report-frame:not([hidden])")
     frame = page.frame_locator("#report-frame")
-    frame.locator(".verdict").wait_for()
+    frame.locator(".verdict").first.wait_for()
     shot("07-report")
     # 6. a replay, stepped through, and as seat 2 saw it
     page.click("#open-games")
@@ -143,9 +145,10 @@ def test_the_designers_journey(server, page, tmp_path):
     page.wait_for_function("document.querySelector('#f-command').textContent.startsWith("
                            "'simkit run ')")
     page.click("#f-run")
-    second = ".job:first-child"
-    page.wait_for_function("(() => { const p = document.querySelector('.job:first-child "
-                           "progress'); return p && p.value > 0; })()", timeout=COMPILE)
+    second = '.job[data-out="war-of-the-wilds-2p-s0"]'
+    page.wait_for_function("(() => { const p = document.querySelector('.job[data-out="
+                           "\"war-of-the-wilds-2p-s0\"] progress'); return p && p.value > 0; "
+                           "})()", timeout=COMPILE)
     page.click(f"{second} button.cancel")
     page.wait_for_selector(f'{second}[data-status="cancelled"]', timeout=60_000)
     shot("10-cancelled")

@@ -311,12 +311,14 @@ function jobView(job) {
     actions.push(el("button", { class: "resume", onclick: () => jobAction(job.id, "resume") }, "Resume"));
   if (job.status === "done")
     actions.push(el("button", { class: "open", onclick: () => openResult(job.out) }, "Open the results"));
-  const box = el("div", { class: "job", "data-job": job.id, "data-status": job.status },
+  const box = el("div", { class: "job", "data-job": job.id, "data-status": job.status, "data-out": job.out },
     el("div", { class: "head" },
       el("span", { class: `status ${job.status}` }, job.status),
       el("strong", {}, job.out),
       p.total ? el("progress", { max: p.total || 1, value: p.done || 0 }) : null,
-      el("span", { class: "played" }, p.total ? `${(p.done || 0).toLocaleString()} of ${p.total.toLocaleString()} games` : ""),
+      el("span", { class: "played" }, job.status === "running" && !job.progress?.runs?.length
+        ? "preparing (a game's first run compiles its kernels: up to a minute)"
+        : p.total ? `${(p.done || 0).toLocaleString()} of ${p.total.toLocaleString()} games` : ""),
       el("span", { class: "left" }, job.status === "running" && p.eta !== undefined ? `time left ${duration(p.eta)}` : ""),
       ...actions),
     el("div", {}, el("code", {}, job.command)),
