@@ -388,6 +388,7 @@ let current = null;
 
 async function openResult(path) {
   showTabOnly("results");
+  loadFolders();
   $("#result").hidden = false;
   $("#result-title").textContent = path;
   $("#headline").replaceChildren(el("p", {}, "reading..."));
@@ -427,6 +428,13 @@ function table(head, rows, cls) {
             el("tbody", {}, rows.map(r => el("tr", {}, r.map(c => el("td", {}, String(c)))))));
 }
 
+function shortLabel(row) {
+  // a tick's label: the row's group, or the measure where the group says nothing more
+  const names = { "first-player advantage": "first-player adv.", "win rate": "win" };
+  if (row.measure === "share of games") return row.group;
+  return `${names[row.measure] || row.measure} ${row.measure === "first-player advantage" ? "" : row.group.replace("strategy ", "")}`.trim();
+}
+
 function differenceChart(rows) {
   // the paired differences of the rates (the rows the report's what-if figure draws), in points
   const r = rows.filter(x => SHARE.includes(x.measure) && x.difference !== null);
@@ -434,10 +442,11 @@ function differenceChart(rows) {
   const xs = r.map((_, i) => i + 1);
   const host = $("#result-chart");
   const opts = {
-    width: Math.min(800, host.clientWidth || 800), height: 220,
+    width: Math.max(640, Math.min(1100, 110 * r.length)), height: 240,
     title: "changed minus base, points, with 95% paired intervals (hover a point; drag to zoom)",
     scales: { x: { time: false, range: [0, r.length + 1] } },
-    axes: [{ values: (u, ticks) => ticks.map(t => (r[t - 1] ? `${r[t - 1].measure} ${r[t - 1].group}`.slice(0, 22) : "")) },
+    axes: [{ values: (u, ticks) => ticks.map(t => (Number.isInteger(t) && r[t - 1] ? shortLabel(r[t - 1]) : "")),
+             size: 40 },
            { label: "points" }],
     series: [{ label: "row", value: (u, v) => (r[v - 1] ? `${r[v - 1].measure} ${r[v - 1].group}` : "") },
       { label: "difference", stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
