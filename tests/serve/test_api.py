@@ -352,3 +352,58 @@ def test_vendored_files_match_their_pins():
 
 
 _ = ORIGIN, TOKEN
+
+
+# ------------------------------------------------------------------ the command
+
+def _serve(monkeypatch, *args):
+    """`simkit serve ARGS` up to the point where it would serve (uvicorn's loop is not run):
+    its output, and the socket it would have served on."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    served = {}
+
+    def run(self, sockets=None):
+        served["address"] = sockets[0].getsockname()
+        sockets[0].close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    res = CliRunner().invoke(main, ["serve", "--no-browser", *map(str, args)])
+    return res, served.get("address")
+
+
+def test_serve_binds_localhost_and_prints_its_token(monkeypatch, tmp_path):
+    res, address = _serve(monkeypatch, "--port", 0, "--runs", tmp_path / "runs")
+    assert res.exit_code == 0, res.output
+    assert address[0] == "127.0.0.1"
+    assert f"http://127.0.0.1:{address[1]}/?token=" in res.output
+    assert "warning" not in res.output
+
+
+def test_serve_elsewhere_warns_naming_the_address(monkeypatch, tmp_path):
+    res, address = _serve(monkeypatch, "--host", "0.0.0.0", "--port", 0, "--runs", tmp_path)
+    assert res.exit_code == 0 and address[0] == "0.0.0.0"
+    assert "warning: serving on 0.0.0.0, which other machines may reach" in res.output
+
+
+def test_serve_bad_input_is_one_line(monkeypatch, tmp_path):
+    import socket
+
+    (tmp_path / "file").write_text("x")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        for args, says in (((("--runs", tmp_path / "file")), "is a file"),
+                           (("--port", 70000), "--port"),
+                           (("--port", taken.getsockname()[1]), "is in use"),
+                           (("--jobs", 0), "--jobs")):
+            res, _ = _serve(monkeypatch, *args)
+            assert res.exit_code == 2, (args, res.output)
+            lines = res.output.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0]
+    finally:
+        taken.close()
