@@ -1173,6 +1173,9 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @click.option("--out", type=click.Path(path_type=Path),
               help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
 @overwrite_option
+@click.option("--resume", is_flag=True,
+              help="Continue a what-if stopped by Ctrl-C in --out, with the same settings: "
+                   "its runs not yet complete play their remaining games.")
 @workers_option
 @scheduler_option
 @quiet_option
@@ -1183,8 +1186,8 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @mismatch_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
-           seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, trace, kingmaking, model_mismatch, fair):
+           seed, strategies, fixed_seats, weights, out, overwrite, resume, workers, scheduler,
+           quiet, as_json, precision, trace, kingmaking, model_mismatch, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1213,7 +1216,18 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     from simkit import folders
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
-    folders.check_output(out, "whatif", overwrite)
+    if resume and precision is not None:
+        raise SimkitError("--resume does not take --precision yet; play the what-if again "
+                          "with --overwrite")
+    if resume and folders.kind_of(out) == "whatif":
+        from simkit.runner import check_resume
+
+        folders.check_output(out, "whatif", overwrite=True)
+        for spec_run, name in ((base, "base"), (changed, "changed")):
+            if (out / name / "run.json").is_file():  # continuable, or one line
+                check_resume(spec_run, out / name)
+    else:
+        folders.check_output(out, "whatif", overwrite)
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     from simkit.reports.analysis import compare_runs
@@ -1223,7 +1237,8 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     record = None
     if precision is None:
         for spec_run, name in ((base, "base"), (changed, "changed")):
-            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
+            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet,
+                  resume=resume)
     else:
         record = _whatif_precise(base, changed, out, precision, workers,
                                  scheduler, overwrite, quiet)

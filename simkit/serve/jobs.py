@@ -25,8 +25,8 @@ from simkit import folders
 from simkit.errors import SimkitError
 
 KINDS = ("run", "whatif")
-RESUMABLE = ("run",)
-"""Commands that take ``--resume`` (a what-if is played again from the start)."""
+RESUMABLE = ("run", "whatif")
+"""Commands that take ``--resume``."""
 
 CHANGESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
@@ -254,12 +254,9 @@ class Jobs:
             if job["status"] not in ("cancelled", "interrupted", "failed"):
                 raise SimkitError(f"job {job_id} is {job['status']}: only a cancelled, "
                                   "interrupted or failed job can be resumed")
-            kept = (self.runs / job["out"] / "run.json").is_file()
+            # the command resumes what its folder holds (nothing: it plays from the start)
             job.update(status="queued", ended=None, message="", cancelling=False,
-                       resume=job["argv"][0] in RESUMABLE and kept)
-            if job["argv"][0] not in RESUMABLE:
-                job["argv"] = [*job["argv"], "--overwrite"] if "--overwrite" not in \
-                    job["argv"] else job["argv"]
+                       resume=job["argv"][0] in RESUMABLE)
             self._save(job)
         self.poke()
         return self.record(job_id)
