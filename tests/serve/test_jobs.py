@@ -85,3 +85,20 @@ def test_a_job_cancelled_as_it_starts_says_so_in_one_line(live):
     assert stopped["status"] == "cancelled"
     log = (runs / ".workbench" / "jobs" / job["id"] / "log.txt").read_text()
     assert "Traceback" not in log and stopped["message"].startswith("interrupted: ")
+
+
+def test_stopping_the_server_keeps_a_jobs_games_for_the_next_to_resume(tmp_path, monkeypatch):
+    from simkit.serve.app import make_app
+    from simkit.serve.jobs import Jobs
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app(tmp_path / "runs", "runs", TOKEN, hosts={"testserver"})
+    form = {"kind": "run", "game": "rabbit-hunt", "players": "2", "games": str(GAMES)}
+    with session(app) as client:
+        job = client.post("/api/jobs", json=form).json()
+        _wait(client, job["id"], lambda j: (j["summary"].get("done") or 0) > 0)
+    # the server stopped (its lifespan's end): the job got Ctrl-C and kept its games
+    meta = json.loads((tmp_path / "runs" / job["out"] / "run.json").read_text())
+    assert meta["complete"] is False and meta["games_completed"] > 0
+    [again] = Jobs(tmp_path / "runs").all()  # the next server's queue
+    assert again["status"] == "interrupted"
