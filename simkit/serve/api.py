@@ -361,6 +361,23 @@ def build_report_for(runs: Path, rel: str) -> str:
     return (out / "index.html").relative_to(runs).as_posix()
 
 
+def compare_report(runs: Path, paths) -> str:
+    """Two (or more) runs side by side: the report `simkit report A B` writes (each run's
+    sections and their comparison), built into RUNS/.workbench/reports/compare/A--B."""
+    from simkit.reports.build import build_report
+
+    if not isinstance(paths, list) or not 2 <= len(paths) <= 4 or \
+            not all(isinstance(p, str) for p in paths):
+        raise SimkitError("compare takes two to four run folders")
+    folders_ = [run_folder(runs, p) for p in paths]
+    name = "--".join(f.relative_to(runs).as_posix().replace("/", "_") for f in folders_)
+    out = runs / ".workbench" / "reports" / "compare" / name[:200]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        build_report(folders_, out)
+    return (out / "index.html").relative_to(runs).as_posix()
+
+
 def run_folder(runs: Path, rel: str) -> Path:
     folder = inside(runs, rel)
     if not (folder / "run.json").is_file():

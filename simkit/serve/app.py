@@ -139,6 +139,9 @@ class Workbench:
     def report(self, request, doc):
         return {"report": api.build_report_for(self.runs, str(doc.get("path", "")))}
 
+    def compare(self, request, doc):
+        return {"report": api.compare_report(self.runs, doc.get("paths"))}
+
     def games_of(self, request):
         q = request.query_params
         return api.game_list(self.runs, q.get("path", ""), q.get("filter", "all"))
@@ -183,6 +186,7 @@ def make_app(runs: Path, runs_shown: str | None = None, token: str = "", host: s
         Route("/api/folders", handled(wb.folders)),
         Route("/api/result", handled(wb.result)),
         Route("/api/report", handled(wb.report), methods=["POST"]),
+        Route("/api/compare", handled(wb.compare), methods=["POST"]),
         Route("/api/games-of", handled(wb.games_of)),
         Route("/api/replay", handled(wb.replay)),
         Route("/files/{path:path}", handled(wb.file)),

@@ -407,3 +407,13 @@ def test_serve_bad_input_is_one_line(monkeypatch, tmp_path):
             assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0]
     finally:
         taken.close()
+
+
+def test_two_runs_side_by_side_are_the_report_of_both(client):
+    res = client.post("/api/compare", json={"paths": ["pig-2p-s3", "whatif-pig-s3/changed"]})
+    page = res.json()["report"]
+    assert page.startswith(".workbench/reports/compare/")
+    text = client.get(f"/files/{page}").text
+    assert "pig-2p-s3" in text and "changed" in text
+    for bad in ({"paths": ["pig-2p-s3"]}, {"paths": ["pig-2p-s3", "../x"]}, {"paths": "x"}):
+        assert client.post("/api/compare", json=bad).status_code == 400

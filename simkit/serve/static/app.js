@@ -376,7 +376,9 @@ $("#r-search").addEventListener("input", searchFolders);
 async function loadFolders() {
   const { folders } = await api(`/api/folders?q=${encodeURIComponent($("#r-search").value)}`);
   $("#folders tbody").replaceChildren(...folders.map(f => el("tr", {
-    "data-path": f.path, onclick: () => openResult(f.path, f) },
+    "data-path": f.path, onclick: e => { if (e.target.type !== "checkbox") openResult(f.path, f); } },
+    el("td", {}, f.kind === "run" ? el("input", { type: "checkbox", class: "pick", value: f.path,
+                                                  "aria-label": `compare ${f.path}`, onchange: picked }) : ""),
     el("td", {}, f.path), el("td", {}, f.kind), el("td", {}, f.game ?? ""),
     el("td", {}, f.players ?? ""), el("td", {}, f.strategies ?? ""), el("td", {}, f.changes ?? ""),
     el("td", {}, f.games !== undefined && f.games !== null ? f.games.toLocaleString() + (f.complete === false ? " (stopped)" : "") : ""),
@@ -385,6 +387,29 @@ async function loadFolders() {
 }
 
 let current = null;
+
+function picked() {
+  const n = $$("#folders input.pick:checked").length;
+  $("#compare").disabled = n < 2 || n > 4;
+}
+
+$("#compare").addEventListener("click", async () => {
+  const paths = $$("#folders input.pick:checked").map(c => c.value);
+  say("building the comparison...");
+  try {
+    const { report } = await api("/api/compare", "POST", { paths });
+    current = null;
+    $("#result").hidden = false;
+    $("#result-title").textContent = paths.join(" and ");
+    $("#headline").replaceChildren();
+    $("#result-chart").replaceChildren();
+    $("#result-table").replaceChildren();
+    const frame = $("#report-frame");
+    frame.src = `/files/${report.split("/").map(encodeURIComponent).join("/")}`;
+    frame.hidden = false;
+    say("");
+  } catch (e) { say(e.message, true); }
+});
 
 async function openResult(path) {
   showTabOnly("results");
