@@ -84,6 +84,14 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
             numbers[name] = check(whole(str(_field(form, name, default)), option))
         except SimkitError as exc:
             raise FormError(name, str(exc)) from None
+    precision = _field(form, "precision")
+    if precision is not None:
+        from simkit.numeric import real
+
+        try:  # as the command line's --precision reads it (cli.precision_option)
+            real(str(precision), "--precision", 0, 50, lo_open=True, hi_open=True)
+        except SimkitError as exc:
+            raise FormError("precision", str(exc)) from None
     strategies = _field(form, "strategies", "random")
     if isinstance(strategies, list):
         strategies = ",".join(str(s).strip() for s in strategies)
@@ -107,6 +115,8 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
             "--seed", str(numbers["seed"]), "--strategies", strategies]
     for s in sets:
         argv += ["--set", s]
+    if precision is not None:
+        argv += ["--precision", str(precision).strip()]
     argv += ["--out", f"{runs_shown.rstrip('/')}/{out.name}", "--quiet"]
     return Command(argv, out)
 
@@ -353,7 +363,9 @@ def summary(job: dict) -> dict:
     if not runs:
         return {"total": total, "done": 0}
     last = runs[-1]
-    done = min(total, per_run * (len(runs) - 1) + last["done"]) if total else last["done"]
+    # a run played in steps (--precision) starts again at each step: its latest counts
+    latest = {r["folder"]: r["done"] for r in runs}
+    done = min(total, sum(latest.values())) if total else last["done"]
     out = {"total": total, "done": done, "estimate": last.get("estimate"),
            "run_label": Path(last["folder"]).name if n_runs > 1 and last.get("folder")
            else "this run"}

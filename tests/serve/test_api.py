@@ -215,7 +215,8 @@ def test_the_form_shows_the_command_line(client):
 @pytest.mark.parametrize("field,value,says", [
     ("game", "chess", "unknown game"), ("players", "5", "is for 2, 3, 4 players"),
     ("games", "1e3", "--games"), ("games", "0", "number of games"), ("seed", "-1", "seed must be"),
-    ("seed", str(2**64), "2**64 - 1"),
+    ("seed", str(2**64), "2**64 - 1"), ("precision", "0", "--precision"),
+    ("precision", "nan", "--precision"),
     ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "sweep", "kind must be"),
 ])
 def test_a_bad_field_is_named_beside_it(client, field, value, says):
@@ -417,3 +418,23 @@ def test_two_runs_side_by_side_are_the_report_of_both(client):
     assert "pig-2p-s3" in text and "changed" in text
     for bad in ({"paths": ["pig-2p-s3"]}, {"paths": ["pig-2p-s3", "../x"]}, {"paths": "x"}):
         assert client.post("/api/compare", json=bad).status_code == 400
+
+
+def test_a_precision_target_is_the_commands_option(client):
+    res = client.post("/api/command", json={"kind": "run", "game": "pig", "players": "2",
+                                            "games": "100000", "precision": "0.5"}).json()
+    assert res["argv"][-5:-3] == ["--precision", "0.5"]
+
+
+def test_a_jobs_progress_counts_each_run_once():
+    from simkit.serve.jobs import summary
+
+    def step(folder, first, done):
+        return {"folder": folder, "first": first, "done": done, "started": 0.0}
+
+    job = {"argv": ["whatif", "pig", "--games", "8000"], "status": "running",
+           "progress": {"updated": 2.0, "runs": [step("w/base", 0, 1000),
+                                                 step("w/changed", 0, 1000),
+                                                 step("w/base", 1000, 2000)]}}
+    s = summary(job)
+    assert (s["done"], s["total"]) == (3000, 16000) and s["eta"] > 0

@@ -243,6 +243,7 @@ function formDoc(kind) {
     kind, game: $("#f-game").value, players: $("#f-players").value,
     strategies: $$("#f-seats select").map(s => s.value).join(","),
     games: $("#f-games").value, seed: $("#f-seed").value, changeset: $("#f-changeset").value,
+    precision: $("#f-precision").value.trim() || null,
   };
 }
 
@@ -273,7 +274,7 @@ $("#f-game").addEventListener("change", async () => {
   syncForm();
 });
 $("#f-players").addEventListener("change", () => { syncSeats(); syncForm(); });
-for (const id of ["#f-games", "#f-seed", "#f-changeset"]) $(id).addEventListener("input", syncForm);
+for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision"]) $(id).addEventListener("input", syncForm);
 $("#f-changeset").addEventListener("change", syncForm);
 $("#f-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#f-command").textContent));
 
