@@ -12,7 +12,7 @@ import time
 import pytest
 from serve_session import TOKEN, session
 
-GAMES = 150_000
+GAMES = 100_000
 
 
 def _wait(client, job_id, until, seconds=120):
