@@ -333,8 +333,18 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
                 "seats": s["seats"], "first_player_advantage": s["first_player_advantage"],
                 "games": s["games"], "game": s["game"], "complete": s["complete"],
                 "runs": ["."], "report": report_of(runs, folder, kind)}
+    if kind in ("sweep", "sensitivity", "balance", "ladder"):
+        try:  # the verdicts the command printed, kept in its summary.json
+            summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            summary = {}
+        verdicts = [v if isinstance(v, str) else v.get("text", "") for v in
+                    summary.get("verdicts") or [] if isinstance(v, str | dict)]
+        return {"kind": kind, "path": rel, "verdicts": verdicts, "game": summary.get("game"),
+                "runs": [], "report": report_of(runs, folder, kind)}
     raise SimkitError(f"{rel} is a {kind or 'folder simkit did not write'}; the page shows "
-                      "the results of runs and what-ifs (open its report for the rest)")
+                      "the results of runs, what-ifs, sweeps, sensitivity, balance and "
+                      "ladders")
 
 
 def build_report_for(runs: Path, rel: str) -> str:
@@ -355,9 +365,13 @@ def build_report_for(runs: Path, rel: str) -> str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             build_whatif_report(folder / "base", folder / "changed", out)
+    elif kind in ("sweep", "sensitivity", "ladder"):
+        from simkit.reports.build import build_report
+
+        build_report([folder], out)
     else:
         raise SimkitError(f"{rel} is a {kind or 'folder simkit did not write'}; reports are "
-                          "built here for runs and what-ifs")
+                          "built here for runs, what-ifs, sweeps, sensitivity and ladders")
     return (out / "index.html").relative_to(runs).as_posix()
 
 

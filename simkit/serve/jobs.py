@@ -24,8 +24,8 @@ from pathlib import Path
 from simkit import folders
 from simkit.errors import SimkitError
 
-KINDS = ("run", "whatif")
-RESUMABLE = ("run", "whatif")
+KINDS = ("run", "whatif", "sweep")
+RESUMABLE = ("run", "whatif", "sweep")
 """Commands that take ``--resume``."""
 
 CHANGESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -43,6 +43,7 @@ class FormError(SimkitError):
 class Command:
     argv: list[str]
     out: Path
+    runs: int = 1  # the runs it plays (a what-if two, a sweep one a point), for progress
 
     @property
     def text(self) -> str:
@@ -109,16 +110,27 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
                      _overrides(sets), True)
     except SimkitError as exc:
         raise FormError("changeset" if sets else "form", str(exc)) from None
+    varies, n_runs = [], 2 if kind == "whatif" else 1
+    if kind == "sweep":
+        varies = [v.strip() for v in str(_field(form, "vary", "")).split(";") if v.strip()]
+        try:  # the sweep the command would play, every point checked (explore.make_sweep)
+            from simkit.explore import make_sweep
+
+            n_runs = len(make_sweep(game, players, varies, numbers["games"], numbers["seed"],
+                                    strategies, _overrides(sets)).points)
+        except SimkitError as exc:
+            raise FormError("vary", str(exc)) from None
     name = _folder_name(kind, game, players, numbers["seed"], _field(form, "changeset"))
     out = _free(runs, name)
-    argv = [kind, game, "--players", str(players), "--games", str(numbers["games"]),
-            "--seed", str(numbers["seed"]), "--strategies", strategies]
+    argv = [kind, game, *[a for v in varies for a in ("--vary", v)], "--players", str(players),
+            "--games", str(numbers["games"]), "--seed", str(numbers["seed"]), "--strategies",
+            strategies]
     for s in sets:
         argv += ["--set", s]
     if precision is not None:
         argv += ["--precision", str(precision).strip()]
     argv += ["--out", f"{runs_shown.rstrip('/')}/{out.name}", "--quiet"]
-    return Command(argv, out)
+    return Command(argv, out, n_runs)
 
 
 def _games(n: int) -> int:
@@ -140,8 +152,9 @@ def _overrides(sets: list[str]) -> dict:
 def _folder_name(kind: str, game: str, players: int, seed: int, changeset) -> str:
     """The command line's default folder name, with the change set's name in it."""
     tag = f"-{changeset}" if changeset else ""
-    if kind == "whatif":
-        return f"whatif-{game}{tag}-s{seed}"
+    if kind in ("whatif", "sweep"):
+        return f"{kind}-{game}-{players}p{tag}-s{seed}" if kind == "sweep" else \
+            f"whatif-{game}{tag}-s{seed}"
     return f"{game}-{players}p{tag}-s{seed}"
 
 
@@ -232,7 +245,8 @@ class Jobs:
         (self.root / job_id).mkdir(parents=True)
         job = {"id": job_id, "argv": command.argv, "command": command.text,
                "out": command.out.name, "status": "queued", "created": time.time(),
-               "started": None, "ended": None, "resume": False, "message": "", **meta}
+               "started": None, "ended": None, "resume": False, "message": "",
+               "runs": command.runs, **meta}
         with self.lock:
             self._save(job)
         self.poke()
@@ -357,7 +371,7 @@ def summary(job: dict) -> dict:
     current run's pace, and the current run's estimate (from the worker's progress.json)."""
     argv = job["argv"]
     per_run = int(argv[argv.index("--games") + 1]) if "--games" in argv else 0
-    n_runs = 2 if argv[0] == "whatif" else 1
+    n_runs = job.get("runs") or (2 if argv[0] == "whatif" else 1)
     total = per_run * n_runs
     runs = (job.get("progress") or {}).get("runs") or []
     if not runs:
@@ -367,8 +381,8 @@ def summary(job: dict) -> dict:
     latest = {r["folder"]: r["done"] for r in runs}
     done = min(total, sum(latest.values())) if total else last["done"]
     out = {"total": total, "done": done, "estimate": last.get("estimate"),
-           "run_label": Path(last["folder"]).name if n_runs > 1 and last.get("folder")
-           else "this run"}
+           "run_label": "/".join(Path(last["folder"]).parts[-2:]) if n_runs > 2 else
+           Path(last["folder"]).name if n_runs > 1 and last.get("folder") else "this run"}
     pace = (last["done"] - last["first"]) / max(1e-9, job["progress"]["updated"]
                                                 - last["started"])
     if pace > 0 and job.get("status") == "running":

@@ -217,7 +217,7 @@ def test_the_form_shows_the_command_line(client):
     ("games", "1e3", "--games"), ("games", "0", "number of games"), ("seed", "-1", "seed must be"),
     ("seed", str(2**64), "2**64 - 1"), ("precision", "0", "--precision"),
     ("precision", "nan", "--precision"),
-    ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "sweep", "kind must be"),
+    ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "ladder", "kind must be"),
 ])
 def test_a_bad_field_is_named_beside_it(client, field, value, says):
     form = {"kind": "run", "game": "pig", "players": "2", "strategies": "hold-at",
@@ -438,3 +438,14 @@ def test_a_jobs_progress_counts_each_run_once():
                                                  step("w/base", 1000, 2000)]}}
     s = summary(job)
     assert (s["done"], s["total"]) == (3000, 16000) and s["eta"] > 0
+
+
+def test_a_sweep_is_built_as_the_command_would_play_it(client):
+    form = {"kind": "sweep", "game": "pig", "players": "2", "games": "1000",
+            "vary": "target=20,30,40"}
+    res = client.post("/api/command", json=form).json()
+    assert res["argv"][:4] == ["sweep", "pig", "--vary", "target=20,30,40"]
+    assert res["out"] == "sweep-pig-2p-s0"
+    res = client.post("/api/command", json={**form, "vary": "target=0..5"})
+    assert res.status_code == 400 and res.json()["field"] == "vary"
+    assert res.json()["error"] == "target=0 is outside its bounds 1..1000 (today 30)"

@@ -244,6 +244,7 @@ function formDoc(kind) {
     strategies: $$("#f-seats select").map(s => s.value).join(","),
     games: $("#f-games").value, seed: $("#f-seed").value, changeset: $("#f-changeset").value,
     precision: $("#f-precision").value.trim() || null,
+    vary: kind === "sweep" ? $("#f-vary").value : undefined,
   };
 }
 
@@ -256,7 +257,7 @@ function fieldErrors(e) {
 }
 
 const syncForm = debounce(async () => {
-  const kind = $("#f-changeset").value ? "whatif" : "run";
+  const kind = $("#f-vary").value.trim() ? "sweep" : $("#f-changeset").value ? "whatif" : "run";
   try {
     const res = await api("/api/command", "POST", formDoc(kind));
     $("#f-command").textContent = res.command;
@@ -274,7 +275,7 @@ $("#f-game").addEventListener("change", async () => {
   syncForm();
 });
 $("#f-players").addEventListener("change", () => { syncSeats(); syncForm(); });
-for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision"]) $(id).addEventListener("input", syncForm);
+for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary"]) $(id).addEventListener("input", syncForm);
 $("#f-changeset").addEventListener("change", syncForm);
 $("#f-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#f-command").textContent));
 
@@ -290,6 +291,7 @@ async function startJob(kind) {
 }
 $("#f-run").addEventListener("click", () => startJob("run"));
 $("#f-whatif").addEventListener("click", () => startJob("whatif"));
+$("#f-sweep").addEventListener("click", () => startJob("sweep"));
 
 // ------------------------------------------------------------------ jobs
 const charts = {};
@@ -437,7 +439,7 @@ async function openResult(path) {
                      fmtd(r.measure, r.difference), `[${fmtd(r.measure, r.ci_low)}, ${fmtd(r.measure, r.ci_high)}]`,
                      r.p_value === null ? "" : Number(r.p_value).toPrecision(2)]), "paired"));
     differenceChart(rows);
-  } else {
+  } else if (current.seats) {
     $("#result-table").replaceChildren(table(
       ["seat", "games", "wins", "ties", "score share", "advantage (points)"],
       current.seats.map(r => [r.name || r.seat, r.games, `${pct(r.win_rate)}%`, `${pct(r.tie_rate)}%`,
