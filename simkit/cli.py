@@ -262,11 +262,9 @@ def games():
     searchers, learners = [], []
     for name, spec in registry.games().items():
         players = ", ".join(map(str, spec.players))
-        own = registry.strategies_for(name)
         searchable = hasattr(spec.rules, "determinize")
         learnable = searchable and spec.has_features
-        names = [n for n, st in own.items() if st.search is None
-                 or (st.searches and searchable) or (st.search == "learned" and learnable)]
+        names = registry.playable_strategies(name)
         click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
                    f"{', '.join(names)}")
         if spec.summary:
@@ -1259,6 +1257,9 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @click.option("--out", type=click.Path(path_type=Path),
               help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
 @overwrite_option
+@click.option("--resume", is_flag=True,
+              help="Continue a what-if stopped by Ctrl-C in --out, with the same settings: "
+                   "its runs not yet complete play their remaining games.")
 @workers_option
 @scheduler_option
 @quiet_option
@@ -1269,8 +1270,8 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @mismatch_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
-           seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, trace, kingmaking, model_mismatch, fair):
+           seed, strategies, fixed_seats, weights, out, overwrite, resume, workers, scheduler,
+           quiet, as_json, precision, trace, kingmaking, model_mismatch, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1299,7 +1300,18 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     from simkit import folders
 
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
-    folders.check_output(out, "whatif", overwrite)
+    if resume and precision is not None:
+        raise SimkitError("--resume does not take --precision yet; play the what-if again "
+                          "with --overwrite")
+    if resume and folders.kind_of(out) == "whatif":
+        from simkit.runner import check_resume
+
+        folders.check_output(out, "whatif", overwrite=True)
+        for spec_run, name in ((base, "base"), (changed, "changed")):
+            if (out / name / "run.json").is_file():  # continuable, or one line
+                check_resume(spec_run, out / name)
+    else:
+        folders.check_output(out, "whatif", overwrite)
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     from simkit.reports.analysis import compare_runs
@@ -1309,7 +1321,8 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     record = None
     if precision is None:
         for spec_run, name in ((base, "base"), (changed, "changed")):
-            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
+            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet,
+                  resume=resume)
     else:
         record = _whatif_precise(base, changed, out, precision, workers,
                                  scheduler, overwrite, quiet)
@@ -1472,40 +1485,17 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     information marked with who could see it. Either GAME --seed S --players N
     [--strategies ...], or --run DIR --game INDEX (checked against its row)."""
     from simkit.replay import replay as do_replay
-    from simkit.replay import replay_game
-    from simkit.runner import RunSpec, plan
 
     if run_dir is not None:
-        from simkit.results import check_run, read_game_row, seat_column
+        from simkit.replay import replay_recorded
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         if overrides or card_files:
             raise SimkitError("--run replays a game as it was played; --set and --cards are "
                               "for GAME --seed S")
-        meta = check_run(run_dir)
-        done = meta["games_completed"]
-        if not 0 <= game_index < max(done, 1):
-            raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
-                              f"{run_dir}, not {game_index:,}")
-        rows = read_game_row(run_dir, game_index)
-        if rows.empty:
-            raise SimkitError(f"{run_dir} has no game {game_index} "
-                              f"(it has {meta['games_completed']:,})")
-        row = rows.iloc[0]
-        n = int(meta["players"])
-        names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
-        spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
-                                [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
-                                 for k, v in w.items()] + _folder_models(run_dir, ()),
-                                model_mismatch=bool(meta.get("model_mismatch")))
-        r = replay_game(plan(spec_run), int(row["seed"]), names)
+        r = replay_recorded(run_dir, game_index, _folder_models(run_dir, ()))
         click.echo("\n".join(r.lines))
-        recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
-        if r.end_reason != row["end_reason"] or r.ranks != recorded or r.turns != row["turns"]:
-            raise SimkitError(f"replay ended {r.end_reason} with ranks {r.ranks} after "
-                              f"{r.turns} turns, but the row says {row['end_reason']}, "
-                              f"{recorded}, {row['turns']}: was the game changed since?")
         click.echo("(matches the recorded row)")
         return
     if game is None or seed is None:
@@ -1668,6 +1658,30 @@ def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> 
                           "or start again with --overwrite")
     if folder.exists() and not folder.is_dir():
         raise SimkitError(f"{folder} (the training folder) exists and is a file")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but 127.0.0.1 (or localhost) is "
+                   "reachable from other machines (a warning says so; the token still "
+                   "guards it).")
+@click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
+              help="The port (0: any free port).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser; only print the "
+                                                  "address.")
+@click.option("--runs", "runs_dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="The runs folder: what the page shows, and where its "
+                                      "jobs, change sets and reports are written.")
+@click.option("--jobs", "n_jobs", type=Whole(1, 64), default=1, show_default=True,
+              help="Jobs played at once (the others wait in the queue).")
+def serve(host, port, no_browser, runs_dir, n_jobs):
+    """Start the designer's workbench: a local web page to edit a game's data and cards,
+    run and compare (what-if on the same seeds), read the verdicts and reports of every run
+    in the runs folder, and replay any game (docs/workbench.md). It prints its address with
+    a token; requests without the token's session are refused."""
+    from simkit.serve import serve as start
+
+    start(host, port, runs_dir, n_jobs, not no_browser)
 
 
 def _sigterm(signum, frame):
