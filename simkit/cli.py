@@ -546,6 +546,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         done.append(folder)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
+    headline = None
+    if target.endswith(".toml") and summaries:
+        from simkit.reports.headline import pick_headlines, strong_or_none
+
+        headline = pick_headlines(summaries, strong_or_none)
+        _say("\n".join(["", "Headline", *headline]), quiet, as_json)
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -554,7 +560,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _say(f"report: {path}", quiet, as_json)
     if as_json:
         out_json = summaries[0] if len(jobs) == 1 and not target.endswith(".toml") else \
-            {"experiment": target, "runs": summaries}
+            {"experiment": target, "headline": headline, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
 
@@ -638,7 +644,7 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     """Print a finished run's summary (text) or return it (for --json), from the counts kept
     while it was played (``res.tally``): the same summary as its folder's, without reading
     the folder back."""
-    from simkit.reports.summary import summary_dict, summary_text
+    from simkit.reports.summary import summary_dict, summary_text, tables
 
     meta = res.meta
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
@@ -647,8 +653,10 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     trace = None if res.tally is not None else res.trace
     if as_json:
         return {"folder": str(folder), **summary_dict(counts, meta, items, fair, trace)}
-    click.echo(summary_text(counts, meta, items, fair, trace))
-    return None
+    t = tables(counts, meta, items, fair, trace)
+    click.echo(summary_text(counts, meta, items, fair, trace, t=t))
+    return {"game": meta.get("game"), "players": meta.get("players"),
+            "strategies": meta.get("strategies"), "headline": t["headline"]}
 
 
 def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, tally=False,
@@ -1219,7 +1227,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     from simkit.reports.analysis import compare_runs
-    from simkit.reports.build import build_whatif_report, load_run
+    from simkit.reports.build import build_whatif_report, load_run, whatif_headline
     from simkit.reports.verdict import whatif_verdicts
 
     record = None
@@ -1233,13 +1241,14 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
                          b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
+    headline = whatif_headline(b, c, table, fair / 100)
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
     if as_json:
         from simkit.reports.summary import records
 
-        _emit_json({"game": game, "players": players, "changes": changes,
-                    "base_changes": base_over,
+        _emit_json({"headline": [headline], "game": game, "players": players,
+                    "changes": changes, "base_changes": base_over,
                     "card_files": {k: o.path for k, o in origins.items()},
                     "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
@@ -1251,6 +1260,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     text = ", ".join(f"{k}={origins[k].path}" if k in origins else
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
+    click.echo(headline)
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")
