@@ -929,12 +929,13 @@ def whatif_headline(base: Run, changed: Run, table: pd.DataFrame,
         diff.append(("strategies", ",".join(bm.get("strategies") or ()),
                      ",".join(cm.get("strategies") or ())))
     card = None
-    if any(k.startswith("cards.") for k, _, _ in diff) and changed.items_path is not None:
+    cards = H.edited_cards(diff, cm.get("item_columns"))
+    if cards and changed.items_path is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             values = A.item_value(changed.games, cm, changed.items_path)
         values = values[values["item"].map(lambda c: item_kind(c, cm) != "outcome")]
-        card = H.card_value(diff, values)
+        card = H.card_value(cards, values)
     return H.whatif_headline(table, diff, cm.get("players"), cm.get("strategies"), fair, card)
 
 

@@ -50,6 +50,11 @@ def _ci(lo: float, hi: float) -> str:
     return f"[{_pts(lo)}, {_pts(hi)}]"
 
 
+def _band(fair: float) -> str:
+    """The band of "balanced" in words: "±1 point", "±0.5 points"."""
+    return f"±{100 * fair:g} point{'' if 100 * fair == 1 else 's'}"
+
+
 def _nan(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
@@ -112,8 +117,7 @@ def seat_claim(seats: list[dict], fpa: dict, teams: list[dict], fair: float,
     if not seats or any(_nan(r.get("adv_low")) for r in seats) or _nan(fpa.get("ci_low")):
         return "unclear", ["too few games to tell whether a seat is ahead"], []
     if all(r["adv_low"] >= -fair and r["adv_high"] <= fair for r in seats):
-        return "balanced", [f"balanced, no seat ahead by more than ±{100 * fair:.0f} point "
-                            f"({f_txt})"], []
+        return "balanced", [f"balanced, no seat ahead by more than {_band(fair)} ({f_txt})"], []
     if len(teams) == 2:  # seat 1's advantage is its team's; the other team's is its negative
         first = next(t for t in teams if "1" in str(t["seats"]).split("+"))
         other = next(t for t in teams if t is not first)
@@ -252,8 +256,8 @@ def whatif_headline(table, diff: list[tuple[str, str, str]], players, strategies
             claims.append(f"first-player advantage moves by {_pts(r['difference'])} points "
                           f"{d}, from {_pts(r['base'])} to {_pts(r['changed'])}")
         elif r["ci_low"] >= -fair and r["ci_high"] <= fair:
-            claims.append(f"first-player advantage moves by no more than ±{100 * fair:.0f} "
-                          f"point ({_pts(r['difference'])} {d})")
+            claims.append(f"first-player advantage moves by no more than {_band(fair)} "
+                          f"({_pts(r['difference'])} {d})")
         else:
             claims.append("cannot tell yet how first-player advantage moves")
             extras.append(f" ({_pts(r['difference'])} {d})")
@@ -274,20 +278,28 @@ def card_claim(card: dict) -> str:
     return f"cannot tell yet what {what} is worth ({_pts(card['difference'])} {ci})"
 
 
-def card_value(diff, values, base_values=None) -> dict | None:
-    """The card a what-if added or changed (a ``cards.NAME`` record of ``diff``) and its
-    value in the changed run, from ``item_value`` rows (``values``): its choice column with
-    the most seat-games in which it happened. None when the change is not a card's."""
-    names = []
+def edited_cards(diff, item_columns) -> list[tuple[str, bool]]:
+    """The cards (items) a what-if added or changed: each parameter key of ``diff`` that
+    names an item of ``item_columns`` (``cards.stag``, ``farmland.take_2_carrots.count``),
+    with whether the run added it."""
+    items = {str(c).partition(":")[0] for c in item_columns or ()}
+    out = []
     for key, base, _ in diff:
-        parts = key.split(".")
-        if len(parts) >= 2 and parts[0] == "cards":
-            names.append((parts[1], base == "-"))
+        name = next((part for part in key.split(".")[1:] if part in items), None)
+        if name is not None and name not in [n for n, _ in out]:
+            out.append((name, base == "-"))
+    return out
+
+
+def card_value(cards: list[tuple[str, bool]], values) -> dict | None:
+    """The first of ``cards`` (``edited_cards``) with a value in the changed run, from its
+    ``item_value`` rows (``values``, choices only): the card's column with the most
+    seat-games in which it happened. None when no card was edited."""
     vals = rows(values)
-    for name, new in names:
+    for name, new in cards:
         mine = [r for r in vals if str(r["item"]).partition(":")[0] == name
-                and str(r.get("strategy", "all")) in ("all", "None", "nan")] or \
-            [r for r in vals if str(r["item"]).partition(":")[0] == name]
+                and str(r.get("strategy", "all")) == "all"]
+        mine = mine or [r for r in vals if str(r["item"]).partition(":")[0] == name]
         if mine:
             r = max(mine, key=lambda r: r.get("occurred") or 0)
             return {"item": r["item"], "difference": r["difference"], "ci_low": r["ci_low"],
@@ -319,7 +331,7 @@ def sweep_headline(summary: dict, fair: float = V.DEFAULT_FAIR) -> str:
     ok = [pt for pt in points if not _nan(fpa(pt)[1])]
     fair_points = [pt for pt in ok if fpa(pt)[1] >= -fair and fpa(pt)[2] <= fair]
     if fair_points:
-        claims.append(f"balanced within ±{100 * fair:.0f} point at "
+        claims.append(f"balanced within {_band(fair)} at "
                       + ", ".join(at(pt) for pt in fair_points[:2])
                       + (" and more" if len(fair_points) > 2 else ""))
     elif ok and all(fpa(pt)[1] > 0 for pt in ok):

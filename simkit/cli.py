@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import textwrap
 
 
 def _stopped_while_starting(signum, frame):
@@ -271,6 +272,8 @@ def games():
                    f"{', '.join(names)}")
         if spec.summary:
             click.echo(f"{'':18} {spec.summary}")
+        click.echo(f"{'':18} strong player (headlines): "
+                   f"{_strong_line(name, spec.players)}")
         if searchable:
             searchers.append(name)
         if searchable and spec.search_knobs:
@@ -551,7 +554,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         from simkit.reports.headline import pick_headlines, strong_or_none
 
         headline = pick_headlines(summaries, strong_or_none)
-        _say("\n".join(["", "Headline", *headline]), quiet, as_json)
+        _say("\n".join(["", "Headline", *(textwrap.fill(h, 100, subsequent_indent="  ")
+                                           for h in headline)]), quiet, as_json)
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -619,6 +623,19 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
     back.items = folder / "items.parquet"
     back.trace = _trace_path(folder)
     return back
+
+
+def _strong_line(game: str, players) -> str:
+    """The game's strong player at each player count: "heuristic", or "learned at 2
+    players, heuristic at 3, 4" where a model exists only for some."""
+    from simkit import registry
+
+    by: dict[str, list[str]] = {}
+    for p in players:
+        by.setdefault(registry.strong_strategy(game, p), []).append(str(p))
+    if len(by) == 1:
+        return next(iter(by))
+    return ", ".join(f"{name} at {', '.join(ps)} players" for name, ps in by.items())
 
 
 def _players(game: str, players: int | None) -> int:
