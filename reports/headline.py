@@ -184,7 +184,12 @@ def run_headlines(t: dict, meta: dict | None, fair: float = V.DEFAULT_FAIR) -> l
     """One headline per player count of a run (its summary tables ``t``)."""
     meta = meta or {}
     counts = sorted({int(r["players"]) for r in rows(t["fpa"])})
-    return [run_headline(t, meta.get("strategies"), p, fair) for p in counts]
+    return [run_headline(t, meta.get("strategies") or _played(t, p), p, fair) for p in counts]
+
+
+def _played(t: dict, players: int) -> list[str]:
+    """The strategies of a games table without run.json's line-up, from its tables."""
+    return [str(r["strategy"]) for r in _at(t["strategies"], players) if str(r["seat"]) == "all"]
 
 
 def _rank(run: dict, strong) -> tuple:
@@ -260,7 +265,7 @@ def whatif_headline(table, diff: list[tuple[str, str, str]], players, strategies
                           f"({_pts(r['difference'])} {d})")
         else:
             claims.append("cannot tell yet how first-player advantage moves")
-            extras.append(f" ({_pts(r['difference'])} {d})")
+            extras.append(f" ({_pts(r['difference'])} points {d})")
     if card:
         claims.append(card_claim(card))
     return _fit(head, claims or ["no paired games to compare"], extras)

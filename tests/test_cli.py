@@ -248,7 +248,9 @@ def test_whatif_json_and_verdicts(tmp_path):
     text = _run_cli("whatif", "pig", "--players", 2, "--games", 400, "--set", "target=60",
                     "--out", tmp_path / "w", "--overwrite", "--workers", 1)
     assert text.returncode == 0
-    assert text.stdout.splitlines()[1] == "Verdict"
+    lines = text.stdout.splitlines()
+    assert lines[1].startswith("target 30 -> 60 (2 players, ") and lines[2] == "Verdict"
+    assert data["headline"][0] == lines[1]  # the headline first, in the text and the JSON
 
 
 def test_report_json_lists_each_run(tmp_path):

@@ -166,11 +166,11 @@ def test_the_readme_experiment_opens_with_one_supported_headline_per_player_coun
 
 def test_a_card_whatif_names_the_change_its_effect_and_the_cards_value(tmp_path):
     res = invoke("whatif", "rabbit-hunt", "--players", 2, "--strategies", "heuristic",
-                 "--set", "farmland.take_2_carrots.count=8", "--games", 300, "--workers", 1,
+                 "--set", "farmland.take_2_carrots.count=2", "--games", 300, "--workers", 1,
                  "--out", tmp_path / "w", "--json")
     out = json.loads(res.stdout)
     [h] = out["headline"]
-    assert h.startswith("farmland.take_2_carrots.count 4 -> 8 (2 players, heuristic against "
+    assert h.startswith("farmland.take_2_carrots.count 4 -> 2 (2 players, heuristic against "
                         "itself): ")
     assert "Take 2 Carrots (placed)" in h and len(h.split()) <= H.MAX_WORDS
     f = next(r for r in out["differences"] if r["measure"] == "first-player advantage")
