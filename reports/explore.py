@@ -288,7 +288,7 @@ def sweep_text(summary: dict) -> str:
     lines = [f"{summary['game']}, {summary['players']} players: a sweep of "
              f"{', '.join(summary['keys'])} over {len(summary['points'])} points, "
              f"{summary['games']:,} games each on the same seeds",
-             *(summary.get("headline") or [H.sweep_headline(summary)]), "Verdict"]
+             *H.wrapped(summary.get("headline") or [H.sweep_headline(summary)]), "Verdict"]
     lines += [f"  {v}" for v in summary["verdicts"]]
     lines += ["  " + x for x in sweep_frame(summary).to_string(index=False).splitlines()]
     if summary["steps"]:

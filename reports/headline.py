@@ -18,6 +18,7 @@ report, the terminal and the JSON say one thing in one way. Built from the summa
 from __future__ import annotations
 
 import math
+import textwrap
 
 from simkit.reports import verdict as V
 from simkit.reports.verdict import rows
@@ -27,6 +28,12 @@ MAX_WORDS = 40
 
 def words(sentence: str) -> int:
     return len(sentence.split())
+
+
+def wrapped(sentences, width: int = 100) -> list[str]:
+    """Headlines as terminal lines of at most ``width`` columns, each continued indented."""
+    return [line for x in sentences
+            for line in textwrap.wrap(x, width, subsequent_indent="  ")]
 
 
 def _fit(head: str, claims: list[str], extras: list[str] = ()) -> str:
@@ -264,8 +271,8 @@ def whatif_headline(table, diff: list[tuple[str, str, str]], players, strategies
             claims.append(f"first-player advantage moves by no more than {_band(fair)} "
                           f"({_pts(r['difference'])} {d})")
         else:
-            claims.append("cannot tell yet how first-player advantage moves")
-            extras.append(f" ({_pts(r['difference'])} points {d})")
+            claims.append(f"cannot tell yet how first-player advantage moves "
+                          f"({_pts(r['difference'])} points {d})")
     if card:
         claims.append(card_claim(card))
     return _fit(head, claims or ["no paired games to compare"], extras)

@@ -290,7 +290,7 @@ def ladder_text(summary: dict) -> str:
     lines = [f"{summary['game']}, {summary['players']} players: a ladder of "
              f"{len(summary['strategies'])} strategies; {summary['tables']}; "
              f"{summary['level_games']:,} self-play games a level",
-             *(summary.get("headline") or [H.ladder_headline(summary)]), "Verdict"]
+             *H.wrapped(summary.get("headline") or [H.ladder_headline(summary)]), "Verdict"]
     lines += [f"  {v}" for v in summary["verdicts"]]
     fit = summary["ratings"]
     lines.append(f"Ratings (Elo; {fit['model']} fit of {fit['games']:,} games, {fit['anchor']} "

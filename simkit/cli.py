@@ -551,11 +551,10 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
     headline = None
     if target.endswith(".toml") and summaries:
-        from simkit.reports.headline import pick_headlines, strong_or_none
+        from simkit.reports.headline import pick_headlines, strong_or_none, wrapped
 
         headline = pick_headlines(summaries, strong_or_none)
-        _say("\n".join(["", "Headline", *(textwrap.fill(h, 100, subsequent_indent="  ")
-                                           for h in headline)]), quiet, as_json)
+        _say("\n".join(["", "Headline", *wrapped(headline)]), quiet, as_json)
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -564,7 +563,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _say(f"report: {path}", quiet, as_json)
     if as_json:
         out_json = summaries[0] if len(jobs) == 1 and not target.endswith(".toml") else \
-            {"experiment": target, "headline": headline, "runs": summaries}
+            {"headline": headline, "experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
 
@@ -669,7 +668,8 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     counts, items = (res.tally, None) if res.tally is not None else (res.games, res.items)
     trace = None if res.tally is not None else res.trace
     if as_json:
-        return {"folder": str(folder), **summary_dict(counts, meta, items, fair, trace)}
+        d = summary_dict(counts, meta, items, fair, trace)
+        return {"headline": d.pop("headline"), "folder": str(folder), **d}
     t = tables(counts, meta, items, fair, trace)
     click.echo(summary_text(counts, meta, items, fair, trace, t=t))
     return {"game": meta.get("game"), "players": meta.get("players"),
@@ -1277,7 +1277,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     text = ", ".join(f"{k}={origins[k].path}" if k in origins else
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
-    click.echo(headline)
+    click.echo(textwrap.fill(headline, 100, subsequent_indent="  "))
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")

@@ -248,9 +248,11 @@ def test_whatif_json_and_verdicts(tmp_path):
     text = _run_cli("whatif", "pig", "--players", 2, "--games", 400, "--set", "target=60",
                     "--out", tmp_path / "w", "--overwrite", "--workers", 1)
     assert text.returncode == 0
-    lines = text.stdout.splitlines()
-    assert lines[1].startswith("target 30 -> 60 (2 players, ") and lines[2] == "Verdict"
-    assert data["headline"][0] == lines[1]  # the headline first, in the text and the JSON
+    head, verdicts = text.stdout.split("\nVerdict\n")
+    assert head.splitlines()[1].startswith("target 30 -> 60 (2 players, ")
+    # the headline first, in the text (within 100 columns) and the JSON
+    assert " ".join(head.split("\n", 1)[1].split()) == data["headline"][0]
+    assert max(map(len, head.splitlines())) <= 100
 
 
 def test_report_json_lists_each_run(tmp_path):
