@@ -137,7 +137,11 @@ def test_an_experiment_headlines_its_strong_players_self_play():
 # through the command line
 
 
-def test_the_readme_experiment_opens_with_one_supported_headline_per_player_count(tmp_path):
+def test_the_readme_experiment_opens_with_one_supported_headline_per_player_count(
+        tmp_path, monkeypatch):
+    from simkit.reports import figures
+
+    monkeypatch.setattr(figures, "save", lambda fig, buf: None)  # the text is what is read
     exp = tomllib.loads((ROOT / "experiments" / "rabbit-hunt.toml").read_text())
     lines = []
     for run in exp["run"]:  # the README's experiment at 300 games a run
@@ -178,6 +182,9 @@ def test_a_card_whatif_names_the_change_its_effect_and_the_cards_value(tmp_path)
     assert ("moves by" in h and "no more than" not in h) == moved
     assert ("cannot tell yet how" in h) == (not moved and not (
         f["ci_low"] >= -FAIR and f["ci_high"] <= FAIR))
+    page = Path(out["report"]).read_text()  # the report opens with it, the verdicts fold below
+    assert page.index('class="headline"') < page.index("Details: every verdict")
+    assert "Take 2 Carrots (placed)" in page
 
 
 def test_a_sweep_and_a_ladder_have_a_supported_headline(tmp_path):
