@@ -215,17 +215,23 @@ def _rank(run: dict, strong) -> tuple:
 
 
 def pick_headlines(runs: list[dict], strong=None) -> list[str]:
-    """An experiment's headlines, one per player count: the headline of the run that best
-    describes the game at that count (``_rank``). ``runs``: each run's ``players``,
-    ``strategies``, ``game`` and ``headline`` (its sentences); ``strong(game, players)`` the
-    game's strong player (``registry.strong_strategy``), or None."""
-    by: dict[int, list[tuple[tuple, int, str]]] = {}
+    """An experiment's headlines, one per game and player count: the headline of the run
+    that best describes the game at that count (``_rank``), named by its game when the
+    experiment has several. ``runs``: each run's ``players``, ``strategies``, ``game`` and
+    ``headline`` (its sentences, each opening with its player count);
+    ``strong(game, players)`` the game's strong player (``registry.strong_strategy``), or
+    None."""
+    by: dict[tuple[str, int], list[tuple[tuple, int, str]]] = {}
     for i, run in enumerate(runs):
         for sentence in run.get("headline") or ():
-            p = int(sentence.split()[0]) if sentence.split()[0].isdigit() else \
-                int(run.get("players") or 0)
-            by.setdefault(p, []).append((_rank(run, strong), i, sentence))
-    return [min(by[p])[2] for p in sorted(by)]
+            first = sentence.split()[0]
+            p = int(first) if first.isdigit() else int(run.get("players") or 0)
+            key = (str(run.get("game")), p)
+            by.setdefault(key, []).append((_rank(run, strong), i, sentence))
+    several = len({game for game, _ in by}) > 1
+    games = list(dict.fromkeys(game for game, _ in by))  # in the order the file gives them
+    order = sorted(by, key=lambda k: (games.index(k[0]), k[1]))
+    return [(f"{game}, " if several else "") + min(by[(game, p)])[2] for game, p in order]
 
 
 def strong_or_none(game, players):

@@ -131,6 +131,11 @@ def test_an_experiment_headlines_its_strong_players_self_play():
              "headline": ["3 players, under random play: d."]}]
     assert H.pick_headlines(runs, lambda game, players: "heuristic") == [
         "2 players, heuristic against itself: c.", "3 players, under random play: d."]
+    other = {"game": "h", "players": 2, "strategies": ["heuristic"] * 2,
+             "headline": ["2 players, heuristic against itself: e."]}
+    assert H.pick_headlines([*runs, other], lambda game, players: "heuristic") == [
+        "g, 2 players, heuristic against itself: c.", "g, 3 players, under random play: d.",
+        "h, 2 players, heuristic against itself: e."]  # a headline per game and count
 
 
 # ---------------------------------------------------------------------------------------------
