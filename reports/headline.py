@@ -285,28 +285,32 @@ def whatif_headline(table, diff: list[tuple[str, str, str]], players, strategies
 
 
 def card_claim(card: dict) -> str:
-    """What a card edit's card is worth: its value's interval excludes 0, or cannot tell."""
-    what = f"{item_name(card['item'])}{' (new)' if card.get('new') else ''}"
-    ci = _ci(card["ci_low"], card["ci_high"])
+    """What a card edit's card is worth in the changed run: how much more (or less) often
+    the seats that chose it win, when the interval excludes 0 (an association, not a
+    cause: docs/statistics.md), else that it cannot tell yet."""
+    item, _, event = str(card["item"]).partition(":")
+    name = ("the new " if card.get("new") else "") + item_name(item)
+    who = f"seats that {event} {name}" if event else f"seats with {name}"
     if _nan(card.get("ci_low")):
-        return f"too few games to value {what}"
+        return f"too few games to value {name}"
+    d, ci = card["difference"], _ci(card["ci_low"], card["ci_high"])
     if card["ci_low"] > 0 or card["ci_high"] < 0:
-        return (f"seats with {what} win {_pts(card['difference'])} points more often {ci}, "
-                "an association")
-    return f"cannot tell yet what {what} is worth ({_pts(card['difference'])} {ci})"
+        return (f"{who} win {abs(100 * d):.1f} points {'more' if d > 0 else 'less'} often "
+                f"{ci}, an association")
+    return f"cannot tell yet whether {who} win more often ({_pts(d)} points {ci})"
 
 
 def edited_cards(diff, item_columns) -> list[tuple[str, bool]]:
     """The cards (items) a what-if added or changed: each parameter key of ``diff`` that
     names an item of ``item_columns`` (``cards.stag``, ``farmland.take_2_carrots.count``),
-    with whether the run added it."""
+    with whether the run added it; added cards first."""
     items = {str(c).partition(":")[0] for c in item_columns or ()}
     out = []
     for key, base, _ in diff:
         name = next((part for part in key.split(".")[1:] if part in items), None)
         if name is not None and name not in [n for n, _ in out]:
             out.append((name, base == "-"))
-    return out
+    return sorted(out, key=lambda c: not c[1])  # a new card first: the edit is about it
 
 
 def card_value(cards: list[tuple[str, bool]], values) -> dict | None:

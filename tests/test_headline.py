@@ -138,6 +138,27 @@ def test_an_experiment_headlines_its_strong_players_self_play():
         "h, 2 players, heuristic against itself: e."]  # a headline per game and count
 
 
+def test_a_card_edit_values_the_new_card_only_as_its_interval_allows():
+    diff = [("cards.boar.count", "4", "2"), ("cards.stag", "-", "added")]
+    cards = H.edited_cards(diff, ["boar:played", "stag:drawn", "stag:played"])
+    assert cards == [("stag", True), ("boar", False)]  # the new card first
+    fpa = [{"measure": "first-player advantage", "base": 0.05, "changed": 0.02,
+            "difference": -0.03, "ci_low": -0.04, "ci_high": -0.02}]
+    for (lo, hi), says in [((0.02, 0.06), "seats that played the new Stag win 4.0 points "
+                                          "more often [+2.0, +6.0], an association"),
+                           ((-0.01, 0.09), "cannot tell yet whether seats that played the "
+                                           "new Stag win more often")]:
+        values = [{"item": "stag:played", "difference": 0.04, "ci_low": lo, "ci_high": hi,
+                   "occurred": 50}, {"item": "boar:played", "difference": 0.1, "ci_low": 0.05,
+                                     "ci_high": 0.15, "occurred": 90}]
+        text = H.whatif_headline(fpa, diff, 2, ["heuristic"] * 2, FAIR,
+                                 H.card_value(cards, values))
+        assert text.startswith("cards.boar.count 4 -> 2, cards.stag added (2 players, "
+                               "heuristic against itself): first-player advantage moves by "
+                               "-3.0 points [-4.0, -2.0], from +5.0 to +2.0; ")
+        assert says in text and len(text.split()) <= H.MAX_WORDS, text
+
+
 # ---------------------------------------------------------------------------------------------
 # through the command line
 
@@ -181,7 +202,7 @@ def test_a_card_whatif_names_the_change_its_effect_and_the_cards_value(tmp_path)
     [h] = out["headline"]
     assert h.startswith("farmland.take_2_carrots.count 4 -> 2 (2 players, heuristic against "
                         "itself): ")
-    assert "Take 2 Carrots (placed)" in h and len(h.split()) <= H.MAX_WORDS
+    assert "seats that placed Take 2 Carrots" in h and len(h.split()) <= H.MAX_WORDS
     f = next(r for r in out["differences"] if r["measure"] == "first-player advantage")
     moved = f["ci_low"] > 0 or f["ci_high"] < 0
     assert ("moves by" in h and "no more than" not in h) == moved
@@ -189,7 +210,7 @@ def test_a_card_whatif_names_the_change_its_effect_and_the_cards_value(tmp_path)
         f["ci_low"] >= -FAIR and f["ci_high"] <= FAIR))
     page = Path(out["report"]).read_text()  # the report opens with it, the verdicts fold below
     assert page.index('class="headline"') < page.index("Details: every verdict")
-    assert "Take 2 Carrots (placed)" in page
+    assert "seats that placed Take 2 Carrots" in page
 
 
 def test_a_sweep_and_a_ladder_have_a_supported_headline(tmp_path):
