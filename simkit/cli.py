@@ -745,11 +745,17 @@ def report(runs, out, title, quiet, as_json, fair):
         ladders = [Path(r) for r in runs
                    if folders.kind_of(Path(r)) in ("ladder", "sweep", "sensitivity")]
         loaded = [load_run(Path(r)) for r in runs if Path(r) not in ladders]
-        doc = {"report": str(path), "runs": [
-            {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
-            for r in loaded]}
+        from simkit.reports.headline import pick_headlines, strong_or_none
+
+        summaries = [{"folder": str(r.folder),
+                      **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
+                     for r in loaded]
+        explored = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+        doc = {"headline": pick_headlines(summaries, strong_or_none)
+               + [h for x in explored for h in x.get("headline") or ()],
+               "report": str(path), "runs": summaries}
         if ladders:
-            doc["ladders"] = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+            doc["ladders"] = explored
         _emit_json(doc)
 
 

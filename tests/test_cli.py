@@ -264,6 +264,7 @@ def test_report_json_lists_each_run(tmp_path):
     data = json.loads(proc.stdout)
     assert data["report"].endswith("index.html") and len(data["runs"]) == 1
     assert data["runs"][0]["fair_threshold"] == 0.05
+    assert data["headline"] == data["runs"][0]["headline"]  # one run: its own headline
 
 
 def test_export_writes_csv_with_seats_from_one(tmp_path):
