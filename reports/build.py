@@ -97,6 +97,12 @@ def load_run(folder: Path) -> Run:
     if not items.is_file():
         notes.append("no items.parquet: item value is not shown")
         items = None
+    from simkit.checks import item_meta, read_checks
+
+    meta = {**meta, **item_meta(meta)}  # a run made before choice_columns, read as today's
+    checks = read_checks(folder)  # --check-cards: the verdicts say what removing a card did
+    if checks is not None:
+        meta = {**meta, "card_checks": checks}
     return Run(folder, games, meta, items, notes)
 
 
@@ -226,7 +232,8 @@ def item_table(t: pd.DataFrame) -> pd.DataFrame:
         t = t.sort_values("difference", ascending=False, na_position="last")
     lead = {"strategy": t["strategy"].astype(str)} if "strategy" in t.columns else {}
     return pd.DataFrame({
-        **lead, "item": t["item"], "occurred": [f"{n:,}" for n in t["occurred"]],
+        **lead, "item": t["name"] if "name" in t.columns else t["item"],
+        "occurred": [f"{n:,}" for n in t["occurred"]],
         "share": [pct(x) for x in t["occurred_share"]],
         "win rate with": [pct(x) for x in t["win_rate_occurred"]],
         "win rate without": [pct(x) for x in t["win_rate_not"]],
@@ -533,6 +540,7 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
         doc.para("This game records no item events.", cls="meta")
         return
     kinds = values["item"].map(lambda c: A.item_kind(c, m))
+    values = values.assign(name=values["item"].map(lambda c: A.item_name(c, m)))
     choices, outcomes = values[kinds != "outcome"], values[kinds == "outcome"]
     if (kinds == "unclassified").all():
         doc.para("This game does not say which of its item events are a player's choices, "
@@ -540,7 +548,12 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
     doc.para("Win rate of the seat-games in which the player made the choice at least once "
              "minus those in which it did not (95% Newcomb interval)"
              + (", for each strategy apart: a strong player and a weak one play the same "
-                "card for different reasons" if several else "") + ".", cls="cap")
+                "card for different reasons" if several else "")
+             + ". This is an association, not a card's strength: a player who is winning may "
+               "make some choices more often. simkit run --check-cards N checks the "
+               "strongest and weakest by playing without one copy (docs/statistics.md).",
+             cls="cap")
+    _checks_table(doc, m.get("card_checks"))
     groups = list(choices.groupby("strategy", sort=False)) if several else [(None, choices)]
     for strategy, part in groups:
         who = f" ({strategy})" if strategy is not None else ""
@@ -559,8 +572,37 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
     doc.details(f"All {len(choices)} choice rows, with the ones with too few games",
                 item_table(choices))
     if len(outcomes):
-        doc.details(f"Outcome events ({len(outcomes)} rows: things that happened to the "
-                    "player, shown apart from its choices)", item_table(outcomes))
+        doc.details(f"Outcomes ({len(outcomes)} rows: things that happened to the player or "
+                    "that the game's state forced, shown apart from its choices; win rate "
+                    "with and without them is an association, not a card's value)",
+                    item_table(outcomes))
+
+
+def _checks_table(doc: Document, checks: dict | None) -> None:
+    """The cards ``--check-cards`` checked: the paired effect of removing one copy on each
+    seat's win rate, or why a card could not be checked."""
+    if not checks or not checks.get("cards"):
+        return
+    rows = []
+    for c in checks["cards"]:
+        who = c.get("strategy")
+        base = {"card": c.get("name"),
+                "named": f"{c.get('role')}" + (f" for {who}" if who not in (None, "all") else "")}
+        if c.get("reason"):
+            rows.append({**base, "seat or strategy": "",
+                         "removing one copy moves its win rate by": "",
+                         "95% CI": "", "note": f"not checked: {c['reason']}"})
+            continue
+        several = len(c.get("strategies") or []) > 1
+        for s in [*(c.get("seats") or []), *(c.get("strategies") or [] if several else [])]:
+            rows.append({**base, "seat or strategy": s["group"],
+                         "removing one copy moves its win rate by": points(s["difference"]),
+                         "95% CI": interval(s["ci_low"], s["ci_high"], points),
+                         "note": ", ".join(f"{k}={v}" for k, v in (c.get("changes") or
+                                                                   {}).items())})
+    doc.table(pd.DataFrame(rows), caption=f"Checked by removing one copy: {checks['games']:,} "
+              "paired games a card, the run's seeds and strategies (a causal effect under "
+              "these strategies)")
 
 
 def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
@@ -608,6 +650,9 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     doc.table(endings_table(t["endings"]), caption="How games ended: end reasons and outcomes "
               "(tie: rank 1 shared by more than one team; no winner: no seat has rank 1)")
     doc.figure(F.endings_figure(t["endings"]), f"{prefix}endings.png", "end reasons")
+    for note in assumption_notes(m.get("game", ""), m.get("data_digest"), fair,
+                                 m.get("players")):
+        doc.para(note, cls="meta")  # the game's gap-fills that move its outcome
     if t.get("feel"):
         _feel_section(doc, t["feel"], run, prefix)
     doc.open_fold("Run settings, parameters and the run's text summary")
@@ -615,6 +660,17 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     doc.pre(S.summary_text(g, m, run.items_path, fair, run.trace_path))
     doc.close_fold()
     return t
+
+
+def assumption_notes(game: str, digest: str | None, fair: float, players=None) -> list[str]:
+    """The shipped table's assumptions that move the outcome beyond ±``fair`` (none for a
+    game that ships no table)."""
+    from simkit.reports.assumptions import notes
+
+    try:
+        return notes(game, digest, fair, players=players)
+    except SimkitError:  # a game no longer registered: nothing to say
+        return []
 
 
 def _feel_section(doc: Document, feel: dict, run: Run, prefix: str) -> None:
@@ -891,6 +947,9 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
             items = items.assign(_item=pd.Categorical(items["group"],
                                                       pd.unique(items["group"])))
             items = items.sort_values(["_item", "measure"]).drop(columns="_item")
+            names = {"item_names": {**(bm.get("item_names") or {}),
+                                    **(cm.get("item_names") or {})}}
+            items = items.assign(group=items["group"].map(lambda c: A.item_name(c, names)))
             doc.table(compare_table(items),
                       caption="Items: occurrence (share of seat-games with the event, paired "
                               "by game) and value (win rate with minus without; the runs "

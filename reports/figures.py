@@ -290,8 +290,9 @@ def item_value_figure(table: pd.DataFrame, title: str | None = None,
         ax.errorbar(t["difference"], y, xerr=err, fmt="none", ecolor="black", capsize=2,
                     lw=0.9)
         ax.axvline(0, color=FAIR, lw=1)
-        labels = [f"{name}  ({_share(share)})" for name, share in
-                  zip(t["item"], t["occurred_share"], strict=True)]
+        labels = [f"{name}  ({_share(share)})" for name, share in  # display names first
+                  zip(t["name"] if "name" in t.columns else t["item"], t["occurred_share"],
+                      strict=True)]
         ax.set_yticks(y, labels)
         for tick, ok in zip(ax.get_yticklabels(), enough, strict=True):
             if not ok:
@@ -523,7 +524,7 @@ def item_value_by_skill_figure(summary: dict, items: list[str]) -> Figure:
         for n, name in enumerate(items):
             est, lo, hi = [], [], []
             for b in rows:
-                it = next((i for i in b["items"] or [] if i["item"] == name
+                it = next((i for i in b["items"] or [] if (i.get("name") or i["item"]) == name
                            and i.get("enough")), None)
                 est.append(_nan(it["difference"]) if it else np.nan)
                 lo.append(_nan(it["ci_low"]) if it else np.nan)
@@ -676,8 +677,9 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
             axes[1].set_xlabel(key)
             axes[1].set_ylabel("distance to the objective")
             axes[1].set_title(f"By {key}")
-        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 0 "
-                   "is today's data.")
+        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 1 "
+                   "is today's data (when the search space holds it); distances in points "
+                   "(a length's in turns).")
     return fig
 
 

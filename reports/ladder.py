@@ -368,7 +368,7 @@ def _item_levels(summary: dict, top: int = 8) -> pd.DataFrame | None:
         for it in b["items"] or []:
             if not it.get("enough") or it.get("difference") is None:
                 continue
-            name = it["item"] if "strategy" not in it else it["item"]
+            name = it.get("name") or it["item"]  # the display name, as the figure's
             values.setdefault(name, {})[b["level"]] = (
                 f"{100 * it['difference']:+.1f} [{100 * it['ci_low']:+.1f}, "
                 f"{100 * it['ci_high']:+.1f}]")

@@ -51,7 +51,8 @@ def test_single_run_report(pig_runs, tmp_path):
         assert text.index("Verdict") < text.index("Outcome by seat")  # the verdict first
         assert "Strongest and weakest choices (hold-at)" in text  # strategies apart
         assert "Strongest and weakest choices (random)" in text
-        assert "bust:suffered" in text.split("Outcome events")[1]  # outcomes apart
+        outcomes = text.split("Outcomes (")[1]
+        assert "Bust (suffered)" in outcomes and "bust:suffered" not in text  # apart, named
         assert "<details" in text  # long tables folded
     assert leftovers(tmp_path, "report") == []
 
@@ -212,5 +213,5 @@ def test_whatif_against_an_interrupted_run_pairs_the_common_games(pig_runs, tmp_
     assert "incomplete run" in md
     rows = [r for r in md.splitlines() if r.startswith("| win rate | seat 1 |")]
     assert "| 1,000 | paired by game |" in rows[0]
-    occ = [r for r in md.splitlines() if r.startswith("| item occurrence | hold:made |")]
+    occ = [r for r in md.splitlines() if r.startswith("| item occurrence | Hold (made) |")]
     assert "| 1,000 | paired by game |" in occ[0]
