@@ -994,7 +994,7 @@ def whatif_headline(base: Run, changed: Run, table: pd.DataFrame,
             warnings.simplefilter("ignore")
             values = A.item_value(changed.games, cm, changed.items_path)
         values = values[values["item"].map(lambda c: item_kind(c, cm) != "outcome")]
-        card = H.card_value(cards, values)
+        card = H.card_value(cards, values, cm)
     return H.whatif_headline(table, diff, cm.get("players"), cm.get("strategies"), fair, card)
 
 

@@ -82,14 +82,6 @@ def strategy_name(name: str) -> str:
     return f"{base}@{budget}" if at else base
 
 
-def item_name(column: str) -> str:
-    """How a person reads an item column: ``mouse_militia:played`` -> "Mouse Militia
-    (played)"."""
-    item, _, event = str(column).partition(":")
-    name = " ".join(w[:1].upper() + w[1:] for w in item.split("_"))
-    return f"{name} ({event})" if event else name
-
-
 def line_up(strategies) -> str:
     """The play a headline describes: "under random play", "heuristic against itself",
     "heuristic against random", "A, B and C"."""
@@ -288,8 +280,8 @@ def card_claim(card: dict) -> str:
     """What a card edit's card is worth in the changed run: how much more (or less) often
     the seats that chose it win, when the interval excludes 0 (an association, not a
     cause: docs/statistics.md), else that it cannot tell yet."""
-    item, _, event = str(card["item"]).partition(":")
-    name = ("the new " if card.get("new") else "") + item_name(item)
+    event = str(card["item"]).partition(":")[2].replace("_", " ")
+    name = ("the new " if card.get("new") else "") + card["name"]
     who = f"seats that {event} {name}" if event else f"seats with {name}"
     if _nan(card.get("ci_low")):
         return f"too few games to value {name}"
@@ -313,10 +305,13 @@ def edited_cards(diff, item_columns) -> list[tuple[str, bool]]:
     return sorted(out, key=lambda c: not c[1])  # a new card first: the edit is about it
 
 
-def card_value(cards: list[tuple[str, bool]], values) -> dict | None:
+def card_value(cards: list[tuple[str, bool]], values, meta: dict | None = None) -> dict | None:
     """The first of ``cards`` (``edited_cards``) with a value in the changed run, from its
     ``item_value`` rows (``values``, choices only): the card's column with the most
-    seat-games in which it happened. None when no card was edited."""
+    seat-games in which it happened, named as the game names it (``meta``: the changed
+    run's run.json, ``item_names``). None when no card was edited."""
+    from simkit.reports.stats import item_name
+
     vals = rows(values)
     for name, new in cards:
         mine = [r for r in vals if str(r["item"]).partition(":")[0] == name
@@ -324,8 +319,11 @@ def card_value(cards: list[tuple[str, bool]], values) -> dict | None:
         mine = mine or [r for r in vals if str(r["item"]).partition(":")[0] == name]
         if mine:
             r = max(mine, key=lambda r: r.get("occurred") or 0)
-            return {"item": r["item"], "difference": r["difference"], "ci_low": r["ci_low"],
-                    "ci_high": r["ci_high"], "new": new}
+            event = str(r["item"]).partition(":")[2].replace("_", " ")
+            shown = item_name(r["item"], meta)  # "Take 2 carrots (placed)": the card alone
+            shown = shown.removesuffix(f" ({event})") if event else shown
+            return {"item": r["item"], "name": shown, "difference": r["difference"],
+                    "ci_low": r["ci_low"], "ci_high": r["ci_high"], "new": new}
     return None
 
 

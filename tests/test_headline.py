@@ -152,7 +152,8 @@ def test_a_card_edit_values_the_new_card_only_as_its_interval_allows():
                    "occurred": 50}, {"item": "boar:played", "difference": 0.1, "ci_low": 0.05,
                                      "ci_high": 0.15, "occurred": 90}]
         text = H.whatif_headline(fpa, diff, 2, ["heuristic"] * 2, FAIR,
-                                 H.card_value(cards, values))
+                                 H.card_value(cards, values, {"item_names": {
+                                     "stag:played": "Stag (played)"}}))
         assert text.startswith("cards.boar.count 4 -> 2, cards.stag added (2 players, "
                                "heuristic against itself): first-player advantage moves by "
                                "-3.0 points [-4.0, -2.0], from +5.0 to +2.0; ")
@@ -202,7 +203,7 @@ def test_a_card_whatif_names_the_change_its_effect_and_the_cards_value(tmp_path)
     [h] = out["headline"]
     assert h.startswith("farmland.take_2_carrots.count 4 -> 2 (2 players, heuristic against "
                         "itself): ")
-    assert "seats that placed Take 2 Carrots" in h and len(h.split()) <= H.MAX_WORDS
+    assert "seats that placed Take 2 carrots" in h and len(h.split()) <= H.MAX_WORDS
     f = next(r for r in out["differences"] if r["measure"] == "first-player advantage")
     moved = f["ci_low"] > 0 or f["ci_high"] < 0
     assert ("moves by" in h and "no more than" not in h) == moved
@@ -210,7 +211,7 @@ def test_a_card_whatif_names_the_change_its_effect_and_the_cards_value(tmp_path)
         f["ci_low"] >= -FAIR and f["ci_high"] <= FAIR))
     page = Path(out["report"]).read_text()  # the report opens with it, the verdicts fold below
     assert page.index('class="headline"') < page.index("Details: every verdict")
-    assert "seats that placed Take 2 Carrots" in page
+    assert "seats that placed Take 2 carrots" in page
 
 
 def test_a_sweep_and_a_ladder_have_a_supported_headline(tmp_path):

@@ -18,6 +18,8 @@ def test_without_a_model_for_the_player_count_or_the_data_the_heuristic_plays():
     assert spec.strong == "learned"
     assert registry.strong_strategy("avalon", 3) == "heuristic"  # no 3-player model
     assert registry.strong_strategy("avalon", 2, data_digest="0" * 16) == "heuristic"
+    # --assumptions varies the data at every point: no model fits them
+    assert registry.strong_strategy("watership-down", 2, varied_data=True) == "heuristic"
 
 
 def test_a_game_without_its_strong_strategy_falls_back_to_random(monkeypatch):
