@@ -770,44 +770,43 @@ def _trace_path(folder: Path) -> Path | None:
 
 
 @main.command()
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), required=True,
-              help="Report folder: index.html, summary.md and the figures.")
+@click.argument("runs", metavar="FOLDER...", nargs=-1, required=True,
+                type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Report folder: index.html, summary.md and the figures (default, for one "
+                   "folder: FOLDER/report).")
 @click.option("--title", help="Report title.")
 @quiet_option
 @json_option
 @fair_option
 def report(runs, out, title, quiet, as_json, fair):
-    """Build a balance report (HTML with figures, and Markdown) from one or more run
-    folders."""
-    from simkit import folders
-    from simkit.reports.build import build_report
+    """Build the report (HTML with figures, and Markdown) of any folder simkit writes: a
+    run, a what-if, a sweep, a sensitivity run, a balancing search, a ladder, a training,
+    or an experiment's folder of them; several folders side by side."""
+    from simkit.reports import pages
+    from simkit.reports.build import load_ladder, load_run
 
-    for r in runs:
-        if not (Path(r) / "run.json").is_file() and folders.kind_of(Path(r)) not in (
-                "ladder", "sweep", "sensitivity"):
-            raise SimkitError(f"{r} is not a run folder (no run.json), nor a ladder, sweep "
-                              "or sensitivity folder")
-    path = build_report(list(runs), out, title=title, fair=fair / 100) / "index.html"
+    pairs = pages.expand(list(runs))  # one line for a folder that is not simkit's
+    path = pages.report_folders(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
-        from simkit.reports.build import load_ladder, load_run
+        from simkit.reports.headline import pick_headlines, strong_or_none
         from simkit.reports.summary import summary_dict
 
-        ladders = [Path(r) for r in runs
-                   if folders.kind_of(Path(r)) in ("ladder", "sweep", "sensitivity")]
-        loaded = [load_run(Path(r)) for r in runs if Path(r) not in ladders]
-        from simkit.reports.headline import pick_headlines, strong_or_none
-
+        loaded = [load_run(p) for k, p in pairs if k == "run"]
         summaries = [{"folder": str(r.folder),
                       **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
                      for r in loaded]
+        ladders = [p for k, p in pairs if k in pages.SUMMARY_KINDS]
         explored = [{"folder": str(d), **load_ladder(d)} for d in ladders]
         doc = {"headline": pick_headlines(summaries, strong_or_none)
                + [h for x in explored for h in x.get("headline") or ()],
                "report": str(path), "runs": summaries}
         if ladders:
             doc["ladders"] = explored
+        whatifs = [p for k, p in pairs if k == "whatif"]
+        if whatifs:
+            doc["whatif"] = str(whatifs[0])
         _emit_json(doc)
 
 
@@ -839,7 +838,8 @@ def report(runs, out, title, quiet, as_json, fair):
 @workers_option
 @scheduler_option
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
-              help="Also build an HTML report of the ladder(s) into this folder.")
+              help="Build one HTML report of the ladder(s) into this folder (default: each "
+                   "ladder folder's report/).")
 @trace_option
 @quiet_option
 @json_option
@@ -896,13 +896,16 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
     for spec, folder, seconds, resuming in checked:
         summaries.append(_play_ladder(spec, folder, seconds, resuming, workers, scheduler,
                                       quiet, as_json, fair))
-    path = None
-    if report_dir is not None:
-        from simkit.reports.build import build_report
+    from simkit.reports.build import build_report
 
+    if report_dir is not None:
         path = build_report([f for _, f, _, _ in checked], report_dir, fair=fair / 100)
         path = path / "index.html"
         _say(f"report: {path}", quiet, as_json)
+    else:  # every ladder's page in its own folder
+        for _, f, _, _ in checked:
+            path = build_report([f], f / "report", fair=fair / 100) / "index.html"
+            _say(f"report: {path}", quiet, as_json)
     if as_json:
         doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
             {"experiment": target, "ladders": summaries}
@@ -983,13 +986,12 @@ def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, 
 def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir):
     import os
 
+    from simkit import folders
     from simkit.explore import ExploreInterrupted, estimate_seconds, run_explore
     from simkit.ladder import say_duration
 
-    if report_dir is not None:
-        from simkit import folders
-
-        folders.check_output(report_dir, "report", overwrite=True, option="--report")
+    report_dir = report_dir if report_dir is not None else out / "report"  # its page
+    folders.check_output(report_dir, "report", overwrite=True, option="--report")
     n = workers or os.cpu_count() or 1
     if not quiet:
         click.echo(f"{spec.game}, {spec.players} players: {len(spec.points)} points x "
@@ -1004,11 +1006,9 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
         click.echo(f"interrupted: kept the {exc.done} points finished of the {exc.todo} to "
                    f"play in {out}; continue with the same command and --resume", err=True)
         sys.exit(130)
-    path = None
-    if report_dir is not None:
-        from simkit.reports.build import build_report
+    from simkit.reports.build import build_report
 
-        path = build_report([out], report_dir, fair=fair / 100) / "index.html"
+    path = build_report([out], report_dir, fair=fair / 100) / "index.html"
     if as_json:
         _emit_json({"folder": str(out), **summary, "report": str(path) if path else None})
         return
@@ -1019,8 +1019,7 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
         click.echo(sweep_text(summary) if spec.kind == "sweep" else
                    assumptions_text(summary) if summary.get("assumptions") else
                    sensitivity_text(summary))
-        if path:
-            click.echo(f"report: {path}")
+        click.echo(f"report: {path}")
 
 
 def _exploration_options(kind: str, refuse: str):
@@ -1037,7 +1036,8 @@ def _exploration_options(kind: str, refuse: str):
                      help="Play only the points not finished in --out."),
         workers_option, scheduler_option,
         click.option("--report", "report_dir", type=click.Path(path_type=Path),
-                     help=f"Also build an HTML report of the {kind} into this folder."),
+                     help=f"Build the {kind}'s HTML report into this folder (default: "
+                          f"the {kind} folder's report/)."),
         quiet_option, json_option, fair_option]
 
     def apply(f):
@@ -1259,11 +1259,15 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
                    f"alone): about {say_duration(estimate_seconds(spec, n))} -> {out}",
                    err=True)
     summary = run_balance(spec, out, workers, scheduler, progress=not quiet, resume=resume)
+    from simkit.reports.build import build_report
+
+    path = build_report([out], out / "report") / "index.html"  # its page, in its folder
     if as_json:
-        _emit_json({"folder": str(out), **summary})
+        _emit_json({"folder": str(out), **summary, "report": str(path)})
     elif not quiet:
         click.echo(balance_text(summary))
         click.echo(f"trials: {out / 'trials.csv'}, figure: {out / 'trials.png'}")
+        click.echo(f"report: {path}")
 
 
 @main.command()
@@ -1414,18 +1418,30 @@ def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite
 
 
 def _level(x: float, share: bool) -> str:
+    if x != x:
+        return "\u2014"
     return f"{100 * x:.2f}%" if share else f"{x:.3f}"
 
 
 def _delta(x: float, share: bool) -> str:
+    if x != x:
+        return "\u2014"
     return f"{100 * x:+.2f}pp" if share else f"{x:+.3f}"
+
+
+def _p(p: float) -> str:
+    """A p-value as the report gives it: never "0" (a p below what floats hold is tiny, not
+    nil), "< 0.001" below that."""
+    if p != p:
+        return "\u2014"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _whatif_text(table) -> str:
     """The headline differences, one line each; per-item rows are left to the report."""
     from simkit.reports.feel import SHARE_MEASURES
 
-    head = table[~table["measure"].str.startswith("item")]
+    head = table[~table["measure"].str.startswith("item") & table["difference"].notna()]
     lines = [f"{'measure':24} {'group':22} {'base':>9} {'changed':>9} {'diff':>9}  "
              f"{'95% interval':>21} {'p':>8}"]
     for r in head.itertuples(index=False):
@@ -1434,8 +1450,8 @@ def _whatif_text(table) -> str:
         lines.append(f"{r.measure:24} {str(r.group):22} {_level(r.base, share):>9} "
                      f"{_level(r.changed, share):>9} {_delta(r.difference, share):>9}  "
                      f"[{_delta(r.ci_low, share):>9},{_delta(r.ci_high, share):>9}] "
-                     f"{r.p_value:8.2g}")
-    n_items = len(table) - len(head)
+                     f"{_p(r.p_value):>8}")
+    n_items = int(table["measure"].str.startswith("item").sum())
     if n_items:
         lines.append(f"({n_items} item rows: see the report)")
     return "\n".join(lines)
