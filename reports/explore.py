@@ -593,7 +593,7 @@ def sweep_section(doc, folder: Path, summary: dict, prefix: str = "",
 
     doc.heading(f"Sweep: {', '.join(summary['keys'])} ({summary['game']}, "
                 f"{summary['players']} players)", 2, anchor=f"{prefix}sweep")
-    doc.headline(summary.get("headline") or [H.sweep_headline(summary)])
+    doc.headline(summary.get("headline") or [H.sweep_headline(summary, fair)])
     doc.folded_verdicts(summary["verdicts"])
     doc.para(f"{len(summary['points'])} points, {summary['games']:,} games each, all on the "
              f"same seeds (master seed {summary['master_seed']}); strategies "
