@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from simkit.reports import headline as H
 from simkit.reports import ratings as R
 from simkit.reports import summary as S
 from simkit.reports import verdict as V
@@ -162,13 +163,15 @@ def summarise(out: Path, doc: dict, fair: float = V.DEFAULT_FAIR) -> dict:
     depth = _depth(fit, names)
     balance = _balance(out, doc, fit, fair)
     tables = spec_tables(lad, names)
-    return V.clean({
-        "game": lad["game"], "players": players, "strategies": names,
+    summary = V.clean({
+        "headline": None, "game": lad["game"], "players": players, "strategies": names,
         "master_seed": lad["seed"], "games_a_table": lad["games"],
         "level_games": lad["level_games"], "match_games": int(len(matches)),
         "tables": tables, "ratings": fit, "win_matrix": matrix, "depth": depth,
         "balance": balance, "verdicts": _verdicts(fit, depth, balance),
     })
+    summary["headline"] = [H.ladder_headline(summary, fair)]
+    return summary
 
 
 def spec_tables(lad: dict, names: list[str]) -> str:
@@ -286,7 +289,8 @@ def _pct(x, lo, hi) -> str:
 def ladder_text(summary: dict) -> str:
     lines = [f"{summary['game']}, {summary['players']} players: a ladder of "
              f"{len(summary['strategies'])} strategies; {summary['tables']}; "
-             f"{summary['level_games']:,} self-play games a level", "Verdict"]
+             f"{summary['level_games']:,} self-play games a level",
+             *H.wrapped(summary.get("headline") or [H.ladder_headline(summary)]), "Verdict"]
     lines += [f"  {v}" for v in summary["verdicts"]]
     fit = summary["ratings"]
     lines.append(f"Ratings (Elo; {fit['model']} fit of {fit['games']:,} games, {fit['anchor']} "
@@ -310,7 +314,8 @@ def ladder_section(doc, folder: Path, summary: dict, prefix: str = "",
 
     doc.heading(f"Skill ladder: {summary['game']}, {summary['players']} players", 2,
                 anchor=f"{prefix}ladder")
-    doc.verdicts(summary["verdicts"])
+    doc.headline(summary.get("headline") or [H.ladder_headline(summary)])
+    doc.folded_verdicts(summary["verdicts"])
     doc.para(f"The round robin: {summary['tables']}. Each level also played "
              f"{summary['level_games']:,} games against itself, on the same deals as the "
              f"other levels. Folder: {folder}.", cls="meta")

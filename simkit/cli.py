@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import textwrap
 
 
 def _stopped_while_starting(signum, frame):
@@ -269,6 +270,8 @@ def games():
                    f"{', '.join(names)}")
         if spec.summary:
             click.echo(f"{'':18} {spec.summary}")
+        click.echo(f"{'':18} strong player (headlines): "
+                   f"{_strong_line(name, spec.players)}")
         if searchable:
             searchers.append(name)
         if searchable and spec.search_knobs:
@@ -575,6 +578,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                                    scheduler, quiet, fair)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
+    headline = None
+    if target.endswith(".toml") and summaries:
+        from simkit.reports.headline import pick_headlines, strong_or_none, wrapped
+
+        headline = pick_headlines(summaries, strong_or_none)
+        _say("\n".join(["", "Headline", *wrapped(headline)]), quiet, as_json)
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -583,7 +592,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _say(f"report: {path}", quiet, as_json)
     if as_json:
         out_json = summaries[0] if len(jobs) == 1 and not target.endswith(".toml") else \
-            {"experiment": target, "runs": summaries}
+            {"headline": headline, "experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
 
@@ -665,6 +674,19 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
     return back
 
 
+def _strong_line(game: str, players) -> str:
+    """The game's strong player at each player count: "heuristic", or "learned at 2
+    players, heuristic at 3, 4" where a model exists only for some."""
+    from simkit import registry
+
+    by: dict[str, list[str]] = {}
+    for p in players:
+        by.setdefault(registry.strong_strategy(game, p), []).append(str(p))
+    if len(by) == 1:
+        return next(iter(by))
+    return ", ".join(f"{name} at {', '.join(ps)} players" for name, ps in by.items())
+
+
 def _players(game: str, players: int | None) -> int:
     """--players, which may be left out for a game played by one number of players."""
     if players is not None:
@@ -688,7 +710,7 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     """Print a finished run's summary (text) or return it (for --json), from the counts kept
     while it was played (``res.tally``): the same summary as its folder's, without reading
     the folder back."""
-    from simkit.reports.summary import summary_dict, summary_text
+    from simkit.reports.summary import summary_dict, summary_text, tables
 
     meta = res.meta
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
@@ -696,9 +718,12 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     counts, items = (res.tally, None) if res.tally is not None else (res.games, res.items)
     trace = None if res.tally is not None else res.trace
     if as_json:
-        return {"folder": str(folder), **summary_dict(counts, meta, items, fair, trace)}
-    click.echo(summary_text(counts, meta, items, fair, trace))
-    return None
+        d = summary_dict(counts, meta, items, fair, trace)
+        return {"headline": d.pop("headline"), "folder": str(folder), **d}
+    t = tables(counts, meta, items, fair, trace)
+    click.echo(summary_text(counts, meta, items, fair, trace, t=t))
+    return {"game": meta.get("game"), "players": meta.get("players"),
+            "strategies": meta.get("strategies"), "headline": t["headline"]}
 
 
 def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, tally=False,
@@ -763,15 +788,20 @@ def report(runs, out, title, quiet, as_json, fair):
     path = pages.report_folders(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
+        from simkit.reports.headline import pick_headlines, strong_or_none
         from simkit.reports.summary import summary_dict
 
         loaded = [load_run(p) for k, p in pairs if k == "run"]
-        doc = {"report": str(path), "runs": [
-            {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
-            for r in loaded]}
+        summaries = [{"folder": str(r.folder),
+                      **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
+                     for r in loaded]
         ladders = [p for k, p in pairs if k in pages.SUMMARY_KINDS]
+        explored = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+        doc = {"headline": pick_headlines(summaries, strong_or_none)
+               + [h for x in explored for h in x.get("headline") or ()],
+               "report": str(path), "runs": summaries}
         if ladders:
-            doc["ladders"] = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+            doc["ladders"] = explored
         whatifs = [p for k, p in pairs if k == "whatif"]
         if whatifs:
             doc["whatif"] = str(whatifs[0])
@@ -1315,7 +1345,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     from simkit.reports.analysis import compare_runs
-    from simkit.reports.build import build_whatif_report, load_run
+    from simkit.reports.build import build_whatif_report, load_run, whatif_headline
     from simkit.reports.verdict import whatif_verdicts
 
     record = None
@@ -1330,13 +1360,14 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
                          b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
+    headline = whatif_headline(b, c, table, fair / 100)
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
     if as_json:
         from simkit.reports.summary import records
 
-        _emit_json({"game": game, "players": players, "changes": changes,
-                    "base_changes": base_over,
+        _emit_json({"headline": [headline], "game": game, "players": players,
+                    "changes": changes, "base_changes": base_over,
                     "card_files": {k: o.path for k, o in origins.items()},
                     "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
@@ -1348,6 +1379,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     text = ", ".join(f"{k}={origins[k].path}" if k in origins else
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
+    click.echo(textwrap.fill(headline, 100, subsequent_indent="  "))
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")

@@ -394,9 +394,10 @@ def make_assumptions(game: str, players: int, games: int, seed: int = 0,
                      strategies=None, overrides=None, rotate: bool = True, weights=None,
                      step: float | None = None, max_points: int = MAX_POINTS) -> ExploreSpec:
     """The base and every move of ``assumed_moves``, all on the same seeds, under the
-    game's strong player (``registry.strong_strategy``) unless ``strategies`` is given."""
+    game's strong player (``registry.strong_strategy``: one that plays any data, since every
+    point's data differs) unless ``strategies`` is given."""
     check_games(games)
-    strategies = strategies or registry.strong_strategy(game)
+    strategies = strategies or registry.strong_strategy(game, players, varied_data=True)
     run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
     moves, unmoved = assumed_moves(game, overrides, step)
     if not moves:
