@@ -230,6 +230,65 @@ mismatch_option = click.option(
          "learned.model, the model of the default data; the summary says so).")
 
 
+train_option = click.option(
+    "--train", "train_budget", metavar="BUDGET",
+    help="Play learned with a model fitted to this data: fine-tune one first from the "
+         "nearest model (--weight learned.model=FILE, else the default data's), for BUDGET "
+         "self-play games (5000g: reproducible, the same --seed gives the same model) or a "
+         "time (10m); its cost is in the estimate before play, and it is kept in simkit's "
+         "cache for the same command (docs/learning.md).")
+
+
+def _tuned(game, players, over, strategies, weights, seed, budget_text, workers, quiet,
+           as_json, base=None) -> dict:
+    """``--train``: a model fine-tuned for ``over`` for each learned slot of the run (one
+    line when no seat plays learned), its cost said before it trains; slot -> model.
+    ``base`` (slot -> ``learn.Found``) gives the starting models (a what-if's two sides
+    start from one)."""
+    from simkit import tune
+    from simkit.ladder import say_duration
+    from simkit.runner import RunSpec
+
+    budget = tune.parse_budget(budget_text)
+    probe = RunSpec.make(game, players, 1, seed, strategies, over, True, weights,
+                         model_mismatch=True)
+    slots = tune.learned_slots(game, probe.strategies)
+    if not slots:
+        raise SimkitError(f"--train fits the model that learned plays; no seat of this run "
+                          f"plays learned (its strategies: {', '.join(probe.strategies)})")
+    files = tune.model_files(weights)
+    n = workers or os.cpu_count() or 1
+    out = {}
+    for slot in dict.fromkeys(slots):
+        file = files.get(slot, files.get(registry_base(slot)))
+        plan = tune.plan_tuning(game, players, over, budget, seed, file,
+                                (base or {}).get(slot))
+        if plan.done:
+            _say(f"training: {plan.describe()}: trained before ({plan.out})", quiet, True)
+        else:
+            _say(f"training: {plan.describe()}: about "
+                 f"{say_duration(plan.estimate_seconds(n))} before play", quiet, True)
+        try:
+            out[slot] = plan.train(n, None if quiet else
+                                   (lambda text: click.echo(f"  {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
+        if not quiet:
+            gen = out[slot].card["training"]["generation"]
+            click.echo(f"  the model for this data: {out[slot].digest[:12]} (generation {gen} "
+                       f"of this training{'; the base model was never beaten' if not gen else ''})",
+                       err=True)
+    return out
+
+
+def registry_base(slot: str) -> str:
+    from simkit import registry
+
+    return registry.split_budget(slot)[0]
+
+
 precision_option = click.option(
     "--precision", type=Real(0, 50, lo_open=True, hi_open=True), metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
@@ -491,12 +550,13 @@ def _show(v) -> str:
 @trace_option
 @kingmaking_option
 @mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, model_mismatch, quiet, as_json, fair):
+        kingmaking, model_mismatch, train_budget, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -510,19 +570,30 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if _trace(trace) or _trace(kingmaking, "--kingmaking"):
             raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
                               "file gives each run's trace_turns and kingmaking itself")
+        if train_budget is not None:
+            raise SimkitError("--train is for a game; an experiment file's runs on other data "
+                              "take a model with --weight learned.model=FILE")
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
     else:
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
-        if resume:
-            weights = (*weights, *_folder_models(folder, weights))
+        tuned = None
+        if resume and (folder / "run.json").is_file():
+            weights = (*weights, *_folder_models(folder, weights))  # the models it played
+        elif train_budget is not None:
+            from simkit.folders import check_output
+
+            check_output(folder, "run", overwrite)  # before the training, not after
+            with explained(origins):
+                tuned = _tuned(target, players, over, strategies, weights, seed,
+                               train_budget, workers, quiet, as_json)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
                                     kingmaking=_trace(kingmaking, "--kingmaking"),
-                                    model_mismatch=model_mismatch == "ok")
+                                    model_mismatch=model_mismatch == "ok", models=tuned)
         jobs = [(spec_run, folder)]
     from simkit.folders import check_output
     from simkit.runner import check_resume
@@ -1183,10 +1254,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @trace_option
 @kingmaking_option
 @mismatch_option
+@train_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, trace, kingmaking, model_mismatch, fair):
+           as_json, precision, trace, kingmaking, model_mismatch, train_budget, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1202,19 +1274,25 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     base_over, base_origins = _overrides(game, base_overrides, base_card_files)
     changes, origins = _overrides(game, overrides, card_files)
     changed_over = {**base_over, **changes}
+    from simkit import folders
+
+    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+    tuned = {"base": None, "changed": None}
+    if train_budget is not None:  # each side plays a model fine-tuned for its own game
+        folders.check_output(out, "whatif", overwrite)  # before the training, not after
+        tuned = _whatif_models(game, players, base_over, changed_over, strategies, weights,
+                               seed, train_budget, workers, quiet, as_json,
+                               {**base_origins, **origins})
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
                             not fixed_seats, weights, trace=_trace(trace),
                             kingmaking=_trace(kingmaking, "--kingmaking"),
-                            model_mismatch=model_mismatch == "ok")
+                            model_mismatch=model_mismatch == "ok", models=tuned["base"])
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
                                not fixed_seats, weights, trace=_trace(trace),
                                kingmaking=_trace(kingmaking, "--kingmaking"),
-                               model_mismatch=model_mismatch == "ok")
-    from simkit import folders
-
-    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+                               model_mismatch=model_mismatch == "ok", models=tuned["changed"])
     folders.check_output(out, "whatif", overwrite)
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
@@ -1233,6 +1311,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
                          b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
+    played = {"base": b.meta.get("models"), "changed": c.meta.get("models")}
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
     if as_json:
@@ -1244,18 +1323,59 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
                     "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
                     "differences": records(table), "folder": str(out),
-                    "precision": record, "report": str(path)})
+                    "precision": record, "models": played, "report": str(path)})
         return
     if quiet:
         return
     text = ", ".join(f"{k}={origins[k].path}" if k in origins else
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
+    for line in _models_played(played):
+        click.echo(line)
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")
     click.echo(_whatif_text(table))
     click.echo(f"report: {path}")
+
+
+def _whatif_models(game, players, base_over, changed_over, strategies, weights, seed,
+                   budget_text, workers, quiet, as_json, origins) -> dict:
+    """``whatif --train``: two models fine-tuned from one base model (the nearest to the
+    base game) with the same budget and seed, one on the game as it is and one on the
+    changed game: {"base": slot -> model, "changed": slot -> model}."""
+    from simkit import data, registry, tune
+    from simkit.cards import explained
+    from simkit.runner import RunSpec
+
+    spec = registry.get_game(game)
+    files = tune.model_files(weights)
+    params = data.apply_overrides(spec.data, data.parse_overrides(base_over))
+    probe = RunSpec.make(game, players, 1, seed, strategies, base_over, True, weights,
+                         model_mismatch=True)
+    start = {slot: tune.nearest(game, players, params,
+                                files.get(slot, files.get(registry_base(slot))))
+             for slot in tune.learned_slots(game, probe.strategies)}
+    out = {}
+    for side, over in (("base", base_over), ("changed", changed_over)):
+        _say(f"{side}:", quiet, True)
+        with explained(origins):
+            out[side] = _tuned(game, players, over, strategies, weights, seed, budget_text,
+                               workers, quiet, as_json, start)
+    return out
+
+
+def _models_played(played: dict) -> list[str]:
+    """One line a side of a what-if: which model each learned slot played (digest, and
+    the model it was fine-tuned from)."""
+    lines = []
+    for side, models in played.items():
+        for slot, m in (models or {}).items():
+            how = (f", fine-tuned from {m['trained_from'][:12]} for this side's data"
+                   if m.get("trained_from") else
+                   " (the model of the default data)" if m.get("mismatch") else "")
+            lines.append(f"  {side}: {slot} played model {m['digest'][:12]}{how}")
+    return (["Models"] + lines) if lines else []
 
 
 def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite, quiet):
@@ -1441,6 +1561,10 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @click.option("--resume", is_flag=True,
               help="Continue the training in the training folder from its last finished "
                    "generation, with the same settings (the same model as if never stopped).")
+@click.option("--from", "base_file", type=click.Path(path_type=Path), metavar="MODEL",
+              help="Start from this model (fine-tuning: e.g. the shipped one, to learn a "
+                   "changed game) instead of from nothing; its hidden units and samples "
+                   "are kept.")
 @overwrite_option
 @workers_option
 @click.option("--hidden", type=int, help="Hidden units of each seat's network (default 32; 0: "
@@ -1470,7 +1594,7 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @quiet_option
 @json_option
 def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
-          overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
+          base_file, overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
           temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
           quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
@@ -1487,8 +1611,12 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
                           "reproducible) or --time DURATION (e.g. 20m), one of them")
     seconds = parse_duration(time_budget) if time_budget is not None else None
     over, origins = _overrides(game, overrides, card_files)
+    base = None
+    if base_file is not None:
+        base = learn.read_model(base_file, game, players, what="--from")
     with explained(origins):
-        ts = tr.make_spec(game, players, seed, n_games, over, hidden=hidden, lam=lam,
+        ts = tr.make_spec(game, players, seed, n_games, over, base, str(base_file or ""),
+                          hidden=hidden, lam=lam,
                           learning_rate=learning_rate, games_per_generation=generation_games,
                           match_games=match_games, temperature=temperature, epsilon=epsilon,
                           samples=samples, epochs=epochs, batch=batch, buffer=buffer,
@@ -1508,7 +1636,7 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
         if not quiet:
             click.echo(text, err=True)
 
-    trainer = tr.Trainer(ts, folder, workers, say)
+    trainer = tr.Trainer(ts, folder, workers, say, base)
     state = trainer.start(resume)
     budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
               if ts.games else f"{say_duration(seconds)} of generations")

@@ -594,6 +594,9 @@ def models_meta(p: Plan) -> dict | None:
                      "default_data": card["data_digest"] == data.data_digest(spec.data),
                      "mismatch": card["data_digest"] != digest
                      or card["game_version"] != spec.version}
+        trained = card.get("training") or {}
+        if trained.get("from"):  # fine-tuned for this data (--train): from which model
+            out[slot].update(trained_from=trained["from"], training=trained.get("command"))
     return out
 
 
