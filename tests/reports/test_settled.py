@@ -13,9 +13,9 @@ def gap(d, half):
     return {"difference": d, "ci_low": d - half, "ci_high": d + half}
 
 
-def verdict(d, lo, hi, rating=gap(200, 50), games=2000, fair=0.01):
-    return settle_verdict("First-player advantage", d, lo, hi, games, rating, fair, 400,
-                          "ismcts", "heuristic")
+def verdict(d, lo, hi, rating=None, games=2000, fair=0.01):
+    return settle_verdict("First-player advantage", d, lo, hi, games, rating or gap(200, 50),
+                          fair, 400, "ismcts", "heuristic")
 
 
 def test_settled_needs_the_top_rated_apart_and_the_change_inside_fair():
