@@ -1023,7 +1023,7 @@ def _exploration_options(kind: str, refuse: str):
         workers_option, scheduler_option,
         click.option("--report", "report_dir", type=click.Path(path_type=Path),
                      help=f"Also build an HTML report of the {kind} into this folder."),
-        quiet_option, json_option, fair_option]
+        mismatch_option, train_option, quiet_option, json_option, fair_option]
 
     def apply(f):
         for option in reversed(options):
@@ -1046,7 +1046,7 @@ def _exploration_options(kind: str, refuse: str):
 @_exploration_options("sweep", "a grid of more points")
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
           card_files, weights, precision, trace, max_points, out, overwrite, resume, workers,
-          scheduler, report_dir, quiet, as_json, fair):
+          scheduler, report_dir, model_mismatch, train_budget, quiet, as_json, fair):
     """Play GAME (or the [[sweep]] tables of an experiment .toml file) at every point of a
     grid of its numbers (--vary), all on the same seeds:
     outcomes by seat with intervals, first-player advantage, length and endings at every
@@ -1058,6 +1058,7 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
         if _trace(trace):
             raise SimkitError("--trace-turns is for a game; an experiment file gives each "
                               "sweep's trace_turns itself")
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("sweep", game, out, overwrite, resume, workers, scheduler, quiet,
                              as_json, fair, report_dir)
     if not varies:
@@ -1067,9 +1068,15 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     with explained(origins):
         spec = make_sweep(game, players, list(varies), n_games, seed, strategies, over,
                           not fixed_seats, weights, max_points, _precision(precision),
-                          _trace(trace))
+                          _trace(trace), model_mismatch == "ok", train_budget or "")
     out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
+
+
+def _no_file_models(model_mismatch, train_budget) -> None:
+    if model_mismatch == "ok" or train_budget is not None:
+        raise SimkitError("--model-mismatch and --train are for a game; an experiment file's "
+                          "explorations take a model with --weight learned.model=FILE")
 
 
 def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet, as_json, fair,
@@ -1117,7 +1124,7 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @_exploration_options("sensitivity", "more runs")
 def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, fixed_seats,
                 overrides, card_files, weights, max_points, out, overwrite, resume, workers,
-                scheduler, report_dir, quiet, as_json, fair):
+                scheduler, report_dir, model_mismatch, train_budget, quiet, as_json, fair):
     """Move every number of GAME (or --keys) one step down and up, each paired with the base
     on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
     Holm correction for testing many numbers at once."""
@@ -1125,6 +1132,7 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
     from simkit.explore import make_sensitivity
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, fair, report_dir)
     players = _players(game, players)
@@ -1132,7 +1140,8 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
     names = [k.strip() for k in keys.split(",") if k.strip()] if keys else None
     with explained(origins):
         spec = make_sensitivity(game, players, n_games, seed, strategies, over,
-                                not fixed_seats, weights, names, step, measure, max_points)
+                                not fixed_seats, weights, names, step, measure, max_points,
+                                model_mismatch == "ok", train_budget or "")
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)

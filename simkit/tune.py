@@ -210,3 +210,60 @@ def without_models(weights) -> list[str]:
     from simkit.runner import MODEL_WEIGHT, parse_weight
 
     return [w for w in weights or () if parse_weight(w)[1] != MODEL_WEIGHT]
+
+
+def learned_run(game: str, players: int, games: int, seed: int, strategies, overrides,
+                rotate: bool, weights, *, mismatch: bool = False, train: str = "",
+                train_seed: int = 0, train_now: bool = False, workers: int = 1, say=None,
+                **kw):
+    """``RunSpec.make`` under the rule for a model that does not fit: ``mismatch``
+    (``--model-mismatch ok``) lets a learned seat play the model of other data; ``train``
+    (``--train``'s budget) makes each learned slot play the model fine-tuned for
+    ``overrides`` from seed ``train_seed``: trained now when ``train_now`` (or read back
+    when it was trained before), else, while a sweep, a ladder or a balancing search is
+    checked before play, the run is checked with the nearest model."""
+    from simkit.runner import RunSpec
+
+    if not train:
+        return RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
+                            model_mismatch=mismatch, **kw)
+    budget = parse_budget(train)
+    probe = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
+                         model_mismatch=True, **kw)
+    slots = learned_slots(game, probe.strategies)
+    if not slots:
+        raise SimkitError(f"--train fits the model that learned plays; no seat here plays "
+                          f"learned (the strategies: {', '.join(probe.strategies)})")
+    files = model_files(weights)
+    models = {}
+    for slot in dict.fromkeys(slots):
+        plan = plan_tuning(game, players, overrides, budget, train_seed,
+                           files.get(slot, files.get(registry.split_budget(slot)[0])))
+        if not (plan.done or train_now):
+            return probe
+        models[slot] = plan.train(workers, say)
+    return RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
+                        model_mismatch=mismatch, models=models, **kw)
+
+
+def training_estimate(game: str, players: int, settings: list, strategies, weights,
+                      train: str, seed: int, workers: int) -> tuple[int, float]:
+    """(trainings still to do, their expected seconds) for the data of each of
+    ``settings`` (overrides dicts): one model a setting a learned slot, each costing what
+    the first one to do is measured to cost."""
+    if not train:
+        return 0, 0.0
+    budget = parse_budget(train)
+    names = registry.resolve_strategies(game, strategies, players)
+    slots = list(dict.fromkeys(learned_slots(game, names)))
+    files = model_files(weights)
+    todo: list[Plan] = []
+    for over in settings:
+        for slot in slots:
+            file = files.get(slot, files.get(registry.split_budget(slot)[0]))
+            plan = plan_tuning(game, players, over, budget, seed, file)
+            if not plan.done and plan.out not in {p.out for p in todo}:
+                todo.append(plan)
+    if not todo:
+        return 0, 0.0
+    return len(todo), todo[0].estimate_seconds(workers) * len(todo)

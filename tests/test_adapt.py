@@ -138,3 +138,25 @@ def test_budgets_parse():
     assert tune.parse_budget("10m").seconds == 600
     with pytest.raises(SimkitError):
         tune.parse_budget("12")
+
+
+def test_a_sweep_refuses_a_model_of_other_data_unless_told_and_trains_one_a_point(base,
+                                                                                 tmp_path):
+    args = ["sweep", "invest", "--players", 2, "--vary", "dividend=0,2", "--strategies",
+            "learned", "--weight", f"learned.model={base}", "--games", 20, "--workers", 1,
+            "--quiet"]
+    one_line_error(invoke(*args, "--out", tmp_path / "refused"), "--train",
+                   "--model-mismatch ok")
+    one_line_error(invoke("sensitivity", "invest", "--players", 2, "--keys", "dividend",
+                          "--strategies", "learned", "--weight", f"learned.model={base}",
+                          "--games", 20, "--out", tmp_path / "s"), "--model-mismatch ok")
+    assert not (tmp_path / "refused").exists() and not (tmp_path / "s").exists()
+    res = invoke(*args, "--out", tmp_path / "ok", "--model-mismatch", "ok")
+    assert res.exit_code == 0, res.output
+    res = invoke(*args, "--out", tmp_path / "trained", "--train", "200g")
+    assert res.exit_code == 0, res.output
+    played = [json.loads(p.read_text())["models"]["learned"]
+              for p in sorted((tmp_path / "trained" / "points").glob("*/run.json"))]
+    assert len(played) == 2 and len({m["digest"] for m in played}) == 2
+    assert all(m["trained_from"] == learn.read_model(base).digest and not m["mismatch"]
+               for m in played)
