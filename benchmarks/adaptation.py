@@ -10,7 +10,9 @@ worth lies in what it does later is the test. Then, all at 2 players on the same
 1. ``simkit ... --train BUDGET`` fine-tunes the default model (the shipped one) on the
    changed game (``simkit.tune``: same seed, same model bytes);
 2. self-play on the changed game by the default model (``--model-mismatch ok``), by the
-   retrained model and by the heuristic, and by the default model on the game as it is:
+   retrained model and by the heuristic, and by the default model and the heuristic on the
+   game as it is (with ``--control``, also a model fine-tuned on the game as it is with the
+   same budget and seed, on both games: the what-if's other side):
    the card's use per game (``CARD:EVENT`` summed over the seats), and the paired difference
    between the default and the retrained model, game by game on the same deals, with its
    95% interval (t), and their ratio;
@@ -106,6 +108,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2031)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--control", action="store_true",
+                    help="also fine-tune the default model on the game as it is (same budget "
+                         "and seed: the what-if's other side) and count its use")
     a = ap.parse_args()
     sets = a.sets or ["cards.windfall.amount=0"]
     over = data.parse_overrides(sets)
@@ -135,6 +140,14 @@ def main() -> None:
         return RunSpec.make(a.game, 2, a.games, a.seed, [strategy], over if changed else {},
                             True, model_mismatch=True, models=models)
 
+    control = []
+    if a.control:  # the what-if's other side: the same fine-tuning on the game as it is
+        same = tune.plan_tuning(a.game, 2, {}, tune.parse_budget(a.train), a.seed)
+        print(f"control: {same.describe()} (the game as it is)", flush=True)
+        kept = same.train(a.workers, lambda text: print(f"  {text}", flush=True))
+        control = [("control model, game as it is", "control-as-is", run("learned", kept, False)),
+                   ("control model, changed game", "control-changed",
+                    run("learned", kept, True))]
     rows = [("default model, game as it is", "default-as-is", run("learned", default, False)),
             ("default model, changed game", "default-changed", run("learned", default, True)),
             ("retrained model, changed game", "retrained-changed", run("learned", new, True)),
@@ -142,6 +155,9 @@ def main() -> None:
     if spec.strong != "heuristic" and "heuristic" in registry.strategies_for(a.game):
         rows.append(("heuristic, changed game", "heuristic-changed",
                      run("heuristic", None, True)))
+    rows += [("heuristic, game as it is", "heuristic-as-is", run("heuristic", None, False))] \
+        if "heuristic" in registry.strategies_for(a.game) else []
+    rows += control
     uses = {}
     print(f"\n{'self-play (' + column + ' a game)':40} {'mean':>8} {'95% interval':>18}")
     for label, name, r in rows:
@@ -157,6 +173,11 @@ def main() -> None:
     print(f"\ndefault minus retrained on the changed game, paired by deal: {m:+.3f} "
           f"[{lo:+.3f}, {hi:+.3f}] a game (interval {'excludes' if lo > 0 or hi < 0 else 'holds'}"
           f" 0); the retrained model uses it {ratio}", flush=True)
+    if a.control:
+        d = uses["control-as-is"] - uses["retrained-changed"]
+        m, lo, hi = t_interval(d)
+        print(f"what-if, each side its own fine-tuned model: {m:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+              "fewer a game on the changed game than on the game as it is", flush=True)
     h = head_to_head(a.game, over, new, default, a.match_games, a.seed + 1, a.workers)
     print(f"retrained against default model on the changed game: won {h['win_rate']:.1%} "
           f"[{h['lo']:.1%}, {h['hi']:.1%}] of {h['games']:,} (seats swapped; ties not won): "

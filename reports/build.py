@@ -856,6 +856,9 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
             table, fair, [*(bm.get("strategies") or ()), *(cm.get("strategies") or ())])])
         doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
                  f"changed minus base over {paired:,} games paired by game index.")
+        played = S.models_played({"base": bm, "changed": cm})
+        if played:
+            doc.para("Models played: " + "; ".join(played) + ".")
         doc.heading("Differences", 2, anchor="differences")
         main = table[~table["measure"].isin(_ITEM_MEASURES)]
         items = table[table["measure"].isin(_ITEM_MEASURES)]

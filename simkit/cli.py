@@ -829,12 +829,14 @@ def report(runs, out, title, quiet, as_json, fair):
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
               help="Also build an HTML report of the ladder(s) into this folder.")
 @trace_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def ladder(target, players, strategies, n_games, level_games, time_budget, seed, overrides,
            card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, trace,
-           quiet, as_json, fair):
+           model_mismatch, train_budget, quiet, as_json, fair):
     """A skill ladder of TARGET (a game, or an experiment .toml file of [[ladder]] tables):
     a round robin of the strategies with seats rotated, their ratings with 95% intervals, a
     win matrix, skill depth, and the game's balance at every level of skill."""
@@ -852,6 +854,7 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each ladder's "
                               'card files itself (cards = ["cards.csv"])')
+        _no_file_models(model_mismatch, train_budget)
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.ladder, root / e.name, e.time, e.games_given)
                 for e in load_ladders(Path(target))]
@@ -864,7 +867,8 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         with explained(origins):
             spec = LadderSpec.make(target, players, strategies,
                                    n_games if n_games is not None else 200, level_games,
-                                   seed, over, weights, _trace(trace))
+                                   seed, over, weights, _trace(trace),
+                                   model_mismatch == "ok", train_budget or "")
         seconds = parse_duration(time_budget) if time_budget is not None else None
         jobs = [(spec, out or Path("runs") / f"ladder-{target}-{players}p-s{seed}", seconds,
                  n_games is not None)]
@@ -917,6 +921,18 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
         click.echo(f"{spec.game} ladder, {spec.players} players: "
                    f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
                    err=True)
+    for plan in spec.tunings():  # --train: the learned levels' model first
+        if not quiet:
+            click.echo(f"  training: {plan.describe()}: "
+                       + (f"trained before ({plan.out})" if plan.done else
+                          f"about {say_duration(plan.estimate_seconds(n_workers))}"), err=True)
+        try:
+            plan.train(n_workers, None if quiet else
+                       (lambda text: click.echo(f"    {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
     costs = measure_costs(spec)
     if seconds is not None and not resuming:
         spec = games_for_time(spec, costs, n_workers, seconds)
@@ -1184,11 +1200,13 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
                    "kept, the rest are played.")
 @workers_option
 @scheduler_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 def balance(game, varies, objectives, players, trials, n_games, confirm, confirm_games, target,
             seed, strategies, fixed_seats, overrides, card_files, weights, out, overwrite,
-            resume, workers, scheduler, quiet, as_json):
+            resume, workers, scheduler, model_mismatch, train_budget, quiet, as_json):
     """Search GAME's numbers (--vary; or the [[balance]] tables of an experiment .toml file)
     for the setting that best meets --objective, with
     Optuna (TPE; NSGA-II for several objectives) on common seeds, then confirm the best few
@@ -1198,6 +1216,7 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
     from simkit.cards import explained
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("balance", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, 1.0, None)
     players = _players(game, players)
@@ -1206,7 +1225,8 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
         spec = make_balance(game, players, list(varies),
                             list(objectives) or ["first-player-advantage"], trials, n_games,
                             confirm, confirm_games, target / 100, seed, strategies, over,
-                            not fixed_seats, weights)
+                            not fixed_seats, weights, model_mismatch == "ok",
+                            train_budget or "")
     out = out or Path("runs") / f"balance-{game}-{players}p-s{seed}"
     resuming = resume and (out / "trials.partial.json").is_file()
     if resume and out.exists() and not resuming:
@@ -1320,6 +1340,8 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
                          b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
+    from simkit.reports.summary import models_played
+
     played = {"base": b.meta.get("models"), "changed": c.meta.get("models")}
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
@@ -1339,8 +1361,11 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     text = ", ".join(f"{k}={origins[k].path}" if k in origins else
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
-    for line in _models_played(played):
-        click.echo(line)
+    lines = models_played({"base": b.meta, "changed": c.meta})
+    if lines:
+        click.echo("Models")
+        for line in lines:
+            click.echo(f"  {line}")
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")
@@ -1372,19 +1397,6 @@ def _whatif_models(game, players, base_over, changed_over, strategies, weights, 
             out[side] = _tuned(game, players, over, strategies, weights, seed, budget_text,
                                workers, quiet, as_json, start)
     return out
-
-
-def _models_played(played: dict) -> list[str]:
-    """One line a side of a what-if: which model each learned slot played (digest, and
-    the model it was fine-tuned from)."""
-    lines = []
-    for side, models in played.items():
-        for slot, m in (models or {}).items():
-            how = (f", fine-tuned from {m['trained_from'][:12]} for this side's data"
-                   if m.get("trained_from") else
-                   " (the model of the default data)" if m.get("mismatch") else "")
-            lines.append(f"  {side}: {slot} played model {m['digest'][:12]}{how}")
-    return (["Models"] + lines) if lines else []
 
 
 def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite, quiet):

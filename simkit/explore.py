@@ -231,12 +231,13 @@ class ExploreSpec:
 def _base(game, players, games, seed, strategies, overrides, rotate, weights,
           model_mismatch=False, train=""):
     from simkit.runner import MODEL_WEIGHT, parse_weight
-    from simkit.tune import learned_run, parse_budget
+    from simkit.tune import learned_run, parse_budget, require_learned
 
     if train:
         parse_budget(train)  # checked before anything else
     run = learned_run(game, players, games, seed, strategies, overrides, rotate, weights,
                       mismatch=model_mismatch, train=train, train_seed=seed)
+    require_learned(game, run.strategies, train)
     over = tuple(sorted((k, data.freeze(v))
                         for k, v in data.parse_overrides(overrides or {}).items()))
     # a model file given stays a setting of every point (a run's weights leave it out)

@@ -125,8 +125,10 @@ class Plan:
     def estimate_seconds(self, workers: int = 1) -> float:
         """The training's expected wall time: its self-play and acceptance games, at the
         cost of a few games of the base model measured now (the fits are not counted)."""
-        if self.done:
-            return 0.0
+        return 0.0 if self.done else self.cost_seconds(workers)
+
+    def cost_seconds(self, workers: int = 1) -> float:
+        """What this training costs (or cost), done or not (see ``estimate_seconds``)."""
         if self.budget.seconds is not None:
             return self.budget.seconds
         from simkit.rng import game_seeds
@@ -170,6 +172,7 @@ class Plan:
             state = trainer.run(state, self.budget.seconds)
             model = trainer.final(state)
             learn.write_model(model, self.out)
+            tr.remove_folder(folder)  # its self-play data; the model's card keeps the curve
         learn.SOURCES[learn.remember(model)] = f"trained: {self.out}"
         return model
 
@@ -231,9 +234,9 @@ def learned_run(game: str, players: int, games: int, seed: int, strategies, over
     probe = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
                          model_mismatch=True, **kw)
     slots = learned_slots(game, probe.strategies)
-    if not slots:
-        raise SimkitError(f"--train fits the model that learned plays; no seat here plays "
-                          f"learned (the strategies: {', '.join(probe.strategies)})")
+    if not slots:  # a ladder's other levels, say: nothing to fit
+        return probe if mismatch else RunSpec.make(game, players, games, seed, strategies,
+                                                   overrides, rotate, weights, **kw)
     files = model_files(weights)
     models = {}
     for slot in dict.fromkeys(slots):
@@ -244,6 +247,13 @@ def learned_run(game: str, players: int, games: int, seed: int, strategies, over
         models[slot] = plan.train(workers, say)
     return RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
                         model_mismatch=mismatch, models=models, **kw)
+
+
+def require_learned(game: str, strategies, train: str) -> None:
+    """One line when ``--train`` is given and no seat plays ``learned``."""
+    if train and not learned_slots(game, strategies):
+        raise SimkitError(f"--train fits the model that learned plays; no seat here plays "
+                          f"learned (the strategies: {', '.join(strategies)})")
 
 
 def training_estimate(game: str, players: int, settings: list, strategies, weights,

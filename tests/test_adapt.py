@@ -50,8 +50,9 @@ def base(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path / "cache"))
+def own_models(tmp_path, monkeypatch):
+    """Models trained by a test in a folder of its own (numba's cache stays shared)."""
+    monkeypatch.setattr(learn, "cache_root", lambda: tmp_path / "cache")
 
 
 def invests_per_game(folder: Path) -> float:
@@ -87,16 +88,16 @@ def test_a_model_retrained_for_a_worthless_share_buys_it_less(base, tmp_path):
     assert not (tmp_path / "refused").exists()
     res = invoke(*args, "--out", tmp_path / "old", "--model-mismatch", "ok", "--quiet")
     assert res.exit_code == 0, res.output
-    res = invoke(*args, "--out", tmp_path / "new", "--train", "600g")
+    res = invoke(*args, "--out", tmp_path / "new", "--train", "300g")
     assert res.exit_code == 0, res.output
-    assert "training: a model for this data, 600 self-play games from" in res.output
+    assert "training: a model for this data, 300 self-play games from" in res.output
     old, new = invests_per_game(tmp_path / "old"), invests_per_game(tmp_path / "new")
     assert old > 10 and new <= old / 2, (old, new)
     meta = json.loads((tmp_path / "new" / "run.json").read_text())
     played = meta["models"]["learned"]
     assert played["trained_from"] == learn.read_model(base).digest and not played["mismatch"]
     assert (tmp_path / "new" / played["file"]).is_file()
-    again = invoke(*args, "--out", tmp_path / "again", "--train", "600g")
+    again = invoke(*args, "--out", tmp_path / "again", "--train", "300g")
     assert "trained before" in again.output  # the same command finds the model it trained
     meta2 = json.loads((tmp_path / "again" / "run.json").read_text())
     assert meta2["models"]["learned"]["digest"] == played["digest"]
@@ -104,8 +105,8 @@ def test_a_model_retrained_for_a_worthless_share_buys_it_less(base, tmp_path):
 
 def test_a_whatif_with_train_plays_a_model_fine_tuned_for_each_side(base, tmp_path):
     res = invoke("whatif", "invest", "--players", 2, *WORTHLESS, "--strategies", "learned",
-                 "--weight", f"learned.model={base}", "--games", 60, "--workers", 1,
-                 "--train", "300g", "--out", tmp_path / "w")
+                 "--weight", f"learned.model={base}", "--games", 30, "--workers", 1,
+                 "--train", "100g", "--out", tmp_path / "w")
     assert res.exit_code == 0, res.output
     sides = {s: json.loads((tmp_path / "w" / s / "run.json").read_text())["models"]["learned"]
              for s in ("base", "changed")}
@@ -114,6 +115,8 @@ def test_a_whatif_with_train_plays_a_model_fine_tuned_for_each_side(base, tmp_pa
     assert sides["base"]["digest"] != sides["changed"]["digest"]
     assert f"base: learned played model {sides['base']['digest'][:12]}" in res.output
     assert f"changed: learned played model {sides['changed']['digest'][:12]}" in res.output
+    html = (tmp_path / "w" / "report" / "index.html").read_text()
+    assert "Models played" in html and sides["changed"]["digest"][:12] in html
 
 
 @pytest.mark.parametrize("text,words", [
@@ -160,3 +163,34 @@ def test_a_sweep_refuses_a_model_of_other_data_unless_told_and_trains_one_a_poin
     assert len(played) == 2 and len({m["digest"] for m in played}) == 2
     assert all(m["trained_from"] == learn.read_model(base).digest and not m["mismatch"]
                for m in played)
+
+
+def test_a_balancing_search_follows_the_same_rule(base, tmp_path):
+    args = ["balance", "invest", "--players", 2, "--vary", "dividend=0..2", "--strategies",
+            "learned", "--weight", f"learned.model={base}", "--trials", 2, "--games", 20,
+            "--confirm", 1, "--confirm-games", 20, "--workers", 1, "--quiet"]
+    one_line_error(invoke(*args, "--out", tmp_path / "refused"), "--train",
+                   "--model-mismatch ok")
+    assert not (tmp_path / "refused").exists()
+    res = invoke(*args, "--out", tmp_path / "trained", "--train", "100g")
+    assert res.exit_code == 0, res.output
+    spec = json.loads((tmp_path / "trained" / "balance.json").read_text())["spec"]
+    assert spec["train"] == "100g"
+
+
+def test_a_ladder_with_a_learned_level_follows_the_same_rule(base, tmp_path, monkeypatch):
+    import simkit.ladder
+
+    monkeypatch.setattr(simkit.ladder, "measure_costs",  # the estimate is not under test
+                        lambda spec, seconds=0: dict.fromkeys(spec.strategies, 1e-3))
+    args = ["ladder", "invest", "--players", 2, *WORTHLESS, "--strategies", "random,learned",
+            "--weight", f"learned.model={base}", "--games", 10, "--workers", 1, "--quiet"]
+    one_line_error(invoke(*args, "--out", tmp_path / "refused"), "--train",
+                   "--model-mismatch ok")
+    assert not (tmp_path / "refused").exists()
+    res = invoke(*args, "--out", tmp_path / "lad", "--train", "100g")
+    assert res.exit_code == 0, res.output
+    level = json.loads((tmp_path / "lad" / "levels" / "02-learned" / "run.json").read_text())
+    assert level["models"]["learned"]["trained_from"] == learn.read_model(base).digest
+    res = invoke(*args, "--out", tmp_path / "lad", "--train", "100g", "--resume")
+    assert res.exit_code == 0, res.output  # the same model, found again: nothing to play
