@@ -217,7 +217,9 @@ def _weights_for(weights, seats) -> list[str]:
     """The ``--weight`` items that apply to a run seating ``seats`` (``heuristic.*`` also
     where a search plays: its rollouts use the heuristic)."""
     targets = set(seats) | {registry.split_budget(s)[0] for s in seats}
-    search = any(registry.split_budget(s)[0] in ("mc", "ismcts") for s in seats)
+    game_strategies = registry.strategies_for("")  # the generic ones: the searches
+    search = any(getattr(game_strategies.get(registry.split_budget(s)[0]), "searches", False)
+                 for s in seats)
     return [f"{s}.{k}={v}" for s, k, v in weights
             if s in targets or (search and s == "heuristic")]
 

@@ -195,9 +195,10 @@ def plan_tuning(game: str, players: int, overrides, budget: Budget, seed: int,
 
 
 def learned_slots(game: str, names) -> list[str]:
-    """The slots of ``names`` that ``learned`` plays (they take a model)."""
-    specs = registry.strategies_for(game)
-    return [n for n in names if specs[registry.split_budget(n)[0]].search == "learned"]
+    """The slots of ``names`` that play by a model (``simkit.runner.model_slots``)."""
+    from simkit.runner import model_slots
+
+    return model_slots(game, names)
 
 
 def model_files(weights) -> dict[str, Path]:
