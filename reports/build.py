@@ -592,6 +592,9 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     doc.table(endings_table(t["endings"]), caption="How games ended: end reasons and outcomes "
               "(tie: rank 1 shared by more than one team; no winner: no seat has rank 1)")
     doc.figure(F.endings_figure(t["endings"]), f"{prefix}endings.png", "end reasons")
+    for note in assumption_notes(m.get("game", ""), m.get("data_digest"), fair,
+                                 m.get("players")):
+        doc.para(note, cls="meta")  # the game's gap-fills that move its outcome
     if t.get("feel"):
         _feel_section(doc, t["feel"], run, prefix)
     doc.open_fold("Run settings, parameters and the run's text summary")
@@ -599,6 +602,17 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     doc.pre(S.summary_text(g, m, run.items_path, fair, run.trace_path))
     doc.close_fold()
     return t
+
+
+def assumption_notes(game: str, digest: str | None, fair: float, players=None) -> list[str]:
+    """The shipped table's assumptions that move the outcome beyond ±``fair`` (none for a
+    game that ships no table)."""
+    from simkit.reports.assumptions import notes
+
+    try:
+        return notes(game, digest, fair, players=players)
+    except SimkitError:  # a game no longer registered: nothing to say
+        return []
 
 
 def _feel_section(doc: Document, feel: dict, run: Run, prefix: str) -> None:

@@ -180,6 +180,10 @@ def summarise(out: Path, doc: dict, fair: float = V.DEFAULT_FAIR) -> dict:
     spec = doc["spec"]
     if doc["kind"] == "sweep":
         return _sweep_summary(Path(out), spec, fair)
+    if spec.get("assumptions"):  # sensitivity --assumptions: its own figures
+        from simkit.reports.assumptions import summarise_assumptions
+
+        return summarise_assumptions(Path(out), spec, doc.get("skipped", []), fair)
     return _sensitivity_summary(Path(out), spec, doc.get("skipped", []))
 
 
@@ -572,6 +576,10 @@ def _with_fpa(folder: Path, summary: dict) -> dict:
 def sensitivity_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
     from simkit.reports import figures as F
 
+    if summary.get("assumptions"):
+        from simkit.reports.assumptions import assumptions_section
+
+        return assumptions_section(doc, folder, summary, prefix)
     summary = _with_fpa(folder, summary)
 
     doc.heading(f"Sensitivity of the {summary['measure']} ({summary['game']}, "

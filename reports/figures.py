@@ -676,8 +676,9 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
             axes[1].set_xlabel(key)
             axes[1].set_ylabel("distance to the objective")
             axes[1].set_title(f"By {key}")
-        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 0 "
-                   "is today's data.")
+        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 1 "
+                   "is today's data (when the search space holds it); distances in points "
+                   "(a length's in turns).")
     return fig
 
 

@@ -443,6 +443,20 @@ def rules(game, overrides, card_files):
     for key in data.lists_of(params):
         _echo_list(spec, params, key)
     click.echo("* changed by --set or --cards; + a row data.toml does not have")
+    _echo_assumptions(game, data.data_digest(params))
+
+
+def _echo_assumptions(game: str, digest: str) -> None:
+    """The assumptions of the game's shipped table that move the outcome beyond +-1 point
+    (simkit/games/<game>/assumptions.json; `sensitivity --assumptions` measures them)."""
+    from simkit.reports.assumptions import notes
+
+    lines = notes(game, digest, 0.01, "the data shown")
+    if lines:
+        click.echo("\nAssumptions that move the outcome (beyond ±1 point, the whole 95% "
+                   "interval; from the game's assumptions.json):")
+        for line in lines:
+            click.echo(f"  {line}")
 
 
 def _echo_list(spec, params, key: str, fields: bool = False) -> None:
@@ -1017,9 +1031,12 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
         _emit_json({"folder": str(out), **summary, "report": str(path) if path else None})
         return
     if not quiet:
+        from simkit.reports.assumptions import assumptions_text
         from simkit.reports.explore import sensitivity_text, sweep_text
 
-        click.echo(sweep_text(summary) if spec.kind == "sweep" else sensitivity_text(summary))
+        click.echo(sweep_text(summary) if spec.kind == "sweep" else
+                   assumptions_text(summary) if summary.get("assumptions") else
+                   sensitivity_text(summary))
         if path:
             click.echo(f"report: {path}")
 
@@ -1134,30 +1151,54 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @click.option("--measure", default="seat-spread", show_default=True,
               help="What to watch: seat-spread (largest seat's score share minus smallest), "
                    "first-player-advantage, length, or item:NAME (a card's value).")
+@click.option("--assumptions", is_flag=True,
+              help="Move only the data's assumed values (source = assumed): a number a step "
+                   "down and up, every other choice, a boolean flipped, the alternatives the "
+                   "data names for a list or a record; under the game's strong player unless "
+                   "--strategies is given; ranked by their effect on the first-player "
+                   "advantage and each seat's win rate.")
 @players_option
 @click.option("--games", "n_games", type=Whole(), default=20_000, show_default=True,
               help="Games a point (the base and every step, on the same seeds).")
 @_exploration_options("sensitivity", "more runs")
-def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, fixed_seats,
-                overrides, card_files, weights, max_points, out, overwrite, resume, workers,
-                scheduler, report_dir, model_mismatch, train_budget, quiet, as_json, fair):
+@click.pass_context
+def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, seed,
+                strategies, fixed_seats, overrides, card_files, weights, max_points, out,
+                overwrite, resume, workers, scheduler, report_dir, model_mismatch, train_budget,
+                quiet, as_json, fair):
     """Move every number of GAME (or --keys) one step down and up, each paired with the base
     on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
-    Holm correction for testing many numbers at once."""
+    Holm correction for testing many numbers at once. With --assumptions: the values the
+    game's data assumes (not the rulebook's), weighed."""
     from simkit.cards import explained
-    from simkit.explore import make_sensitivity
+    from simkit.explore import make_assumptions, make_sensitivity
 
     if game.endswith(".toml"):
         _no_file_models(model_mismatch, train_budget)
+        if assumptions:
+            raise SimkitError("--assumptions is for a game, not an experiment file")
         return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, fair, report_dir)
+    if assumptions and (keys or ctx.get_parameter_source("measure").name != "DEFAULT"):
+        raise SimkitError("--assumptions moves the data's assumed values and measures the "
+                          "first-player advantage and each seat's win rate; leave out "
+                          f"{'--keys' if keys else '--measure'}")
     players = _players(game, players)
     over, origins = _overrides(game, overrides, card_files)
     names = [k.strip() for k in keys.split(",") if k.strip()] if keys else None
+    given = ctx.get_parameter_source("strategies").name != "DEFAULT"
     with explained(origins):
-        spec = make_sensitivity(game, players, n_games, seed, strategies, over,
-                                not fixed_seats, weights, names, step, measure, max_points,
-                                model_mismatch == "ok", train_budget or "")
+        if assumptions:
+            spec = make_assumptions(game, players, n_games, seed,
+                                    strategies if given else None, over, not fixed_seats,
+                                    weights, step, max_points, model_mismatch == "ok",
+                                    train_budget or "")
+        else:
+            spec = make_sensitivity(game, players, n_games, seed, strategies, over,
+                                    not fixed_seats, weights, names, step, measure,
+                                    max_points, model_mismatch == "ok", train_budget or "")
+    if assumptions and out is None:  # apart from a plain sensitivity run's folder
+        out = Path("runs") / f"assumptions-{game}-{players}p-s{seed}"
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
@@ -1245,9 +1286,10 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
     if not quiet:
         n = workers or os.cpu_count() or 1
         click.echo(f"{spec.game}, {spec.players} players: {spec.trials} trials of "
-                   f"{spec.games:,} games, then {spec.confirm} confirmations of "
-                   f"{spec.confirm_games:,}: about {say_duration(estimate_seconds(spec, n))} "
-                   f"-> {out}", err=True)
+                   f"{spec.games:,} games, then confirmations of {spec.confirm_games:,} (the "
+                   f"best {spec.confirm}, the smallest change, today's data and each number "
+                   f"alone): about {say_duration(estimate_seconds(spec, n))} -> {out}",
+                   err=True)
     summary = run_balance(spec, out, workers, scheduler, progress=not quiet, resume=resume)
     if as_json:
         _emit_json({"folder": str(out), **summary})
