@@ -240,7 +240,7 @@ train_option = click.option(
 
 
 def _tuned(game, players, over, strategies, weights, seed, budget_text, workers, quiet,
-           as_json, base=None) -> dict:
+           base=None) -> dict:
     """``--train``: a model fine-tuned for ``over`` for each learned slot of the run (one
     line when no seat plays learned), its cost said before it trains; slot -> model.
     ``base`` (slot -> ``learn.Found``) gives the starting models (a what-if's two sides
@@ -602,7 +602,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             check_output(folder, "run", overwrite)  # before the training, not after
             with explained(origins):
                 tuned = _tuned(target, players, over, strategies, weights, seed,
-                               train_budget, workers, quiet, as_json)
+                               train_budget, workers, quiet)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
@@ -1352,7 +1352,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     if train_budget is not None:  # each side plays a model fine-tuned for its own game
         folders.check_output(out, "whatif", overwrite)  # before the training, not after
         tuned = _whatif_models(game, players, base_over, changed_over, strategies, weights,
-                               seed, train_budget, workers, quiet, as_json,
+                               seed, train_budget, workers, quiet,
                                {**base_origins, **origins})
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
@@ -1416,7 +1416,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
 
 
 def _whatif_models(game, players, base_over, changed_over, strategies, weights, seed,
-                   budget_text, workers, quiet, as_json, origins) -> dict:
+                   budget_text, workers, quiet, origins) -> dict:
     """``whatif --train``: two models fine-tuned from one base model (the nearest to the
     base game) with the same budget and seed, one on the game as it is and one on the
     changed game: {"base": slot -> model, "changed": slot -> model}."""
@@ -1437,7 +1437,7 @@ def _whatif_models(game, players, base_over, changed_over, strategies, weights, 
         _say(f"{side}:", quiet, True)
         with explained(origins):
             out[side] = _tuned(game, players, over, strategies, weights, seed, budget_text,
-                               workers, quiet, as_json, start)
+                               workers, quiet, start)
     return out
 
 
