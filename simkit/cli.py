@@ -321,11 +321,9 @@ def games():
     searchers, learners = [], []
     for name, spec in registry.games().items():
         players = ", ".join(map(str, spec.players))
-        own = registry.strategies_for(name)
         searchable = hasattr(spec.rules, "determinize")
         learnable = searchable and spec.has_features
-        names = [n for n, st in own.items() if st.search is None
-                 or (st.searches and searchable) or (st.search == "learned" and learnable)]
+        names = registry.playable_strategies(name)
         click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
                    f"{', '.join(names)}")
         if spec.summary:
@@ -563,6 +561,11 @@ def _show(v) -> str:
 @precision_option
 @trace_option
 @kingmaking_option
+@click.option("--check-cards", "check_cards", metavar="N",
+              help="For each card the verdict names strongest or weakest, play N more games "
+                   "without one copy of it (the run's first N seeds and strategies) and say "
+                   "what removing it does, paired game by game; without it, card value is "
+                   "an association (docs/statistics.md).")
 @mismatch_option
 @train_option
 @quiet_option
@@ -570,13 +573,15 @@ def _show(v) -> str:
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, model_mismatch, train_budget, quiet, as_json, fair):
+        kingmaking, check_cards, model_mismatch, train_budget, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
+    from simkit.checks import check_games
     from simkit.experiments import load_experiments
     from simkit.runner import RunSpec
 
+    checks = {}  # folder -> games a check of a card plays
     if target.endswith(".toml"):
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
@@ -587,12 +592,19 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if train_budget is not None:
             raise SimkitError("--train is for a game; an experiment file's runs on other data "
                               "take a model with --weight learned.model=FILE")
+        if check_cards is not None:
+            raise SimkitError("--check-cards is for a game; an experiment file gives each "
+                              "run's check_cards itself (check_cards = 2000)")
         root = out or Path("runs") / Path(target).stem
-        jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
+        experiments = load_experiments(Path(target))
+        jobs = [(e.run, root / e.name) for e in experiments]
+        checks = {root / e.name: e.check_cards for e in experiments if e.check_cards}
     else:
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
+        if check_cards is not None:  # before the run is planned: a typo costs nothing
+            checks[folder] = check_games(check_cards, n_games)
         tuned = None
         if resume and (folder / "run.json").is_file():
             weights = (*weights, *_folder_models(folder, weights))  # the models it played
@@ -629,6 +641,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
                         tally=as_json or not quiet, resume=resume)
         done.append(folder)
+        if checks.get(folder):
+            res.meta["card_checks"] = _check_cards(spec_run, folder, checks[folder], workers,
+                                                   scheduler, quiet, fair)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
     path = None
@@ -642,6 +657,27 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             {"experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
+
+
+def _check_cards(spec_run, folder: Path, n: int, workers, scheduler, quiet: bool,
+                 fair: float) -> dict:
+    """``--check-cards N``: check the cards the run's verdict names (``simkit.checks``),
+    from the folder the run wrote; returns what checks/checks.json holds."""
+    from simkit.checks import run_checks
+    from simkit.reports.build import load_run
+    from simkit.reports.summary import tables
+    from simkit.runner import RunAbandoned, RunInterrupted
+
+    run = load_run(folder)
+    verdicts = tables(run.games, run.meta, run.items_path, fair / 100)["verdicts"]
+    try:
+        return run_checks(spec_run, folder, n, verdicts, run.meta, workers, scheduler, quiet,
+                          say=lambda text: quiet or click.echo(text, err=True))
+    except (RunInterrupted, RunAbandoned):
+        click.echo(f"interrupted: the run is complete in {folder}, its card checks are not "
+                   "(checks/checks.json is written only when every check is done); run the "
+                   "same command with --resume to check them", err=True)
+        sys.exit(130)
 
 
 def _folder_models(folder: Path, weights) -> list[str]:
@@ -778,38 +814,38 @@ def _trace_path(folder: Path) -> Path | None:
 
 
 @main.command()
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), required=True,
-              help="Report folder: index.html, summary.md and the figures.")
+@click.argument("runs", metavar="FOLDER...", nargs=-1, required=True,
+                type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Report folder: index.html, summary.md and the figures (default, for one "
+                   "folder: FOLDER/report).")
 @click.option("--title", help="Report title.")
 @quiet_option
 @json_option
 @fair_option
 def report(runs, out, title, quiet, as_json, fair):
-    """Build a balance report (HTML with figures, and Markdown) from one or more run
-    folders."""
-    from simkit import folders
-    from simkit.reports.build import build_report
+    """Build the report (HTML with figures, and Markdown) of any folder simkit writes: a
+    run, a what-if, a sweep, a sensitivity run, a balancing search, a ladder, a training,
+    or an experiment's folder of them; several folders side by side."""
+    from simkit.reports import pages
+    from simkit.reports.build import load_ladder, load_run
 
-    for r in runs:
-        if not (Path(r) / "run.json").is_file() and folders.kind_of(Path(r)) not in (
-                "ladder", "sweep", "sensitivity"):
-            raise SimkitError(f"{r} is not a run folder (no run.json), nor a ladder, sweep "
-                              "or sensitivity folder")
-    path = build_report(list(runs), out, title=title, fair=fair / 100) / "index.html"
+    pairs = pages.expand(list(runs))  # one line for a folder that is not simkit's
+    path = pages.report_folders(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
-        from simkit.reports.build import load_ladder, load_run
         from simkit.reports.summary import summary_dict
 
-        ladders = [Path(r) for r in runs
-                   if folders.kind_of(Path(r)) in ("ladder", "sweep", "sensitivity")]
-        loaded = [load_run(Path(r)) for r in runs if Path(r) not in ladders]
+        loaded = [load_run(p) for k, p in pairs if k == "run"]
         doc = {"report": str(path), "runs": [
             {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
             for r in loaded]}
+        ladders = [p for k, p in pairs if k in pages.SUMMARY_KINDS]
         if ladders:
             doc["ladders"] = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+        whatifs = [p for k, p in pairs if k == "whatif"]
+        if whatifs:
+            doc["whatif"] = str(whatifs[0])
         _emit_json(doc)
 
 
@@ -841,7 +877,8 @@ def report(runs, out, title, quiet, as_json, fair):
 @workers_option
 @scheduler_option
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
-              help="Also build an HTML report of the ladder(s) into this folder.")
+              help="Build one HTML report of the ladder(s) into this folder (default: each "
+                   "ladder folder's report/).")
 @trace_option
 @mismatch_option
 @train_option
@@ -902,13 +939,16 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
     for spec, folder, seconds, resuming in checked:
         summaries.append(_play_ladder(spec, folder, seconds, resuming, workers, scheduler,
                                       quiet, as_json, fair))
-    path = None
-    if report_dir is not None:
-        from simkit.reports.build import build_report
+    from simkit.reports.build import build_report
 
+    if report_dir is not None:
         path = build_report([f for _, f, _, _ in checked], report_dir, fair=fair / 100)
         path = path / "index.html"
         _say(f"report: {path}", quiet, as_json)
+    else:  # every ladder's page in its own folder
+        for _, f, _, _ in checked:
+            path = build_report([f], f / "report", fair=fair / 100) / "index.html"
+            _say(f"report: {path}", quiet, as_json)
     if as_json:
         doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
             {"experiment": target, "ladders": summaries}
@@ -1001,13 +1041,12 @@ def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, 
 def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir):
     import os
 
+    from simkit import folders
     from simkit.explore import ExploreInterrupted, estimate_seconds, run_explore
     from simkit.ladder import say_duration
 
-    if report_dir is not None:
-        from simkit import folders
-
-        folders.check_output(report_dir, "report", overwrite=True, option="--report")
+    report_dir = report_dir if report_dir is not None else out / "report"  # its page
+    folders.check_output(report_dir, "report", overwrite=True, option="--report")
     n = workers or os.cpu_count() or 1
     if not quiet:
         click.echo(f"{spec.game}, {spec.players} players: {len(spec.points)} points x "
@@ -1022,11 +1061,9 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
         click.echo(f"interrupted: kept the {exc.done} points finished of the {exc.todo} to "
                    f"play in {out}; continue with the same command and --resume", err=True)
         sys.exit(130)
-    path = None
-    if report_dir is not None:
-        from simkit.reports.build import build_report
+    from simkit.reports.build import build_report
 
-        path = build_report([out], report_dir, fair=fair / 100) / "index.html"
+    path = build_report([out], report_dir, fair=fair / 100) / "index.html"
     if as_json:
         _emit_json({"folder": str(out), **summary, "report": str(path) if path else None})
         return
@@ -1037,8 +1074,7 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
         click.echo(sweep_text(summary) if spec.kind == "sweep" else
                    assumptions_text(summary) if summary.get("assumptions") else
                    sensitivity_text(summary))
-        if path:
-            click.echo(f"report: {path}")
+        click.echo(f"report: {path}")
 
 
 def _exploration_options(kind: str, refuse: str):
@@ -1055,7 +1091,8 @@ def _exploration_options(kind: str, refuse: str):
                      help="Play only the points not finished in --out."),
         workers_option, scheduler_option,
         click.option("--report", "report_dir", type=click.Path(path_type=Path),
-                     help=f"Also build an HTML report of the {kind} into this folder."),
+                     help=f"Build the {kind}'s HTML report into this folder (default: "
+                          f"the {kind} folder's report/)."),
         mismatch_option, train_option, quiet_option, json_option, fair_option]
 
     def apply(f):
@@ -1291,11 +1328,15 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
                    f"alone): about {say_duration(estimate_seconds(spec, n))} -> {out}",
                    err=True)
     summary = run_balance(spec, out, workers, scheduler, progress=not quiet, resume=resume)
+    from simkit.reports.build import build_report
+
+    path = build_report([out], out / "report") / "index.html"  # its page, in its folder
     if as_json:
-        _emit_json({"folder": str(out), **summary})
+        _emit_json({"folder": str(out), **summary, "report": str(path)})
     elif not quiet:
         click.echo(balance_text(summary))
         click.echo(f"trials: {out / 'trials.csv'}, figure: {out / 'trials.png'}")
+        click.echo(f"report: {path}")
 
 
 @main.command()
@@ -1317,6 +1358,9 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @click.option("--out", type=click.Path(path_type=Path),
               help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
 @overwrite_option
+@click.option("--resume", is_flag=True,
+              help="Continue a what-if stopped by Ctrl-C in --out, with the same settings: "
+                   "its runs not yet complete play their remaining games.")
 @workers_option
 @scheduler_option
 @quiet_option
@@ -1328,8 +1372,8 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @train_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
-           seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, trace, kingmaking, model_mismatch, train_budget, fair):
+           seed, strategies, fixed_seats, weights, out, overwrite, resume, workers, scheduler,
+           quiet, as_json, precision, trace, kingmaking, model_mismatch, train_budget, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1350,7 +1394,8 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     out = out or Path("runs") / f"whatif-{game}-s{seed}"
     tuned = {"base": None, "changed": None}
     if train_budget is not None:  # each side plays a model fine-tuned for its own game
-        folders.check_output(out, "whatif", overwrite)  # before the training, not after
+        if not (resume and folders.kind_of(out) == "whatif"):
+            folders.check_output(out, "whatif", overwrite)  # before the training, not after
         tuned = _whatif_models(game, players, base_over, changed_over, strategies, weights,
                                seed, train_budget, workers, quiet,
                                {**base_origins, **origins})
@@ -1364,7 +1409,18 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
                                not fixed_seats, weights, trace=_trace(trace),
                                kingmaking=_trace(kingmaking, "--kingmaking"),
                                model_mismatch=model_mismatch == "ok", models=tuned["changed"])
-    folders.check_output(out, "whatif", overwrite)
+    if resume and precision is not None:
+        raise SimkitError("--resume does not take --precision yet; play the what-if again "
+                          "with --overwrite")
+    if resume and folders.kind_of(out) == "whatif":
+        from simkit.runner import check_resume
+
+        folders.check_output(out, "whatif", overwrite=True)
+        for spec_run, name in ((base, "base"), (changed, "changed")):
+            if (out / name / "run.json").is_file():  # continuable, or one line
+                check_resume(spec_run, out / name)
+    else:
+        folders.check_output(out, "whatif", overwrite)
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     from simkit.reports.analysis import compare_runs
@@ -1374,7 +1430,8 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     record = None
     if precision is None:
         for spec_run, name in ((base, "base"), (changed, "changed")):
-            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
+            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet,
+                  resume=resume)
     else:
         record = _whatif_precise(base, changed, out, precision, workers,
                                  scheduler, overwrite, quiet)
@@ -1485,18 +1542,30 @@ def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite
 
 
 def _level(x: float, share: bool) -> str:
+    if x != x:
+        return "\u2014"
     return f"{100 * x:.2f}%" if share else f"{x:.3f}"
 
 
 def _delta(x: float, share: bool) -> str:
+    if x != x:
+        return "\u2014"
     return f"{100 * x:+.2f}pp" if share else f"{x:+.3f}"
+
+
+def _p(p: float) -> str:
+    """A p-value as the report gives it: never "0" (a p below what floats hold is tiny, not
+    nil), "< 0.001" below that."""
+    if p != p:
+        return "\u2014"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _whatif_text(table) -> str:
     """The headline differences, one line each; per-item rows are left to the report."""
     from simkit.reports.feel import SHARE_MEASURES
 
-    head = table[~table["measure"].str.startswith("item")]
+    head = table[~table["measure"].str.startswith("item") & table["difference"].notna()]
     lines = [f"{'measure':24} {'group':22} {'base':>9} {'changed':>9} {'diff':>9}  "
              f"{'95% interval':>21} {'p':>8}"]
     for r in head.itertuples(index=False):
@@ -1505,8 +1574,8 @@ def _whatif_text(table) -> str:
         lines.append(f"{r.measure:24} {str(r.group):22} {_level(r.base, share):>9} "
                      f"{_level(r.changed, share):>9} {_delta(r.difference, share):>9}  "
                      f"[{_delta(r.ci_low, share):>9},{_delta(r.ci_high, share):>9}] "
-                     f"{r.p_value:8.2g}")
-    n_items = len(table) - len(head)
+                     f"{_p(r.p_value):>8}")
+    n_items = int(table["measure"].str.startswith("item").sum())
     if n_items:
         lines.append(f"({n_items} item rows: see the report)")
     return "\n".join(lines)
@@ -1559,40 +1628,17 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     information marked with who could see it. Either GAME --seed S --players N
     [--strategies ...], or --run DIR --game INDEX (checked against its row)."""
     from simkit.replay import replay as do_replay
-    from simkit.replay import replay_game
-    from simkit.runner import RunSpec, plan
 
     if run_dir is not None:
-        from simkit.results import check_run, read_game_row, seat_column
+        from simkit.replay import replay_recorded
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         if overrides or card_files:
             raise SimkitError("--run replays a game as it was played; --set and --cards are "
                               "for GAME --seed S")
-        meta = check_run(run_dir)
-        done = meta["games_completed"]
-        if not 0 <= game_index < max(done, 1):
-            raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
-                              f"{run_dir}, not {game_index:,}")
-        rows = read_game_row(run_dir, game_index)
-        if rows.empty:
-            raise SimkitError(f"{run_dir} has no game {game_index} "
-                              f"(it has {meta['games_completed']:,})")
-        row = rows.iloc[0]
-        n = int(meta["players"])
-        names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
-        spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
-                                [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
-                                 for k, v in w.items()] + _folder_models(run_dir, ()),
-                                model_mismatch=bool(meta.get("model_mismatch")))
-        r = replay_game(plan(spec_run), int(row["seed"]), names)
+        r = replay_recorded(run_dir, game_index, _folder_models(run_dir, ()))
         click.echo("\n".join(r.lines))
-        recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
-        if r.end_reason != row["end_reason"] or r.ranks != recorded or r.turns != row["turns"]:
-            raise SimkitError(f"replay ended {r.end_reason} with ranks {r.ranks} after "
-                              f"{r.turns} turns, but the row says {row['end_reason']}, "
-                              f"{recorded}, {row['turns']}: was the game changed since?")
         click.echo("(matches the recorded row)")
         return
     if game is None or seed is None:
@@ -1763,6 +1809,30 @@ def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> 
                           "or start again with --overwrite")
     if folder.exists() and not folder.is_dir():
         raise SimkitError(f"{folder} (the training folder) exists and is a file")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but 127.0.0.1 (or localhost) is "
+                   "reachable from other machines (a warning says so; the token still "
+                   "guards it).")
+@click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
+              help="The port (0: any free port).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser; only print the "
+                                                  "address.")
+@click.option("--runs", "runs_dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="The runs folder: what the page shows, and where its "
+                                      "jobs, change sets and reports are written.")
+@click.option("--jobs", "n_jobs", type=Whole(1, 64), default=1, show_default=True,
+              help="Jobs played at once (the others wait in the queue).")
+def serve(host, port, no_browser, runs_dir, n_jobs):
+    """Start the designer's workbench: a local web page to edit a game's data and cards,
+    run and compare (what-if on the same seeds), read the verdicts and reports of every run
+    in the runs folder, and replay any game (docs/workbench.md). It prints its address with
+    a token; requests without the token's session are refused."""
+    from simkit.serve import serve as start
+
+    start(host, port, runs_dir, n_jobs, not no_browser)
 
 
 def _sigterm(signum, frame):

@@ -198,6 +198,16 @@ def strategies_for(game: str) -> dict[str, StrategySpec]:
     return dict(sorted(found.items()))
 
 
+def playable_strategies(game: str) -> list[str]:
+    """The strategies that can play ``game``, as `simkit games` lists them: the searches
+    only where the game has a determinize kernel, ``learned`` where it also has features."""
+    spec = get_game(game)
+    searchable = hasattr(spec.rules, "determinize")
+    learnable = searchable and spec.has_features
+    return [n for n, st in strategies_for(game).items() if st.search is None
+            or (st.searches and searchable) or (st.search == "learned" and learnable)]
+
+
 def resolve_strategies(game: str, names, n_players: int) -> list[str]:
     """Check a per-seat strategy list; one name is used for every seat."""
     names = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]

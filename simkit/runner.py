@@ -999,6 +999,27 @@ COPY_NOTICE = 1_000_000
 took 15 s on two busy cores."""
 
 
+_WATCHERS: list[Callable] = []
+
+
+@contextmanager
+def watching(watcher: Callable) -> Iterator[None]:
+    """Call ``watcher(plan, out, chunk, done)`` in this process as every ``run_games`` plays:
+    once before its first game (``chunk`` None, ``done`` the games already in ``out`` when it
+    resumes) and after every chunk, in game order. The workbench's worker (``simkit serve``)
+    shows live progress from it; a watcher must be quick and must not raise."""
+    _WATCHERS.append(watcher)
+    try:
+        yield
+    finally:
+        _WATCHERS.remove(watcher)
+
+
+def _tell_watchers(p: Plan, out, chunk, done: int) -> None:
+    for watcher in _WATCHERS:
+        watcher(p, out, chunk, done)
+
+
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
               overwrite: bool = False, tally: bool = False, bar: Any = None,
@@ -1080,6 +1101,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     done = first
     search_stats = None
     stop = _StopRequests()
+    _tell_watchers(p, out, None, first)
     try:
         with stop:
             for chunk, g, it, tr in _ordered(backend.submit, backend.result, bounds,
@@ -1094,6 +1116,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                 if counts is not None:
                     counts.add(chunk)
                 done += len(chunk.seeds)
+                _tell_watchers(p, out, chunk, done)
                 search_stats = add_search_stats(search_stats, chunk)
                 if bar is not None:
                     bar.update(len(chunk.seeds))
@@ -1234,6 +1257,8 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "seat_names": list(spec.seat_names(p.run.players)) if spec.seat_names else None,
         "choice_events": sorted(spec.choice_events) if spec.choice_events is not None
         else None,
+        "choice_columns": spec.choices_of(p.item_columns),
+        "item_names": {c: spec.column_name(c) for c in p.item_columns},
         "end_reasons": list(spec.end_reasons),
         "item_columns": list(p.item_columns),
         "phases": list(p.phases),
