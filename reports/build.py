@@ -1011,6 +1011,9 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
             table, fair, [*(bm.get("strategies") or ()), *(cm.get("strategies") or ())])])
         doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
                  f"changed minus base over {paired:,} games paired by game index.")
+        played = S.models_played({"base": bm, "changed": cm})
+        if played:
+            doc.para("Models played: " + "; ".join(played) + ".")
         doc.heading("Differences", 2, anchor="differences")
         # a row without a difference (an event in every seat-game or in none of a run, so
         # no win rate without it) says nothing: left out, and counted

@@ -125,6 +125,23 @@ def model_note(meta: dict) -> str | None:
             "ok): its play may not fit the game measured here.")
 
 
+def models_played(sides: dict[str, dict]) -> list[str]:
+    """One line a learned slot of each side (``{"base": run.json, "changed": run.json}``):
+    the model it played (digest), and the model it was fine-tuned from (``--train``) or
+    that it is the default data's model (``--model-mismatch ok``)."""
+    lines = []
+    for side, meta in sides.items():
+        for slot, m in ((meta or {}).get("models") or {}).items():
+            if not isinstance(m, dict):
+                continue
+            how = (f", fine-tuned from {str(m['trained_from'])[:12]} for this side's data"
+                   if m.get("trained_from") else
+                   ", the model of the default data (--model-mismatch ok)" if m.get("mismatch")
+                   else "")
+            lines.append(f"{side}: {slot} played model {str(m.get('digest'))[:12]}{how}")
+    return lines
+
+
 def _pct(x) -> str:
     return "   n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:6.1%}"
 

@@ -231,6 +231,65 @@ mismatch_option = click.option(
          "learned.model, the model of the default data; the summary says so).")
 
 
+train_option = click.option(
+    "--train", "train_budget", metavar="BUDGET",
+    help="Play learned with a model fitted to this data: fine-tune one first from the "
+         "nearest model (--weight learned.model=FILE, else the default data's), for BUDGET "
+         "self-play games (5000g: reproducible, the same --seed gives the same model) or a "
+         "time (10m); its cost is in the estimate before play, and it is kept in simkit's "
+         "cache for the same command (docs/learning.md).")
+
+
+def _tuned(game, players, over, strategies, weights, seed, budget_text, workers, quiet,
+           base=None) -> dict:
+    """``--train``: a model fine-tuned for ``over`` for each learned slot of the run (one
+    line when no seat plays learned), its cost said before it trains; slot -> model.
+    ``base`` (slot -> ``learn.Found``) gives the starting models (a what-if's two sides
+    start from one)."""
+    from simkit import tune
+    from simkit.ladder import say_duration
+    from simkit.runner import RunSpec
+
+    budget = tune.parse_budget(budget_text)
+    probe = RunSpec.make(game, players, 1, seed, strategies, over, True, weights,
+                         model_mismatch=True)
+    slots = tune.learned_slots(game, probe.strategies)
+    if not slots:
+        raise SimkitError(f"--train fits the model that learned plays; no seat of this run "
+                          f"plays learned (its strategies: {', '.join(probe.strategies)})")
+    files = tune.model_files(weights)
+    n = workers or os.cpu_count() or 1
+    out = {}
+    for slot in dict.fromkeys(slots):
+        file = files.get(slot, files.get(registry_base(slot)))
+        plan = tune.plan_tuning(game, players, over, budget, seed, file,
+                                (base or {}).get(slot))
+        if plan.done:
+            _say(f"training: {plan.describe()}: trained before ({plan.out})", quiet, True)
+        else:
+            _say(f"training: {plan.describe()}: about "
+                 f"{say_duration(plan.estimate_seconds(n))} before play", quiet, True)
+        try:
+            out[slot] = plan.train(n, None if quiet else
+                                   (lambda text: click.echo(f"  {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
+        if not quiet:
+            gen = out[slot].card["training"]["generation"]
+            click.echo(f"  the model for this data: {out[slot].digest[:12]} (generation {gen} "
+                       f"of this training{'; the base model was never beaten' if not gen else ''})",
+                       err=True)
+    return out
+
+
+def registry_base(slot: str) -> str:
+    from simkit import registry
+
+    return registry.split_budget(slot)[0]
+
+
 precision_option = click.option(
     "--precision", type=Real(0, 50, lo_open=True, hi_open=True), metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
@@ -511,12 +570,13 @@ def _show(v) -> str:
                    "what removing it does, paired game by game; without it, card value is "
                    "an association (docs/statistics.md).")
 @mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, check_cards, model_mismatch, quiet, as_json, fair):
+        kingmaking, check_cards, model_mismatch, train_budget, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -532,6 +592,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if _trace(trace) or _trace(kingmaking, "--kingmaking"):
             raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
                               "file gives each run's trace_turns and kingmaking itself")
+        if train_budget is not None:
+            raise SimkitError("--train is for a game; an experiment file's runs on other data "
+                              "take a model with --weight learned.model=FILE")
         if check_cards is not None:
             raise SimkitError("--check-cards is for a game; an experiment file gives each "
                               "run's check_cards itself (check_cards = 2000)")
@@ -545,13 +608,21 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
         if check_cards is not None:  # before the run is planned: a typo costs nothing
             checks[folder] = check_games(check_cards, n_games)
-        if resume:
-            weights = (*weights, *_folder_models(folder, weights))
+        tuned = None
+        if resume and (folder / "run.json").is_file():
+            weights = (*weights, *_folder_models(folder, weights))  # the models it played
+        elif train_budget is not None:
+            from simkit.folders import check_output
+
+            check_output(folder, "run", overwrite)  # before the training, not after
+            with explained(origins):
+                tuned = _tuned(target, players, over, strategies, weights, seed,
+                               train_budget, workers, quiet)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
                                     kingmaking=_trace(kingmaking, "--kingmaking"),
-                                    model_mismatch=model_mismatch == "ok")
+                                    model_mismatch=model_mismatch == "ok", models=tuned)
         jobs = [(spec_run, folder)]
     from simkit.folders import check_output
     from simkit.runner import check_resume
@@ -839,12 +910,14 @@ def report(runs, out, title, quiet, as_json, fair):
               help="Build one HTML report of the ladder(s) into this folder (default: each "
                    "ladder folder's report/).")
 @trace_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def ladder(target, players, strategies, n_games, level_games, time_budget, seed, overrides,
            card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, trace,
-           quiet, as_json, fair):
+           model_mismatch, train_budget, quiet, as_json, fair):
     """A skill ladder of TARGET (a game, or an experiment .toml file of [[ladder]] tables):
     a round robin of the strategies with seats rotated, their ratings with 95% intervals, a
     win matrix, skill depth, and the game's balance at every level of skill."""
@@ -862,6 +935,7 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each ladder's "
                               'card files itself (cards = ["cards.csv"])')
+        _no_file_models(model_mismatch, train_budget)
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.ladder, root / e.name, e.time, e.games_given)
                 for e in load_ladders(Path(target))]
@@ -874,7 +948,8 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         with explained(origins):
             spec = LadderSpec.make(target, players, strategies,
                                    n_games if n_games is not None else 200, level_games,
-                                   seed, over, weights, _trace(trace))
+                                   seed, over, weights, _trace(trace),
+                                   model_mismatch == "ok", train_budget or "")
         seconds = parse_duration(time_budget) if time_budget is not None else None
         jobs = [(spec, out or Path("runs") / f"ladder-{target}-{players}p-s{seed}", seconds,
                  n_games is not None)]
@@ -930,6 +1005,18 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
         click.echo(f"{spec.game} ladder, {spec.players} players: "
                    f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
                    err=True)
+    for plan in spec.tunings():  # --train: the learned levels' model first
+        if not quiet:
+            click.echo(f"  training: {plan.describe()}: "
+                       + (f"trained before ({plan.out})" if plan.done else
+                          f"about {say_duration(plan.estimate_seconds(n_workers))}"), err=True)
+        try:
+            plan.train(n_workers, None if quiet else
+                       (lambda text: click.echo(f"    {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
     costs = measure_costs(spec)
     if seconds is not None and not resuming:
         spec = games_for_time(spec, costs, n_workers, seconds)
@@ -1036,7 +1123,7 @@ def _exploration_options(kind: str, refuse: str):
         click.option("--report", "report_dir", type=click.Path(path_type=Path),
                      help=f"Build the {kind}'s HTML report into this folder (default: "
                           f"the {kind} folder's report/)."),
-        quiet_option, json_option, fair_option]
+        mismatch_option, train_option, quiet_option, json_option, fair_option]
 
     def apply(f):
         for option in reversed(options):
@@ -1059,7 +1146,7 @@ def _exploration_options(kind: str, refuse: str):
 @_exploration_options("sweep", "a grid of more points")
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
           card_files, weights, precision, trace, max_points, out, overwrite, resume, workers,
-          scheduler, report_dir, quiet, as_json, fair):
+          scheduler, report_dir, model_mismatch, train_budget, quiet, as_json, fair):
     """Play GAME (or the [[sweep]] tables of an experiment .toml file) at every point of a
     grid of its numbers (--vary), all on the same seeds:
     outcomes by seat with intervals, first-player advantage, length and endings at every
@@ -1071,6 +1158,7 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
         if _trace(trace):
             raise SimkitError("--trace-turns is for a game; an experiment file gives each "
                               "sweep's trace_turns itself")
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("sweep", game, out, overwrite, resume, workers, scheduler, quiet,
                              as_json, fair, report_dir)
     if not varies:
@@ -1080,9 +1168,15 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     with explained(origins):
         spec = make_sweep(game, players, list(varies), n_games, seed, strategies, over,
                           not fixed_seats, weights, max_points, _precision(precision),
-                          _trace(trace))
+                          _trace(trace), model_mismatch == "ok", train_budget or "")
     out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
+
+
+def _no_file_models(model_mismatch, train_budget) -> None:
+    if model_mismatch == "ok" or train_budget is not None:
+        raise SimkitError("--model-mismatch and --train are for a game; an experiment file's "
+                          "explorations take a model with --weight learned.model=FILE")
 
 
 def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet, as_json, fair,
@@ -1137,7 +1231,8 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @click.pass_context
 def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, seed,
                 strategies, fixed_seats, overrides, card_files, weights, max_points, out,
-                overwrite, resume, workers, scheduler, report_dir, quiet, as_json, fair):
+                overwrite, resume, workers, scheduler, report_dir, model_mismatch, train_budget,
+                quiet, as_json, fair):
     """Move every number of GAME (or --keys) one step down and up, each paired with the base
     on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
     Holm correction for testing many numbers at once. With --assumptions: the values the
@@ -1146,6 +1241,7 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
     from simkit.explore import make_assumptions, make_sensitivity
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         if assumptions:
             raise SimkitError("--assumptions is for a game, not an experiment file")
         return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
@@ -1162,11 +1258,12 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
         if assumptions:
             spec = make_assumptions(game, players, n_games, seed,
                                     strategies if given else None, over, not fixed_seats,
-                                    weights, step, max_points)
+                                    weights, step, max_points, model_mismatch == "ok",
+                                    train_budget or "")
         else:
             spec = make_sensitivity(game, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, names, step, measure,
-                                    max_points)
+                                    max_points, model_mismatch == "ok", train_budget or "")
     if assumptions and out is None:  # apart from a plain sensitivity run's folder
         out = Path("runs") / f"assumptions-{game}-{players}p-s{seed}"
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
@@ -1211,11 +1308,13 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
                    "kept, the rest are played.")
 @workers_option
 @scheduler_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 def balance(game, varies, objectives, players, trials, n_games, confirm, confirm_games, target,
             seed, strategies, fixed_seats, overrides, card_files, weights, out, overwrite,
-            resume, workers, scheduler, quiet, as_json):
+            resume, workers, scheduler, model_mismatch, train_budget, quiet, as_json):
     """Search GAME's numbers (--vary; or the [[balance]] tables of an experiment .toml file)
     for the setting that best meets --objective, with
     Optuna (TPE; NSGA-II for several objectives) on common seeds, then confirm the best few
@@ -1225,6 +1324,7 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
     from simkit.cards import explained
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("balance", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, 1.0, None)
     players = _players(game, players)
@@ -1233,7 +1333,8 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
         spec = make_balance(game, players, list(varies),
                             list(objectives) or ["first-player-advantage"], trials, n_games,
                             confirm, confirm_games, target / 100, seed, strategies, over,
-                            not fixed_seats, weights)
+                            not fixed_seats, weights, model_mismatch == "ok",
+                            train_budget or "")
     out = out or Path("runs") / f"balance-{game}-{players}p-s{seed}"
     resuming = resume and (out / "trials.partial.json").is_file()
     if resume and out.exists() and not resuming:
@@ -1298,10 +1399,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @trace_option
 @kingmaking_option
 @mismatch_option
+@train_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, resume, workers, scheduler,
-           quiet, as_json, precision, trace, kingmaking, model_mismatch, fair):
+           quiet, as_json, precision, trace, kingmaking, model_mismatch, train_budget, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1317,19 +1419,26 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     base_over, base_origins = _overrides(game, base_overrides, base_card_files)
     changes, origins = _overrides(game, overrides, card_files)
     changed_over = {**base_over, **changes}
+    from simkit import folders
+
+    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+    tuned = {"base": None, "changed": None}
+    if train_budget is not None:  # each side plays a model fine-tuned for its own game
+        if not (resume and folders.kind_of(out) == "whatif"):
+            folders.check_output(out, "whatif", overwrite)  # before the training, not after
+        tuned = _whatif_models(game, players, base_over, changed_over, strategies, weights,
+                               seed, train_budget, workers, quiet,
+                               {**base_origins, **origins})
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
                             not fixed_seats, weights, trace=_trace(trace),
                             kingmaking=_trace(kingmaking, "--kingmaking"),
-                            model_mismatch=model_mismatch == "ok")
+                            model_mismatch=model_mismatch == "ok", models=tuned["base"])
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
                                not fixed_seats, weights, trace=_trace(trace),
                                kingmaking=_trace(kingmaking, "--kingmaking"),
-                               model_mismatch=model_mismatch == "ok")
-    from simkit import folders
-
-    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+                               model_mismatch=model_mismatch == "ok", models=tuned["changed"])
     if resume and precision is not None:
         raise SimkitError("--resume does not take --precision yet; play the what-if again "
                           "with --overwrite")
@@ -1361,6 +1470,9 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
                          b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
     headline = whatif_headline(b, c, table, fair / 100)
+    from simkit.reports.summary import models_played
+
+    played = {"base": b.meta.get("models"), "changed": c.meta.get("models")}
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
     if as_json:
@@ -1372,7 +1484,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
                     "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
                     "differences": records(table), "folder": str(out),
-                    "precision": record, "report": str(path)})
+                    "precision": record, "models": played, "report": str(path)})
         return
     if quiet:
         return
@@ -1380,11 +1492,42 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
     click.echo(textwrap.fill(headline, 100, subsequent_indent="  "))
+    lines = models_played({"base": b.meta, "changed": c.meta})
+    if lines:
+        click.echo("Models")
+        for line in lines:
+            click.echo(f"  {line}")
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")
     click.echo(_whatif_text(table))
     click.echo(f"report: {path}")
+
+
+def _whatif_models(game, players, base_over, changed_over, strategies, weights, seed,
+                   budget_text, workers, quiet, origins) -> dict:
+    """``whatif --train``: two models fine-tuned from one base model (the nearest to the
+    base game) with the same budget and seed, one on the game as it is and one on the
+    changed game: {"base": slot -> model, "changed": slot -> model}."""
+    from simkit import data, registry, tune
+    from simkit.cards import explained
+    from simkit.runner import RunSpec
+
+    spec = registry.get_game(game)
+    files = tune.model_files(weights)
+    params = data.apply_overrides(spec.data, data.parse_overrides(base_over))
+    probe = RunSpec.make(game, players, 1, seed, strategies, base_over, True, weights,
+                         model_mismatch=True)
+    start = {slot: tune.nearest(game, players, params,
+                                files.get(slot, files.get(registry_base(slot))))
+             for slot in tune.learned_slots(game, probe.strategies)}
+    out = {}
+    for side, over in (("base", base_over), ("changed", changed_over)):
+        _say(f"{side}:", quiet, True)
+        with explained(origins):
+            out[side] = _tuned(game, players, over, strategies, weights, seed, budget_text,
+                               workers, quiet, start)
+    return out
 
 
 def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite, quiet):
@@ -1559,6 +1702,10 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @click.option("--resume", is_flag=True,
               help="Continue the training in the training folder from its last finished "
                    "generation, with the same settings (the same model as if never stopped).")
+@click.option("--from", "base_file", type=click.Path(path_type=Path), metavar="MODEL",
+              help="Start from this model (fine-tuning: e.g. the shipped one, to learn a "
+                   "changed game) instead of from nothing; its hidden units and samples "
+                   "are kept.")
 @overwrite_option
 @workers_option
 @click.option("--hidden", type=int, help="Hidden units of each seat's network (default 32; 0: "
@@ -1588,7 +1735,7 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @quiet_option
 @json_option
 def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
-          overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
+          base_file, overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
           temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
           quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
@@ -1605,8 +1752,12 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
                           "reproducible) or --time DURATION (e.g. 20m), one of them")
     seconds = parse_duration(time_budget) if time_budget is not None else None
     over, origins = _overrides(game, overrides, card_files)
+    base = None
+    if base_file is not None:
+        base = learn.read_model(base_file, game, players, what="--from")
     with explained(origins):
-        ts = tr.make_spec(game, players, seed, n_games, over, hidden=hidden, lam=lam,
+        ts = tr.make_spec(game, players, seed, n_games, over, base, str(base_file or ""),
+                          hidden=hidden, lam=lam,
                           learning_rate=learning_rate, games_per_generation=generation_games,
                           match_games=match_games, temperature=temperature, epsilon=epsilon,
                           samples=samples, epochs=epochs, batch=batch, buffer=buffer,
@@ -1626,7 +1777,7 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
         if not quiet:
             click.echo(text, err=True)
 
-    trainer = tr.Trainer(ts, folder, workers, say)
+    trainer = tr.Trainer(ts, folder, workers, say, base)
     state = trainer.start(resume)
     budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
               if ts.games else f"{say_duration(seconds)} of generations")

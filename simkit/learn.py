@@ -410,9 +410,10 @@ def _mismatch_line(model: Model, name: str, version: str, digest: str, default: 
         what = "the default data, not this run's (--set or --cards)"
     else:
         what = f"other data (digest {c['data_digest']}) than this run's ({digest})"
-    return (f"the model {name} was trained on {what}: train one for this data with "
-            f"`simkit train {c['game']} --players {c['players']}` and the run's --set and "
-            "--cards, or play it anyway with --model-mismatch ok")
+    return (f"the model {name} was trained on {what}: fine-tune one for this data first "
+            f"with --train (e.g. --train 5000g), or train one with `simkit train "
+            f"{c['game']} --players {c['players']}` and the run's --set and --cards, or play "
+            "it anyway with --model-mismatch ok")
 
 
 # ---------------------------------------------------------------- one decision from Python

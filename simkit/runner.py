@@ -150,6 +150,13 @@ MODEL_WEIGHT = "model"
 """``--weight learned.model=FILE``: the model file a ``learned`` seat plays."""
 
 
+def model_slots(game: str, slots) -> list[str]:
+    """The slots of ``slots`` whose strategy plays by a learnt model (``learned``): each
+    gets one (``learned_models``), and ``--train`` fine-tunes it (``simkit.tune``)."""
+    specs = registry.strategies_for(game)
+    return [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+
+
 def learned_models(game: str, players: int, slots, weights, params, mismatch_ok: bool,
                    given: dict | None = None) -> tuple[tuple[str, str], ...]:
     """The model of each slot played by ``learned`` (``simkit.learn.find_model``: the file of
@@ -158,8 +165,7 @@ def learned_models(game: str, players: int, slots, weights, params, mismatch_ok:
     RunSpec's ``models``: ((slot, digest), ...)."""
     from simkit import learn
 
-    specs = registry.strategies_for(game)
-    learned = [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+    learned = model_slots(game, slots)
     files = {}
     for sname, wname, v in weights:
         if wname != MODEL_WEIGHT:
@@ -594,6 +600,9 @@ def models_meta(p: Plan) -> dict | None:
                      "default_data": card["data_digest"] == data.data_digest(spec.data),
                      "mismatch": card["data_digest"] != digest
                      or card["game_version"] != spec.version}
+        trained = card.get("training") or {}
+        if trained.get("from"):  # fine-tuned for this data (--train): from which model
+            out[slot].update(trained_from=trained["from"], training=trained.get("command"))
     return out
 
 
