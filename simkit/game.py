@@ -45,6 +45,12 @@ hot loop):
         the search could have imagined. Say only what ``obs`` and the move decide: an unseen
         card reads "an unseen card", and nothing of ``after`` that a hidden card or chance
         chose. Without it a search summary gives the move's number.
+    move_label(params, n_players, move) -> str
+        A short name for a move code, the same wherever it is played ("play Knight",
+        "attack slot 3", "roll"): the ``label`` of the decision log (``--log-decisions``),
+        whose report counts how often, when and by whom each label is chosen. Make a
+        label name the card or action, not the state it is played in: a code that means
+        "the card in hand slot 2" reads "hand slot 2". Without it a label is "move N".
     check_state(params, n_players, state) -> list[str]
         The conservation laws and invariants of a state (cards, tokens, acorns...): a list
         of violations, empty when the state is sound. Run after every move in the tests.
@@ -189,6 +195,7 @@ class GameSpec:
     describe_setup: Callable | None = None
     describe_move: Callable | None = None
     describe_choice: Callable | None = None
+    move_label: Callable[[tuple, int, int], str] | None = None
     check_state: Callable | None = None
     summary: str = ""
     search_knobs: dict[str, float | str] | None = None
