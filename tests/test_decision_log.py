@@ -1,0 +1,110 @@
+"""The decision log (``--log-decisions N``): a row per decision of a run's first N games,
+true to the games it logs, the same on any number of workers, exported, refused beyond
+100,000 games, and played by search strategies too. (Resuming a logging run: test_resume.)"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+from simkit.errors import SimkitError
+from simkit.results import read_decisions, read_run
+from simkit.runner import MAX_LOGGED, RunSpec, run_games
+
+
+def _pig(games=300, log=40, **kw) -> RunSpec:
+    return RunSpec.make("pig", 2, games, seed=11, strategies="hold-at,random",
+                        log_decisions=log, **kw)
+
+
+@pytest.fixture(scope="module")
+def pig_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("log") / "run"
+    run_games(_pig(), out=folder, workers=1, chunk_size=25)
+    return folder
+
+
+def test_a_row_per_decision_of_the_first_games_and_true_to_them(pig_run):
+    res = read_run(pig_run)
+    log = read_decisions(pig_run)
+    games, items = res.games, res.items
+    assert res.meta["logged_games"] == 40
+    assert sorted(log["game"].unique()) == list(range(40))  # the first 40, no other
+    per_game = log.groupby("game").size()
+    assert (per_game.to_numpy() == games["decisions"][:40].to_numpy()).all()
+    assert (log.groupby("game")["decision"].agg(list)
+            .map(lambda d: d == list(range(len(d)))).all())
+    # each label's count is the item count the game itself kept, per game and seat
+    made = (log.assign(n=1).pivot_table(index=["game", "seat"], columns="label", values="n",
+                                        aggfunc="sum", fill_value=0, observed=True))
+    kept = items[items["game"] < 40].set_index(["game", "seat"])
+    assert (made["roll"] == kept["roll:made"]).all()
+    assert (made["hold"] == kept["hold:made"]).all()
+    assert set(log["label"]) == {"roll", "hold"}
+    assert (log.loc[log["label"] == "hold", "move"] == 1).all()
+    # a hold is never forced; a decision's seat plays the strategy its games row names
+    assert (log.loc[log["label"] == "hold", "legal_moves"] == 2).all()
+    seat_strategy = games.set_index("game")[["strategy_s1", "strategy_s2"]]
+    named = [seat_strategy.at[g, f"strategy_s{s}"] for g, s in
+             zip(log["game"], log["seat"], strict=True)]
+    assert (log["strategy"].astype(str).to_numpy() == np.array(named, str)).all()
+    # the deciding seat's progress: Pig's progress is points banked plus the turn's total
+    assert log["progress"].notna().all() and (log["progress"] >= 0).all()
+    assert log.groupby("game")["turn"].apply(lambda t: t.is_monotonic_increasing).all()
+
+
+def test_logging_changes_no_game_and_is_the_same_on_two_workers(pig_run, tmp_path):
+    plain = run_games(RunSpec.make("pig", 2, 300, seed=11, strategies="hold-at,random"),
+                      workers=1)
+    logged = read_run(pig_run).games
+    pd.testing.assert_frame_equal(plain.games, logged, check_dtype=True)
+    two = tmp_path / "two"
+    run_games(_pig(), out=two, workers=2, chunk_size=7)
+    pd.testing.assert_frame_equal(read_decisions(two), read_decisions(pig_run))
+
+
+def test_a_search_strategy_is_logged_as_it_played(tmp_path):
+    run = RunSpec.make("pig", 2, 4, seed=3, strategies="ismcts@30,hold-at", log_decisions=3,
+                       weights=["ismcts.rollout=random"])
+    res = run_games(run, workers=1)
+    log = res.decisions
+    assert (log.groupby("game").size().to_numpy() == res.games["decisions"][:3].to_numpy()).all()
+    assert "ismcts@30" in set(log["strategy"].astype(str))
+
+
+def test_more_than_the_cap_or_the_run_is_refused_in_one_line(tmp_path):
+    out = tmp_path / "r"
+    result = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "200000",
+                                       "--log-decisions", "100001", "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert f"at most {MAX_LOGGED:,}" in result.output and "--log-decisions" in result.output
+    assert not out.exists()
+    with pytest.raises(SimkitError, match="more games than the run has"):
+        _pig(games=10, log=11)
+    assert _pig(games=10, log="all").log_decisions == 10
+
+
+def test_an_experiment_file_logs_and_export_writes_the_log(tmp_path):
+    toml = tmp_path / "e.toml"
+    toml.write_text('[[run]]\nname = "a"\ngame = "pig"\nplayers = 2\ngames = 30\n'
+                    'strategies = "hold-at,random"\nlog_decisions = 5\n', encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(main, ["run", str(toml), "--out", str(tmp_path / "runs"),
+                                  "--quiet"])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "runs" / "a"
+    result = runner.invoke(main, ["export", str(folder), "--out", str(tmp_path / "csv"),
+                                  "--quiet"])
+    assert result.exit_code == 0, result.output
+    csv = pd.read_csv(tmp_path / "csv" / "decisions.csv")
+    assert list(csv.columns) == list(read_decisions(folder).columns)
+    assert sorted(csv["game"].unique()) == [0, 1, 2, 3, 4]
+
+
+def test_a_run_that_logs_nothing_writes_no_log(tmp_path):
+    out = tmp_path / "r"
+    res = run_games(RunSpec.make("pig", 2, 20, seed=1), out=out, workers=1)
+    assert not (out / "decisions.parquet").exists() and read_decisions(out) is None
+    assert res.meta["logged_games"] == 0
