@@ -108,3 +108,18 @@ def test_a_run_that_logs_nothing_writes_no_log(tmp_path):
     res = run_games(RunSpec.make("pig", 2, 20, seed=1), out=out, workers=1)
     assert not (out / "decisions.parquet").exists() and read_decisions(out) is None
     assert res.meta["logged_games"] == 0
+
+
+def test_the_report_says_when_each_move_is_chosen_and_by_whom(pig_run, tmp_path):
+    from simkit.reports.build import Document, _decisions_section, load_run
+
+    doc = Document(tmp_path)  # the section alone: a whole report takes seconds more
+    _decisions_section(doc, load_run(pig_run), "")
+    section = "\n".join(doc.md).split("### When each move is chosen, and by whom", 1)[1]
+    assert (tmp_path / "moves_by_turn.png").is_file()
+    rows = {line.split("|")[1].strip(): line for line in section.splitlines()
+            if line.startswith("| roll") or line.startswith("| hold")}
+    log = read_decisions(pig_run)
+    holds = int(((log["label"] == "hold") & (log["legal_moves"] > 1)).sum())
+    assert f"| hold | {holds:,} | 0 |" in rows["hold"]  # never forced
+    assert "Share of hold-at's choices" in section and "Share of seat 2's" in section
