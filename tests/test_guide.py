@@ -51,6 +51,10 @@ def test_a_strategy_module_named_under_the_entry_point_group_is_loaded(tmp_path,
         return real(group) + (mine if group == "simkit.strategies" else ())
 
     monkeypatch.setattr(registry, "_entry_points", with_mine)
+    # as in a new process: nothing loaded yet (another test may have loaded every game)
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "_games_loaded", set(registry._games_loaded))
+    monkeypatch.setattr(registry, "_modules_loaded", set(registry._modules_loaded))
     registry.register_game(replace(registry.get_game("pig"), name="pig-guide"))
     try:
         assert "last-legal" in registry.strategies_for("pig-guide")
