@@ -64,13 +64,19 @@ def test_logging_changes_no_game_and_is_the_same_on_two_workers(pig_run, tmp_pat
     pd.testing.assert_frame_equal(read_decisions(two), read_decisions(pig_run))
 
 
-def test_a_search_strategy_is_logged_as_it_played(tmp_path):
-    run = RunSpec.make("pig", 2, 4, seed=3, strategies="ismcts@30,hold-at", log_decisions=3,
+def test_search_and_learned_strategies_are_logged_as_they_played():
+    """The replay that logs a game searches (and values moves) again from the same streams:
+    its decisions are the game's (``log_batch`` stops the run when a count differs), and its
+    moves are the ones the game played (each seat's items, counted by the game, agree)."""
+    run = RunSpec.make("pig", 2, 4, seed=3, strategies="ismcts@30,learned", log_decisions=3,
                        weights=["ismcts.rollout=random"])
     res = run_games(run, workers=1)
     log = res.decisions
     assert (log.groupby("game").size().to_numpy() == res.games["decisions"][:3].to_numpy()).all()
-    assert "ismcts@30" in set(log["strategy"].astype(str))
+    assert set(log["strategy"].astype(str)) == {"ismcts@30", "learned"}
+    holds = log[log["label"] == "hold"].groupby(["game", "seat"]).size()
+    kept = res.items[res.items["game"] < 3].set_index(["game", "seat"])["hold:made"]
+    assert (holds.reindex(kept.index, fill_value=0) == kept).all()
 
 
 def test_more_than_the_cap_or_the_run_is_refused_in_one_line(tmp_path):
