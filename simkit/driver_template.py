@@ -19,7 +19,9 @@ three kernels (``inline_source``: no library of its own to compile):
   streams), for a budget of decisions or to the end;
 - ``play_game`` plays one game from its seed and records its moves (``simkit replay``).
 
-Only the kernels a process calls are compiled: a run compiles ``play_batch`` alone.
+Only the kernels a process calls are compiled: a run compiles ``play_batch`` alone (and
+``log_batch``, which replays games decision by decision for ``--log-decisions``, only in a
+run that logs).
 
 When a game ends, and when ``finish`` is called:
 - before every decision the loop asks ``is_over``; if the game is over, ``finish`` gives the
@@ -241,7 +243,9 @@ def play_batch(params, n_players, seeds, slots, kernels, weights, max_turns, sta
     float64[G, P], ``out_ranks`` int32[G, P], ``out_items`` int32[G, P, n_items],
     ``out_counts`` int64[G, phases, 4] (see ``count_decision``); the first
     ``len(out_curve)`` games are traced into ``out_curve`` (float32[T, max_turns + 1, P],
-    see ``game_loop``; an untraced run passes float32[1, 0, P]). Per-decision data is never kept."""
+    see ``game_loop``; an untraced run passes float32[1, 0, P]). Per-decision data is never kept
+here: the decision log replays the games it logs (``log_batch``), so this loop pays nothing
+for it."""
     # every array here is kept alive by the caller for the whole call
     params = borrow_all(params)
     slots = borrow(slots)
