@@ -2,6 +2,8 @@
 true to the games it logs, the same on any number of workers, exported, refused beyond
 100,000 games, and played by search strategies too. (Resuming a logging run: test_resume.)"""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -129,3 +131,23 @@ def test_the_report_says_when_each_move_is_chosen_and_by_whom(pig_run, tmp_path)
     holds = int(((log["label"] == "hold") & (log["legal_moves"] > 1)).sum())
     assert f"| hold | {holds:,} | 0 |" in rows["hold"]  # never forced
     assert "Share of hold-at's choices" in section and "Share of seat 2's" in section
+
+
+def test_shipped_labels_name_every_move_by_action_and_card():
+    """Avalon's and Rabbit Hunt's ``move_label`` name every move code of their encodings
+    (never the "move N" fallback) by card and action, not by slot or cell."""
+    from simkit.games.avalon import move_label as avalon
+    from simkit.games.avalon import rules
+    from simkit.games.rabbit_hunt import move_label as rabbit
+    from simkit.games.rabbit_hunt import state
+
+    labels = [avalon(None, 2, m) for m in range(rules.N_MOVES)]
+    fallback = re.compile(r"^move \d+$")
+    assert not [x for x in labels if fallback.match(x)]
+    assert labels[rules.STRENGTHEN] == labels[rules.STRENGTHEN + 1] == "lay knight red"
+    codes = [(state.M_PLACE << 16) | (k * 256 + cell) for k in range(state.N_KINDS)
+             for cell in (0, 7)] + [(k << 16) | 3 for k in range(1, len(state.MOVE_NAMES))]
+    named = [rabbit(None, 3, m) for m in codes]
+    assert not [x for x in named if fallback.match(x)]
+    assert named[0] == named[1] == "place an empty farmland"
+    assert rabbit(None, 3, (state.M_PLACE << 16) | (state.BUNNY * 256 + 9)) == "place a bunny"

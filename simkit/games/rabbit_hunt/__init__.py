@@ -17,6 +17,11 @@ def _kind(k: int) -> str:
     return "an empty farmland" if k == state.EMPTY else state.KINDS[k].replace("_", " ")
 
 
+ACTIONS = {state.M_MOVE: "move farmer", state.M_MOVE_ANY: "move any farmer",
+           state.M_STEP: "step farmer", state.M_TO_HOME: "farmer to warehouse"}
+"""Labels of actions whose move name alone would be unclear."""
+
+
 def move_label(params, n_players, move) -> str:
     """The decision log's name of a move (``state.py``'s encoding, kind << 16 | argument),
     by what is done and which card kind, never by cell or seat: "place peek", "draw",
@@ -27,7 +32,7 @@ def move_label(params, n_players, move) -> str:
     if kind in (state.M_SWAP, state.M_RETURN):
         return f"{state.MOVE_NAMES[kind]} {_kind(arg)}"
     if 0 <= kind < len(state.MOVE_NAMES):
-        return state.MOVE_NAMES[kind].replace("_", " ")
+        return ACTIONS.get(kind, state.MOVE_NAMES[kind].replace("_", " "))
     return f"move {move}"
 
 
