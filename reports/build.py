@@ -61,6 +61,12 @@ class Run:
         return path if path.is_file() else None
 
     @property
+    def decisions_path(self) -> Path | None:
+        """decisions.parquet, for a run that logged decisions (``--log-decisions``)."""
+        path = self.folder / "decisions.parquet"
+        return path if path.is_file() else None
+
+    @property
     def label(self) -> str:
         m = self.meta
         text = f"{m.get('game', '?')}, {m.get('players', '?')} players"
@@ -733,6 +739,8 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
         doc.para(note, cls="meta")  # the game's gap-fills that move its outcome
     if t.get("feel"):
         _feel_section(doc, t["feel"], run, prefix)
+    if run.decisions_path is not None:
+        _decisions_section(doc, run, prefix)
     doc.open_fold("Run settings, parameters and the run's text summary")
     _settings(doc, run)
     doc.pre(S.summary_text(g, m, run.items_path, fair, run.trace_path))
@@ -771,6 +779,40 @@ def _feel_section(doc: Document, feel: dict, run: Run, prefix: str) -> None:
                    f"{prefix}lead_curve.png", "mean lead of each seat over the game")
         doc.details("The leader's prediction of the winner, by share of the game played",
                     FE.auc_table(feel))
+
+
+def decision_table(t: pd.DataFrame) -> pd.DataFrame:
+    """``reports.decisions.label_table`` as text: counts with separators, shares in percent
+    ("-" for a move that was only ever forced)."""
+    out = pd.DataFrame({"Move": t["label"]})
+    for col in t.columns[1:]:
+        if col.startswith("share of"):
+            out[col.capitalize()] = [pct(x) if not _is_nan(x) else "-" for x in t[col]]
+        elif col == "median turn":
+            out["Median turn"] = [num(x, 1) if not _is_nan(x) else "-" for x in t[col]]
+        elif col in ("chosen", "forced"):
+            out[col.capitalize()] = [f"{int(x):,}" for x in t[col]]
+        else:
+            out[col.capitalize()] = ["-" if _is_nan(x) else str(x) for x in t[col]]
+    return out
+
+
+def _decisions_section(doc: Document, run: Run, prefix: str) -> None:
+    """When each card or action is chosen, and by whom (``reports.decisions``)."""
+    from simkit.reports import decisions as D
+
+    log = D.read_log(run.decisions_path)
+    if len(log) == 0:
+        return
+    table = D.label_table(log)
+    doc.heading("When each move is chosen, and by whom", 3)
+    doc.para(D.summary_sentence(log, table))
+    doc.figure(D.by_turn_figure(D.by_turn(log), f"Moves chosen by turn: {run.label}"),
+               f"{prefix}moves_by_turn.png", "share of each move among the choices of each "
+               f"turn (turns with at least {D.MIN_CHOICES} choices)")
+    doc.table(decision_table(table), caption="Each move (the game's label): times chosen and "
+              "forced (the only legal move), the turns it is chosen at, and its share of each "
+              "strategy's and each seat's choices")
 
 
 def _comparison_section(doc: Document, runs: list[Run], tables: list[dict],

@@ -216,6 +216,14 @@ kingmaking_option = click.option(
          "4 games a game.")
 
 
+log_option = click.option(
+    "--log-decisions", "log_decisions", metavar="N|all", default="0",
+    help="Write a row per decision of the first N games (at most 100,000) to "
+         "decisions.parquet: game, turn, seat, phase, strategy, the move and its label, the "
+         "number of legal moves, the seat's progress; the report shows when each move is "
+         "chosen and by whom. Replays the logged games (about twice their time).")
+
+
 def _trace(value: str, option: str = "--trace-turns"):
     """--trace-turns (or --kingmaking) as RunSpec takes it: a number of games or "all"."""
     from simkit.numeric import games_or_all
@@ -564,6 +572,7 @@ def _show(v) -> str:
 @precision_option
 @trace_option
 @kingmaking_option
+@log_option
 @click.option("--check-cards", "check_cards", metavar="N",
               help="For each card the verdict names strongest or weakest, play N more games "
                    "without one copy of it (the run's first N seeds and strategies) and say "
@@ -576,7 +585,8 @@ def _show(v) -> str:
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, check_cards, model_mismatch, train_budget, quiet, as_json, fair):
+        kingmaking, log_decisions, check_cards, model_mismatch, train_budget, quiet, as_json,
+        fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -589,9 +599,11 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
                               'card files itself (cards = ["cards.csv"])')
-        if _trace(trace) or _trace(kingmaking, "--kingmaking"):
-            raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
-                              "file gives each run's trace_turns and kingmaking itself")
+        if _trace(trace) or _trace(kingmaking, "--kingmaking") or \
+                _trace(log_decisions, "--log-decisions"):
+            raise SimkitError("--trace-turns, --kingmaking and --log-decisions are for a game; "
+                              "an experiment file gives each run's trace_turns, kingmaking "
+                              "and log_decisions itself")
         if train_budget is not None:
             raise SimkitError("--train is for a game; an experiment file's runs on other data "
                               "take a model with --weight learned.model=FILE")
@@ -622,7 +634,8 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
                                     kingmaking=_trace(kingmaking, "--kingmaking"),
-                                    model_mismatch=model_mismatch == "ok", models=tuned)
+                                    model_mismatch=model_mismatch == "ok", models=tuned,
+                                    log_decisions=_trace(log_decisions, "--log-decisions"))
         jobs = [(spec_run, folder)]
     from simkit.folders import check_output
     from simkit.runner import check_resume
@@ -1623,11 +1636,12 @@ def _whatif_text(table) -> str:
 @quiet_option
 def export(run_dir, fmt, out, overwrite, quiet):
     """Write a run's tables as spreadsheet files: games.csv (a row per game), items.csv (a
-    row per game and seat), trace.csv for a traced run (a row per traced game and turn) and
-    run.json, seats numbered from 1."""
+    row per game and seat), trace.csv for a traced run (a row per traced game and turn),
+    decisions.csv for a run with --log-decisions (a row per logged decision) and run.json,
+    seats numbered from 1."""
     from simkit import folders
     from simkit.escape import csv_frame
-    from simkit.results import read_run
+    from simkit.results import read_decisions, read_run
 
     out = out or run_dir.parent / f"{run_dir.name}-{fmt}"
     folders.check_output(out, "export", overwrite)  # before reading the run: fail fast
@@ -1637,6 +1651,9 @@ def export(run_dir, fmt, out, overwrite, quiet):
         csv_frame(res.items).to_csv(tmp / "items.csv", index=False)
         if res.trace is not None:
             csv_frame(res.trace).to_csv(tmp / "trace.csv", index=False)
+        log = read_decisions(run_dir)
+        if log is not None:
+            csv_frame(log).to_csv(tmp / "decisions.csv", index=False)
         shutil.copy(Path(run_dir) / "run.json", tmp / "run.json")
     _say(f"exported {len(res.games):,} games to {out}", quiet, False)
 
