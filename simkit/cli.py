@@ -1653,6 +1653,34 @@ def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> 
         raise SimkitError(f"{folder} (the training folder) exists and is a file")
 
 
+@main.command()
+@click.argument("game")
+@click.option("--full", "size", flag_value="full",
+              help="Every check at full size: more games and draws, and every number of the "
+                   "data at its bounds (under 2 minutes for our games).")
+@click.option("--quick", "size", flag_value="quick", default=True,
+              help="Every check at a quick size (the default; seconds for a small game).")
+@click.option("--players", type=Whole(1, 64), help="Check only this player count.")
+def check(game, size, players):
+    """Check that GAME is sound: random play with check_state after every move, a stuck
+    game caught, determinisations sound and uniformly dealt, no peeking at the driver, the
+    same tables on 1 and 2 workers, replays equal to their rows, every strategy and optional
+    kernel. Prints a checklist; exit status 1 when a check fails."""
+    from simkit import registry
+    from simkit.testing import FAIL, checklist, run_checks
+
+    spec = registry.get_game(game)
+    if players is not None and players not in spec.players:
+        raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
+                          f"not {players}")
+    click.echo(f"simkit check {game} v{spec.version} ({size}):")
+    items = run_checks(game, size, (players,) if players else None,
+                       on_item=lambda item: click.echo(item.line()))
+    click.echo(checklist(game, items).splitlines()[0])
+    if any(i.status == FAIL for i in items):
+        sys.exit(1)
+
+
 def _sigterm(signum, frame):
     raise KeyboardInterrupt
 

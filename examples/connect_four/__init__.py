@@ -34,4 +34,5 @@ GAME = GameSpec(
     describe_move=describe_move,
     check_state=check_state,
     summary="drop discs, connect four in a row (example game)",
+    hidden_zones=(),  # a board in full view: nothing hidden
 )

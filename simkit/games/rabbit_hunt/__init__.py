@@ -4,10 +4,21 @@ each other's with their farmers. Rulebook: shared/rulebooks/rabbit-hunt.txt."""
 from pathlib import Path
 
 from simkit.checks import CopiesRule
-from simkit.game import GameSpec
+from simkit.game import GameSpec, HiddenZone
 
 from . import rules
-from .state import END_REASONS, ITEM_COLUMNS, compile_params, teams
+from .state import (
+    DECK_MAX,
+    END_REASONS,
+    HAND,
+    ITEM_COLUMNS,
+    MAX_SEATS,
+    N_FARMLAND,
+    N_KINDS,
+    PILE,
+    compile_params,
+    teams,
+)
 from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 GAME = GameSpec(
@@ -36,4 +47,9 @@ GAME = GameSpec(
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    # the other hands' farmland cards and the pile are dealt from one set of cards (a
+    # hand's own bunnies stay in it); face-down cells are left to the per-game tests
+    hidden_zones=(HiddenZone("hands", HAND, MAX_SEATS * N_KINDS, counts=N_KINDS,
+                             kinds=N_FARMLAND, pool="farmland"),
+                  HiddenZone("pile", PILE, DECK_MAX, pool="farmland")),
 )
