@@ -1681,6 +1681,22 @@ def check(game, size, players):
         sys.exit(1)
 
 
+@main.command()
+@click.argument("game")
+def new(game):
+    """Write ./GAME/, a new game to start from: a plugin package (pyproject with its entry
+    point, data.toml, state, rules, transcript, NOTES.md, VERSION, a heuristic, tests) that
+    is a complete small card game with a hidden hand. Install it with `pip install -e
+    ./GAME`, then `simkit check GAME` and change it step by step (docs/adding-a-game.md)."""
+    from simkit.new import new_game
+
+    out = new_game(game)
+    click.echo(f"wrote {out}/: a complete small game to change into yours. Next:\n"
+               f"  pip install -e ./{game}\n"
+               f"  simkit check {game}\n"
+               f"  python -m pytest {game}/tests")
+
+
 def _sigterm(signum, frame):
     raise KeyboardInterrupt
 
