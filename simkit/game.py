@@ -189,6 +189,9 @@ class HiddenZone:
     draws from); each pool is checked apart (cards and territories are different pools).
     ``kinds`` (counts only): how many of a block's first counts are cards of the pool (a
     hand's own bunnies, which no other place can hold, left out); all of them by default.
+    ``complete`` False: the pool's cards may lie in places not declared too (face-down
+    cards on a board), so a determinisation may deal the zones other cards; the check
+    then tests only that each place gets each kind as often as the others.
     """
 
     name: str
@@ -198,6 +201,7 @@ class HiddenZone:
     known: int | None = None
     pool: str = ""
     kinds: int | None = None
+    complete: bool = True
 
     def __post_init__(self):
         if self.start < 0 or self.length < 0:

@@ -29,7 +29,7 @@ Each check plays seeded games, so a failure comes back the same every time:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -107,13 +107,16 @@ class Game:
 class Context:
     """What the checks share for one game: its plans and the random games played."""
 
-    def __init__(self, game: str, size: Size, players: tuple[int, ...] | None = None):
+    def __init__(self, game: str, size: Size, players: tuple[int, ...] | None = None,
+                 overrides=None):
         from simkit.runner import RunSpec, plan
 
         self.spec: GameSpec = registry.get_game(game)
         self.size = size
         self.players = tuple(players or self.spec.players)
-        self.plans = {n: plan(RunSpec.make(game, n, 1)) for n in self.players}
+        self.overrides = overrides
+        self.plans = {n: plan(RunSpec.make(game, n, 1, overrides=overrides))
+                      for n in self.players}
         self.played: dict[int, list[Game]] = {}
         # every run of the checks compiles one driver with every strategy in it
         self.compile_with = tuple(registry.strategies_for(game))
@@ -121,7 +124,7 @@ class Context:
     def run(self, n: int, games: int, seed: int, names: list[str]):
         from simkit.runner import RunSpec
 
-        return RunSpec.make(self.spec.name, n, games, seed, names,
+        return RunSpec.make(self.spec.name, n, games, seed, names, self.overrides,
                             compile_with=self.compile_with)
 
     @property
@@ -243,6 +246,7 @@ def check_determinize(ctx: Context) -> str:
         p = ctx.plans[n]
         obs, again, det, scratch = (np.empty(p.state_size, np.int32) for _ in range(4))
         stream = np.array([12345], np.uint64)
+        zones = spec.zones(p.compiled, n)
         for g, state in ctx.states(n):
             if rules.is_over(state):
                 continue
@@ -256,12 +260,18 @@ def check_determinize(ctx: Context) -> str:
                     _determinize(ctx, p, obs, seat, det, stream, scratch)
                     if not np.array_equal(before, obs):
                         raise Failed(f"determinize changed the observation ({at})")
+                    if zones is not None and (why := _pool_change(zones, state, det)):
+                        raise Failed(f"a determinisation holds other cards than the game "
+                                     f"({at}): {why}; observe shows a card that determinize "
+                                     "deals again, or determinize loses or makes one")
                     if problems := _problems(spec, p, n, det):
                         raise Failed(f"a determinisation fails check_state ({at}): "
                                      + "; ".join(problems[:3]))
-                    if (det == HIDDEN).any():
+                    # (-2 may be a value of the game's own, a change of -2 say)
+                    left = (det == HIDDEN) & (state != HIDDEN)
+                    if left.any():
                         raise Failed(f"a determinisation left entries HIDDEN ({at}): "
-                                     f"{np.flatnonzero(det == HIDDEN)[:10].tolist()}")
+                                     f"{np.flatnonzero(left)[:10].tolist()}")
                     rules.observe(p.compiled, det, seat, again)
                     if not np.array_equal(again, obs):
                         raise Failed(
@@ -313,20 +323,53 @@ def _unseen_rows(zones, obs, dets, rng) -> dict[str, list[list[int]]]:
     return rows
 
 
-def uniform_deal_problem(dealt, alpha: float = ALPHA) -> str | None:
+def _pool_cards(zones, state: np.ndarray) -> dict[str, list[int]]:
+    """Every card the zones of ``state`` hold, pool by pool, sorted."""
+    out: dict[str, list[int]] = {}
+    for z in zones:
+        values = state[z.start:z.start + z.length].astype(np.int64)
+        if z.counts:
+            blocks = values.reshape(-1, z.counts)[:, :z.kinds or z.counts]
+            cards = np.repeat(np.tile(np.arange(blocks.shape[1]), len(blocks)),
+                              np.maximum(blocks, 0).ravel())
+        else:
+            cards = values[values >= 0]
+        out.setdefault(z.pool or z.name, []).extend(cards.tolist())
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def _pool_change(zones, state: np.ndarray, det: np.ndarray) -> str | None:
+    """How the cards of a determinisation's zones differ from the true state's (None: the
+    same cards, dealt anew)."""
+    from collections import Counter
+
+    true, dealt = _pool_cards(zones, state), _pool_cards(zones, det)
+    partial = {z.pool or z.name for z in zones if not z.complete}
+    for pool, cards in true.items():
+        if pool in partial:
+            continue
+        if cards != dealt.get(pool):
+            more = Counter(dealt.get(pool, [])) - Counter(cards)
+            less = Counter(cards) - Counter(dealt.get(pool, []))
+            return (f"pool {pool!r} has {dict(more) or 'nothing'} more and "
+                    f"{dict(less) or 'nothing'} fewer")
+    return None
+
+
+def uniform_deal_problem(dealt, alpha: float = ALPHA, same_cards: bool = True) -> str | None:
     """``dealt`` (int[D, K]): the card found at each of K unseen places in each of D
     determinisations. None when every draw deals the same multiset (nothing created or
-    lost) and each kind is spread over the places as a uniform deal spreads it (a
-    chi-square test of independence of place and kind, ``scipy.stats.chi2_contingency``);
-    else what is wrong."""
+    lost; not asked when ``same_cards`` is False) and each kind is spread over the places
+    as a uniform deal spreads it (a chi-square test of independence of place and kind,
+    ``scipy.stats.chi2_contingency``); else what is wrong."""
     from scipy import stats
 
     dealt = np.asarray(dealt)
     first = np.sort(dealt[0])
-    for row in dealt[1:]:
+    for row in dealt[1:] if same_cards else ():
         if not np.array_equal(np.sort(row), first):
             return "two determinisations deal different cards (one is lost or made)"
-    kinds = np.unique(first)
+    kinds = np.unique(dealt)
     if len(kinds) < 2 or dealt.shape[1] < 2:
         return None
     table = np.stack([(dealt == k).sum(axis=0) for k in kinds], axis=1)  # places x kinds
@@ -366,7 +409,8 @@ def check_uniform_deal(ctx: Context) -> str:
                                      f"cards ({at}): a card lost or made")
                     if not rows[0]:
                         continue
-                    if problem := uniform_deal_problem(np.array(rows)):
+                    whole = pool not in {z.pool or z.name for z in zones if not z.complete}
+                    if problem := uniform_deal_problem(np.array(rows), same_cards=whole):
                         raise Failed(f"{problem} ({at}, {ctx.size.deal_draws} draws)")
                     tested += 1
     if not tested:
@@ -457,6 +501,8 @@ def check_progress(ctx: Context) -> str:
                     raise Failed(f"at the end a seat finish ranks 1 holds less progress than "
                                  f"one it ranks lower ({out.tolist()}, ranks "
                                  f"{ranks.tolist()}; {at})")
+    if last is None:
+        raise Failed("no state to check")
     p, state = last
     if _allocates(ctx.rules.progress, (p.compiled, state, np.empty(p.run.players))):
         raise Failed("progress allocates: the calls' allocations grow with their number")
@@ -706,7 +752,8 @@ def _data_at_bounds(ctx: Context) -> str:
         for value in {prm.min, prm.max} - {None, prm.default}:
             for n in ctx.players:
                 try:
-                    p = plan(RunSpec.make(spec.name, n, 1, overrides={key: value}))
+                    over = {**dict(ctx.plans[n].run.overrides), key: value}
+                    p = plan(RunSpec.make(spec.name, n, 1, overrides=over))
                 except SimkitError as exc:
                     if "\n" in str(exc):
                         raise Failed(f"{key}={value} is refused in more than one line") from None
@@ -751,13 +798,19 @@ def check_strategies(ctx: Context) -> str:
 # ---- the checklist ----------------------------------------------------------------------
 
 def run_checks(game: str, size: str | Size = "quick", players=None,
-               on_item: Callable[[Item], None] | None = None) -> list[Item]:
+               on_item: Callable[[Item], None] | None = None, overrides=None,
+               only: Collection[str] | None = None) -> list[Item]:
     """Every check of ``game`` at ``size`` ("quick" or "full"), as checklist items in
-    order; ``on_item`` is told each as it is done (``simkit check`` prints it)."""
+    order; ``on_item`` is told each as it is done (``simkit check`` prints it).
+    ``players``: the player counts to check (all by default); ``overrides``: the data
+    changes to check the game at (as ``simkit run --set``); ``only``: the names of the
+    checks to run (``CHECKS``), "random play" always among them."""
     size = SIZES[size] if isinstance(size, str) else size
     items: list[Item] = []
 
     def record(name: str, fn, *args) -> None:
+        if only is not None and name not in only and name != "random play":
+            return
         try:
             item = Item(name, OK, fn(*args))
         except Failed as exc:
@@ -776,6 +829,8 @@ def run_checks(game: str, size: str | Size = "quick", players=None,
 
     def on_states(name: str, fn, *args) -> None:
         """A check of the random games' states: not checked when they could not be played."""
+        if only is not None and name not in only:
+            return
         if items[0].status == FAIL:
             item = Item(name, UNCHECKED, "not checked (random play failed)")
             items.append(item)
@@ -784,7 +839,11 @@ def run_checks(game: str, size: str | Size = "quick", players=None,
         else:
             record(name, fn, *args)
 
-    ctx = Context(game, size, players)
+    unknown = set(only or ()) - set(CHECKS)
+    if unknown:
+        raise SimkitError(f"no check named {sorted(unknown)[0]!r}; the checks: "
+                          + ", ".join(CHECKS))
+    ctx = Context(game, size, players, overrides)
     record("random play", check_random_play, ctx)
     on_states("observe and determinise", check_determinize, ctx)
     on_states("uniform dealing", check_uniform_deal, ctx)
@@ -801,16 +860,25 @@ def run_checks(game: str, size: str | Size = "quick", players=None,
     return items
 
 
+CHECKS = ("random play", "observe and determinise", "uniform dealing",
+          "determinize allocates nothing", "no peeking at the driver",
+          "same tables on 1 and 2 workers", "replay equals the recorded row", "data bounds",
+          "every strategy plays", "progress kernel", "phase kernel", "features kernel")
+"""The checks, in the checklist's order."""
+
+
 def checklist(game: str, items: list[Item]) -> str:
     failed = sum(i.status == FAIL for i in items)
     head = f"simkit check {game}: " + (f"{failed} failed" if failed else "all passed")
     return "\n".join([head] + [i.line() for i in items])
 
 
-def check_game(game: str, size: str = "quick", players=None) -> list[Item]:
-    """Run every check of ``game`` (for a pytest test): the checklist items when all pass,
-    an ``AssertionError`` with the checklist when one fails."""
-    items = run_checks(game, size, players)
+def check_game(game: str, size: str = "quick", players=None, overrides=None,
+               only: Collection[str] | None = None) -> list[Item]:
+    """Run every check of ``game`` (for a pytest test; arguments as ``run_checks``): the
+    checklist items when all pass, an ``AssertionError`` with the checklist when one
+    fails."""
+    items = run_checks(game, size, players, overrides=overrides, only=only)
     if any(i.status == FAIL for i in items):
         raise AssertionError(checklist(game, items))
     return items
