@@ -199,6 +199,24 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
     return g
 
 
+def _context_of(p, size: Size = SIZES["full"]) -> Context:
+    """A Context of one plan ``p`` (one player count, its data), without planning again."""
+    ctx = Context.__new__(Context)
+    ctx.spec, ctx.size, ctx.players = registry.get_game(p.run.game), size, (p.run.players,)
+    ctx.plans, ctx.played, ctx.overrides = {p.run.players: p}, {}, dict(p.run.overrides)
+    return ctx
+
+
+def step_random_game(p, seed: int, rng) -> int:
+    """One random game of plan ``p`` (``simkit.runner.plan``), every state checked as the
+    random-play check does: its number of decisions, or an ``AssertionError`` saying what
+    broke (for scripts that play many games: a game's NOTES.md measures this way)."""
+    try:
+        return play_random(_context_of(p), p.run.players, int(seed), rng, 0).decisions
+    except Failed as exc:
+        raise AssertionError(str(exc)) from None
+
+
 def check_random_play(ctx: Context) -> str:
     rules, total, timeouts, decisions = ctx.rules, 0, 0, 0
     for n in ctx.players:
@@ -759,10 +777,8 @@ def _data_at_bounds(ctx: Context) -> str:
                         raise Failed(f"{key}={value} is refused in more than one line") from None
                     refused += 1
                     continue
-                sub = Context.__new__(Context)
-                sub.spec, sub.size, sub.plans = spec, ctx.size, {n: p}
                 try:
-                    play_random(sub, n, 12345, np.random.default_rng(0), 0)
+                    play_random(_context_of(p, ctx.size), n, 12345, np.random.default_rng(0), 0)
                 except Failed as exc:
                     raise Failed(f"with {key}={value}: {exc}") from None
                 played += 1
