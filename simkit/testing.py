@@ -760,9 +760,8 @@ def check_bounds(ctx: Context, results: dict) -> str:
 def _data_at_bounds(ctx: Context) -> str:
     """Every numeric value of the data at its declared minimum and maximum, at every player
     count: one random game plays cleanly, or the value is refused with one line."""
-    from simkit.runner import RunSpec, plan
-
     from simkit import data
+    from simkit.runner import RunSpec, plan
 
     spec = ctx.spec
     played = refused = 0
