@@ -104,6 +104,17 @@ class Game:
     states: list[np.ndarray] = field(default_factory=list)
 
 
+def playable(game: str) -> list[str]:
+    """The strategies that can play ``game``: a search needs its ``determinize`` kernel, a
+    learnt player its ``features`` too (``simkit games`` lists the same)."""
+    spec = registry.get_game(game)
+    searchable = hasattr(spec.rules, "determinize")
+    learnable = searchable and spec.has_features
+    return [n for n, st in registry.strategies_for(game).items()
+            if st.search is None or (st.searches and searchable)
+            or (st.search == "learned" and learnable)]
+
+
 class Context:
     """What the checks share for one game: its plans and the random games played."""
 
@@ -118,8 +129,8 @@ class Context:
         self.plans = {n: plan(RunSpec.make(game, n, 1, overrides=overrides))
                       for n in self.players}
         self.played: dict[int, list[Game]] = {}
-        # every run of the checks compiles one driver with every strategy in it
-        self.compile_with = tuple(registry.strategies_for(game))
+        # every run of the checks compiles one driver with every strategy that can play
+        self.compile_with = tuple(playable(game))
 
     def run(self, n: int, games: int, seed: int, names: list[str]):
         from simkit.runner import RunSpec
@@ -799,9 +810,8 @@ def check_strategies(ctx: Context) -> str:
     n = 2 if 2 in ctx.players else ctx.players[0]
     known = registry.strategies_for(ctx.spec.name)
     played, skipped = [], []
-    names = []
-    for name, s in known.items():
-        names.append(f"{name}@8" if s.budget else name)
+    names = [f"{name}@8" if known[name].budget else name for name in ctx.compile_with]
+    unable = sorted(set(known) - set(ctx.compile_with))
     for name in names:
         try:
             run = ctx.run(n, 2, 1, [name] + ["random"] * (n - 1))
@@ -813,6 +823,8 @@ def check_strategies(ctx: Context) -> str:
         except Exception as exc:  # noqa: BLE001 - the checklist explains any failure
             raise Failed(f"{name} failed in a game: {type(exc).__name__}: {exc}") from None
         played.append(name)
+    if unable:
+        skipped.append(f"{', '.join(unable)} (no determinize or features kernel)")
     text = f"{len(played)} played two games each: {', '.join(played)}"
     return text + (f"; cannot play: {'; '.join(skipped)}" if skipped else "")
 
