@@ -65,7 +65,7 @@ class Size:
 SIZES = {
     "quick": Size("quick", games=4, seconds=20.0, states=4, draws=8, deal_draws=400,
                   deal_states=2, peeks=3, run_games=8, data_bounds=False),
-    "full": Size("full", games=40, seconds=60.0, states=16, draws=24, deal_draws=2000,
+    "full": Size("full", games=16, seconds=60.0, states=16, draws=24, deal_draws=2000,
                  deal_states=4, peeks=10, run_games=40, data_bounds=True),
 }
 
@@ -102,6 +102,8 @@ class Game:
     seed: int
     decisions: int = 0
     states: list[np.ndarray] = field(default_factory=list)
+    first_hidden: np.ndarray | None = None  # the first state whose mover does not see all
+    # of the declared hidden zones (the opening, in most games)
 
 
 def playable(game: str) -> list[str]:
@@ -171,6 +173,7 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
     if problems := _problems(spec, p, n, state):
         raise Failed(f"check_state after setup ({where}): {'; '.join(problems[:3])}")
     cap = DECISION_CAP * p.max_turns
+    zones = spec.zones(p.compiled, n) if spec.hidden_zones is not None else None
     start = time.monotonic()
     trail = []
     while not rules.is_over(state) and rules.turn_number(state) < p.max_turns:
@@ -198,6 +201,9 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         if not np.array_equal(before, state):
             raise Failed(f"observe changed the state at {at}")
         trail.append(before)
+        if g.first_hidden is None and zones and any(
+                (obs[z.start:z.start + z.length] == HIDDEN).any() for z in zones):
+            g.first_hidden = before
         move = int(moves[rng.integers(k)])
         rules.apply_move(p.compiled, state, move, chance, items)
         g.decisions += 1
@@ -449,17 +455,12 @@ def check_uniform_deal(ctx: Context) -> str:
 
 
 def _deal_states(ctx: Context, n: int) -> list[tuple[Game, np.ndarray]]:
-    """The states of the uniform-deal test: the opening of the first games (nothing is
-    known yet but one's own cards, so the deal is uniform over every unseen place)."""
-    rules, p = ctx.rules, ctx.plans[n]
-    out = []
-    for g in ctx.played.get(n, [])[:ctx.size.deal_states]:
-        streams = np.empty(1 + n, np.uint64)
-        seed_streams(np.uint64(g.seed), n, streams)
-        st = np.empty(p.state_size, np.int32)
-        rules.new_game(p.compiled, n, st, streams[0:1])
-        out.append((g, st))
-    return out
+    """The states of the uniform-deal test: in each of the first games, the first decision
+    at which the seat to move does not see all of the hidden zones (the opening, in most
+    games: nothing is known yet but one's own cards, so the deal is uniform over every
+    unseen place)."""
+    games = ctx.played.get(n, [])[:ctx.size.deal_states]
+    return [(g, g.first_hidden) for g in games if g.first_hidden is not None]
 
 
 # ---- the optional kernels ---------------------------------------------------------------
