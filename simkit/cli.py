@@ -1661,21 +1661,27 @@ def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> 
 @click.option("--quick", "size", flag_value="quick", default=True,
               help="Every check at a quick size (the default; seconds for a small game).")
 @click.option("--players", type=Whole(1, 64), help="Check only this player count.")
-def check(game, size, players):
+@set_option
+def check(game, size, players, overrides):
     """Check that GAME is sound: random play with check_state after every move, a stuck
     game caught, determinisations sound and uniformly dealt, no peeking at the driver, the
     same tables on 1 and 2 workers, replays equal to their rows, every strategy and optional
     kernel. Prints a checklist; exit status 1 when a check fails."""
     from simkit import registry
+    from simkit.runner import RunSpec
     from simkit.testing import FAIL, checklist, run_checks
 
     spec = registry.get_game(game)
     if players is not None and players not in spec.players:
         raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
                           f"not {players}")
-    click.echo(f"simkit check {game} v{spec.version} ({size}):")
+    over = _overrides(game, overrides, ())[0] if overrides else None
+    for n in (players,) if players else spec.players:  # a bad value: one line, nothing else
+        RunSpec.make(game, n, 1, overrides=over)
+    changed = f", with {', '.join(overrides)}" if overrides else ""
+    click.echo(f"simkit check {game} v{spec.version} ({size}{changed}):")
     items = run_checks(game, size, (players,) if players else None,
-                       on_item=lambda item: click.echo(item.line()))
+                       on_item=lambda item: click.echo(item.line()), overrides=over)
     click.echo(checklist(game, items).splitlines()[0])
     if any(i.status == FAIL for i in items):
         sys.exit(1)

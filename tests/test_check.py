@@ -56,10 +56,10 @@ def test_a_game_without_hidden_zones_is_reported_not_checked(monkeypatch):
 
 
 def test_simkit_check_prints_the_checklist():
-    res = CliRunner().invoke(main, ["check", "pig", "--players", "2"])
+    res = CliRunner().invoke(main, ["check", "pig", "--players", "2", "--set", "target=20"])
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
-    assert lines[0].startswith("simkit check pig v")
+    assert lines[0].startswith("simkit check pig v") and "with target=20" in lines[0]
     assert any(line.startswith("  ok    random play:") for line in lines)
     assert "  n/a   phase kernel: not applicable (no phase kernel" in res.output
     assert lines[-1] == "simkit check pig: all passed"
@@ -69,6 +69,8 @@ def test_simkit_check_prints_the_checklist():
     (["check", "no-such-game"], "unknown game 'no-such-game'"),
     (["check", "pig", "--players", "7"], "pig is for 2, 3, 4 players, not 7"),
     (["check", "pig", "--players", "x"], "--players"),
+    (["check", "pig", "--set", "target=0"], "target"),
+    (["check", "pig", "--set", "nope=1"], "nope"),
 ])
 def test_simkit_check_refuses_bad_input_in_one_line(args, words):
     res = CliRunner().invoke(main, args)
