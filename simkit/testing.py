@@ -817,7 +817,7 @@ def check_strategies(ctx: Context) -> str:
         try:
             run = ctx.run(n, 2, 1, [name] + ["random"] * (n - 1))
         except SimkitError as exc:
-            skipped.append(f"{name} ({str(exc).split(',')[0]})")
+            skipped.append(f"{name} ({str(exc).split('; ')[0]})")
             continue
         try:
             run_games(run, workers=1, progress=False)
