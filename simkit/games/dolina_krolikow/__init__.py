@@ -392,10 +392,14 @@ GAME = GameSpec(
     phases=rules.PHASES,
     features=rules.FEATURES,
     # the stacks and the other seats' secret hands (NOTES.md, Determinisation): the rabbit
-    # deck's order, the House cards and the Forest cards, each dealt from its own set
+    # deck's order, the House cards and the Forest cards, each dealt from its own set. A
+    # House or Forest card may also lie in a seat's draw or secret choice, which are not
+    # declared: those pools are not complete
     hidden_zones=(HiddenZone("rabbit deck", DECK, MAXC),
-                  HiddenZone("house stack", HSTACK, MAXHC, pool="house"),
-                  HiddenZone("house hands", HOUSE_HAND, MAXP * 4, pool="house"),
-                  HiddenZone("forest pool", FPOOL, MAXF, pool="forest"),
-                  HiddenZone("forest hands", FOREST_HAND, MAXP * 2, pool="forest")),
+                  HiddenZone("house stack", HSTACK, MAXHC, pool="house", complete=False),
+                  HiddenZone("house hands", HOUSE_HAND, MAXP * 4, pool="house",
+                             complete=False),
+                  HiddenZone("forest pool", FPOOL, MAXF, pool="forest", complete=False),
+                  HiddenZone("forest hands", FOREST_HAND, MAXP * 2, pool="forest",
+                             complete=False)),
 )
