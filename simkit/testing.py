@@ -526,8 +526,8 @@ def check_progress(ctx: Context) -> str:
             if state is g.states[-1] and rules.is_over(state):
                 scores, ranks = np.zeros(n), np.zeros(n, np.int32)
                 rules.finish(p.compiled, state.copy(), scores, ranks)
-                top = out[ranks == 1].min()
-                if (out[ranks > 1] > top + 1e-9).any():
+                winners = out[ranks == 1]  # (none when every seat lost: a game of teams)
+                if winners.size and (out[ranks > 1] > winners.min() + 1e-9).any():
                     raise Failed(f"at the end a seat finish ranks 1 holds less progress than "
                                  f"one it ranks lower ({out.tolist()}, ranks "
                                  f"{ranks.tolist()}; {at})")
