@@ -1884,6 +1884,56 @@ def serve(host, port, no_browser, runs_dir, n_jobs):
     start(host, port, runs_dir, n_jobs, not no_browser)
 
 
+@main.command()
+@click.argument("game")
+@click.option("--full", "size", flag_value="full",
+              help="Every check at full size: more games and draws, and every number of the "
+                   "data at its bounds (under 2 minutes for our games).")
+@click.option("--quick", "size", flag_value="quick", default=True,
+              help="Every check at a quick size (the default; seconds for a small game).")
+@click.option("--players", type=Whole(1, 64), help="Check only this player count.")
+@set_option
+def check(game, size, players, overrides):
+    """Check that GAME is sound: random play with check_state after every move, a stuck
+    game caught, determinisations sound and uniformly dealt, no peeking at the driver, the
+    same tables on 1 and 2 workers, replays equal to their rows, every strategy and optional
+    kernel. Prints a checklist; exit status 1 when a check fails."""
+    from simkit import registry
+    from simkit.runner import RunSpec
+    from simkit.testing import FAIL, checklist, run_checks
+
+    spec = registry.get_game(game)
+    if players is not None and players not in spec.players:
+        raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
+                          f"not {players}")
+    over = _overrides(game, overrides, ())[0] if overrides else None
+    for n in (players,) if players else spec.players:  # a bad value: one line, nothing else
+        RunSpec.make(game, n, 1, overrides=over)
+    changed = f", with {', '.join(overrides)}" if overrides else ""
+    click.echo(f"simkit check {game} v{spec.version} ({size}{changed}):")
+    items = run_checks(game, size, (players,) if players else None,
+                       on_item=lambda item: click.echo(item.line()), overrides=over)
+    click.echo(checklist(game, items).splitlines()[0])
+    if any(i.status == FAIL for i in items):
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("game")
+def new(game):
+    """Write ./GAME/, a new game to start from: a plugin package (pyproject with its entry
+    point, data.toml, state, rules, transcript, NOTES.md, VERSION, a heuristic, tests) that
+    is a complete small card game with a hidden hand. Install it with `pip install -e
+    ./GAME`, then `simkit check GAME` and change it step by step (docs/adding-a-game.md)."""
+    from simkit.new import new_game
+
+    out = new_game(game)
+    click.echo(f"wrote {out}/: a complete small game to change into yours. Next:\n"
+               f"  pip install -e ./{game}\n"
+               f"  simkit check {game}\n"
+               f"  python -m pytest {game}/tests")
+
+
 def _sigterm(signum, frame):
     raise KeyboardInterrupt
 

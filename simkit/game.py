@@ -200,6 +200,16 @@ An optional field for the reports (issue 28):
         data its models fit (the heuristic plays elsewhere), and a game with no strategy of
         that name falls back to ``random``.
 
+An optional field for ``simkit check`` and ``simkit.testing`` (docs/adding-a-game.md):
+
+    hidden_zones
+        Where the state holds dealt cards a seat may not see: a tuple of ``HiddenZone``
+        (slices of the state, as slots holding a card each or as counts by kind), or a
+        function ``(params, n_players) -> tuple`` for a layout that follows the data. The
+        checks then test that ``determinize`` deals the unseen cards uniformly among the
+        places they could be; ``()`` says the game hides nothing, and a game without the
+        field is reported "uniform dealing: not checked (declare hidden zones)".
+
 Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
 effective values into a tuple of numpy arrays (``params``) that the kernels read.
 """
@@ -220,6 +230,44 @@ HIDDEN = -2
 
 TIMEOUT = 0
 """End reason 0 of every game: the turn cap was reached."""
+
+
+@dataclass(frozen=True)
+class HiddenZone:
+    """A stretch of the state that holds dealt cards (``GameSpec.hidden_zones``): data
+    for the uniform-dealing check, not code.
+
+    ``start`` and ``length`` are state offsets. ``counts`` 0: slots, one card code per
+    entry (-1 empty), such as a draw pile or face-down cards; ``counts`` k: blocks of k
+    counts by kind, one block per holder, such as hands kept by type. ``known`` (counts
+    only): the offset of a parallel stretch of counts the other seats know are in each
+    block (cards seen going there), which a determinisation keeps and the check leaves
+    out. Zones with one ``pool`` are dealt from one set of cards (a hand and the pile it
+    draws from); each pool is checked apart (cards and territories are different pools).
+    ``kinds`` (counts only): how many of a block's first counts are cards of the pool (a
+    hand's own bunnies, which no other place can hold, left out); all of them by default.
+    ``complete`` False: the pool's cards may lie in places not declared too (face-down
+    cards on a board), so a determinisation may deal the zones other cards; the check
+    then tests only that each place gets each kind as often as the others.
+    """
+
+    name: str
+    start: int
+    length: int
+    counts: int = 0
+    known: int | None = None
+    pool: str = ""
+    kinds: int | None = None
+    complete: bool = True
+
+    def __post_init__(self):
+        if self.start < 0 or self.length < 0:
+            raise ValueError(f"hidden zone {self.name!r}: start and length must be >= 0")
+        if self.counts and self.length % self.counts:
+            raise ValueError(f"hidden zone {self.name!r}: length {self.length} is not whole "
+                             f"blocks of {self.counts} counts")
+        if self.known is not None and not self.counts:
+            raise ValueError(f"hidden zone {self.name!r}: known goes with counts")
 
 
 def plain_name(code: str) -> str:
@@ -255,6 +303,8 @@ class GameSpec:
     phases: tuple[str, ...] | None = None
     features: tuple[str, ...] | None = None
     strong: str = "heuristic"
+    hidden_zones: Sequence[HiddenZone] | Callable[[tuple, int], Sequence[HiddenZone]] | None \
+        = None
 
     def __post_init__(self):
         if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":
@@ -320,6 +370,13 @@ class GameSpec:
         """Whether the game gives the optional ``features`` kernel and names its entries
         (``docs/learning.md``): the learnt players need it."""
         return self.features is not None and hasattr(self.rules, "features")
+
+    def zones(self, params: tuple, n_players: int) -> tuple[HiddenZone, ...] | None:
+        """The game's hidden zones for these parameters (None: not declared)."""
+        zones = self.hidden_zones
+        if callable(zones):
+            zones = zones(params, n_players)
+        return None if zones is None else tuple(zones)
 
     @property
     def has_phases(self) -> bool:

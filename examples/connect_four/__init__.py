@@ -40,4 +40,5 @@ GAME = GameSpec(
     move_label=move_label,
     check_state=check_state,
     summary="drop discs, connect four in a row (example game)",
+    hidden_zones=(),  # a board in full view: nothing hidden
 )

@@ -38,4 +38,5 @@ GAME = GameSpec(
     summary="roll or hold; the first to the target wins (example game)",
     progress_unit="points",
     features=rules.FEATURES,
+    hidden_zones=(),  # dice and banked points: nothing is dealt, nothing hidden
 )

@@ -8,7 +8,7 @@ from simkit.cards import names_of, remember_names
 from simkit.checks import CopiesRule
 from simkit.data import fixed_records, records
 from simkit.errors import SimkitError
-from simkit.game import GameSpec
+from simkit.game import GameSpec, HiddenZone
 
 from . import rules
 from .state import (
@@ -151,6 +151,18 @@ def move_label(params, n_players, move) -> str:
     return f"move {move}"
 
 
+def hidden_zones(params: tuple, n_players: int) -> tuple[HiddenZone, ...]:
+    """What a seat may not see (``rules.observe``): the other hand (counts by type, less
+    what its SHOWN says is there) and the draw pile, dealt from one set of cards, and the
+    face-down territory cards."""
+    from .state import DECK, HAND, N_TERR, N_TYPES, SHOWN, TERR_CARD
+
+    ncards = (rules.state_size(params, n_players) - DECK) // (1 + 2 * N_TERR)
+    return (HiddenZone("hands", HAND, 2 * N_TYPES, counts=N_TYPES, known=SHOWN, pool="cards"),
+            HiddenZone("draw pile", DECK, ncards, pool="cards"),
+            HiddenZone("territories", TERR_CARD, N_TERR))
+
+
 GAME = GameSpec(
     name="avalon",
     package_dir=Path(__file__).parent,
@@ -178,4 +190,5 @@ GAME = GameSpec(
     phases=rules.PHASES,
     features=rules.FEATURES,
     strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
+    hidden_zones=hidden_zones,
 )

@@ -4,10 +4,10 @@ each other's with their farmers. Rulebook: shared/rulebooks/rabbit-hunt.txt."""
 from pathlib import Path
 
 from simkit.checks import CopiesRule
-from simkit.game import GameSpec
+from simkit.game import GameSpec, HiddenZone
 
 from . import rules, state
-from .state import END_REASONS, ITEM_COLUMNS, compile_params, teams
+from .state import DECK_MAX, END_REASONS, ITEM_COLUMNS, PILE, compile_params, teams
 from .transcript import check_state, describe_choice, describe_move, describe_setup
 
 
@@ -63,4 +63,9 @@ GAME = GameSpec(
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    # the pile: its order is dealt anew, uniformly. Its cards are dealt from one set with
+    # the other hands' farmland cards and the face-down cells, where a seat's own bunnies
+    # lie too, so the pile alone is declared, as not the whole of its pool (the per-game
+    # tests check the hands and the cells)
+    hidden_zones=(HiddenZone("pile", PILE, DECK_MAX, complete=False),),
 )
