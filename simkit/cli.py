@@ -809,10 +809,16 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         checked.append((spec, folder, seconds, resume and folder.exists()))
     if report_dir is not None:
         folders.check_output(report_dir, "report", overwrite=True, option="--report")
-    summaries = []
-    for spec, folder, seconds, resuming in checked:
-        summaries.append(_play_ladder(spec, folder, seconds, resuming, workers, scheduler,
-                                      quiet, as_json, fair))
+    from simkit.clock import Budget
+
+    summaries, budget = [], None
+    for i, (spec, folder, seconds, resuming) in enumerate(checked):
+        # each ladder's --time (an experiment's each have their own) from when it starts;
+        # the first's from the process's start (importing and checking count too)
+        budget = None if seconds is None else (
+            Budget(seconds) if i == 0 else Budget(seconds).restart())
+        summaries.append(_play_ladder(spec, folder, budget, resuming, workers, scheduler,
+                                      quiet, as_json, fair, report_dir is not None))
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -820,6 +826,11 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         path = build_report([f for _, f, _, _ in checked], report_dir, fair=fair / 100)
         path = path / "index.html"
         _say(f"report: {path}", quiet, as_json)
+    if budget is not None and not quiet and not as_json:
+        from simkit.ladder import say_duration
+
+        click.echo(f"took {say_duration(budget.elapsed())} of --time "
+                   f"{say_duration(budget.seconds)}", err=True)
     if as_json:
         doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
             {"experiment": target, "ladders": summaries}
@@ -827,14 +838,16 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         _emit_json(doc)
 
 
-def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_json, fair):
+def _play_ladder(spec, folder, budget, resuming, workers, scheduler, quiet, as_json, fair,
+                 report):
+    """Play one ladder (``budget``: a ``simkit.clock.Budget`` for --time, else None; see
+    ``_timed_ladder``) and return its summary for --json."""
     import json
     import os
 
     from simkit.ladder import (
         LadderInterrupted,
         estimate,
-        games_for_time,
         measure_costs,
         run_ladder,
         say_duration,
@@ -842,26 +855,27 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
     from simkit.reports.ladder import ladder_text, summarise
 
     n_workers = workers or os.cpu_count() or 1
+    timed = budget is not None and not resuming
+    if timed:
+        _check_ladder_budget(spec, budget, report)
     if not quiet:
         click.echo(f"{spec.game} ladder, {spec.players} players: "
                    f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
                    err=True)
     costs = measure_costs(spec)
-    if seconds is not None and not resuming:
-        spec = games_for_time(spec, costs, n_workers, seconds)
-    est = estimate(spec, costs, n_workers)
     if not quiet:
         click.echo("  " + ", ".join(f"{k} {v * 1000:,.1f} ms a game" for k, v in costs.items()),
                    err=True)
-        click.echo(f"  {len(spec.schedule())} runs, {est['games']:,} games "
-                   f"({spec.games:,} a table, {spec.level_games:,} a level): about "
-                   f"{say_duration(est['seconds'])} on {n_workers} "
-                   f"thread{'s' if n_workers > 1 else ''}; a pairing's win rate to within "
-                   f"±{100 * est['pairing_half_width']:.1f} points, a level's to "
-                   f"±{100 * est['level_half_width']:.1f} -> {folder}", err=True)
     try:
-        doc = run_ladder(spec, folder, workers, scheduler, progress=not quiet, costs=costs,
-                         estimate_=est, resume=resuming)
+        if timed:
+            doc, est = _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler,
+                                     quiet, report)
+        else:
+            est = estimate(spec, costs, n_workers)
+            if not quiet:
+                click.echo(f"  {_ladder_plan(spec, est, n_workers)} -> {folder}", err=True)
+            doc = run_ladder(spec, folder, workers, scheduler, progress=not quiet, costs=costs,
+                             estimate_=est, resume=resuming)
     except LadderInterrupted as exc:
         click.echo(f"interrupted: kept the {exc.done} runs finished of the {exc.todo} to play "
                    f"in {folder}; continue with the same command and --resume", err=True)
@@ -874,6 +888,72 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
                    f"{say_duration(est['seconds'])})", err=True)
         click.echo(ladder_text(summary))
     return {"folder": str(folder), **summary}
+
+
+def _ladder_plan(spec, est, n_workers) -> str:
+    from simkit.ladder import say_duration
+
+    return (f"{len(spec.schedule())} runs, {est['games']:,} games ({spec.games:,} a table, "
+            f"{spec.level_games:,} a level): about {say_duration(est['seconds'])} on "
+            f"{n_workers} thread{'s' if n_workers > 1 else ''}; a pairing's win rate to within "
+            f"±{100 * est['pairing_half_width']:.1f} points, a level's to "
+            f"±{100 * est['level_half_width']:.1f}")
+
+
+def _check_ladder_budget(spec, budget, report) -> None:
+    """Refuse (exit 2) a --time in which not even the smallest ladder's runs, summary and
+    report fit, before anything is compiled or timed."""
+    from simkit.ladder import refuse_budget, reserve_seconds
+
+    refuse_budget(spec, budget, reserve_seconds(spec, report))
+
+
+def _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler, quiet, report):
+    """Play a ladder within ``budget`` (the whole command's --time, see ``simkit.clock``):
+    what compiling and timing took and what the summary and report will take are subtracted;
+    a first pass plays a share of what the measured costs say fits, and a second grows every
+    run to what the first pass's own pace says fits. Returns (ladder.json, estimate)."""
+    from simkit.ladder import (
+        estimate,
+        first_pass,
+        grow_to,
+        refuse_budget,
+        reserve_seconds,
+        run_ladder,
+        say_duration,
+        seconds_a_game,
+        smallest,
+    )
+
+    reserve = reserve_seconds(spec, report)
+    refuse_budget(spec, budget, reserve,
+                  smallest(spec).games * seconds_a_game(spec, costs, n_workers))
+    first, pilot = first_pass(spec, costs, n_workers, budget.left(), reserve)
+    est = estimate(first, costs, n_workers)
+    if not quiet:
+        click.echo(f"  --time {say_duration(budget.seconds)}: {say_duration(budget.elapsed())} "
+                   f"spent compiling and timing, {say_duration(reserve)} kept for the summary"
+                   f"{' and report' if report else ''}; "
+                   + ("a first pass to measure the pace, then as many games as fit: "
+                      if pilot else "")
+                   + f"{_ladder_plan(first, est, n_workers)} -> {folder}", err=True)
+    doc = run_ladder(first, folder, workers, scheduler, progress=not quiet, costs=costs,
+                     estimate_=est, final=not pilot)
+    if not pilot:
+        return doc, est
+    n = grow_to(first.games, doc["play_seconds"], doc["run_seconds"], budget.left(), reserve)
+    grown = first.with_games(n, n)
+    est = estimate(grown, costs, n_workers)
+    if not quiet:
+        click.echo(f"  the first pass of {first.games:,} games a table took "
+                   f"{say_duration(doc['play_seconds'])}; at its pace "
+                   f"{say_duration(budget.left())} left allow "
+                   f"{_ladder_plan(grown, est, n_workers)}", err=True)
+    first_seconds = doc["play_seconds"]
+    doc = run_ladder(grown, folder, workers, scheduler, progress=not quiet, costs=costs,
+                     estimate_=est, resume=True)
+    doc["play_seconds"] = round(doc["play_seconds"] + first_seconds, 3)
+    return doc, est
 
 
 def _precision(x: float | None) -> float | None:
@@ -1508,6 +1588,15 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
         if not quiet:
             click.echo(text, err=True)
 
+    budget = None
+    if seconds is not None:
+        from simkit.clock import Budget
+
+        budget = Budget(seconds)
+        if budget.left() <= 0:  # before anything is written
+            raise SimkitError(f"--time {time_budget} is over before the first generation "
+                              f"(starting took {say_duration(budget.elapsed())}); give a "
+                              "longer --time")
     trainer = tr.Trainer(ts, folder, workers, say)
     state = trainer.start(resume)
     budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
@@ -1515,6 +1604,8 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
     say(f"{game}: training at {players} players, seed {seed}, {budget} of "
         f"{ts.games_per_generation:,} -> {out}"
         + (f" (from generation {len(state.generations)})" if state.generations else ""))
+    if budget is not None:  # --time bounds the command: what was spent before counts
+        seconds = max(budget.left(), 1e-3)
     try:
         state = trainer.run(state, seconds)
     except KeyboardInterrupt:
