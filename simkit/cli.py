@@ -862,7 +862,7 @@ def _play_ladder(spec, folder, budget, resuming, workers, scheduler, quiet, as_j
         click.echo(f"{spec.game} ladder, {spec.players} players: "
                    f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
                    err=True)
-    costs = measure_costs(spec)
+    costs = measure_costs(spec, show=not quiet)
     if not quiet:
         click.echo("  " + ", ".join(f"{k} {v * 1000:,.1f} ms a game" for k, v in costs.items()),
                    err=True)

@@ -188,15 +188,17 @@ def _weights_for(weights, seats) -> list[str]:
 # the estimate
 
 
-def measure_costs(ladder: LadderSpec, seconds: float = PROBE_SECONDS) -> dict[str, float]:
+def measure_costs(ladder: LadderSpec, seconds: float = PROBE_SECONDS, show: bool = True
+                  ) -> dict[str, float]:
     """Seconds a game of each strategy in self-play on one thread, from a brief sample
-    (games of the level's own run, played and dropped; compiling is not counted)."""
-    from simkit.runner import plan, play_chunk
+    (games of the level's own run, played and dropped; compiling is not counted, and is
+    announced when ``show``)."""
+    from simkit.runner import first_play, plan, play_chunk
 
     costs = {}
     for name in ladder.strategies:
         p = plan(ladder.run_spec(Match("level", 0, (name,) * ladder.players, 1, "")))
-        play_chunk(p, 0, 1)  # compile, or load from numba's cache
+        first_play(p, show)  # compile, or load from numba's cache
         started, played = time.perf_counter(), 0
         while played < 1 or (time.perf_counter() - started < seconds and played < 10_000):
             count = 1 if played < 4 else min(4 * played, 2_000)
