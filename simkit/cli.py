@@ -969,7 +969,10 @@ def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, 
     from simkit import folders
     from simkit.explore import check_resume
 
-    out = out or Path("runs") / f"{kind}-{game}-{players}p-s{seed}"
+    if out is None:
+        label = "+".join(k for k, _ in spec.varies) if spec.kind == "sweep" else ""
+        out = folders.default_folder(f"{kind}-{game}-{players}p-s{seed}", label,
+                                     spec.as_dict())
     if resume and out.exists():
         check_resume(spec, out)
         return out, True
@@ -1025,7 +1028,8 @@ def _exploration_options(kind: str, refuse: str):
         click.option("--max-points", type=Whole(1, 100_000), default=200,
                      show_default=True, help=f"Refuse {refuse} than this."),
         click.option("--out", type=click.Path(path_type=Path),
-                     help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED)."),
+                     help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED-DIGEST, a "
+                          "digest of the settings; a sweep's names its keys too)."),
         overwrite_option,
         click.option("--resume", is_flag=True,
                      help="Play only the points not finished in --out."),
@@ -1177,7 +1181,8 @@ def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, f
 @cards_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Balance folder (default runs/balance-GAME-Np-sSEED).")
+              help="Balance folder (default runs/balance-GAME-Np-sSEED-KEYS-DIGEST: the keys "
+                   "varied and a digest of the settings).")
 @overwrite_option
 @click.option("--resume", is_flag=True,
               help="Continue a search stopped by Ctrl-C in --out: the trials played are "
@@ -1207,7 +1212,9 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
                             list(objectives) or ["first-player-advantage"], trials, n_games,
                             confirm, confirm_games, target / 100, seed, strategies, over,
                             not fixed_seats, weights)
-    out = out or Path("runs") / f"balance-{game}-{players}p-s{seed}"
+    out = out or folders.default_folder(f"balance-{game}-{players}p-s{seed}",
+                                        "+".join(d.key for d in spec.dimensions),
+                                        spec.as_dict())
     resuming = resume and (out / "trials.partial.json").is_file()
     if resume and out.exists() and not resuming:
         raise SimkitError(f"--resume: {out} holds no balancing search to continue")
@@ -1253,7 +1260,8 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @fixed_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
+              help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-Np-sSEED-"
+                   "CHANGE-DIGEST: the change and a digest of the settings).")
 @overwrite_option
 @workers_option
 @scheduler_option
@@ -1294,7 +1302,14 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
                                model_mismatch=model_mismatch == "ok")
     from simkit import folders
 
-    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+    if out is None:  # named by the change, and by a digest of both runs' settings
+        from simkit.runner import recorded
+
+        label = "+".join(f"{k}={Path(origins[k].path).stem}" if k in origins else
+                         f"{k}={v}" for k, v in changes.items())
+        out = folders.default_folder(f"whatif-{game}-{players}p-s{seed}", label,
+                                     {"base": recorded(base), "changed": recorded(changed),
+                                      "precision": precision})
     folders.check_output(out, "whatif", overwrite)
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced

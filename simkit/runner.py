@@ -795,6 +795,12 @@ def chunk_cap(p: Plan) -> int:
 _DEFAULTS = RunSpec("", 0, 0)
 
 
+def recorded(run: RunSpec) -> dict:
+    """``run``'s settings as run.json records them (plain JSON values): what decides its
+    games (a default folder's digest, ``simkit.folders.default_folder``)."""
+    return _as_recorded(run)
+
+
 def _as_recorded(run: RunSpec) -> dict:
     """``run`` as run.json records it (``run_spec``: tuples become lists)."""
     import json
