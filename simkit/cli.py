@@ -250,6 +250,9 @@ def _emit_json(data) -> None:
 def main(debug):
     """Monte Carlo balance analysis for tabletop games: seeded self-play, win rates with
     intervals, first-player advantage, game length, card value, what-if comparisons."""
+    from simkit.clock import command_starts
+
+    command_starts()  # --time counts from here (or from the process's start)
 
 
 @main.command()

@@ -23,6 +23,14 @@ def tolerance(seconds: float) -> float:
     return max(TOLERANCE_SHARE * seconds, TOLERANCE_SECONDS)
 
 
+FRESH_PROCESS = 10.0
+"""A command that starts within this many seconds of its process is the process's own (a
+shell's ``simkit ...``): its budget counts from the process's start, imports included.
+Later (a command invoked in a test or a notebook), it counts from the command's start."""
+
+_command_started: float | None = None
+
+
 def process_started() -> float:
     """When this process started, on ``time.time``'s clock (``simkit.sources`` reads it once
     from /proc; else the time simkit was imported)."""
@@ -31,14 +39,28 @@ def process_started() -> float:
     return STARTED
 
 
+def command_starts(now: float | None = None) -> None:
+    """Note that a command starts (the CLI's group calls this first): see
+    ``FRESH_PROCESS``."""
+    global _command_started
+    now = time.time() if now is None else now
+    started = process_started()
+    _command_started = started if now - started < FRESH_PROCESS else now
+
+
+def command_started() -> float:
+    """When the command in hand started (``command_starts``), else the process."""
+    return _command_started if _command_started is not None else process_started()
+
+
 @dataclass
 class Budget:
     """``seconds`` of wall time from ``started`` (both on ``clock``'s scale; by default the
-    process's start on ``time.time``). ``clock`` is injectable, so that tests plan with a
-    fake one and time nothing."""
+    command's start on ``time.time``, see ``command_starts``). ``clock`` is injectable, so
+    that tests plan with a fake one and time nothing."""
 
     seconds: float
-    started: float = field(default_factory=process_started)
+    started: float = field(default_factory=command_started)
     clock: Callable[[], float] = time.time
 
     def elapsed(self) -> float:

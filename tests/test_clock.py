@@ -38,6 +38,16 @@ def test_a_budget_counts_from_the_process_start_on_an_injected_clock():
     assert tolerance(300) == 30 and tolerance(3600) == 360
 
 
+def test_a_command_counts_from_its_process_start_or_its_own():
+    from simkit import clock
+
+    started = clock.process_started()
+    clock.command_starts(now=started + 1.5)  # `simkit ladder ...` from a shell: imports count
+    assert Budget(60).started == started
+    clock.command_starts(now=started + 600)  # a test's or a notebook's later command
+    assert Budget(60).started == started + 600
+
+
 def test_time_spent_and_the_report_are_subtracted_before_the_games_are_counted():
     lad = LadderSpec.make("pig", 2, "random,hold-at", 10)
     costs = {"random": 1e-4, "hold-at": 1e-4}  # a pairing (n) and two levels (2n): 3n e-4 s
