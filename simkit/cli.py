@@ -1606,14 +1606,14 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
         if not quiet:
             click.echo(text, err=True)
 
-    budget = None
+    clock = None  # --time bounds the command: what was spent before the training counts
     if seconds is not None:
         from simkit.clock import Budget
 
-        budget = Budget(seconds)
-        if budget.left() <= 0:  # before anything is written
+        clock = Budget(seconds)
+        if clock.left() <= 0:  # before anything is written
             raise SimkitError(f"--time {time_budget} is over before the first generation "
-                              f"(starting took {say_duration(budget.elapsed())}); give a "
+                              f"(starting took {say_duration(clock.elapsed())}); give a "
                               "longer --time")
     trainer = tr.Trainer(ts, folder, workers, say)
     state = trainer.start(resume)
@@ -1622,8 +1622,8 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
     say(f"{game}: training at {players} players, seed {seed}, {budget} of "
         f"{ts.games_per_generation:,} -> {out}"
         + (f" (from generation {len(state.generations)})" if state.generations else ""))
-    if budget is not None:  # --time bounds the command: what was spent before counts
-        seconds = max(budget.left(), 1e-3)
+    if clock is not None:
+        seconds = max(clock.left(), 1e-3)
     try:
         state = trainer.run(state, seconds)
     except KeyboardInterrupt:
