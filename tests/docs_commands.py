@@ -233,6 +233,9 @@ def scale_toml(text: str) -> str:
     for n in reversed(range(len(headers))):  # from the end, so the line numbers hold
         i, kind = headers[n]
         table = doc[kind][[k for _, k in headers[:n]].count(kind)]
+        if kind == "ladder" and "games" in table:
+            lines[i + 1:] = [re.sub(r"^games(\s*=\s*)\d+", rf"games\g<1>{LADDER_GAMES}", ln)
+                             if not ln.startswith("[") else ln for ln in lines[i + 1:]]
         for key, n in TOML_ADDED.get(kind, {"games": GAMES}).items():
             if key not in table and "time" not in table:
                 lines.insert(i + 1, f"{key} = {n}")
