@@ -1,6 +1,7 @@
 """The commands and Python snippets of README.md and docs/*.md, rewritten to run small, for
-the tests that run them (tests/test_docs_run_*.py; several files so that pytest-xdist, which
-hands out whole files, can run them side by side).
+the tests that run them (tests/test_docs_run_*.py: the README, docs/ladder.md, whose two
+ladders within --time take 20 s each, and the other pages; several files so that
+pytest-xdist, which hands out whole files, runs them side by side).
 
 Every fenced block is found: ``python`` blocks are snippets; a block marked ``sh``, ``bash``,
 ``shell`` or ``console``, or unmarked with a line that starts with a command word
@@ -61,9 +62,7 @@ TOML_ADDED = {"balance": {"games": GAMES, "trials": 3, "confirm": 1, "confirm_ga
 
 NOT_RUN = {
     "python3 -m venv": "makes a virtual environment: the tests run in one already",
-    "python -m venv": "makes a virtual environment: the tests run in one already",
     ". .venv/bin/activate": "activates the virtual environment the tests run in",
-    "source .venv/bin/activate": "activates the virtual environment the tests run in",
     'pip install -e ".[test]"': "installs simkit: the tests run the installed package",
     "pip install -e examples/": "installs the example games: tests/conftest.py registers "
                                 "them as the entry point would",
