@@ -34,7 +34,7 @@ def test_rewriting_scales_counts_time_and_searches():
     assert args == ["ladder", "avalon", "--strategies", "random,ismcts@7,mc@10", "--time",
                     D.TIME, "--report", "r"] and out is None
     args, out = D.rewrite("simkit run rabbit-hunt --games 1000000 --json > s.json")
-    assert args[3:5] == ["--games", str(D.GAMES)] and out == "s.json"
+    assert args[2:4] == ["--games", str(D.GAMES)] and out == "s.json"
     args, _ = D.rewrite("simkit run rabbit-hunt --trace-turns 5000")
     assert args[-4:] == ["--trace-turns", str(D.GAMES), "--games", str(D.GAMES)]
     args, _ = D.rewrite("simkit balance avalon --vary setup.hand=3..7")
