@@ -743,8 +743,8 @@ def report(runs, out, title, quiet, as_json, fair):
 @click.option("--level-games", type=Whole(),
               help="Self-play games of each level, for balance by skill (default: --games).")
 @click.option("--time", "time_budget", metavar="DURATION",
-              help="Play as many games as fit in this time (90s, 15m, 2h), from a brief "
-                   "measurement of each strategy's cost; instead of --games.")
+              help="End the whole command (compiling and report included) within this "
+                   "time (90s, 15m, 2h), playing as many games as fit; instead of --games.")
 @seed_option
 @set_option
 @cards_option
