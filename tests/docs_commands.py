@@ -267,8 +267,13 @@ def run_block(block: Block, folder: Path, monkeypatch) -> None:
 
     from simkit.cli import main
 
+    import simkit.learn
+
     monkeypatch.chdir(folder)
     scale_experiments(folder)
+    # a trained model goes to the cache (``simkit train``'s default), this test's own: the
+    # shared one keeps the kernels, and no test finds another's training
+    monkeypatch.setattr(simkit.learn, "cache_root", lambda: folder / "cache")
     if block.lang in PYTHON:
         why = snippet_not_run(block.text)
         if why:
