@@ -943,7 +943,7 @@ def _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler, qu
     doc = run_ladder(first, folder, workers, scheduler, progress=not quiet, costs=costs,
                      estimate_=est, final=not pilot)
     if not pilot:
-        return doc, est
+        return _with_budget(folder, doc, budget, reserve, [first.games]), est
     n = grow_to(first.games, doc["play_seconds"], doc["run_seconds"], budget.left(), reserve)
     grown = first.with_games(n, n)
     est = estimate(grown, costs, n_workers)
@@ -956,7 +956,18 @@ def _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler, qu
     doc = run_ladder(grown, folder, workers, scheduler, progress=not quiet, costs=costs,
                      estimate_=est, resume=True)
     doc["play_seconds"] = round(doc["play_seconds"] + first_seconds, 3)
-    return doc, est
+    return _with_budget(folder, doc, budget, reserve, [first.games, grown.games]), est
+
+
+def _with_budget(folder, doc, budget, reserve, passes):
+    """ladder.json with how its --time was spent (recorded, not a setting: a resumed ladder
+    keeps the counts it chose)."""
+    from simkit import folders
+
+    doc["time"] = {"budget_seconds": budget.seconds, "reserved_seconds": round(reserve, 1),
+                   "games_a_pass": passes, "seconds_before_summary": round(budget.elapsed(), 1)}
+    folders.write_json(folder / "ladder.json", doc)
+    return doc
 
 
 def _precision(x: float | None) -> float | None:
