@@ -814,6 +814,9 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         folders.check_output(report_dir, "report", overwrite=True, option="--report")
     from simkit.clock import Budget
 
+    for spec, _, seconds, resuming in checked:  # every ladder's --time, before any plays
+        if seconds is not None and not resuming:
+            _check_ladder_budget(spec, Budget(seconds).restart(), report_dir is not None)
     summaries, budget = [], None
     for i, (spec, folder, seconds, resuming) in enumerate(checked):
         # each ladder's --time (an experiment's each have their own) from when it starts;
@@ -830,10 +833,7 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         path = path / "index.html"
         _say(f"report: {path}", quiet, as_json)
     if budget is not None and not quiet and not as_json:
-        from simkit.ladder import say_duration
-
-        click.echo(f"took {say_duration(budget.elapsed())} of --time "
-                   f"{say_duration(budget.seconds)}", err=True)
+        click.echo(f"took {budget.elapsed():.0f} s of --time {budget.seconds:.0f} s", err=True)
     if as_json:
         doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
             {"experiment": target, "ladders": summaries}

@@ -265,9 +265,8 @@ def run_block(block: Block, folder: Path, monkeypatch) -> None:
     import pytest
     from click.testing import CliRunner
 
-    from simkit.cli import main
-
     import simkit.learn
+    from simkit.cli import main
 
     monkeypatch.chdir(folder)
     scale_experiments(folder)
