@@ -88,11 +88,12 @@ def balance(a) -> None:
           f"games: wall {wall:.0f} s")
     base = s["today"]
     print(f"  today: {', '.join(f'{k}={v}' for k, v in base.items())}")
-    for c in s["confirmed"]:
+    for c in s["confirmed"]:  # in points (simkit.balance)
         fa = c["first_player_advantage"]
-        print(f"  trial {c['trial']:>3}: {', '.join(f'{k}={v}' for k, v in c['setting'].items())}"
-              f"  FPA {100 * fa['estimate']:+.2f} [{100 * fa['ci_low']:+.2f}, "
-              f"{100 * fa['ci_high']:+.2f}]  {'MEETS' if c['meets_target'] else 'misses'}")
+        label = "today" if c["trial"] is None else f"trial {c['trial']:>3}"
+        print(f"  {label}: {', '.join(f'{k}={v}' for k, v in c['setting'].items())}"
+              f"  FPA {fa['estimate']:+.2f} [{fa['ci_low']:+.2f}, {fa['ci_high']:+.2f}]"
+              f"  {'MEETS' if c['meets_target'] else 'misses'}")
     for v in s["verdicts"]:
         print(f"  - {v}")
 

@@ -45,6 +45,7 @@ from simkit.reports.stats import (  # noqa: F401 - analysis names them too
     _two_proportion_p,
     _wilson,
     item_kind,
+    item_name,
     mean_ci,
     mean_ci_counts,
     mean_ci_sums,

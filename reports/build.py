@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from simkit.reports import analysis as A
 from simkit.reports import figures as F
+from simkit.reports import pages as P
 from simkit.reports import summary as S
 from simkit.reports import verdict as V
 from simkit.reports.ladder import ladder_section
@@ -96,6 +97,12 @@ def load_run(folder: Path) -> Run:
     if not items.is_file():
         notes.append("no items.parquet: item value is not shown")
         items = None
+    from simkit.checks import item_meta, read_checks
+
+    meta = {**meta, **item_meta(meta)}  # a run made before choice_columns, read as today's
+    checks = read_checks(folder)  # --check-cards: the verdicts say what removing a card did
+    if checks is not None:
+        meta = {**meta, "card_checks": checks}
     return Run(folder, games, meta, items, notes)
 
 
@@ -103,22 +110,27 @@ def load_run(folder: Path) -> Run:
 # formatting tables
 
 
+MISSING = "\u2014"
+"""What a cell shows where there is no figure (an event that occurred in every seat-game or
+in none has no win rate without it): a dash, never ``nan``."""
+
+
 def _is_nan(x) -> bool:
     return x is None or (isinstance(x, float | np.floating) and math.isnan(x))
 
 
 def pct(x, digits: int = 1) -> str:
-    return "n/a" if _is_nan(x) else f"{x:.{digits}%}"
+    return MISSING if _is_nan(x) else f"{x:.{digits}%}"
 
 
 def points(x, digits: int = 2) -> str:
     """A signed difference of rates in percentage points."""
-    return "n/a" if _is_nan(x) else f"{x * 100:+.{digits}f} pp"
+    return MISSING if _is_nan(x) else f"{x * 100:+.{digits}f} pp"
 
 
 def num(x, digits: int = 2) -> str:
     if _is_nan(x):
-        return "n/a"
+        return MISSING
     if isinstance(x, int | np.integer) or float(x).is_integer() and abs(x) >= 1000:
         return f"{int(x):,}"
     return f"{x:,.{digits}f}"
@@ -126,13 +138,13 @@ def num(x, digits: int = 2) -> str:
 
 def pvalue(p) -> str:
     if _is_nan(p):
-        return "n/a"
+        return MISSING
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 def interval(lo, hi, fmt: Callable = pct) -> str:
     if _is_nan(lo) or _is_nan(hi):
-        return "n/a"
+        return MISSING
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
@@ -225,7 +237,8 @@ def item_table(t: pd.DataFrame) -> pd.DataFrame:
         t = t.sort_values("difference", ascending=False, na_position="last")
     lead = {"strategy": t["strategy"].astype(str)} if "strategy" in t.columns else {}
     return pd.DataFrame({
-        **lead, "item": t["item"], "occurred": [f"{n:,}" for n in t["occurred"]],
+        **lead, "item": t["name"] if "name" in t.columns else t["item"],
+        "occurred": [f"{n:,}" for n in t["occurred"]],
         "share": [pct(x) for x in t["occurred_share"]],
         "win rate with": [pct(x) for x in t["win_rate_occurred"]],
         "win rate without": [pct(x) for x in t["win_rate_not"]],
@@ -249,7 +262,7 @@ def compare_table(t: pd.DataFrame) -> pd.DataFrame:
         rate = r.measure in _RATE_MEASURES
         level = (lambda x: pct(x)) if r.measure in _SHARE_MEASURES else \
             (points if rate else num)
-        diff = points if rate else (lambda x: "n/a" if _is_nan(x) else f"{x:+,.2f}")
+        diff = points if rate else (lambda x: MISSING if _is_nan(x) else f"{x:+,.2f}")
         rows.append({"measure": r.measure, "group": r.group, "base": level(r.base),
                      "changed": level(r.changed), "difference": diff(r.difference),
                      "95% CI": interval(r.ci_low, r.ci_high, diff),
@@ -258,14 +271,59 @@ def compare_table(t: pd.DataFrame) -> pd.DataFrame:
                                        "95% CI", "p-value", "n", "method"])
 
 
+LONG_CELL = 40
+"""A cell of more characters than this wraps in its column (``td.long``) instead of
+widening the table: a 400-character list of versions or weights pushed every other value of
+the run-settings table out of its box."""
+
+SHORT_TEXT = 12
+"""Words in a cell of at most this many characters stay on one line."""
+
+CLIPPED_CELL = 400
+"""A cell of more characters than this shows its start, and the whole text on hover."""
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_INTERVAL = re.compile(r"\[[^\]]*, [^\]]*\]$")
+
+
+def _text_column(values) -> bool:
+    """A column of words (names, sentences), set left; figures ("+3.95 pp", "2,000",
+    "< 0.0001") stay right-aligned."""
+    return any(_WORD.search(str(v)) for v in values)
+
+
+def _cell(value, text: bool = False) -> str:
+    """A table cell: short text stays on one line (a figure never breaks: "+3.95 pp"), an
+    interval may break after its comma, long text wraps (and the longest is cut, whole in
+    its title)."""
+    value = str(value)
+    if len(value) > LONG_CELL:
+        shown = value if len(value) <= CLIPPED_CELL else value[:CLIPPED_CELL - 3] + "..."
+        title = f' title="{html.escape(value)}"' if shown != value else ""
+        return f' class="long"{title}>{html.escape(shown)}'
+    if _INTERVAL.search(value):
+        # an interval may break after its comma, never inside a bound ("+1.76 pp")
+        return ' class="iv">' + html.escape(value).replace(" pp", "\u00a0pp")
+    if text and len(value) > SHORT_TEXT:  # words may wrap; "seat 1" never does
+        return ' class="txt wrap">' + html.escape(value)
+    return (' class="txt">' if text else ">") + html.escape(value)
+
+
 def to_html(t: pd.DataFrame, highlight: Sequence[bool] | None = None) -> str:
-    """An HTML table of strings; rows where ``highlight`` is true are marked."""
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t.columns)
+    """An HTML table of strings; rows where ``highlight`` is true are marked. Each cell
+    carries its column's name (``data-label``), shown beside it when a table too wide for
+    its box folds its columns into one (``FOLD_SCRIPT``)."""
+    texts = [_text_column(t[c]) for c in t.columns]
+    head = "".join(("<th class='txt'>" if x else "<th>") + f"{html.escape(str(c))}</th>"
+                   for c, x in zip(t.columns, texts, strict=True))
+    labels = [html.escape(str(c), quote=True) for c in t.columns]
     body = []
     marks = list(highlight) if highlight is not None else [False] * len(t)
-    for mark, (_, row) in zip(marks, t.iterrows(), strict=True):
+    for mark, row in zip(marks, t.itertuples(index=False), strict=True):
         cls = ' class="hl"' if mark else ""
-        cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
+        cells = "".join(f'<td data-label="{label}"{_cell(v, x)}</td>'
+                        for label, v, x in zip(labels, row, texts, strict=True))
         body.append(f"<tr{cls}>{cells}</tr>")
     return (f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
@@ -354,12 +412,15 @@ class Document:
                        "</details>\n")
 
     def figure(self, fig, name: str, alt: str) -> None:
-        # a name carries a strategy's name: a file of this folder whatever that holds
-        name = re.sub(r"[^\w@.+-]|^\.+", "_", name)
         buf = io.BytesIO()
         F.save(fig, buf)
         fig.clear()
-        data = buf.getvalue()
+        self.image(buf.getvalue(), name, alt)
+
+    def image(self, data: bytes, name: str, alt: str) -> None:
+        """A PNG (``data``) as a figure: embedded in the page, a file beside it."""
+        # a name carries a strategy's name: a file of this folder whatever that holds
+        name = re.sub(r"[^\w@.+-]|^\.+", "_", name)
         (self.folder / name).write_bytes(data)
         self.figures.append(name)
         b64 = base64.b64encode(data).decode("ascii")
@@ -371,7 +432,8 @@ class Document:
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+                f"<title>{html.escape(title)}</title><style>{CSS}</style>"
+                f"<script>{FOLD_SCRIPT}</script></head><body>"
                 f"<h1>{html.escape(title)}</h1>"
                 f"<p class=\"meta\">simkit report, built {stamp}</p>"
                 + "\n".join(self.html) + "</body></html>\n")
@@ -381,18 +443,28 @@ class Document:
 
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1000px;
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
 margin:1.5em auto;padding:0 1em;color:#1a202c;line-height:1.45}
 h1{font-size:1.5em;border-bottom:2px solid #2b6cb0;padding-bottom:.2em}
 h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #cbd5e0}
 h3{font-size:1.05em;margin-top:1.4em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.4em 0 1em;font-size:.85em}
-th,td{border:1px solid #e2e8f0;padding:.2em .5em;text-align:right}
+th,td{border:1px solid #e2e8f0;padding:.2em .45em;text-align:right;vertical-align:top}
 td{white-space:nowrap}
+td.iv,td.wrap{white-space:normal}
+td.long{white-space:normal;text-align:left;min-width:14em;overflow-wrap:anywhere}
+td.txt,th.txt{text-align:left}
 th{background:#edf2f7}
 td:first-child,th:first-child{text-align:left}
-tr.hl td{background:#fefcbf}
+tr.hl td,table.fold tr.hl{background:#fefcbf}
+table.fold,table.fold tbody{display:block}
+table.fold thead{display:none}
+table.fold tr{display:flex;flex-wrap:wrap;gap:0 1.2em;border:1px solid #cbd5e0;
+border-radius:3px;margin:0 0 .4em;padding:.2em .5em}
+table.fold td{display:block;border:none;text-align:left;padding:.05em 0;min-width:0;
+white-space:normal}
+table.fold td::before{content:attr(data-label) ": ";font-weight:600;color:#4a5568}
 figure{margin:.8em 0}
 img{max-width:100%;height:auto}
 .verdict{background:#ebf8ff;border-left:4px solid #2b6cb0;padding:.3em 1em;margin:1em 0}
@@ -404,6 +476,18 @@ summary{cursor:pointer;font-weight:600;padding:.3em 0}
 pre{background:#f7fafc;border:1px solid #e2e8f0;padding:.6em .8em;font-size:.8em;
 overflow-x:auto}
 """
+
+FOLD_SCRIPT = """
+function simkitFold(){document.querySelectorAll('.scroll').forEach(function(box){
+var t=box.firstElementChild;if(!t||!box.clientWidth)return;t.classList.remove('fold');
+if(t.scrollWidth>box.clientWidth+1)t.classList.add('fold');});}
+addEventListener('load',simkitFold);addEventListener('resize',simkitFold);
+document.addEventListener('toggle',simkitFold,true);
+"""
+"""A table still wider than the page once its long cells wrap folds its columns: each row
+becomes a block of "column: value" lines (the cells' ``data-label``), so no figure is ever
+out of view, at any width (tests/reports/test_browser.py checks 800 and 1280 pixels)."""
+
 
 DEFINITIONS = (
     "How to read this report. A seat wins a game outright when it has rank 1 and no seat of "
@@ -518,6 +602,7 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
         doc.para("This game records no item events.", cls="meta")
         return
     kinds = values["item"].map(lambda c: A.item_kind(c, m))
+    values = values.assign(name=values["item"].map(lambda c: A.item_name(c, m)))
     choices, outcomes = values[kinds != "outcome"], values[kinds == "outcome"]
     if (kinds == "unclassified").all():
         doc.para("This game does not say which of its item events are a player's choices, "
@@ -525,7 +610,12 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
     doc.para("Win rate of the seat-games in which the player made the choice at least once "
              "minus those in which it did not (95% Newcomb interval)"
              + (", for each strategy apart: a strong player and a weak one play the same "
-                "card for different reasons" if several else "") + ".", cls="cap")
+                "card for different reasons" if several else "")
+             + ". This is an association, not a card's strength: a player who is winning may "
+               "make some choices more often. simkit run --check-cards N checks the "
+               "strongest and weakest by playing without one copy (docs/statistics.md).",
+             cls="cap")
+    _checks_table(doc, m.get("card_checks"))
     groups = list(choices.groupby("strategy", sort=False)) if several else [(None, choices)]
     for strategy, part in groups:
         who = f" ({strategy})" if strategy is not None else ""
@@ -534,7 +624,8 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
         cap = (f"Strongest and weakest choices{who}, of {int(part['enough'].sum())} with enough "
                f"seat-games" + (f"; {thin} with too few to judge are left out" if thin else ""))
         if len(rank):
-            doc.table(item_table(rank), caption=cap, highlight=_clear(rank))
+            shown, _ = _constant_columns(item_table(rank), ("strategy",))  # in the caption
+            doc.table(shown, caption=cap, highlight=_clear(rank))
             doc.figure(F.item_value_figure(rank, f"Card value{who}: {run.label}", max_items=24),
                        f"{prefix}item_value{'_' + str(strategy) if strategy else ''}.png",
                        f"card value{who}")
@@ -544,8 +635,37 @@ def _items_section(doc: Document, run: Run, prefix: str, t: dict) -> None:
     doc.details(f"All {len(choices)} choice rows, with the ones with too few games",
                 item_table(choices))
     if len(outcomes):
-        doc.details(f"Outcome events ({len(outcomes)} rows: things that happened to the "
-                    "player, shown apart from its choices)", item_table(outcomes))
+        doc.details(f"Outcomes ({len(outcomes)} rows: things that happened to the player or "
+                    "that the game's state forced, shown apart from its choices; win rate "
+                    "with and without them is an association, not a card's value)",
+                    item_table(outcomes))
+
+
+def _checks_table(doc: Document, checks: dict | None) -> None:
+    """The cards ``--check-cards`` checked: the paired effect of removing one copy on each
+    seat's win rate, or why a card could not be checked."""
+    if not checks or not checks.get("cards"):
+        return
+    rows = []
+    for c in checks["cards"]:
+        who = c.get("strategy")
+        base = {"card": c.get("name"),
+                "named": f"{c.get('role')}" + (f" for {who}" if who not in (None, "all") else "")}
+        if c.get("reason"):
+            rows.append({**base, "seat or strategy": "",
+                         "removing one copy moves its win rate by": "",
+                         "95% CI": "", "note": f"not checked: {c['reason']}"})
+            continue
+        several = len(c.get("strategies") or []) > 1
+        for s in [*(c.get("seats") or []), *(c.get("strategies") or [] if several else [])]:
+            rows.append({**base, "seat or strategy": s["group"],
+                         "removing one copy moves its win rate by": points(s["difference"]),
+                         "95% CI": interval(s["ci_low"], s["ci_high"], points),
+                         "note": ", ".join(f"{k}={v}" for k, v in (c.get("changes") or
+                                                                   {}).items())})
+    doc.table(pd.DataFrame(rows), caption=f"Checked by removing one copy: {checks['games']:,} "
+              "paired games a card, the run's seeds and strategies (a causal effect under "
+              "these strategies)")
 
 
 def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
@@ -592,6 +712,9 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     doc.table(endings_table(t["endings"]), caption="How games ended: end reasons and outcomes "
               "(tie: rank 1 shared by more than one team; no winner: no seat has rank 1)")
     doc.figure(F.endings_figure(t["endings"]), f"{prefix}endings.png", "end reasons")
+    for note in assumption_notes(m.get("game", ""), m.get("data_digest"), fair,
+                                 m.get("players")):
+        doc.para(note, cls="meta")  # the game's gap-fills that move its outcome
     if t.get("feel"):
         _feel_section(doc, t["feel"], run, prefix)
     doc.open_fold("Run settings, parameters and the run's text summary")
@@ -599,6 +722,17 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     doc.pre(S.summary_text(g, m, run.items_path, fair, run.trace_path))
     doc.close_fold()
     return t
+
+
+def assumption_notes(game: str, digest: str | None, fair: float, players=None) -> list[str]:
+    """The shipped table's assumptions that move the outcome beyond ±``fair`` (none for a
+    game that ships no table)."""
+    from simkit.reports.assumptions import notes
+
+    try:
+        return notes(game, digest, fair, players=players)
+    except SimkitError:  # a game no longer registered: nothing to say
+        return []
 
 
 def _feel_section(doc: Document, feel: dict, run: Run, prefix: str) -> None:
@@ -623,7 +757,8 @@ def _feel_section(doc: Document, feel: dict, run: Run, prefix: str) -> None:
                     FE.auc_table(feel))
 
 
-def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> None:
+def _comparison_section(doc: Document, runs: list[Run], tables: list[dict],
+                        fair: float = V.DEFAULT_FAIR) -> None:
     doc.heading("Comparison of the runs", 2, anchor="comparison")
     rows = []
     for i, (run, t) in enumerate(zip(runs, tables, strict=True), start=1):
@@ -650,12 +785,15 @@ def _comparison_section(doc: Document, runs: list[Run], tables: list[dict]) -> N
         "ties": [pct(x) for x in c["tie"]], "no winner": [pct(x) for x in c["no_winner"]]})
     doc.table(shown, caption="First-player advantage (seat 1's score share minus the mean "
                              "share), game length, ties and games without a winner")
-    fig_t = pd.DataFrame({"label": [f"{r.split('. ', 1)[0]}. {p} players"
-                                    for r, p in zip(c["run"], c["players"], strict=True)],
+    short = F.distinct_labels([run.label for run in runs], [run.folder.name for run in runs])
+    fig_t = pd.DataFrame({"label": [f"{r.split('. ', 1)[0]}. {short[int(r.split('.')[0]) - 1]}"
+                                    for r in c["run"]],
                           "advantage": c["advantage"], "ci_low": c["ci_low"],
                           "ci_high": c["ci_high"]})
-    doc.figure(F.fpa_comparison_figure(fig_t), "comparison_first_player_advantage.png",
-               "first-player advantage by run")
+    doc.figure(F.fpa_comparison_figure(fig_t, fair=fair),
+               "comparison_first_player_advantage.png",
+               f"first-player advantage by run, in points, with the fair band "
+               f"(±{100 * fair:g} of 0)")
     # every strategy of every run, "-" where a run did not have it
     cols = [f"{i}. {run.label}" for i, run in enumerate(runs, start=1)]
     rates: dict[str, dict[str, str]] = {}
@@ -692,12 +830,10 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
     for d in run_dirs:
         if d.resolve() == out.resolve():
             raise SimkitError(f"the report would overwrite the run folder {d}")
-    ladders = [(d, load_ladder(d)) for d in run_dirs
-               if folders.kind_of(d) in ("ladder", "sweep", "sensitivity")]
-    run_dirs = [d for d in run_dirs
-                if folders.kind_of(d) not in ("ladder", "sweep", "sensitivity")]
+    ladders = [(d, load_ladder(d)) for d in run_dirs if P.kind_of(d) in P.SUMMARY_KINDS]
+    run_dirs = [d for d in run_dirs if P.kind_of(d) not in P.SUMMARY_KINDS]
     if ladders and not run_dirs:
-        return _ladder_report(ladders, out, title)
+        return _ladder_report(ladders, out, title, fair)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # incomplete runs are shown in the report itself
         runs = [load_run(d) for d in run_dirs]
@@ -712,7 +848,7 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
     with _atomic_folder(out) as tmp:
         doc = Document(tmp)
         for i, (d, summary) in enumerate(ladders, start=1):
-            _folder_section(doc, d, summary, prefix=f"part{i}_")
+            _folder_section(doc, d, summary, f"part{i}_", fair)
         if len(runs) == 1:
             _run_section(doc, runs[0], "", None, fair)
             doc.para(DEFINITIONS, cls="meta")
@@ -730,7 +866,7 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
                 body.close_fold()
             doc.verdicts([f"Run {i}: {v.text}" for i, t in enumerate(tables, start=1)
                           for v in t["verdicts"]])
-            _comparison_section(doc, runs, tables)
+            _comparison_section(doc, runs, tables, fair)
             doc.para(DEFINITIONS, cls="meta")
             doc.heading("The runs", 2, anchor="runs")
             doc.html += body.html
@@ -740,48 +876,44 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
 
 
 def load_ladder(folder: Path) -> dict:
-    """A finished ladder's (or sweep's, or sensitivity run's) summary.json; one line when it
-    has not finished."""
-    import json
-
-    path = Path(folder) / "summary.json"
-    if not path.is_file():
-        kind = folders.kind_of(Path(folder)) or "ladder"
-        raise SimkitError(f"{folder} is a {kind} that has not finished (no summary.json); "
-                          f"continue it with `simkit {kind} ... --resume` first")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SimkitError(f"{path} cannot be read ({exc})") from exc
+    """A finished ladder's (or sweep's, sensitivity run's, balancing's) summary.json, or a
+    training's train.json; one line when it has not finished (``pages.load_summary``)."""
+    return P.load_summary(folder)
 
 
-def _folder_section(doc: Document, folder: Path, summary: dict, prefix: str) -> None:
+def _folder_section(doc: Document, folder: Path, summary: dict, prefix: str,
+                    fair: float = V.DEFAULT_FAIR) -> None:
     from simkit.reports import explore as E
 
     kind = summary.get("kind", "ladder")
     if kind == "sweep":
-        E.sweep_section(doc, folder, summary, prefix)
+        E.sweep_section(doc, folder, summary, prefix, fair)
     elif kind == "sensitivity":
         E.sensitivity_section(doc, folder, summary, prefix)
+    elif kind == "balance":
+        P.balance_section(doc, folder, summary, prefix)
+    elif kind == "training":
+        P.training_section(doc, folder, summary, prefix)
     else:
-        ladder_section(doc, folder, summary, prefix)
+        ladder_section(doc, folder, summary, prefix, fair)
 
 
-def _ladder_report(ladders: list[tuple[Path, dict]], out: Path, title: str | None) -> Path:
+def _ladder_report(ladders: list[tuple[Path, dict]], out: Path, title: str | None,
+                   fair: float = V.DEFAULT_FAIR) -> Path:
     """A report of ladders, sweeps and sensitivity runs (no plain runs)."""
     if title is None:
         s = ladders[0][1]
-        what = {"sweep": "sweep", "sensitivity": "sensitivity"}.get(s.get("kind"),
-                                                                    "skill ladder")
+        what = {"sweep": "sweep", "sensitivity": "sensitivity", "balance": "balancing",
+                "training": "training"}.get(s.get("kind"), "skill ladder")
         title = (f"{s['game']}: {what}, {s['players']} players" if len(ladders) == 1
                  else f"{len(ladders)} explorations")
     with _atomic_folder(out) as tmp:
         doc = Document(tmp)
         for i, (d, summary) in enumerate(ladders, start=1):
-            _folder_section(doc, d, summary, prefix=f"part{i}_" if len(ladders) > 1 else "")
+            _folder_section(doc, d, summary, f"part{i}_" if len(ladders) > 1 else "", fair)
         if any(s.get("kind", "ladder") == "ladder" for _, s in ladders):
             doc.para(LADDER_DEFINITIONS, cls="meta")
-        if any(s.get("kind") in ("sweep", "sensitivity") for _, s in ladders):
+        if any(s.get("kind") in ("sweep", "sensitivity", "balance") for _, s in ladders):
             doc.para(EXPLORE_DEFINITIONS, cls="meta")
         doc.write(title)
     return out
@@ -857,22 +989,37 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
                  f"changed minus base over {paired:,} games paired by game index.")
         doc.heading("Differences", 2, anchor="differences")
-        main = table[~table["measure"].isin(_ITEM_MEASURES)]
-        items = table[table["measure"].isin(_ITEM_MEASURES)]
-        doc.table(compare_table(main),
+        # a row without a difference (an event in every seat-game or in none of a run, so
+        # no win rate without it) says nothing: left out, and counted
+        blank = table["difference"].isna()
+        main = table[~table["measure"].isin(_ITEM_MEASURES) & ~blank]
+        items = table[table["measure"].isin(_ITEM_MEASURES) & ~blank]
+        shown, same = _constant_columns(compare_table(main), ("n", "method"))
+        doc.table(shown,
                   caption="Changed minus base with 95% intervals from the paired per-game "
-                          "differences (highlighted: the interval excludes 0)",
+                          "differences (highlighted: the interval excludes 0)"
+                          + "".join(f"; every row: {k} {v}" for k, v in same.items()),
                   highlight=_clear(main))
         doc.figure(F.whatif_figure(table), "whatif_differences.png", "what-if differences")
         if len(items):
             items = items.assign(_item=pd.Categorical(items["group"],
                                                       pd.unique(items["group"])))
             items = items.sort_values(["_item", "measure"]).drop(columns="_item")
+            names = {"item_names": {**(bm.get("item_names") or {}),
+                                    **(cm.get("item_names") or {})}}
+            items = items.assign(group=items["group"].map(lambda c: A.item_name(c, names)))
             doc.table(compare_table(items),
                       caption="Items: occurrence (share of seat-games with the event, paired "
                               "by game) and value (win rate with minus without; the runs "
                               "treated as independent, which is conservative)",
                       highlight=_clear(items))
+        if blank.any():
+            doc.para(f"Left out: {int(blank.sum())} row{'s' * (int(blank.sum()) != 1)} "
+                     "without a difference (" + ", ".join(
+                         f"{m} {g}" for m, g in zip(table.loc[blank, "measure"],
+                                                    table.loc[blank, "group"], strict=True)
+                     )[:300] + "): an event in every seat-game or in none of a run has no "
+                     "win rate without it.", cls="meta")
         diff = _param_diff(bm, cm)
         if diff:
             doc.table(pd.DataFrame(diff, columns=["parameter", "base", "changed"]),
@@ -891,6 +1038,13 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc.para(DEFINITIONS, cls="meta")
         doc.write(title)
     return out
+
+
+def _constant_columns(t: pd.DataFrame, names) -> tuple[pd.DataFrame, dict[str, str]]:
+    """``t`` without those of the columns ``names`` that hold one value in every row (said
+    once in the caption instead: a column fewer keeps a table within the page)."""
+    same = {c: str(t[c].iloc[0]) for c in names if c in t and len(t) and t[c].nunique() == 1}
+    return t.drop(columns=list(same)), same
 
 
 def _clear(t: pd.DataFrame) -> list[bool]:

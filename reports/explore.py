@@ -36,6 +36,7 @@ from simkit.reports import stats as st
 from simkit.reports import verdict as V
 from simkit.reports.ladder import _pct, _pts
 
+from simkit.errors import SimkitError
 from simkit.results import read_games, read_meta
 
 BOOTSTRAP = 250
@@ -180,6 +181,10 @@ def summarise(out: Path, doc: dict, fair: float = V.DEFAULT_FAIR) -> dict:
     spec = doc["spec"]
     if doc["kind"] == "sweep":
         return _sweep_summary(Path(out), spec, fair)
+    if spec.get("assumptions"):  # sensitivity --assumptions: its own figures
+        from simkit.reports.assumptions import summarise_assumptions
+
+        return summarise_assumptions(Path(out), spec, doc.get("skipped", []), fair)
     return _sensitivity_summary(Path(out), spec, doc.get("skipped", []))
 
 
@@ -215,8 +220,40 @@ def _sweep_summary(out: Path, spec: dict, fair: float) -> dict:
     verdicts = [V.qualify(v, spec["strategies"]) for v in verdicts]
     return V.clean({"kind": "sweep", "game": spec["game"], "players": spec["players"],
                     "strategies": spec["strategies"], "games": spec["games"],
-                    "master_seed": spec["seed"], "keys": keys, "points": points,
-                    "steps": steps, "verdicts": verdicts})
+                    "master_seed": spec["seed"], "keys": keys,
+                    "today": today_values(out / spec["points"][0]["folder"], keys,
+                                          spec.get("overrides")),
+                    "points": points, "steps": steps, "verdicts": verdicts})
+
+
+def today_values(point: Path, keys: list[str], base: dict | None = None) -> dict:
+    """Each key's value before the exploration changed it: the game's data (a point's
+    run.json records each default) with the exploration's own --set (``base``); a key the
+    run does not record is left out."""
+    meta = read_meta(point)
+    params, over = meta.get("params") or {}, base or {}
+    out = {}
+    for k in keys:
+        p = params.get(k)
+        if isinstance(p, dict) and "default" in p:
+            out[k] = over.get(k, p["default"])
+    return out
+
+
+def _with_today(folder: Path, summary: dict) -> dict:
+    """``summary`` with today's values, read from its first point when an older simkit
+    wrote it without them."""
+    if "today" in summary or not summary.get("points"):
+        return summary
+    try:
+        import json
+
+        spec = json.loads((Path(folder) / "explore.json").read_text(encoding="utf-8"))["spec"]
+        today = today_values(Path(folder) / summary["points"][0]["folder"], summary["keys"],
+                             spec.get("overrides"))
+    except (OSError, ValueError, KeyError, TypeError, SimkitError):
+        today = {}  # an unreadable point: the chart goes without the mark
+    return {**summary, "today": today}
 
 
 def _fpa(pt: dict) -> tuple[float, float, float]:
@@ -393,6 +430,7 @@ def _sensitivity_summary(out: Path, spec: dict, skipped: list) -> dict:
         k["fpa_moves"] = k["fpa_moves"] or r["fpa"]["moves"]
         if r["ahead"] == "changes" or (r["ahead"] and not k["ahead"]):
             k["ahead"] = r["ahead"]
+    today = today_values(out / base["folder"], list(keys), spec.get("overrides"))
     for k in keys.values():
         k["fairer"] = _fairer(base_fpa, k["steps"])
     ranked = sorted(keys.values(), key=lambda k: -k["effect"])
@@ -404,7 +442,8 @@ def _sensitivity_summary(out: Path, spec: dict, skipped: list) -> dict:
                     "first_player_advantage": {"advantage": base_fpa[0],
                                                "ci_low": base_fpa[1], "ci_high": base_fpa[2]},
                     "effects": rows, "ranked": [
-                        {"key": k["key"], "largest_effect": k["effect"], "moves": k["moves"],
+                        {"key": k["key"], "today": today.get(k["key"]),
+                         "largest_effect": k["effect"], "moves": k["moves"],
                          "fpa_moves": k["fpa_moves"], "ahead": k["ahead"],
                          "fairer": k["fairer"]} for k in ranked],
                     "skipped": skipped, "verdicts": verdicts})
@@ -498,6 +537,11 @@ def _fairer_mark(r: dict, keys: dict) -> str:
     return "yes" if f["detectable"] else "by estimate"
 
 
+def _signed(x: float) -> str:
+    """A signed figure to two places; a dash where there is none (never "+nan")."""
+    return "\u2014" if x != x else f"{x:+.2f}"
+
+
 def sensitivity_frame(summary: dict) -> pd.DataFrame:
     scale = 1 if summary["measure"] == "length" else 100
     rows = []
@@ -506,9 +550,12 @@ def sensitivity_frame(summary: dict) -> pd.DataFrame:
     for r in sorted(summary["effects"], key=lambda r: (order[r["key"]], r["direction"])):
         f = r["fpa"]
         rows.append({"number": r["key"], "step": r["direction"], "value": r["value"],
-                     "effect": f"{scale * r['difference']:+.2f}",
-                     "95% interval": f"[{scale * r['ci_low']:+.2f}, {scale * r['ci_high']:+.2f}]",
-                     "p (Holm)": f"{r['p_holm']:.3g}", "moves": "yes" if r["moves"] else "",
+                     "effect": _signed(scale * r["difference"]),
+                     "95% interval": f"[{_signed(scale * r['ci_low'])}, "
+                                     f"{_signed(scale * r['ci_high'])}]"
+                     if r["ci_low"] == r["ci_low"] else "\u2014",
+                     "p (Holm)": "< 0.001" if r["p_holm"] < 0.001 else f"{r['p_holm']:.3g}",
+                     "moves": "yes" if r["moves"] else "",
                      "first-player advantage": _changed(f),
                      "seat ahead": r["ahead"] or "",
                      "fairer than today": _fairer_mark(r, keys)})
@@ -536,7 +583,8 @@ def sensitivity_text(summary: dict, top: int = 25) -> str:
 # report sections
 
 
-def sweep_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
+def sweep_section(doc, folder: Path, summary: dict, prefix: str = "",
+                  fair: float = V.DEFAULT_FAIR) -> None:
     from simkit.reports import figures as F
 
     doc.heading(f"Sweep: {', '.join(summary['keys'])} ({summary['game']}, "
@@ -546,16 +594,26 @@ def sweep_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
              f"same seeds (master seed {summary['master_seed']}); strategies "
              f"{', '.join(dict.fromkeys(summary['strategies']))}. Folder: {folder}.",
              cls="meta")
-    doc.table(sweep_frame(summary), caption="Every point (95% intervals)")
+    today = _with_today(folder, summary).get("today") or {}
+    marks = [bool(today) and all(pt["changes"][k] == today.get(k) for k in summary["keys"])
+             for pt in summary["points"]]
+    doc.table(sweep_frame(summary), caption="Every point (95% intervals)" + (
+        "; highlighted: today's value (" + ", ".join(f"{k}={v}" for k, v in today.items())
+        + ")" if any(marks) else "; today's value (" + ", ".join(
+            f"{k}={v}" for k, v in today.items()) + ") is not among the points"
+        if today else ""), highlight=marks)
     if len(summary["keys"]) == 1:
-        doc.figure(F.sweep_line_figure(summary), f"{prefix}sweep.png", "sweep")
+        doc.figure(F.sweep_line_figure(_with_today(folder, summary), fair),
+                   f"{prefix}sweep.png", "sweep: first-player advantage in points, with the "
+                   f"fair band (±{100 * fair:g} of 0) and today's value marked")
         key = summary["keys"][0]
         pts = [{"x": pt["changes"][key], "feel": pt.get("feel")} for pt in summary["points"]]
         if any((p["feel"] or {}).get("decisions") for p in pts):
             doc.figure(F.feel_by_figure(pts, key, f"How it plays against {key}"),
                        f"{prefix}sweep_feel.png", "feel metrics against the swept value")
     elif len(summary["keys"]) == 2:
-        doc.figure(F.sweep_heatmap_figure(summary), f"{prefix}sweep.png", "sweep heatmap")
+        doc.figure(F.sweep_heatmap_figure(_with_today(folder, summary)), f"{prefix}sweep.png",
+                   "sweep heatmap: first-player advantage in points, today's cell outlined")
 
 
 def _with_fpa(folder: Path, summary: dict) -> dict:
@@ -572,6 +630,10 @@ def _with_fpa(folder: Path, summary: dict) -> dict:
 def sensitivity_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
     from simkit.reports import figures as F
 
+    if summary.get("assumptions"):
+        from simkit.reports.assumptions import assumptions_section
+
+        return assumptions_section(doc, folder, summary, prefix)
     summary = _with_fpa(folder, summary)
 
     doc.heading(f"Sensitivity of the {summary['measure']} ({summary['game']}, "

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 ACCENT = "#2b6cb0"  # estimates
 SECOND = "#dd6b20"  # the second series (per-seat points, changed run)
@@ -93,6 +93,49 @@ def _absmax(*columns, default: float = 0.0) -> float:
 
 def _games_label(n: int) -> str:
     return f"{int(n):,} games"
+
+
+def _points(values) -> np.ndarray:
+    """Shares or differences of shares (0.04) as points (4.0): every advantage is drawn in
+    the unit the verdicts and tables give it."""
+    return 100 * np.array([_nan(v) for v in values], dtype=float)
+
+
+POINTS_AXIS = FuncFormatter(lambda v, _: f"{v:+.4g}" if v else "0")
+"""Tick labels of an axis in points: signed, as the verdicts write an advantage."""
+
+SHARE_IN_POINTS = FuncFormatter(lambda v, _: f"{100 * v:+.4g}" if v else "0")
+"""Tick labels in points of an axis drawn in shares (0.05 reads +5)."""
+
+
+def _fair_band(ax, fair: float | None, vertical: bool = False) -> None:
+    """The band of a balanced game, within +-``fair`` (a share, 0.01 for 1 point) of 0,
+    on an axis in points."""
+    if not fair:
+        return
+    band = ax.axvspan if vertical else ax.axhspan
+    band(-100 * fair, 100 * fair, color=GOOD, alpha=0.13, lw=0, zorder=0,
+         label=f"fair (±{100 * fair:g} point{'s' * (fair != 0.01)})")
+
+
+def _whole_ticks(ax, values, axis: str = "x") -> None:
+    """Whole-number ticks for a key whose values are all whole numbers (a card count never
+    reads 3.5)."""
+    if all(float(v).is_integer() for v in values):
+        getattr(ax, f"{axis}axis").set_major_locator(MaxNLocator(integer=True))
+
+
+def distinct_labels(labels: list[str], fallback: list[str]) -> list[str]:
+    """Short labels that tell runs apart: the parts of each ", "-separated label that not
+    every label shares (two runs at 2 players read "heuristic vs random" and "heuristic",
+    not "2 players" twice); ``fallback`` (e.g. the folder names) where that leaves two
+    alike."""
+    parts = [label.split(", ") for label in labels]
+    common = set.intersection(*(set(p) for p in parts)) if parts else set()
+    short = [", ".join(x for x in p if x not in common) or f for p, f in
+             zip(parts, fallback, strict=True)]
+    return [f"{s} ({f})" if short.count(s) > 1 else s for s, f in
+            zip(short, fallback, strict=True)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -290,14 +333,16 @@ def item_value_figure(table: pd.DataFrame, title: str | None = None,
         ax.errorbar(t["difference"], y, xerr=err, fmt="none", ecolor="black", capsize=2,
                     lw=0.9)
         ax.axvline(0, color=FAIR, lw=1)
-        labels = [f"{name}  ({_share(share)})" for name, share in
-                  zip(t["item"], t["occurred_share"], strict=True)]
+        labels = [f"{name}  ({_share(share)})" for name, share in  # display names first
+                  zip(t["name"] if "name" in t.columns else t["item"], t["occurred_share"],
+                      strict=True)]
         ax.set_yticks(y, labels)
         for tick, ok in zip(ax.get_yticklabels(), enough, strict=True):
             if not ok:
                 tick.set_color(MUTED)
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.set_xlabel("win rate when the event occurred minus when it did not (95% interval)")
+        ax.xaxis.set_major_formatter(SHARE_IN_POINTS)
+        ax.set_xlabel("win rate when the event occurred minus when it did not (points, 95% "
+                      "interval)")
         ax.set_title(title or "Item value: win-rate difference by item event "
                      "(share of seat-games with it)")
         notes = []
@@ -373,8 +418,8 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
             ax.set_yticks(y, [f"{m}: {g}" for m, g in zip(t["measure"], t["group"],
                                                          strict=True)])
             if pct:
-                ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
-                ax.set_xlabel("difference, changed - base (percentage points, 95% interval)")
+                ax.xaxis.set_major_formatter(SHARE_IN_POINTS)
+                ax.set_xlabel("difference, changed - base (points, 95% interval)")
             else:
                 ax.set_xlabel("difference, changed - base (per game, 95% interval)")
             lim = _absmax(t["ci_low"], t["ci_high"], t["difference"])
@@ -392,30 +437,35 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
     return fig
 
 
-def fpa_comparison_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """First-player advantage of several runs side by side: ``table`` has columns label,
-    advantage, ci_low, ci_high (a row per run, e.g. 2, 3 and 4 players)."""
+def fpa_comparison_figure(table: pd.DataFrame, title: str | None = None,
+                          fair: float | None = None) -> Figure:
+    """First-player advantage of several runs side by side, in points: ``table`` has
+    columns label, advantage, ci_low, ci_high (a row per run, e.g. 2, 3 and 4 players);
+    ``fair`` draws the band of a balanced game (+-fair, a share)."""
     if len(table) == 0:
         return _empty(title or "First-player advantage by run", "no runs to compare")
     with _style():
-        fig = _figure(max(4.5, 1.8 + 1.1 * len(table)), 3.6)
+        fig = _figure(max(4.5, 1.8 + 1.3 * len(table)), 3.8)
         ax = fig.subplots()
         x = np.arange(len(table))
-        adv = table["advantage"].to_numpy(dtype=float)
-        colors = np.where((table["ci_low"] > 0) | (table["ci_high"] < 0), ACCENT, MUTED)
+        adv, lo, hi = (_points(table[c]) for c in ("advantage", "ci_low", "ci_high"))
+        colors = np.where((lo > 0) | (hi < 0), ACCENT, MUTED)
+        _fair_band(ax, fair)
         ax.bar(x, adv, color=colors, width=0.55, alpha=0.85)
-        ax.errorbar(x, adv, yerr=_err(adv, table["ci_low"], table["ci_high"]), fmt="none",
-                    ecolor="black", capsize=4, lw=1.2)
+        ax.errorbar(x, adv, yerr=_err(adv, lo, hi), fmt="none", ecolor="black", capsize=4,
+                    lw=1.2)
         ax.axhline(0, color=FAIR, lw=1)
-        ax.set_xticks(x, table["label"], rotation=0 if len(table) < 5 else 30)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
-        ax.set_ylabel("seat 1 score share - mean share (95% CI)")
-        lim = _absmax(table["ci_low"], table["ci_high"], table["advantage"])
+        ax.set_xticks(x, [textwrap.fill(str(v), 22) for v in table["label"]],
+                      rotation=0 if len(table) < 5 else 30)
+        ax.yaxis.set_major_formatter(POINTS_AXIS)
+        ax.set_ylabel("first-player advantage (points, 95% CI)")
+        lim = max(_absmax(lo, hi, adv), 100 * (fair or 0))
         if lim > 0:
             ax.set_ylim(-lim * 1.2, lim * 1.2)
+        if fair:
+            ax.legend(loc="upper right")
         ax.set_title(title or "First-player advantage by run")
     return fig
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,9 +522,10 @@ def win_matrix_figure(summary: dict) -> Figure:
     return fig
 
 
-def balance_by_skill_figure(summary: dict) -> Figure:
-    """Balance against skill: first-player advantage and each seat's win rate in each
-    level's self-play, against the level's rating, with 95% intervals on both axes."""
+def balance_by_skill_figure(summary: dict, fair: float | None = None) -> Figure:
+    """Balance against skill: first-player advantage (points; ``fair`` draws the band of a
+    balanced game) and each seat's win rate in each level's self-play, against the level's
+    rating, with 95% intervals on both axes."""
     rows = sorted(summary["balance"], key=lambda b: b["rating"])
     if not rows:
         return _empty("Balance by skill", "no level was played")
@@ -484,16 +535,19 @@ def balance_by_skill_figure(summary: dict) -> Figure:
         x = np.array([b["rating"] for b in rows])
         xerr = _err(x, [b["rating_low"] for b in rows], [b["rating_high"] for b in rows])
         f = [b["first_player_advantage"] for b in rows]
-        est = np.array([_nan(v["advantage"]) for v in f])
-        yerr = _err(est, [_nan(v["ci_low"]) for v in f], [_nan(v["ci_high"]) for v in f])
+        est = _points([v["advantage"] for v in f])
+        yerr = _err(est, _points([v["ci_low"] for v in f]), _points([v["ci_high"] for v in f]))
+        _fair_band(left, fair)
         left.errorbar(x, est, xerr=xerr, yerr=yerr, fmt="o-", color=ACCENT, capsize=3)
         left.axhline(0, color=FAIR, lw=0.8, ls="--")
         for xi, yi, b in zip(x, est, rows, strict=True):
             left.annotate(b["level"], (xi, yi), textcoords="offset points", xytext=(4, 6),
                           fontsize=8, color=FAIR)
-        left.yaxis.set_major_formatter(PercentFormatter(1.0))
+        left.yaxis.set_major_formatter(POINTS_AXIS)
         left.set_xlabel("rating of the level (Elo)")
-        left.set_ylabel("first-player advantage")
+        left.set_ylabel("first-player advantage (points)")
+        if fair:
+            left.legend(loc="best")
         left.set_title("First-player advantage by skill")
         colors = [ACCENT, SECOND, GOOD, BAD]
         for s, seat in enumerate(rows[0]["seats"]):
@@ -523,17 +577,17 @@ def item_value_by_skill_figure(summary: dict, items: list[str]) -> Figure:
         for n, name in enumerate(items):
             est, lo, hi = [], [], []
             for b in rows:
-                it = next((i for i in b["items"] or [] if i["item"] == name
+                it = next((i for i in b["items"] or [] if (i.get("name") or i["item"]) == name
                            and i.get("enough")), None)
-                est.append(_nan(it["difference"]) if it else np.nan)
-                lo.append(_nan(it["ci_low"]) if it else np.nan)
-                hi.append(_nan(it["ci_high"]) if it else np.nan)
+                est.append(100 * _nan(it["difference"]) if it else np.nan)
+                lo.append(100 * _nan(it["ci_low"]) if it else np.nan)
+                hi.append(100 * _nan(it["ci_high"]) if it else np.nan)
             ax.errorbar(x + (n - len(items) / 2) * 4, est, yerr=_err(est, lo, hi), fmt="o-",
                         capsize=2, label=name, lw=1)
         ax.axhline(0, color=FAIR, lw=0.8, ls="--")
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.yaxis.set_major_formatter(POINTS_AXIS)
         ax.set_xlabel("rating of the level (Elo)")
-        ax.set_ylabel("win rate with minus without")
+        ax.set_ylabel("win rate with minus without (points)")
         ax.set_title("Card value by skill")
         ax.legend(fontsize=7, ncols=2)
         _note(fig, "Each point is one level's self-play; points are nudged sideways so their "
@@ -545,24 +599,27 @@ def item_value_by_skill_figure(summary: dict, items: list[str]) -> Figure:
 # design exploration (``reports.explore``'s summaries)
 
 
-def sweep_line_figure(summary: dict) -> Figure:
-    """One key swept: the first-player advantage and each seat's win rate at every value,
-    with 95% interval bands."""
+def sweep_line_figure(summary: dict, fair: float | None = None) -> Figure:
+    """One key swept: the first-player advantage (points; ``fair`` draws the band of a
+    balanced game) and each seat's win rate at every value, with 95% interval bands;
+    today's value (``summary["today"]``) marked, whole-number ticks for a whole-number
+    key."""
     key = summary["keys"][0]
     pts = summary["points"]
     x = np.array([float(pt["changes"][key]) for pt in pts])
+    today = (summary.get("today") or {}).get(key)
     with _style():
         fig = _figure(10, 3.6)
         left, right = fig.subplots(1, 2)
         f = [pt["first_player_advantage"] for pt in pts]
-        est = np.array([_nan(v["advantage"]) for v in f])
-        left.fill_between(x, [_nan(v["ci_low"]) for v in f], [_nan(v["ci_high"]) for v in f],
-                          color=ACCENT, alpha=0.2, lw=0)
+        est = _points([v["advantage"] for v in f])
+        _fair_band(left, fair)
+        left.fill_between(x, _points([v["ci_low"] for v in f]),
+                          _points([v["ci_high"] for v in f]), color=ACCENT, alpha=0.2, lw=0)
         left.plot(x, est, "o-", color=ACCENT)
         left.axhline(0, color=FAIR, lw=0.8, ls="--")
-        left.yaxis.set_major_formatter(PercentFormatter(1.0))
-        left.set_xlabel(key)
-        left.set_ylabel("first-player advantage")
+        left.yaxis.set_major_formatter(POINTS_AXIS)
+        left.set_ylabel("first-player advantage (points)")
         left.set_title("First-player advantage")
         colors = [ACCENT, SECOND, GOOD, BAD]
         for s, seat in enumerate(pts[0]["seats"]):
@@ -573,9 +630,15 @@ def sweep_line_figure(summary: dict) -> Figure:
                                alpha=0.15, lw=0)
             right.plot(x, w, "o-", color=c, label=seat["name"])
         right.yaxis.set_major_formatter(PercentFormatter(1.0))
-        right.set_xlabel(key)
         right.set_ylabel("outright wins")
         right.set_title("Each seat's wins")
+        for ax in (left, right):
+            ax.set_xlabel(key)
+            _whole_ticks(ax, list(x) + ([today] if today is not None else []))
+            if today is not None:
+                ax.axvline(float(today), color=FAIR, lw=1.2, ls=":",
+                           label=f"today ({key}={today})")
+        left.legend(loc="best")
         right.legend()
         _note(fig, f"{summary['games']:,} games a point, every point on the same seeds; "
                    "bands are 95% intervals.")
@@ -608,7 +671,14 @@ def sweep_heatmap_figure(summary: dict) -> Figure:
         ax.set_xlabel(kx)
         ax.set_ylabel(ky)
         ax.set_title("First-player advantage (points)")
-        fig.colorbar(im, ax=ax, format=PercentFormatter(1.0), shrink=0.8)
+        today = summary.get("today") or {}
+        if today.get(kx) in xs and today.get(ky) in ys:  # today's cell outlined
+            from matplotlib.patches import Rectangle
+
+            ax.add_patch(Rectangle((xs.index(today[kx]) - 0.5, ys.index(today[ky]) - 0.5), 1,
+                                   1, fill=False, lw=2, ec="black", label="today"))
+            _note(fig, f"Outlined: today's data ({kx}={today[kx]}, {ky}={today[ky]}).")
+        fig.colorbar(im, ax=ax, format=SHARE_IN_POINTS, shrink=0.8)
     return fig
 
 
@@ -621,7 +691,7 @@ def tornado_figure(summary: dict, top: int = 20) -> Figure:
         return _empty("Sensitivity", "no number could move")
     by = {(r["key"], r["direction"]): r for r in summary["effects"]}
     with _style():
-        fig = _figure(8, 0.6 + 0.32 * len(ranked))
+        fig = _figure(8, 1.0 + 0.5 * len(ranked))  # room for each bar's value
         ax = fig.subplots()
         y = np.arange(len(ranked))[::-1]
         for direction, color, dy in (("down", SECOND, -0.17), ("up", ACCENT, 0.17)):
@@ -635,22 +705,42 @@ def tornado_figure(summary: dict, top: int = 20) -> Figure:
                 ax.errorbar(d, yi + dy, xerr=_err([d], [scale * r["ci_low"]],
                                                   [scale * r["ci_high"]]),
                             fmt="none", ecolor=FAIR, capsize=2, lw=0.8)
+                # the value the step tried, on the other side of 0 from its bar
+                ax.annotate(str(r["value"]), (0, yi + dy), xytext=(-4 if d >= 0 else 4, 0),
+                            textcoords="offset points", ha="right" if d >= 0 else "left",
+                            va="center", fontsize=7, color=FAIR)
         ax.axvline(0, color=FAIR, lw=0.8)
         ahead = {k["key"]: k.get("ahead") for k in summary["ranked"]}
-        ax.set_yticks(y, [f"{k} (seat ahead {ahead[k]})" if ahead.get(k) else k
-                          for k in ranked])
+        today = {k["key"]: k.get("today") for k in summary["ranked"]}
+
+        def label(k):
+            text = k if today.get(k) is None else f"{k} = {today[k]} today"
+            return f"{text} (seat ahead {ahead[k]})" if ahead.get(k) else text
+
+        ax.set_yticks(y, [label(k) for k in ranked])
         unit = "" if summary["measure"] == "length" else " (points)"
         ax.set_xlabel(f"change of the {summary['measure']}{unit}")
         ax.set_title(f"Sensitivity: a step down (orange) and up (blue); "
                      f"{summary['games']:,} paired games each")
-        _note(fig, "Grey: no detectable effect (Holm-corrected) and the same seat ahead.")
+        _note(fig, "Grey: no detectable effect (Holm-corrected) and the same seat ahead. "
+                   "Beside each bar, the value the step tried.")
     return fig
 
 
 def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
-    """A balancing search: each objective's distance at every trial and the best so far;
-    with one number varied, the distance against its value too."""
+    """A balancing search: each objective's distance at every trial and the best so far
+    (distances in points, a length's in turns, as ``simkit.balance`` records them); with
+    one number varied, the distance against its value too, today's value marked and a
+    whole-number key on whole-number ticks."""
     cols = [f"objective:{o.text}" for o in spec.objectives]
+    turns = [o.measure == "length" for o in spec.objectives]
+    label = "distance to the objective" + (" (turns)" if all(turns) else "" if any(turns)
+                                           else " (points)")
+
+    def distance(c):  # settings the game refused: not drawn
+        y = trials[c].to_numpy(float)
+        return np.where(y >= 1e5, np.nan, y)
+
     with _style():
         one = len(spec.dimensions) == 1
         fig = _figure(10 if one else 6.5, 3.4)
@@ -658,26 +748,30 @@ def balance_trials_figure(trials: pd.DataFrame, spec) -> Figure:
         ax = axes[0] if one else axes
         colors = [ACCENT, SECOND, GOOD, BAD]
         for i, c in enumerate(cols):
-            y = trials[c].to_numpy(float)
-            y = np.where(y >= 1e5, np.nan, y)  # settings the game refused: not drawn
+            y = distance(c)
             ax.plot(trials["trial"], y, "o", ms=3, color=colors[i % 4], alpha=0.6)
             ax.plot(trials["trial"], np.minimum.accumulate(np.nan_to_num(y, nan=np.inf)),
                     "-", color=colors[i % 4], label=c.split(":", 1)[1] + " (best so far)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("trial")
-        ax.set_ylabel("distance to the objective")
+        ax.set_ylabel(label)
         ax.set_title("The search")
         ax.legend()
         if one:
-            key = spec.dimensions[0].key
+            d = spec.dimensions[0]
             for i, c in enumerate(cols):
-                y = trials[c].to_numpy(float)
-                axes[1].plot(trials[key], np.where(y >= 1e5, np.nan, y), "o", ms=4,
-                             color=colors[i % 4])
-            axes[1].set_xlabel(key)
-            axes[1].set_ylabel("distance to the objective")
-            axes[1].set_title(f"By {key}")
-        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 0 "
-                   "is today's data.")
+                axes[1].plot(trials[d.key], distance(c), "o", ms=4, color=colors[i % 4])
+            if d.kind != "choice" and d.today is not None:
+                _whole_ticks(axes[1], list(trials[d.key]) + [d.today], "x")
+                axes[1].axvline(float(d.today), color=FAIR, lw=1.2, ls=":",
+                                label=f"today ({d.key}={d.today})")
+                axes[1].legend()
+            axes[1].set_xlabel(d.key)
+            axes[1].set_ylabel(label)
+            axes[1].set_title(f"By {d.key}")
+        _note(fig, f"{spec.games:,} games a trial, every trial on the same seeds; trial 1 "
+                   "is today's data (when the search space holds it); distances in points "
+                   "(a length's in turns).")
     return fig
 
 

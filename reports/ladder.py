@@ -303,7 +303,8 @@ def ladder_text(summary: dict) -> str:
 # the report section
 
 
-def ladder_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
+def ladder_section(doc, folder: Path, summary: dict, prefix: str = "",
+                   fair: float = V.DEFAULT_FAIR) -> None:
     """The ladder's part of an HTML/Markdown report (``reports.build.Document``)."""
     from simkit.reports import figures as F
 
@@ -333,8 +334,9 @@ def ladder_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
               "the ladder as listed")
     doc.table(balance_frame(summary), caption="Balance by skill: each level in self-play "
               "(first-player advantage in points of score share; mean turns)")
-    doc.figure(F.balance_by_skill_figure(summary), f"{prefix}ladder_balance.png",
-               "balance by skill")
+    doc.figure(F.balance_by_skill_figure(summary, fair), f"{prefix}ladder_balance.png",
+               f"balance by skill: first-player advantage in points, with the fair band "
+               f"(±{100 * fair:g} of 0)")
     pts = [{"x": r["rating"], "feel": r.get("feel")} for r in summary["balance"]]
     if any((p["feel"] or {}).get("decisions") for p in sorted(pts, key=lambda p: p["x"])):
         doc.figure(F.feel_by_figure(sorted(pts, key=lambda p: p["x"]),
@@ -345,8 +347,9 @@ def ladder_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
     items = _item_levels(summary)
     if items is not None:
         doc.table(items, caption="Card value by skill: win rate with the card minus without "
-                  "it, in points, in each level's self-play (the cards with the largest "
-                  "values; 95% intervals)")
+                  "it, in points, in each level's self-play (95% intervals); shown first the "
+                  "cards whose interval is clear of 0 at some level, by that value, then the "
+                  "cards played most")
         doc.figure(F.item_value_by_skill_figure(summary, list(items["card"])),
                    f"{prefix}ladder_items.png", "card value by skill")
     seats = pd.DataFrame([{"seat": s["name"], "effect (Elo)": f"{s['effect']:+.0f}",
@@ -357,20 +360,29 @@ def ladder_section(doc, folder: Path, summary: dict, prefix: str = "") -> None:
 
 
 def _item_levels(summary: dict, top: int = 8) -> pd.DataFrame | None:
+    """The cards to show by skill, ``top`` at most, chosen by a criterion that noise does
+    not drive: first the cards whose value is clear of 0 (95% interval) at some level, by
+    the largest such value; then the cards played in the most seat-games. (The largest
+    estimate alone picks the noisiest card: a card played in 30 seat-games can show +40
+    points by luck.)"""
     values: dict[str, dict[str, str]] = {}
-    size: dict[str, float] = {}
+    clear: dict[str, float] = {}
+    played: dict[str, int] = {}
     for b in summary["balance"]:
         for it in b["items"] or []:
             if not it.get("enough") or it.get("difference") is None:
                 continue
-            name = it["item"] if "strategy" not in it else it["item"]
+            name = it.get("name") or it["item"]  # the display name, as the figure's
+            lo, hi = it["ci_low"], it["ci_high"]
             values.setdefault(name, {})[b["level"]] = (
-                f"{100 * it['difference']:+.1f} [{100 * it['ci_low']:+.1f}, "
-                f"{100 * it['ci_high']:+.1f}]")
-            size[name] = max(size.get(name, 0.0), abs(it["difference"]))
+                f"{100 * it['difference']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+            played[name] = played.get(name, 0) + int(it.get("occurred") or 0)
+            if lo is not None and hi is not None and (lo > 0 or hi < 0):
+                clear[name] = max(clear.get(name, 0.0), abs(it["difference"]))
     if not values:
         return None
-    chosen = sorted(size, key=lambda n: -size[n])[:top]
+    chosen = sorted(values, key=lambda n: (n not in clear, -clear.get(n, 0.0),
+                                           -played.get(n, 0), n))[:top]
     levels = [b["level"] for b in summary["balance"]]
     return pd.DataFrame([{"card": n, **{lv: values[n].get(lv, "-") for lv in levels}}
                          for n in chosen])

@@ -247,13 +247,32 @@ _QUANTILES = {"p05": 0.05, "p25": 0.25, "median": 0.5, "p75": 0.75, "p95": 0.95}
 
 
 def item_kind(column: str, meta: dict | None) -> str:
-    """"choice" for an item event that is a player's own choice (played, taken, bought,
-    kept), "outcome" for one that happens to the player (caught, lost, drawn), as the game
-    declares in run.json's ``choice_events``; "unclassified" when the game declares none."""
-    declared = (meta or {}).get("choice_events")
+    """"choice" for an item column that is a player's own choice (a card played, a tile
+    taken), "outcome" for one that happens to the player or that the state forces (drawn,
+    caught, a bunny placed), as the game declares column by column in run.json's
+    ``choice_columns`` (or, in a run made before them, event by event in
+    ``choice_events``); "unclassified" when the game declares neither."""
+    meta = meta or {}
+    columns = meta.get("choice_columns")
+    if columns is not None:
+        return "choice" if column in set(columns) else "outcome"
+    declared = meta.get("choice_events")
     if declared is None:
         return "unclassified"
     return "choice" if column.partition(":")[2] in set(declared) else "outcome"
+
+
+def item_name(column: str, meta: dict | None) -> str:
+    """How a person reads an item column: the game's display name from run.json's
+    ``item_names`` ("Move any farmer (placed)"), or, in a run made before them, the code
+    in words."""
+    names = (meta or {}).get("item_names") or {}
+    if column in names:
+        return str(names[column])
+    item, _, event = str(column).partition(":")
+    words = item.replace("_", " ")
+    words = words[:1].upper() + words[1:]
+    return f"{words} ({event.replace('_', ' ')})" if event else words
 
 
 def _item_row(name: str, n_total: int, wins_total: int, n1: int, w1: int, count_sum: int,

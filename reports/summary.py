@@ -10,7 +10,7 @@ import math
 from typing import TYPE_CHECKING
 
 from simkit.reports import verdict as V
-from simkit.reports.stats import item_kind
+from simkit.reports.stats import item_kind, item_name
 from simkit.reports.verdict import rows
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ def _items(items, games: pd.DataFrame, meta: dict) -> pd.DataFrame | None:
     if not len(values):
         return values
     kinds = values["item"].map(lambda c: item_kind(c, meta))
-    return values[kinds != "outcome"]
+    values = values[kinds != "outcome"]
+    return values.assign(name=values["item"].map(lambda c: item_name(c, meta)))
 
 
 def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR,
@@ -44,7 +45,8 @@ def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR,
     meta = meta or {}
     if hasattr(games, "tables"):
         t = games.tables(meta)
-        t["items"] = [r for r in t["items"] if item_kind(r["item"], meta) != "outcome"]
+        t["items"] = [{**r, "name": item_name(r["item"], meta)} for r in t["items"]
+                      if item_kind(r["item"], meta) != "outcome"]
         t["feel"] = games.feel.metrics(meta.get("master_seed") or 0) \
             if games.feel is not None else None
     else:
@@ -64,7 +66,10 @@ def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR,
         if sv is not None:
             verdicts.append(sv)
     if t["items"] is not None and len(t["items"]):
-        verdicts += V.item_verdicts(t["items"], meta.get("players"))
+        from simkit.checks import check_values
+
+        verdicts += V.item_verdicts(t["items"], meta.get("players"),
+                                    checks=check_values(meta.get("card_checks")))
     t["verdicts"] = V.qualify_all(verdicts, meta.get("strategies"))
     return t
 
@@ -92,6 +97,7 @@ def summary_dict(games, meta: dict | None, items=None,
         "first_player_advantage": records(t["fpa"]), "scores": records(t["scores"]),
         "length": records(t["length"]), "endings": records(t["endings"]),
         "items": records(t["items"]), "feel": t["feel"],
+        "card_checks": meta.get("card_checks"),
         "models": meta.get("models"), "model_note": model_note(meta),
     }
 

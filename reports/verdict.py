@@ -207,10 +207,45 @@ def strategy_verdict(strategies, players: int) -> Verdict | None:
                    f"{_ci(best['share_low'], best['share_high'])}, {others}).", players, figures)
 
 
-def item_verdicts(values, players: int | None = None, label: str = "card") -> list[Verdict]:
+def card_check(item: str, checks: dict | None, direction: str,
+               strategy: str | None = None) -> tuple[str, dict | None]:
+    """What a card verdict says of its cause (``docs/statistics.md``): the paired effect of
+    removing one copy when ``--check-cards`` checked the card (``checks``: ``{item: check}``,
+    ``simkit.checks.check_values``), else that win rate with and without it is an
+    association (``direction``: "winning" or "losing"), and why it could not be checked.
+    A card valued for ``strategy`` is judged on that strategy's win rate."""
+    c = (checks or {}).get(str(item).partition(":")[0])
+    if c is None:
+        return f"associated with {direction} (not checked)", None
+    if c.get("reason"):
+        return f"associated with {direction} (not checked: {c['reason']})", c
+    moved, n = c.get("moved"), int(c.get("games") or 0)
+    mine = [r for r in c.get("strategies") or [] if r.get("group") == strategy]
+    if strategy not in (None, "all") and mine:  # one check serves every strategy's verdict
+        moved = {**mine[0], "kind": "strategy"}
+    if not moved:
+        return f"associated with {direction} (not checked)", None
+    span = _ci(moved["ci_low"], moved["ci_high"], pts)
+    widened = (f", its interval widened for picking the largest of {moved['adjusted_for']} "
+               "seats" if moved.get("adjusted_for") else "")
+    head = f"checked: removing one {c['name']}"
+    if moved["ci_low"] > 0 or moved["ci_high"] < 0:
+        return (f"{head} moves {moved['group']}'s win rate by {pts(moved['difference'])} "
+                f"points {span} over {n:,} paired games{widened}"), c
+    if moved.get("kind") == "strategy":  # the card was valued for this strategy
+        return (f"{head} does not move {moved['group']}'s win rate detectably over {n:,} "
+                f"paired games ({pts(moved['difference'])} {span})"), c
+    return (f"{head} moves no seat's win rate detectably over {n:,} paired games (largest: "
+            f"{moved['group']} {pts(moved['difference'])} {span}{widened})"), c
+
+
+def item_verdicts(values, players: int | None = None, label: str = "card",
+                  checks: dict | None = None) -> list[Verdict]:
     """The strongest and weakest items among those with enough games, from
     ``item_value`` (a DataFrame or its rows; choices only; by strategy when it has a
-    strategy column): an item is named only when its interval excludes 0."""
+    strategy column): an item is named only when its interval excludes 0, by its display
+    name (a ``name`` column) when it has one, with what a check of it found (``checks``:
+    ``{item: check}``; ``card_check``)."""
     out = []
     table = rows(values)
     has_strategy = "strategy" in values.columns if hasattr(values, "columns") else \
@@ -230,18 +265,19 @@ def item_verdicts(values, players: int | None = None, label: str = "card") -> li
         strong = _descending([r for r in ok if r["ci_low"] > 0], "difference")
         weak = sorted([r for r in ok if r["ci_high"] < 0], key=lambda r: r["difference"])
         parts = []
-        if strong:
-            r = strong[0]
-            parts.append(f"strongest {label}{who}: {r['item']}, {pts(r['difference'])} points "
-                         f"of win rate {_ci(r['ci_low'], r['ci_high'], pts)}")
-            figures["strongest"] = {"item": r["item"], "difference": r["difference"],
-                                    "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
-        if weak:
-            r = weak[0]
-            parts.append(f"weakest{who}: {r['item']}, {pts(r['difference'])} "
-                         f"{_ci(r['ci_low'], r['ci_high'], pts)}")
-            figures["weakest"] = {"item": r["item"], "difference": r["difference"],
-                                  "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+        for role, found, direction in (("strongest", strong, "winning"),
+                                       ("weakest", weak, "losing")):
+            if not found:
+                continue
+            r = found[0]
+            cause, check = card_check(r["item"], checks, direction, strategy)
+            head = f"strongest {label}{who}" if role == "strongest" else f"weakest{who}"
+            unit = " points of win rate" if role == "strongest" else ""
+            parts.append(f"{head}: {r.get('name') or r['item']}, {pts(r['difference'])}{unit} "
+                         f"{_ci(r['ci_low'], r['ci_high'], pts)}, {cause}")
+            figures[role] = {"item": r["item"], "name": r.get("name") or r["item"],
+                             "difference": r["difference"], "ci_low": r["ci_low"],
+                             "ci_high": r["ci_high"], "check": check}
         if not parts:
             text = (f"No {label}'s value{who} differs from zero at 95% confidence "
                     f"({len(ok)} judged).")

@@ -4,15 +4,23 @@ seeds with intervals.
 
 - A *trial* plays ``games`` games at one setting, always on the search's master seed, so
   every candidate meets the same deals (common random numbers): two candidates differ by
-  their numbers, not by luck. Today's data is the first trial.
+  their numbers, not by luck. Trials count from 1 (progress lines, files, confirmations);
+  today's data is trial 1 when the search space holds it.
 - One objective: Optuna's TPE sampler (seeded); several: NSGA-II (seeded), whose answer is
   the Pareto front (no setting on it is better at every objective than another).
 - Objectives, each a distance to minimise: ``first-player-advantage`` (|seat 1's score share
   minus the mean share|), ``seat-spread`` (largest seat's share minus smallest),
-  ``item:NAME`` (|the card's value|), ``length=LO..HI`` (turns outside the range).
-- The best ``confirm`` settings (and the smallest change from today's data whose trial met
-  the target) are played again on fresh seeds (master seed ``seed + 1``) with
-  ``confirm_games`` games, with 95% intervals, so the answer is not a lucky draw.
+  ``item:NAME`` (|the card's value|), ``length=LO..HI`` (turns outside the range). Every
+  figure of a balance folder is in points (100 a share), a length in turns.
+- Confirmation, on fresh seeds (master seed ``seed + 1``, ``confirm_games`` games, the same
+  games for every setting, so any two are paired): today's data, the best ``confirm``
+  settings of the search and the smallest change from today's data whose trial met the
+  target. The *confirmed best* is the one nearest the objective there, compared with
+  today's data by a paired 95% interval. Then each varied number alone is set to the
+  confirmed best's value and paired with today's data, which says which numbers moved the
+  objective and which did nothing. A recommendation that puts a number at its declared
+  bound (a strength or count at its lowest, a cost at its highest) is warned of: it may
+  take a card or an action out of play.
 
 A balance folder: balance.json (settings, versions), trials.parquet and trials.csv (every
 trial: its numbers and measures), summary.json, confirmed/ (a run folder a confirmed
@@ -160,7 +168,8 @@ class BalanceSpec:
                 "vary": [d.__dict__ | {"choices": list(d.choices)} for d in self.dimensions],
                 "objectives": [o.text for o in self.objectives], "trials": self.trials,
                 "games": self.games, "confirm": self.confirm,
-                "confirm_games": self.confirm_games, "target": self.target, "seed": self.seed,
+                "confirm_games": self.confirm_games, "target": 100 * self.target,  # points
+                "seed": self.seed,
                 "sampler": "TPE" if len(self.objectives) == 1 else "NSGA-II"}
 
 
@@ -196,15 +205,23 @@ def make_balance(game, players, varies, objectives, trials=40, games=4000, confi
     return spec
 
 
+def scale(measure: str) -> float:
+    """A measure's unit in a balance folder: points (100 a share) for every rate, a
+    first-player advantage, a spread or a card's value; turns for the length."""
+    return 1.0 if measure == "length" else 100.0
+
+
 def _measures(spec: BalanceSpec, res) -> dict[str, float]:
+    """Every objective's measure and the three usual ones, in points (turns for length)."""
     from simkit.reports.explore import measure_of
 
     out = {}
     for o in spec.objectives:
-        out[o.text] = measure_of(o.measure, res.games, spec.players, res.items, res.meta)
+        out[o.text] = scale(o.measure) * measure_of(o.measure, res.games, spec.players,
+                                                    res.items, res.meta)
     for m in ("first-player-advantage", "seat-spread", "length"):
         if m not in out:
-            out[m] = measure_of(m, res.games, spec.players)
+            out[m] = scale(m) * measure_of(m, res.games, spec.players)
     return out
 
 
@@ -228,7 +245,6 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
     import optuna
     import pandas as pd
 
-    from simkit.reports.explore import point_figures
     from simkit.runner import _versions
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -301,8 +317,9 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                 dist = [REFUSED] * len(spec.objectives)
             else:
                 dist = [o.distance(m[o.text]) for o in spec.objectives]
-            history.append({"trial": trial.number, **setting, **{f"measure:{k}": v
-                                                                 for k, v in m.items()},
+            number = trial.number + 1  # trials count from 1, in every line and file
+            history.append({"trial": number, **setting, **{f"measure:{k}": v
+                                                           for k, v in m.items()},
                             **{f"objective:{o.text}": x for o, x in
                                zip(spec.objectives, dist, strict=True)},
                             "refused": refused or "",
@@ -310,9 +327,10 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             folders.write_text(out / "trials.partial.json",
                                json.dumps(history, default=float) + "\n")
             if progress:
-                print(f"  trial {trial.number + 1}/{spec.trials}: "
+                print(f"  trial {number}/{spec.trials}: "
                       + ", ".join(f"{k}={v}" for k, v in setting.items()) + " -> "
-                      + ", ".join(f"{o.text} {_fmt(o, m[o.text])}" for o in spec.objectives),
+                      + ", ".join(f"{o.text} {_fmt(o, m[o.text])}" if m else "refused"
+                                  for o in spec.objectives),
                       file=sys.stderr)
             return dist if many else dist[0]
 
@@ -335,7 +353,7 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
             csv_frame(trials).to_csv(tmp, index=False)
         objective_cols = [f"objective:{o.text}" for o in spec.objectives]
         if many:
-            front = sorted({t.number for t in study.best_trials})
+            front = sorted({t.number + 1 for t in study.best_trials})
             chosen = [t for t in front if t in set(played["trial"])]
         else:
             chosen = list(played.sort_values(objective_cols[0], kind="stable")["trial"])
@@ -347,45 +365,42 @@ def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
                 settings.add(tuple(row[k] for k in keys))
                 distinct.append(t)
         chosen = distinct[: spec.confirm * (2 if many else 1)]
-        spans = {d.key: d.span() for d in spec.dimensions}
-        meets = played[(played[objective_cols] <= spec.target).all(axis=1)] \
-            if all(o.measure != "length" for o in spec.objectives) else \
-            played[(played[objective_cols] <= 0).all(axis=1)]
-        smallest = None
-        if len(meets):
-            change = meets[keys].apply(lambda r: sum(abs(float(r[k]) - float(today[k])) /
-                                                     spans[k] for k in keys), axis=1)
-            smallest = int(meets.loc[change.idxmin(), "trial"])
-            same = [t for t in chosen if all(
-                trials.loc[trials["trial"] == t, k].iloc[0] ==
-                trials.loc[trials["trial"] == smallest, k].iloc[0] for k in keys)]
+        smallest = _smallest_change(spec, trials, played, objective_cols, today)
+        if smallest is not None and smallest not in chosen:
+            same = [t for t in chosen if _setting(trials, t, keys) ==
+                    _setting(trials, smallest, keys)]
             if same:
                 smallest = same[0]
             else:
                 chosen.append(smallest)
+        confirm = Confirmations(spec, out, workers, scheduler, progress)
+        base = confirm.play(today, "today", "today's data")
         confirmed = []
-        for n, t in enumerate(chosen):
+        for t in chosen:
             row = trials[trials["trial"] == t].iloc[0]
-            setting = {k: (int(row[k]) if isinstance(today[k], int) else float(row[k]))
-                       for k in keys}
-            folder = out / "confirmed" / f"{n + 1:02d}-trial{t}"
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            if progress:
-                print(f"  confirming trial {t} on {spec.confirm_games:,} fresh games ...",
-                      file=sys.stderr)
-            _play(spec, setting, spec.confirm_games, spec.seed + 1, workers, scheduler,
-                  folder)
-            figures = point_figures(folder, 0.01)
-            confirmed.append({"trial": t, "setting": setting, "folder": str(
-                folder.relative_to(out)), "smallest_change": t == smallest,
-                "search": {c: float(row[c]) for c in objective_cols},
-                **_confirmed(spec, folder, figures)})
+            setting = _setting(trials, t, keys, today)
+            c = confirm.play(setting, f"trial{t}", f"trial {t}")
+            confirmed.append({"trial": t, **c, "smallest_change": t == smallest,
+                              "search": {col: float(row[col]) for col in objective_cols}})
+        today_row = next((c for c in confirmed if c["setting"] == today), None)
+        if today_row is None:
+            today_row = {"trial": _trial_of(trials, today, keys), **base,
+                         "smallest_change": False, "search": {}}
+            confirmed.append(today_row)
+        for c in confirmed:
+            c["today"] = c["setting"] == today
+            c["against_today"] = _against(spec, confirm, c["setting"], today)
+        best = _confirmed_best(spec, confirmed)
+        keys_moved = _key_effects(spec, confirm, best["setting"], today,
+                                  [c["setting"] for c in confirmed if c is not best]) \
+            if best else []
         from simkit.reports.figures import balance_trials_figure, save
 
         fig = balance_trials_figure(trials, spec)
         with folders.new_file(out / "trials.png") as tmp:
             save(fig, tmp)
-        summary = _summary(spec, trials, confirmed, today, smallest, search_seconds)
+        summary = _summary(spec, trials, confirmed, today, smallest, search_seconds, best,
+                           keys_moved)
         summary["sampler"] = doc["spec"]["sampler"]
         folders.write_json(out / "summary.json", summary)
         doc["complete"] = True
@@ -486,48 +501,316 @@ def space_size(spec: BalanceSpec) -> int | None:
 
 
 def _fmt(o: Objective, v: float) -> str:
-    return f"{v:.1f} turns" if o.measure == "length" else f"{100 * v:+.2f} points"
+    """A measure of a balance folder (already in points, or turns) for people."""
+    return f"{v:.1f} turns" if o.measure == "length" else f"{v:+.2f} points"
+
+
+def _setting(trials, t: int, keys: list[str], today: dict | None = None) -> dict:
+    """Trial ``t``'s setting, each value of the type of today's (when given)."""
+    row = trials[trials["trial"] == t].iloc[0]
+    if today is None:
+        return {k: row[k] for k in keys}
+    return {k: (int(row[k]) if isinstance(today[k], int) else float(row[k])) for k in keys}
+
+
+def _trial_of(trials, setting: dict, keys: list[str]) -> int | None:
+    """The first trial that played ``setting``, or None."""
+    for t in trials["trial"]:
+        if all(float(_setting(trials, t, keys)[k]) == float(setting[k]) for k in keys):
+            return int(t)
+    return None
+
+
+def _smallest_change(spec, trials, played, objective_cols, today) -> int | None:
+    """The trial nearest today's data (ranges scaled to one) among those whose search figures
+    met every objective: within +-target points, or a length within its range."""
+    keys = [d.key for d in spec.dimensions]
+    spans = {d.key: d.span() for d in spec.dimensions}
+    ok = None
+    for o, col in zip(spec.objectives, objective_cols, strict=True):
+        limit = 0.0 if o.measure == "length" else 100 * spec.target
+        met = played[col] <= limit + 1e-9
+        ok = met if ok is None else ok & met
+    meets = played[ok]
+    if not len(meets):
+        return None
+    change = meets[keys].apply(lambda r: sum(abs(float(r[k]) - float(today[k])) / spans[k]
+                                             for k in keys), axis=1)
+    return int(meets.loc[change.idxmin(), "trial"])
+
+
+class Confirmations:
+    """Settings played on the confirmation seeds (master seed ``seed + 1``, the same games
+    for every setting, so any two are paired), each setting once, in folders
+    ``confirmed/NN-NAME``."""
+
+    def __init__(self, spec: BalanceSpec, out: Path, workers, scheduler, progress: bool):
+        self.spec, self.out = spec, out
+        self.workers, self.scheduler, self.progress = workers, scheduler, progress
+        self.played: dict[tuple, dict] = {}
+
+    def play(self, setting: dict, name: str, label: str) -> dict:
+        from simkit.reports.explore import point_figures
+
+        key = tuple(sorted(setting.items()))
+        if key not in self.played:
+            folder = self.out / "confirmed" / f"{len(self.played) + 1:02d}-{name}"
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            if self.progress:
+                print(f"  confirming {label} on {self.spec.confirm_games:,} fresh games ...",
+                      file=sys.stderr)
+            _play(self.spec, setting, self.spec.confirm_games, self.spec.seed + 1,
+                  self.workers, self.scheduler, folder)
+            figures = point_figures(folder, self.spec.target)
+            self.played[key] = {"setting": dict(setting),
+                                "folder": str(folder.relative_to(self.out)),
+                                **_confirmed(self.spec, folder, figures)}
+        return dict(self.played[key])
+
+    def paired(self, measure: str, setting: dict, base: dict) -> dict:
+        """``measure`` at ``setting`` minus at ``base`` on the confirmation games, with its
+        95% interval, in points (turns for length)."""
+        from simkit.reports.explore import _load, paired_difference
+
+        runs = []
+        for s in (base, setting):
+            folder = self.out / self.played[tuple(sorted(s.items()))]["folder"]
+            games, meta = _load(folder)
+            runs.append((games, meta, folder / "items.parquet"))
+        (gb, mb, ib), (gc, mc, ic) = runs
+        d = paired_difference(measure, gb, gc, self.spec.players, ib, ic, mb, mc,
+                              seed=self.spec.seed)
+        k = scale(measure)
+        return {"difference": k * d["difference"], "ci_low": k * d["ci_low"],
+                "ci_high": k * d["ci_high"]}
+
+
+def _toward(o: Objective, base: float, d: dict) -> bool:
+    """Whether a paired change ``d`` moves ``base`` toward the objective, its whole 95%
+    interval on that side of 0."""
+    if o.measure == "length":
+        return (base < o.low and d["ci_low"] > 0) or (base > o.high and d["ci_high"] < 0)
+    if o.measure == "seat-spread":
+        return d["ci_high"] < 0
+    return (base > 0 and d["ci_high"] < 0) or (base < 0 and d["ci_low"] > 0)
+
+
+def _against(spec: BalanceSpec, confirm: Confirmations, setting: dict, today: dict
+             ) -> dict | None:
+    """Each objective's paired change from today's data to ``setting`` on the confirmation
+    games, and whether it is detectably better (closer, the change's interval clear of 0 on
+    the side toward the objective). None for today's data itself."""
+    if setting == today:
+        return None
+    base = confirm.play(today, "today", "today's data")
+    out = {}
+    for o in spec.objectives:
+        d = confirm.paired(o.measure, setting, today)
+        b = base["objectives"][o.text]["estimate"]
+        c = b + d["difference"]
+        out[o.text] = {**d, "better": bool(_toward(o, b, d)
+                                           and o.distance(c) < o.distance(b))}
+    return out
+
+
+def _confirmed_best(spec: BalanceSpec, confirmed: list[dict]) -> dict | None:
+    """The confirmed setting nearest the objectives on the confirmation games (the first
+    objective first; today's data wins a tie, since it changes nothing)."""
+    if not confirmed:
+        return None
+    return min(confirmed, key=lambda c: (
+        *[c["objectives"][o.text]["distance"] for o in spec.objectives], not c["today"]))
+
+
+def _key_effects(spec: BalanceSpec, confirm: Confirmations, best: dict, today: dict,
+                 others=()) -> list[dict]:
+    """Each varied number's own effect: today's data with that number alone set to the
+    confirmed best's value (or, where the best keeps today's, the first other confirmed
+    setting's: ``from_best`` False), paired with today's data on the confirmation games (95%
+    intervals). ``moves``: an interval clear of 0; ``negligible``: wholly within +-target
+    points (a length objective: within +-1 turn). ``changed`` False: no confirmed setting
+    moved the number, so nothing was measured."""
+    out = []
+    for d in spec.dimensions:
+        k = d.key
+        tried = next((s[k] for s in (best, *others) if s[k] != today[k]), today[k])
+        row = {"key": k, "today": today[k], "best": best[k], "tried": tried,
+               "from_best": tried == best[k], "changed": tried != today[k], "effects": {}}
+        if row["changed"]:
+            alone = {**today, k: tried}
+            confirm.play(alone, f"{k}={tried}", f"{k}={tried} alone")
+            for o in spec.objectives:
+                e = confirm.paired(o.measure, alone, today)
+                width = 1.0 if o.measure == "length" else 100 * spec.target
+                e["moves"] = bool(e["ci_low"] > 0 or e["ci_high"] < 0)
+                e["negligible"] = bool(-width <= e["ci_low"] and e["ci_high"] <= width)
+                row["effects"][o.text] = e
+        out.append(row)
+    return out
+
+
+OUT_OF_PLAY_FIELDS = ("strength", "count", "copies", "number", "amount", "health", "value")
+"""Fields whose lowest value may leave a card or an action with nothing to do."""
+
+
+def bound_warnings(spec: BalanceSpec, setting: dict, today: dict) -> list[str]:
+    """A line for every number a recommendation moves to its declared bound: a strength or a
+    count at its lowest may take a card or an action out of play, a cost at its highest
+    may price it out; any other bound means the best may lie beyond the range."""
+    from simkit.explore import numeric_params
+
+    params = numeric_params(spec.game, {k: data.thaw(v) for k, v in spec.overrides})
+    out = []
+    for key, v in setting.items():
+        p = params[key]
+        low = p.min is not None and v <= p.min
+        high = p.max is not None and v >= p.max
+        if v == today[key] or not (low or high):
+            continue
+        field = p.field or key.rsplit(".", 1)[-1]
+        what = f"the {p.record} {p.records.noun}" if p.record and p.records else key
+        bounds = f"{'' if p.min is None else p.min}..{'' if p.max is None else p.max}"
+        if "cost" in field and high:
+            why = f"the highest cost may price {what} out of play; check that it is still used"
+        elif low and "cost" not in field and any(f in field for f in OUT_OF_PLAY_FIELDS):
+            why = f"its lowest {field} may take {what} out of play; check that it is still used"
+        else:
+            why = "the best may lie beyond the range the data allows"
+        out.append(f"Warning: the recommendation sets {key}={v}, at its bound ({bounds}): "
+                   f"{why}.")
+    return out
+
+
+def _objective_value(o: Objective, c: dict) -> str:
+    x = c["objectives"][o.text]
+    iv = f" [{x['ci_low']:+.2f}, {x['ci_high']:+.2f}]" if "ci_low" in x else ""
+    if o.measure == "length":
+        iv = f" [{x['ci_low']:.1f}, {x['ci_high']:.1f}]" if "ci_low" in x else ""
+        return f"length {x['estimate']:.1f}{iv} turns"
+    name = "first-player advantage" if o.measure == "first-player-advantage" else o.text
+    return f"{name} {x['estimate']:+.2f}{iv} points"
 
 
 def _confirmed(spec: BalanceSpec, folder: Path, figures: dict) -> dict:
-    """A confirmed setting's measures on fresh seeds with 95% intervals (paired bootstrap
-    over its games for the seat spread)."""
+    """A confirmed setting's measures on fresh seeds with 95% intervals, in points (a
+    length in turns); ``objectives``: each objective's measure and distance."""
     from simkit.reports.explore import _load, measure_of
 
     games, meta = _load(folder)
     f = figures["first_player_advantage"]
     length = next(x for x in figures["length"] if x["measure"] == "turns")
     half = 1.96 * length["sd"] / math.sqrt(max(1, figures["games"])) if length["sd"] else 0
-    out = {"games": figures["games"],
-           "first_player_advantage": {"estimate": f["advantage"], "ci_low": f["ci_low"],
-                                      "ci_high": f["ci_high"]},
-           "length": {"estimate": length["mean"], "ci_low": length["mean"] - half,
-                      "ci_high": length["mean"] + half},
-           "seats": figures["seats"]}
+    fpa = {"estimate": 100 * f["advantage"], "ci_low": 100 * f["ci_low"],
+           "ci_high": 100 * f["ci_high"]}
+    turns = {"estimate": length["mean"], "ci_low": length["mean"] - half,
+             "ci_high": length["mean"] + half}
+    seats = [{**s, **{k: 100 * s[k] for k in ("advantage", "adv_low", "adv_high")
+                      if s.get(k) is not None}} for s in figures["seats"]]
+    objectives = {}
     for o in spec.objectives:
-        if o.measure.startswith("item:"):
-            out[o.text] = {"estimate": measure_of(o.measure, games, spec.players,
-                                                  folder / "items.parquet", meta)}
-    fa = out["first_player_advantage"]
+        if o.measure == "first-player-advantage":
+            x = dict(fpa)
+        elif o.measure == "length":
+            x = dict(turns)
+        else:
+            x = {"estimate": 100 * measure_of(o.measure, games, spec.players,
+                                              folder / "items.parquet", meta)}
+        objectives[o.text] = {**x, "distance": o.distance(x["estimate"])}
+    out = {"games": figures["games"], "first_player_advantage": fpa, "length": turns,
+           "seats": seats, "objectives": objectives}
     # met: the estimate within +-target and its whole 95% interval within +-2 x target
-    out["meets_target"] = bool(abs(fa["estimate"]) <= spec.target
-                               and -2 * spec.target <= fa["ci_low"]
-                               and fa["ci_high"] <= 2 * spec.target) \
+    t = 100 * spec.target
+    out["meets_target"] = bool(abs(fpa["estimate"]) <= t and -2 * t <= fpa["ci_low"]
+                               and fpa["ci_high"] <= 2 * t) \
         if any(o.measure == "first-player-advantage" for o in spec.objectives) else None
     return out
 
 
-def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
+def _describe(setting: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in setting.items())
+
+
+def _name(c: dict) -> str:
+    return "today's data" if c.get("today") else \
+        f"trial {c['trial']}" if c.get("trial") is not None else "a confirmed setting"
+
+
+def _best_verdict(spec, best: dict, today_row: dict) -> str:
+    n = f"{best['games']:,}"
+    figures = "; ".join(_objective_value(o, best) for o in spec.objectives)
+    if best["today"]:
+        return (f"Today's data ({_describe(best['setting'])}) is the confirmed best: no "
+                f"setting the search found came closer on {n} fresh games ({figures}).")
+    against = best["against_today"]
+    parts = []
+    for o in spec.objectives:
+        a = against[o.text]
+        parts.append(f"{a['difference']:+.2f} [{a['ci_low']:+.2f}, {a['ci_high']:+.2f}]"
+                     f"{' turns' if o.measure == 'length' else ' points'} on "
+                     f"{_what(o)}, "
+                     + ("detectably better" if a["better"] else "not detectably better"))
+    return (f"Confirmed best: {_describe(best['setting'])} ({_name(best)}), {figures} on "
+            f"{n} fresh games; today's data: "
+            + "; ".join(_objective_value(o, today_row) for o in spec.objectives)
+            + "; the paired change from today's data: " + "; ".join(parts) + ".")
+
+
+def _keys_verdict(spec, keys: list[dict]) -> str | None:
+    """Which varied numbers moved the objective and which did nothing, each measured alone
+    from today's data on the confirmation games."""
+    if not keys or not any(k["changed"] for k in keys):
+        return None
+    parts = []
+    for k in keys:
+        if not k["changed"]:
+            parts.append(f"{k['key']} stays at today's {k['today']} in every confirmed "
+                         "setting (not measured)")
+            continue
+        move = f"{k['key']} {k['today']} -> {k['tried']}" + (
+            "" if k["from_best"] else " (another confirmed setting's; the best keeps today's)")
+        for o in spec.objectives:
+            e = k["effects"][o.text]
+            unit = "turns" if o.measure == "length" else "points"
+            figure = f"{e['difference']:+.2f} [{e['ci_low']:+.2f}, {e['ci_high']:+.2f}] {unit}"
+            what = _what(o)
+            if e["moves"]:
+                parts.append(f"{move} moves {what} by {figure}")
+            elif e["negligible"]:
+                parts.append(f"{move} does nothing to {what} ({figure}, within "
+                             f"±{_width(spec, o)})")
+            else:
+                parts.append(f"{move} shows no detectable effect on {what} ({figure}; too "
+                             f"few games to rule out ±{_width(spec, o)})")
+    return ("Each number alone, from today's data (paired on "
+            f"{spec.confirm_games:,} fresh games, 95%): " + "; ".join(parts) + ".")
+
+
+def _what(o: Objective) -> str:
+    return {"length": "the length", "first-player-advantage": "the first-player advantage",
+            "seat-spread": "the seat spread"}.get(o.measure, f"the value of {o.text[5:]}")
+
+
+def _points(spec) -> str:
+    t = 100 * spec.target
+    return f"{t:g} point{'' if t == 1 else 's'}"
+
+
+def _width(spec, o: Objective) -> str:
+    return "1 turn" if o.measure == "length" else _points(spec)
+
+
+def _summary(spec, trials, confirmed, today, smallest, seconds, best=None,
+             keys=()) -> dict:
     from simkit.reports.verdict import clean, qualify
 
-    best = confirmed[0] if confirmed else None
-    verdicts = []
+    verdicts, warnings = [], []
+    today_row = next((c for c in confirmed if c["today"]), None)
     if best:
-        s = ", ".join(f"{k}={v}" for k, v in best["setting"].items())
-        fa = best["first_player_advantage"]
-        verdicts.append(f"Best setting found: {s}; confirmed on {best['games']:,} fresh "
-                        f"games, first-player advantage {100 * fa['estimate']:+.2f} points "
-                        f"[{100 * fa['ci_low']:+.2f}, {100 * fa['ci_high']:+.2f}].")
+        verdicts.append(_best_verdict(spec, best, today_row))
+        line = _keys_verdict(spec, list(keys))
+        if line:
+            verdicts.append(line)
+        warnings += bound_warnings(spec, best["setting"], today)
     if smallest is not None:
         c = next(x for x in confirmed if x["trial"] == smallest)
         changes = {k: v for k, v in c["setting"].items() if v != today[k]}
@@ -535,27 +818,34 @@ def _summary(spec, trials, confirmed, today, smallest, seconds) -> dict:
         verdicts.append("The smallest change from today's data that met the target in the "
                         "search: " + (", ".join(f"{k} {today[k]} -> {v}" for k, v in
                                                 changes.items()) or "none (today meets it)")
-                        + f"; confirmed: first-player advantage {100 * fa['estimate']:+.2f} "
-                        f"[{100 * fa['ci_low']:+.2f}, {100 * fa['ci_high']:+.2f}] points"
+                        + f" (trial {smallest}); confirmed: first-player advantage "
+                        f"{fa['estimate']:+.2f} [{fa['ci_low']:+.2f}, {fa['ci_high']:+.2f}] "
+                        "points"
                         + ("" if c["meets_target"] is None else
                            " (meets the target)" if c["meets_target"] else
                            " (on fresh seeds it does not meet the target: a lucky draw in "
                            "the search, or too few games a trial)") + ".")
+        warnings += [w for w in bound_warnings(spec, c["setting"], today) if w not in warnings]
     elif any(c["meets_target"] for c in confirmed):
         verdicts.append(f"No trial's search figures (of {spec.games:,} games) came within "
-                        f"±{100 * spec.target:g} points, but confirmed on fresh games, "
-                        + ", ".join(f"trial {c['trial']}" for c in confirmed
-                                    if c["meets_target"]) + " meet the target.")
+                        f"±{_points(spec)}, but confirmed on fresh games, "
+                        + ", ".join(_name(c) for c in confirmed if c["meets_target"])
+                        + " meet the target.")
     else:
-        verdicts.append(f"No trial met the target (±{100 * spec.target:g} points); the best "
+        verdicts.append(f"No trial met the target (±{_points(spec)}); the best "
                         "settings are confirmed above: widen the ranges or vary other numbers.")
     verdicts = [qualify(v, spec.strategies) for v in verdicts]  # "under random play"
+    verdicts += warnings  # a page that shows the verdicts shows the warnings too
     refused = int((trials["refused"] != "").sum()) if "refused" in trials else 0
     return clean({"kind": "balance", **spec.as_dict(), "today": today,
+                  "units": "points (100 a share); a length in turns",
                   "trials_played": len(trials), "trials_refused": refused,
                   "search_seconds": round(seconds, 1),
                   "confirmed": confirmed, "smallest_change_trial": smallest,
-                  "verdicts": verdicts})
+                  "best": None if best is None else {"setting": best["setting"],
+                                                     "trial": best["trial"],
+                                                     "today": best["today"]},
+                  "keys": list(keys), "verdicts": verdicts, "warnings": warnings})
 
 
 def balance_text(summary: dict) -> str:
@@ -564,15 +854,19 @@ def balance_text(summary: dict) -> str:
              f"{', '.join(summary['objectives'])} ({summary['sampler']}, "
              f"{summary['trials_played']} trials of {summary['games']:,} games on common "
              f"seeds, {summary['search_seconds']:.0f} s)", "Verdict"]
-    lines += [f"  {v}" for v in summary["verdicts"]]
-    lines.append(f"Confirmed on {summary['confirm_games']:,} fresh games each (95% intervals)")
+    lines += [f"  {v}" for v in summary["verdicts"]]  # the warnings among them
+    lines.append(f"Confirmed on {summary['confirm_games']:,} fresh games each, the same games "
+                 "for every setting (95% intervals, points)")
+    best = summary.get("best") or {}
     for c in summary["confirmed"]:
         fa, ln = c["first_player_advantage"], c["length"]
-        lines.append(f"  trial {c['trial']:>3}: " + ", ".join(f"{k}={v}" for k, v in
-                                                                c["setting"].items())
-                     + f"  FPA {100 * fa['estimate']:+.2f} [{100 * fa['ci_low']:+.2f}, "
-                       f"{100 * fa['ci_high']:+.2f}]  turns {ln['estimate']:.1f}"
+        label = "today" if c.get("today") and c["trial"] is None else f"trial {c['trial']:>3}"
+        lines.append(f"  {label}: " + _describe(c["setting"])
+                     + f"  FPA {fa['estimate']:+.2f} [{fa['ci_low']:+.2f}, "
+                       f"{fa['ci_high']:+.2f}]  turns {ln['estimate']:.1f}"
                      + ("  meets the target" if c["meets_target"] else "")
+                     + ("  (today's data)" if c.get("today") else "")
+                     + ("  (confirmed best)" if c["setting"] == best.get("setting") else "")
                      + ("  (smallest change)" if c["smallest_change"] else ""))
     return "\n".join(lines)
 
@@ -586,5 +880,6 @@ def estimate_seconds(spec: BalanceSpec, workers: int) -> float:
                         (Point(0, (), ""),))
     per_trial = est(probe, workers)
     confirm = per_trial * spec.confirm_games / spec.games
-    return per_trial * spec.trials + confirm * (spec.confirm + 1)
+    # the best few, the smallest change, today's data and each number alone
+    return per_trial * spec.trials + confirm * (spec.confirm + 2 + len(spec.dimensions))
 

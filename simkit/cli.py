@@ -387,6 +387,20 @@ def rules(game, overrides, card_files):
     for key in data.lists_of(params):
         _echo_list(spec, params, key)
     click.echo("* changed by --set or --cards; + a row data.toml does not have")
+    _echo_assumptions(game, data.data_digest(params))
+
+
+def _echo_assumptions(game: str, digest: str) -> None:
+    """The assumptions of the game's shipped table that move the outcome beyond +-1 point
+    (simkit/games/<game>/assumptions.json; `sensitivity --assumptions` measures them)."""
+    from simkit.reports.assumptions import notes
+
+    lines = notes(game, digest, 0.01, "the data shown")
+    if lines:
+        click.echo("\nAssumptions that move the outcome (beyond ±1 point, the whole 95% "
+                   "interval; from the game's assumptions.json):")
+        for line in lines:
+            click.echo(f"  {line}")
 
 
 def _echo_list(spec, params, key: str, fields: bool = False) -> None:
@@ -493,19 +507,26 @@ def _show(v) -> str:
 @precision_option
 @trace_option
 @kingmaking_option
+@click.option("--check-cards", "check_cards", metavar="N",
+              help="For each card the verdict names strongest or weakest, play N more games "
+                   "without one copy of it (the run's first N seeds and strategies) and say "
+                   "what removing it does, paired game by game; without it, card value is "
+                   "an association (docs/statistics.md).")
 @mismatch_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, model_mismatch, quiet, as_json, fair):
+        kingmaking, check_cards, model_mismatch, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
+    from simkit.checks import check_games
     from simkit.experiments import load_experiments
     from simkit.runner import RunSpec
 
+    checks = {}  # folder -> games a check of a card plays
     if target.endswith(".toml"):
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
@@ -513,12 +534,19 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if _trace(trace) or _trace(kingmaking, "--kingmaking"):
             raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
                               "file gives each run's trace_turns and kingmaking itself")
+        if check_cards is not None:
+            raise SimkitError("--check-cards is for a game; an experiment file gives each "
+                              "run's check_cards itself (check_cards = 2000)")
         root = out or Path("runs") / Path(target).stem
-        jobs = [(e.run, root / e.name) for e in load_experiments(Path(target))]
+        experiments = load_experiments(Path(target))
+        jobs = [(e.run, root / e.name) for e in experiments]
+        checks = {root / e.name: e.check_cards for e in experiments if e.check_cards}
     else:
         players = _players(target, players)
         over, origins = _overrides(target, overrides, card_files)
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
+        if check_cards is not None:  # before the run is planned: a typo costs nothing
+            checks[folder] = check_games(check_cards, n_games)
         if resume:
             weights = (*weights, *_folder_models(folder, weights))
         with explained(origins):
@@ -547,6 +575,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             res = _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet,
                         tally=as_json or not quiet, resume=resume)
         done.append(folder)
+        if checks.get(folder):
+            res.meta["card_checks"] = _check_cards(spec_run, folder, checks[folder], workers,
+                                                   scheduler, quiet, fair)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
     path = None
@@ -560,6 +591,27 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
             {"experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
+
+
+def _check_cards(spec_run, folder: Path, n: int, workers, scheduler, quiet: bool,
+                 fair: float) -> dict:
+    """``--check-cards N``: check the cards the run's verdict names (``simkit.checks``),
+    from the folder the run wrote; returns what checks/checks.json holds."""
+    from simkit.checks import run_checks
+    from simkit.reports.build import load_run
+    from simkit.reports.summary import tables
+    from simkit.runner import RunAbandoned, RunInterrupted
+
+    run = load_run(folder)
+    verdicts = tables(run.games, run.meta, run.items_path, fair / 100)["verdicts"]
+    try:
+        return run_checks(spec_run, folder, n, verdicts, run.meta, workers, scheduler, quiet,
+                          say=lambda text: quiet or click.echo(text, err=True))
+    except (RunInterrupted, RunAbandoned):
+        click.echo(f"interrupted: the run is complete in {folder}, its card checks are not "
+                   "(checks/checks.json is written only when every check is done); run the "
+                   "same command with --resume to check them", err=True)
+        sys.exit(130)
 
 
 def _folder_models(folder: Path, weights) -> list[str]:
@@ -696,38 +748,38 @@ def _trace_path(folder: Path) -> Path | None:
 
 
 @main.command()
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), required=True,
-              help="Report folder: index.html, summary.md and the figures.")
+@click.argument("runs", metavar="FOLDER...", nargs=-1, required=True,
+                type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Report folder: index.html, summary.md and the figures (default, for one "
+                   "folder: FOLDER/report).")
 @click.option("--title", help="Report title.")
 @quiet_option
 @json_option
 @fair_option
 def report(runs, out, title, quiet, as_json, fair):
-    """Build a balance report (HTML with figures, and Markdown) from one or more run
-    folders."""
-    from simkit import folders
-    from simkit.reports.build import build_report
+    """Build the report (HTML with figures, and Markdown) of any folder simkit writes: a
+    run, a what-if, a sweep, a sensitivity run, a balancing search, a ladder, a training,
+    or an experiment's folder of them; several folders side by side."""
+    from simkit.reports import pages
+    from simkit.reports.build import load_ladder, load_run
 
-    for r in runs:
-        if not (Path(r) / "run.json").is_file() and folders.kind_of(Path(r)) not in (
-                "ladder", "sweep", "sensitivity"):
-            raise SimkitError(f"{r} is not a run folder (no run.json), nor a ladder, sweep "
-                              "or sensitivity folder")
-    path = build_report(list(runs), out, title=title, fair=fair / 100) / "index.html"
+    pairs = pages.expand(list(runs))  # one line for a folder that is not simkit's
+    path = pages.report_folders(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
-        from simkit.reports.build import load_ladder, load_run
         from simkit.reports.summary import summary_dict
 
-        ladders = [Path(r) for r in runs
-                   if folders.kind_of(Path(r)) in ("ladder", "sweep", "sensitivity")]
-        loaded = [load_run(Path(r)) for r in runs if Path(r) not in ladders]
+        loaded = [load_run(p) for k, p in pairs if k == "run"]
         doc = {"report": str(path), "runs": [
             {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
             for r in loaded]}
+        ladders = [p for k, p in pairs if k in pages.SUMMARY_KINDS]
         if ladders:
             doc["ladders"] = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+        whatifs = [p for k, p in pairs if k == "whatif"]
+        if whatifs:
+            doc["whatif"] = str(whatifs[0])
         _emit_json(doc)
 
 
@@ -759,7 +811,8 @@ def report(runs, out, title, quiet, as_json, fair):
 @workers_option
 @scheduler_option
 @click.option("--report", "report_dir", type=click.Path(path_type=Path),
-              help="Also build an HTML report of the ladder(s) into this folder.")
+              help="Build one HTML report of the ladder(s) into this folder (default: each "
+                   "ladder folder's report/).")
 @trace_option
 @quiet_option
 @json_option
@@ -816,22 +869,26 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
 
     for spec, _, seconds, resuming in checked:  # every ladder's --time, before any plays
         if seconds is not None and not resuming:
-            _check_ladder_budget(spec, Budget(seconds).restart(), report_dir is not None)
+            _check_ladder_budget(spec, Budget(seconds).restart(), True)
     summaries, budget = [], None
     for i, (spec, folder, seconds, resuming) in enumerate(checked):
         # each ladder's --time (an experiment's each have their own) from when it starts;
-        # the first's from the process's start (importing and checking count too)
+        # the first's from the process's start (importing and checking count too); every
+        # ladder writes its page, so its time is kept for it
         budget = None if seconds is None else (
             Budget(seconds) if i == 0 else Budget(seconds).restart())
         summaries.append(_play_ladder(spec, folder, budget, resuming, workers, scheduler,
-                                      quiet, as_json, fair, report_dir is not None))
-    path = None
-    if report_dir is not None:
-        from simkit.reports.build import build_report
+                                      quiet, as_json, fair, True))
+    from simkit.reports.build import build_report
 
+    if report_dir is not None:
         path = build_report([f for _, f, _, _ in checked], report_dir, fair=fair / 100)
         path = path / "index.html"
         _say(f"report: {path}", quiet, as_json)
+    else:  # every ladder's page in its own folder
+        for _, f, _, _ in checked:
+            path = build_report([f], f / "report", fair=fair / 100) / "index.html"
+            _say(f"report: {path}", quiet, as_json)
     if budget is not None and not quiet and not as_json:
         click.echo(f"took {budget.elapsed():.0f} s of --time {budget.seconds:.0f} s", err=True)
     if as_json:
@@ -997,13 +1054,12 @@ def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, 
 def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir):
     import os
 
+    from simkit import folders
     from simkit.explore import ExploreInterrupted, estimate_seconds, run_explore
     from simkit.ladder import say_duration
 
-    if report_dir is not None:
-        from simkit import folders
-
-        folders.check_output(report_dir, "report", overwrite=True, option="--report")
+    report_dir = report_dir if report_dir is not None else out / "report"  # its page
+    folders.check_output(report_dir, "report", overwrite=True, option="--report")
     n = workers or os.cpu_count() or 1
     if not quiet:
         click.echo(f"{spec.game}, {spec.players} players: {len(spec.points)} points x "
@@ -1018,20 +1074,20 @@ def _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, repo
         click.echo(f"interrupted: kept the {exc.done} points finished of the {exc.todo} to "
                    f"play in {out}; continue with the same command and --resume", err=True)
         sys.exit(130)
-    path = None
-    if report_dir is not None:
-        from simkit.reports.build import build_report
+    from simkit.reports.build import build_report
 
-        path = build_report([out], report_dir, fair=fair / 100) / "index.html"
+    path = build_report([out], report_dir, fair=fair / 100) / "index.html"
     if as_json:
         _emit_json({"folder": str(out), **summary, "report": str(path) if path else None})
         return
     if not quiet:
+        from simkit.reports.assumptions import assumptions_text
         from simkit.reports.explore import sensitivity_text, sweep_text
 
-        click.echo(sweep_text(summary) if spec.kind == "sweep" else sensitivity_text(summary))
-        if path:
-            click.echo(f"report: {path}")
+        click.echo(sweep_text(summary) if spec.kind == "sweep" else
+                   assumptions_text(summary) if summary.get("assumptions") else
+                   sensitivity_text(summary))
+        click.echo(f"report: {path}")
 
 
 def _exploration_options(kind: str, refuse: str):
@@ -1049,7 +1105,8 @@ def _exploration_options(kind: str, refuse: str):
                      help="Play only the points not finished in --out."),
         workers_option, scheduler_option,
         click.option("--report", "report_dir", type=click.Path(path_type=Path),
-                     help=f"Also build an HTML report of the {kind} into this folder."),
+                     help=f"Build the {kind}'s HTML report into this folder (default: "
+                          f"the {kind} folder's report/)."),
         quiet_option, json_option, fair_option]
 
     def apply(f):
@@ -1138,28 +1195,51 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @click.option("--measure", default="seat-spread", show_default=True,
               help="What to watch: seat-spread (largest seat's score share minus smallest), "
                    "first-player-advantage, length, or item:NAME (a card's value).")
+@click.option("--assumptions", is_flag=True,
+              help="Move only the data's assumed values (source = assumed): a number a step "
+                   "down and up, every other choice, a boolean flipped, the alternatives the "
+                   "data names for a list or a record; under the game's strong player unless "
+                   "--strategies is given; ranked by their effect on the first-player "
+                   "advantage and each seat's win rate.")
 @players_option
 @click.option("--games", "n_games", type=Whole(), default=20_000, show_default=True,
               help="Games a point (the base and every step, on the same seeds).")
 @_exploration_options("sensitivity", "more runs")
-def sensitivity(game, keys, step, measure, players, n_games, seed, strategies, fixed_seats,
-                overrides, card_files, weights, max_points, out, overwrite, resume, workers,
-                scheduler, report_dir, quiet, as_json, fair):
+@click.pass_context
+def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, seed,
+                strategies, fixed_seats, overrides, card_files, weights, max_points, out,
+                overwrite, resume, workers, scheduler, report_dir, quiet, as_json, fair):
     """Move every number of GAME (or --keys) one step down and up, each paired with the base
     on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
-    Holm correction for testing many numbers at once."""
+    Holm correction for testing many numbers at once. With --assumptions: the values the
+    game's data assumes (not the rulebook's), weighed."""
     from simkit.cards import explained
-    from simkit.explore import make_sensitivity
+    from simkit.explore import make_assumptions, make_sensitivity
 
     if game.endswith(".toml"):
+        if assumptions:
+            raise SimkitError("--assumptions is for a game, not an experiment file")
         return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, fair, report_dir)
+    if assumptions and (keys or ctx.get_parameter_source("measure").name != "DEFAULT"):
+        raise SimkitError("--assumptions moves the data's assumed values and measures the "
+                          "first-player advantage and each seat's win rate; leave out "
+                          f"{'--keys' if keys else '--measure'}")
     players = _players(game, players)
     over, origins = _overrides(game, overrides, card_files)
     names = [k.strip() for k in keys.split(",") if k.strip()] if keys else None
+    given = ctx.get_parameter_source("strategies").name != "DEFAULT"
     with explained(origins):
-        spec = make_sensitivity(game, players, n_games, seed, strategies, over,
-                                not fixed_seats, weights, names, step, measure, max_points)
+        if assumptions:
+            spec = make_assumptions(game, players, n_games, seed,
+                                    strategies if given else None, over, not fixed_seats,
+                                    weights, step, max_points)
+        else:
+            spec = make_sensitivity(game, players, n_games, seed, strategies, over,
+                                    not fixed_seats, weights, names, step, measure,
+                                    max_points)
+    if assumptions and out is None:  # apart from a plain sensitivity run's folder
+        out = Path("runs") / f"assumptions-{game}-{players}p-s{seed}"
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
@@ -1246,15 +1326,20 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
     if not quiet:
         n = workers or os.cpu_count() or 1
         click.echo(f"{spec.game}, {spec.players} players: {spec.trials} trials of "
-                   f"{spec.games:,} games, then {spec.confirm} confirmations of "
-                   f"{spec.confirm_games:,}: about {say_duration(estimate_seconds(spec, n))} "
-                   f"-> {out}", err=True)
+                   f"{spec.games:,} games, then confirmations of {spec.confirm_games:,} (the "
+                   f"best {spec.confirm}, the smallest change, today's data and each number "
+                   f"alone): about {say_duration(estimate_seconds(spec, n))} -> {out}",
+                   err=True)
     summary = run_balance(spec, out, workers, scheduler, progress=not quiet, resume=resume)
+    from simkit.reports.build import build_report
+
+    path = build_report([out], out / "report") / "index.html"  # its page, in its folder
     if as_json:
-        _emit_json({"folder": str(out), **summary})
+        _emit_json({"folder": str(out), **summary, "report": str(path)})
     elif not quiet:
         click.echo(balance_text(summary))
         click.echo(f"trials: {out / 'trials.csv'}, figure: {out / 'trials.png'}")
+        click.echo(f"report: {path}")
 
 
 @main.command()
@@ -1411,18 +1496,30 @@ def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite
 
 
 def _level(x: float, share: bool) -> str:
+    if x != x:
+        return "\u2014"
     return f"{100 * x:.2f}%" if share else f"{x:.3f}"
 
 
 def _delta(x: float, share: bool) -> str:
+    if x != x:
+        return "\u2014"
     return f"{100 * x:+.2f}pp" if share else f"{x:+.3f}"
+
+
+def _p(p: float) -> str:
+    """A p-value as the report gives it: never "0" (a p below what floats hold is tiny, not
+    nil), "< 0.001" below that."""
+    if p != p:
+        return "\u2014"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _whatif_text(table) -> str:
     """The headline differences, one line each; per-item rows are left to the report."""
     from simkit.reports.feel import SHARE_MEASURES
 
-    head = table[~table["measure"].str.startswith("item")]
+    head = table[~table["measure"].str.startswith("item") & table["difference"].notna()]
     lines = [f"{'measure':24} {'group':22} {'base':>9} {'changed':>9} {'diff':>9}  "
              f"{'95% interval':>21} {'p':>8}"]
     for r in head.itertuples(index=False):
@@ -1431,8 +1528,8 @@ def _whatif_text(table) -> str:
         lines.append(f"{r.measure:24} {str(r.group):22} {_level(r.base, share):>9} "
                      f"{_level(r.changed, share):>9} {_delta(r.difference, share):>9}  "
                      f"[{_delta(r.ci_low, share):>9},{_delta(r.ci_high, share):>9}] "
-                     f"{r.p_value:8.2g}")
-    n_items = len(table) - len(head)
+                     f"{_p(r.p_value):>8}")
+    n_items = int(table["measure"].str.startswith("item").sum())
     if n_items:
         lines.append(f"({n_items} item rows: see the report)")
     return "\n".join(lines)

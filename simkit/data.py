@@ -9,6 +9,7 @@ A game's ``data.toml`` is a tree of tables. A table with a ``value`` key is a pa
     min = 0                      # optional bounds for numbers (and list elements)
     max = 24
     choices = [...]              # optional, for strings
+    alternatives = [...]         # optional: other readings `sensitivity --assumptions` plays
 
 Its key is its dotted path (``cards.empty``). Overrides (``--set cards.empty=10``) are parsed
 as TOML values and checked against the default's type and the bounds.
@@ -35,6 +36,14 @@ either named (a table each, ``[cards.boar]``) or numbered (``_rows = [{...}, ...
 
 Every field of every record is a parameter of its own, ``cards.boar.strength`` (numbered:
 ``rabbits.cards.7.colour``), so overrides, run.json and what-if diffs see one key per field.
+A record may name other readings of its assumed fields, for ``simkit sensitivity
+--assumptions`` (which moves a record list only through these):
+
+    [joining.hyzenthlay]
+    trigger = "escape"
+    appears = "trigger"
+    alternatives = { appears = ["Sandleford", "The Beech Hanger"] }
+
 An override may also replace a whole list (``{"cards": [{"name": "boar", ...}, ...]}``, what
 ``--cards FILE`` does): its rows may add, drop, reorder and rename records.
 """
@@ -54,8 +63,9 @@ from simkit.errors import SimkitError, unknown
 
 SOURCES = ("rulebook", "assumed")
 FIELD_TYPES = ("int", "float", "bool", "str", "list")
-RECORD_KEYS = ("source", "why")
-"""Keys of a record that are not fields: where the record's values come from."""
+RECORD_KEYS = ("source", "why", "alternatives")
+"""Keys of a record that are not fields: where the record's values come from, and other
+readings of them (``alternatives``)."""
 
 _NAME_BAD = re.compile(r"[.:\x00-\x1f\x7f]")
 
@@ -126,6 +136,9 @@ class Param:
     records: RecordList | None = dc_field(default=None, compare=False, repr=False)
     record: str | None = None
     field: str | None = None
+    alternatives: tuple = dc_field(default=(), compare=False, repr=False)
+    """Other readings of an assumed value, named by the data (``alternatives = [...]``):
+    what ``simkit sensitivity --assumptions`` plays for a list, a record or a board."""
 
     @property
     def changed(self) -> bool:
@@ -201,6 +214,17 @@ def _collect(tree: dict, prefix: str, out: dict, path) -> None:
         out[key] = Param(key, value, value, source, node["why"], node.get("min"),
                          node.get("max"), choices)
         check_value(out[key], value)
+        if "alternatives" in node:
+            out[key] = replace(out[key], alternatives=_alternatives(
+                out[key], node["alternatives"], f"{path}: "))
+
+
+def _alternatives(p: Param, given, where: str) -> tuple:
+    """``given`` (a list of values of ``p``'s type) as checked alternatives of ``p``."""
+    if not isinstance(given, list) or not given:
+        raise SimkitError(f"{where}{p.key}.alternatives must be a list of one or more values")
+    out = tuple(check_value(p, v, where) for v in given)
+    return tuple(freeze(v) for v in out)
 
 
 # ---------------------------------------------------------------- record lists
@@ -321,6 +345,10 @@ def record_params(rl: RecordList, rows, base: dict[str, Param], where: str = "")
         why = row.get("why") or None
         if why is not None and not isinstance(why, str):
             raise SimkitError(f"{where}{rkey}.why must be text")
+        alts = row.get("alternatives") or {}
+        if not isinstance(alts, dict) or set(alts) - set(rl.field_names):
+            raise SimkitError(f"{where}{rkey}.alternatives is a table of the record's fields "
+                              f"({', '.join(rl.field_names)}), each a list of other values")
         for f in rl.fields:
             key = f"{rkey}.{f.name}"
             old = base.get(key)
@@ -336,8 +364,13 @@ def record_params(rl: RecordList, rows, base: dict[str, Param], where: str = "")
                 src, text = source or old.source, why or old.why
             else:                # the data file's records, and records an override adds
                 src, text = source or (f.source if not base else "assumed"), why or f.why
+            alt = () if old is None else old.alternatives
+            if f.name in alts:  # checked as the field's own values are
+                template = Param(key, None, None, "", "", f.min, f.max, f.choices, f.type,
+                                 rl, name, f.name)
+                alt = _alternatives(template, alts[f.name], where)
             out.append(Param(key, None if old is None else old.default, value, src, text,
-                             f.min, f.max, f.choices, f.type, rl, name, f.name))
+                             f.min, f.max, f.choices, f.type, rl, name, f.name, alt))
     if not base:  # the data file itself: the values are the defaults
         out = [replace(p, default=p.value) for p in out]
     return out

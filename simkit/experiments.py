@@ -11,6 +11,8 @@
     weights = ["heuristic.catch=2"] # optional strategy weights
     cards = ["cards.csv"]           # optional card lists from CSV files (as --cards; paths
                                     # relative to this file)
+    check_cards = 2000              # optional: check the strongest and weakest cards by
+                                    # playing 2,000 games without one copy (as --check-cards)
     [run.set]                       # optional overrides of the game's data
     "carrots.cap" = 8
 
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simkit.cards import explained, read_card_files
+from simkit.checks import check_games
 from simkit.errors import SimkitError
 from simkit.numeric import real
 from simkit.runner import RunSpec
@@ -68,10 +71,17 @@ def _is(value, kinds) -> bool:
     return isinstance(value, kinds)
 
 
+RUN_KEYS = KEYS | {"check_cards"}
+"""A [[run]] table's keys: ``check_cards`` is for runs alone (not ladders or explorations)."""
+RUN_TYPES = TYPES + [("check_cards", (int,), "a number of games")]
+
+
 @dataclass
 class Experiment:
     name: str
     run: RunSpec
+    check_cards: int = 0
+    """Games a check of a card plays (``--check-cards``; 0: no check)."""
 
 
 def _read(path: Path) -> dict:
@@ -123,7 +133,7 @@ def load_experiments(path: Path) -> list[Experiment]:
     out, names = [], set()
     for i, r in enumerate(runs, 1):
         where = f"{path}: run {i}"
-        _check_table(r, where, TYPES, KEYS, REQUIRED)
+        _check_table(r, where, RUN_TYPES, RUN_KEYS, REQUIRED)
         name = _name(r, where, f"{r['game']}-{r['players']}p-s{r.get('seed', 0)}", names)
         try:
             lists, origins = read_card_files(r["game"], r.get("cards", ()), path.parent)
@@ -134,9 +144,11 @@ def load_experiments(path: Path) -> list[Experiment]:
                                     r.get("weights"), trace=r.get("trace_turns", 0),
                                     kingmaking=r.get("kingmaking", 0),
                                     model_mismatch=r.get("model_mismatch", False))
+            check = check_games(r["check_cards"], spec.games, "check_cards") \
+                if "check_cards" in r else 0
         except SimkitError as exc:
             raise SimkitError(f"{where}: {exc}") from exc
-        out.append(Experiment(name, spec))
+        out.append(Experiment(name, spec, check))
     return out
 
 

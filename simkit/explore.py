@@ -195,6 +195,8 @@ class ExploreSpec:
     precision: float | None = None
     skipped: tuple[str, ...] = ()  # sensitivity: the steps the game's own laws refuse
     trace: int | str = 0  # games a point traced turn by turn (--trace-turns; "all")
+    assumptions: bool = False  # sensitivity --assumptions: the data's assumed values moved
+    unmoved: tuple[str, ...] = ()  # --assumptions: assumed values with no named alternative
 
     def run_spec(self, pt: Point, games: int | None = None) -> RunSpec:
         over = {**{k: data.thaw(v) for k, v in self.overrides}, **dict(pt.changes)}
@@ -353,6 +355,78 @@ def make_sensitivity(game: str, players: int, games: int, seed: int = 0,
     return ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
                        over, run.weights, tuple(points), measure=measure,
                        skipped=tuple(skipped))
+
+
+def assumed_moves(game: str, overrides=None, step: float | None = None
+                  ) -> tuple[list[tuple[str, Any, str]], list[str]]:
+    """What ``sensitivity --assumptions`` plays: ``(key, value, role)`` for every value of the
+    data whose source is ``assumed``: the alternatives the data names for it (``role``
+    "alternative"), else a number a step down and up ("down", "up"), every other choice of a
+    value with choices ("alternative"), a boolean flipped ("flipped"). A record list's field
+    (a card, a board space) or a list moves only through the alternatives its data names:
+    the assumed values that cannot move are returned apart, by key."""
+    spec = registry.get_game(game)
+    params = data.apply_overrides(spec.data, data.parse_overrides(overrides or {}))
+    moves, unmoved = [], []
+    for key, p in params.items():
+        if p.source != "assumed":
+            continue
+        v = p.value
+        if p.alternatives:
+            moves += [(key, data.thaw(a), "alternative") for a in p.alternatives
+                      if data.thaw(a) != v]
+        elif p.records is not None or isinstance(v, list):
+            unmoved.append(key)
+        elif isinstance(v, bool):
+            moves.append((key, not v, "flipped"))
+        elif isinstance(v, int | float):
+            down, up = step_values(p, step)
+            moves += [(key, x, role) for x, role in ((down, "down"), (up, "up"))
+                      if x is not None]
+        elif p.choices:
+            moves += [(key, c, "alternative") for c in p.choices if c != v]
+        else:
+            unmoved.append(key)
+    return moves, unmoved
+
+
+def make_assumptions(game: str, players: int, games: int, seed: int = 0,
+                     strategies=None, overrides=None, rotate: bool = True, weights=None,
+                     step: float | None = None, max_points: int = MAX_POINTS) -> ExploreSpec:
+    """The base and every move of ``assumed_moves``, all on the same seeds, under the
+    game's strong player (``registry.strong_strategy``) unless ``strategies`` is given."""
+    check_games(games)
+    strategies = strategies or registry.strong_strategy(game)
+    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
+    moves, unmoved = assumed_moves(game, overrides, step)
+    if not moves:
+        spec = registry.get_game(game)
+        if not any(p.source == "assumed" for p in spec.data.values()):
+            raise SimkitError(f"{game} has no assumed values: every value of its data comes "
+                              "from the rulebook, so --assumptions has nothing to move (see "
+                              f"`simkit rules {game}`, column source)")
+        raise SimkitError(f"none of {game}'s assumed values can move: "
+                          f"{', '.join(unmoved[:6])}{' ...' if len(unmoved) > 6 else ''} are "
+                          "lists or records with no alternatives named in the data "
+                          "(alternatives = [...], docs/explore.md)")
+    points = [Point(0, (), "points/000-base", "base")]
+    skipped = []
+    base_over = data.parse_overrides(overrides or {})
+    for key, v, role in moves:
+        try:
+            RunSpec.make(game, players, 1, seed, list(run.strategies), {**base_over, key: v},
+                         rotate, weights)
+        except SimkitError as exc:  # a reading the game's own laws refuse: say, skip
+            skipped.append(f"{key}={v} ({exc})")
+            continue
+        i = len(points)
+        points.append(Point(i, ((key, v),), f"points/{i:03d}-{key}={v}", role))
+    if len(points) > max_points + 1:
+        raise SimkitError(f"--assumptions plays {len(points):,} runs, more than --max-points "
+                          f"{max_points:,}; raise it")
+    return ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
+                       over, run.weights, tuple(points), measure="first-player-advantage",
+                       skipped=tuple(skipped), assumptions=True, unmoved=tuple(unmoved))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -54,11 +54,28 @@ Optional fields of ``GameSpec`` that reports use:
     seat_names(n_players) -> list[str]
         The name of each seat's side or role in an asymmetric game (Watership Down's
         "elil" and "hlessil"); reports then say "seat 1 (elil)".
+    choice_columns
+        The item columns that are a player's own choices (a card played, a tile taken, a
+        house kept), column by column: every other column is an outcome (drawn, caught,
+        lost, dealt, or a step the game's state forces, such as Rabbit Hunt's bunny
+        placement). Either the column names (a game whose columns are fixed) or a function
+        of a run's columns that returns its choices (a game whose columns follow its data,
+        ``item_columns_of``). Card value calls only choices "cards"; outcomes are shown
+        apart as associations. It wins over ``choice_events``.
     choice_events
-        The item events (the part after ``:`` of an item column) that are a player's own
-        choices (played, taken, bought, kept); every other event is an outcome (caught,
-        lost, drawn). Card value ranks the choices and shows the outcomes apart; a game
-        that declares none has all its events ranked as choices, with a note.
+        The older, coarser form, kept for plugins: the item events (the part after ``:``)
+        that are choices, every column with that event alike. A game that declares neither
+        has all its events ranked as choices, with a note.
+    remove_copy(values, item) -> dict
+        The overrides that take one copy of card ``item`` (the part before ``:`` of an item
+        column) out of a game with these effective data values, adjusting what the data ties
+        to it (a deck size): what ``--check-cards`` plays. Raise ``SimkitError`` with the
+        reason when it cannot be done (a single fixed card, a count at 0).
+        ``simkit.cards.copies_rule`` builds it from a record list with a ``count`` field.
+    item_names(item) -> str
+        How a person reads item ``item`` ("Boar"); the default writes its code with spaces
+        and a capital (``move_any_farmer`` -> "Move any farmer"). Reports, verdicts and the
+        summary show these names; CSV and JSON keep the codes beside them.
     item_columns_of(values) -> list[str]
         The item columns of a game with these effective data values (``{key: value}``, as
         ``compile`` gets them), for a game whose cards come from its data: a card kind added
@@ -132,7 +149,7 @@ effective values into a tuple of numpy arrays (``params``) that the kernels read
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -148,6 +165,12 @@ TIMEOUT = 0
 """End reason 0 of every game: the turn cap was reached."""
 
 
+def plain_name(code: str) -> str:
+    """A code as words: ``move_any_farmer`` -> "Move any farmer"."""
+    words = code.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
 @dataclass(frozen=True)
 class GameSpec:
     name: str
@@ -159,7 +182,10 @@ class GameSpec:
     end_reasons: Sequence[str]
     teams: Callable[[int], list[int]] = field(default=lambda n: list(range(n)))
     seat_names: Callable[[int], list[str]] | None = None
+    choice_columns: Callable[[Sequence[str]], Iterable[str]] | Collection[str] | None = None
     choice_events: frozenset[str] | None = None
+    remove_copy: Callable[[dict[str, Any], str], dict[str, Any]] | None = None
+    item_names: Callable[[str], str] | None = None
     describe_setup: Callable | None = None
     describe_move: Callable | None = None
     describe_choice: Callable | None = None
@@ -184,6 +210,12 @@ class GameSpec:
             if unknown:
                 raise ValueError(f"{self.name}: choice_events {sorted(unknown)} are not "
                                  f"events of its item columns ({sorted(events)})")
+        if self.choice_columns is not None:
+            unknown = set(self.choices_of(self.item_columns, strict=False)) - set(
+                self.item_columns)
+            if unknown:
+                raise ValueError(f"{self.name}: choice_columns {sorted(unknown)[:5]} are not "
+                                 "among its item columns")
         if self.features is not None:
             names = list(self.features)
             if not names or len(set(names)) != len(names):
@@ -191,6 +223,34 @@ class GameSpec:
             if not hasattr(self.rules, "features"):
                 raise ValueError(f"{self.name}: features are named but its rules module has "
                                  f"no 'features' kernel")
+
+    def choices_of(self, columns: Sequence[str], strict: bool = True) -> list[str] | None:
+        """The item columns among ``columns`` (a run's) that are a player's choices, in
+        their order: by ``choice_columns``, else by ``choice_events``; None when the game
+        declares neither. ``strict`` False returns what ``choice_columns`` names as it is
+        (to check it against the columns)."""
+        if self.choice_columns is not None:
+            declared = self.choice_columns(list(columns)) if callable(self.choice_columns) \
+                else self.choice_columns
+            declared = set(declared)
+            if not strict:
+                return sorted(declared)
+            return [c for c in columns if c in declared]
+        if self.choice_events is not None:
+            return [c for c in columns if c.partition(":")[2] in self.choice_events]
+        return None
+
+    def item_name(self, item: str) -> str:
+        """How a person reads an item (the part before ``:`` of an item column)."""
+        if self.item_names is not None:
+            return self.item_names(item)
+        return plain_name(item)
+
+    def column_name(self, column: str) -> str:
+        """How a person reads an item column: "Move any farmer (placed)"."""
+        item, _, event = column.partition(":")
+        return f"{self.item_name(item)} ({event.replace('_', ' ')})" if event else \
+            self.item_name(item)
 
     @property
     def has_progress(self) -> bool:

@@ -1220,6 +1220,8 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "seat_names": list(spec.seat_names(p.run.players)) if spec.seat_names else None,
         "choice_events": sorted(spec.choice_events) if spec.choice_events is not None
         else None,
+        "choice_columns": spec.choices_of(p.item_columns),
+        "item_names": {c: spec.column_name(c) for c in p.item_columns},
         "end_reasons": list(spec.end_reasons),
         "item_columns": list(p.item_columns),
         "phases": list(p.phases),

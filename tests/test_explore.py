@@ -136,7 +136,7 @@ def test_cli_balance_finds_and_confirms_a_setting(tmp_path):
     d = json.loads(res.stdout)
     assert d["trials_played"] == 6 and d["sampler"] == "TPE"
     trials = pd.read_csv(out / "trials.csv")
-    assert trials["trial"].tolist() == list(range(6)) and trials["target"].iloc[0] == 30
+    assert trials["trial"].tolist() == list(range(1, 7)) and trials["target"].iloc[0] == 30
     assert (out / "trials.png").is_file() and d["confirmed"]
     c = d["confirmed"][0]
     assert read_run(out / c["folder"]).meta["master_seed"] == 1  # fresh seeds

@@ -112,3 +112,49 @@ def pig_runs(pig_registered, tmp_path_factory):
         "p4": _run(root / "p4", players=4, games=3000,
                    strategies="hold-at,random,hold-at,random"),
     }
+
+
+def _invoke(*args) -> None:
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    res = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+
+
+@pytest.fixture(scope="session")
+def pig_folders(pig_registered, tmp_path_factory):
+    """Tiny Pig explorations, each written by its command (which writes its page into the
+    folder too): a sweep, a balancing search and a ladder."""
+    root = tmp_path_factory.mktemp("pigfolders")
+    two = ("--players", 2, "--quiet", "--workers", 1)
+    _invoke("sweep", "pig", "--vary", "target=20..22", "--games", 200, "--strategies",
+            "hold-at,random", "--out", root / "sweep", *two)
+    _invoke("balance", "pig", "--vary", "target=20..40", "--trials", 3, "--games", 100,
+            "--confirm", 1, "--confirm-games", 200, "--strategies", "hold-at,random",
+            "--out", root / "balance", *two)
+    _invoke("ladder", "pig", "--strategies", "random,hold-at", "--games", 40,
+            "--level-games", 40, "--out", root / "ladder", *two)
+    return {k: root / k for k in ("sweep", "balance", "ladder")}
+
+
+@pytest.fixture(scope="session")
+def pig_reported(pig_runs, tmp_path_factory):
+    """Folders `simkit report FOLDER` opened (each page in FOLDER/report): a what-if (its
+    base/ and changed/ runs) and an experiment folder (`simkit run FILE.toml` writes a run
+    folder a table under one folder) of the 2- and 3-player runs."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("pigreported")
+    whatif, experiment = root / "whatif", root / "experiment"
+    whatif.mkdir()
+    (whatif / ".simkit").write_text('{"kind": "whatif"}\n')
+    for part in ("base", "changed"):
+        shutil.copytree(pig_runs[part], whatif / part)
+    experiment.mkdir()
+    for name in ("base", "p3"):
+        shutil.copytree(pig_runs[name], experiment / name)
+    _invoke("report", whatif, "--quiet")
+    _invoke("report", experiment, "--quiet")
+    return {"whatif": whatif, "experiment": experiment}

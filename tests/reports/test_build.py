@@ -8,6 +8,7 @@ import re
 import shutil
 import warnings
 
+import pandas as pd
 import pytest
 from simkit.reports import build as B
 from simkit.reports import figures as F
@@ -51,7 +52,8 @@ def test_single_run_report(pig_runs, tmp_path):
         assert text.index("Verdict") < text.index("Outcome by seat")  # the verdict first
         assert "Strongest and weakest choices (hold-at)" in text  # strategies apart
         assert "Strongest and weakest choices (random)" in text
-        assert "bust:suffered" in text.split("Outcome events")[1]  # outcomes apart
+        outcomes = text.split("Outcomes (")[1]
+        assert "Bust (suffered)" in outcomes and "bust:suffered" not in text  # apart, named
         assert "<details" in text  # long tables folded
     assert leftovers(tmp_path, "report") == []
 
@@ -210,7 +212,34 @@ def test_whatif_against_an_interrupted_run_pairs_the_common_games(pig_runs, tmp_
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert "only 1,000 games were played by both runs" in md
     assert "incomplete run" in md
-    rows = [r for r in md.splitlines() if r.startswith("| win rate | seat 1 |")]
-    assert "| 1,000 | paired by game |" in rows[0]
-    occ = [r for r in md.splitlines() if r.startswith("| item occurrence | hold:made |")]
+    # n and the method are the same in every row of the main table: said once, above it
+    assert "every row: n 1,000; every row: method paired by game" in md
+    occ = [r for r in md.splitlines() if r.startswith("| item occurrence | Hold (made) |")]
     assert "| 1,000 | paired by game |" in occ[0]
+
+
+def test_long_cells_wrap_and_the_longest_is_cut_with_its_whole_text_in_the_title():
+    long = "numpy 2.4.6, " * 40  # 520 characters
+    page = B.to_html(pd.DataFrame({"setting": ["versions", "games"],
+                                   "value": [long, "2,000"]}))
+    cell = page.split("<td", 3)[2]  # the versions cell
+    assert 'class="long"' in cell and f'title="{long}"' in cell
+    assert ">" + long[:B.CLIPPED_CELL - 3] + "...</td>" in cell
+    assert 'class="long"' not in page.split("<td", 3)[3]  # a short value stays as it is
+
+
+def test_missing_figures_are_a_dash_and_the_terminal_never_prints_p_0():
+    from simkit.cli import _whatif_text
+
+    assert B.pct(float("nan")) == B.points(None) == B.pvalue(float("nan")) == "\u2014"
+    table = pd.DataFrame({
+        "measure": ["win rate", "legal moves a decision", "item value"],
+        "group": ["seat 1", "per decision", "x:made"], "base": [0.5, 1.7, float("nan")],
+        "changed": [0.6, float("nan"), 0.1], "difference": [0.1, float("nan"), float("nan")],
+        "ci_low": [0.09, float("nan"), float("nan")],
+        "ci_high": [0.11, float("nan"), float("nan")], "p_value": [0.0, float("nan"), 0.5],
+        "n": [100, 100, 200], "method": ["paired by game"] * 3})
+    text = _whatif_text(table)
+    assert "< 0.001" in text and "nan" not in text.lower()
+    assert "legal moves" not in text  # no difference: left out
+    assert "(1 item rows: see the report)" in text

@@ -11,4 +11,4 @@ def test_connect_four_report(connect_four_registered, tmp_path):
     run_games(run, out=tmp_path / "run", workers=1)
     out = B.build_report([tmp_path / "run"], tmp_path / "report")
     md = (out / "summary.md").read_text(encoding="utf-8")
-    assert "connect-four" in md and "frame_full" in md and "line_up:made" in md
+    assert "connect-four" in md and "frame_full" in md and "Line up (made)" in md

@@ -104,3 +104,92 @@ def test_figures_of_empty_tables_say_so_instead_of_failing():
                 F.endings_figure(A.endings(empty)), F.game_length_figure(empty)):
         assert "no games" in fig.axes[0].texts[0].get_text()
         renders(fig)
+
+
+def _tick_texts(fig: Figure, ax: int = 0, axis: str = "y") -> list[str]:
+    fig.canvas.draw()
+    a = fig.axes[ax]
+    ticks = a.get_yticklabels() if axis == "y" else a.get_xticklabels()
+    return [t.get_text() for t in ticks]
+
+
+def test_first_player_advantage_is_in_points_with_the_fair_band():
+    fig = F.fpa_comparison_figure(pd.DataFrame({
+        "label": ["a", "b"], "advantage": [0.04, 0.0], "ci_low": [0.03, -0.01],
+        "ci_high": [0.05, 0.01]}), fair=0.01)
+    ax = fig.axes[0]
+    band = [p for p in ax.patches if p.get_label().startswith("fair")]
+    assert len(band) == 1 and band[0].get_label() == "fair (±1 point)"
+    ys = band[0].get_path().transformed(band[0].get_patch_transform()).vertices[:, 1]
+    assert sorted({round(float(y), 6) for y in ys}) == [-1.0, 1.0]  # points, not shares
+    assert "+4" in _tick_texts(fig) and "points" in ax.get_ylabel()
+
+
+def test_runs_are_labelled_by_what_sets_them_apart():
+    labels = ["war, 2 players, heuristic vs random", "war, 2 players, heuristic",
+              "war, 2 players, heuristic"]
+    assert F.distinct_labels(labels, ["a", "b", "c"]) == [
+        "heuristic vs random", "heuristic (b)", "heuristic (c)"]
+    assert F.distinct_labels(["pig, 2 players", "pig, 3 players"], ["x", "y"]) == [
+        "2 players", "3 players"]
+
+
+def _sweep(values, today):
+    seats = [{"name": f"seat {s}", "win_rate": 0.5, "win_low": 0.4, "win_high": 0.6}
+             for s in (1, 2)]
+    return {"keys": ["cards.boar.count"], "games": 100, "today": {"cards.boar.count": today},
+            "points": [{"changes": {"cards.boar.count": v}, "seats": seats,
+                        "first_player_advantage": {"advantage": 0.02, "ci_low": -0.01,
+                                                   "ci_high": 0.05}} for v in values]}
+
+
+def test_a_sweep_marks_today_and_draws_whole_numbers_as_whole():
+    fig = F.sweep_line_figure(_sweep([3, 4, 5, 6], 4), fair=0.01)
+    for ax in range(2):
+        ticks = [t for t in _tick_texts(fig, ax, "x") if t]
+        assert ticks and all(float(t.replace("−", "-")).is_integer() for t in ticks), ticks
+        today = [ln for ln in fig.axes[ax].lines if ln.get_label().startswith("today")]
+        assert today and list(today[0].get_xdata()) == [4.0, 4.0]
+    assert any(p.get_label().startswith("fair") for p in fig.axes[0].patches)
+    fig = F.sweep_line_figure(_sweep([0.5, 1.0, 1.5], 1.0))  # a real key keeps fractions
+    assert not all(float(t).is_integer() for t in _tick_texts(fig, 0, "x") if t)
+
+
+def test_a_tornado_names_today_and_each_step():
+    effects = [{"key": "die_faces", "direction": d, "value": v, "difference": x,
+                "ci_low": x - 0.01, "ci_high": x + 0.01, "moves": True, "ahead": None}
+               for d, v, x in (("down", 5, -0.03), ("up", 7, 0.02))]
+    fig = F.tornado_figure({"measure": "seat-spread", "games": 100, "effects": effects,
+                            "ranked": [{"key": "die_faces", "today": 6, "ahead": None}]})
+    assert _tick_texts(fig) == ["die_faces = 6 today"]
+    assert {t.get_text() for t in fig.axes[0].texts} == {"5", "7"}
+
+
+def test_card_value_by_skill_is_chosen_by_clear_values_not_the_noisiest():
+    from simkit.reports.ladder import _item_levels
+
+    def item(name, d, lo, hi, occurred):
+        return {"item": name, "difference": d, "ci_low": lo, "ci_high": hi,
+                "occurred": occurred, "enough": True}
+
+    summary = {"balance": [
+        {"level": "random", "items": [item("noisy", 0.40, -0.10, 0.90, 30),
+                                      item("clear", 0.05, 0.02, 0.08, 5000),
+                                      item("common", 0.01, -0.01, 0.03, 9000)]},
+        {"level": "heuristic", "items": [item("noisy", -0.30, -0.80, 0.20, 31),
+                                         item("clear", 0.06, 0.03, 0.09, 5000),
+                                         item("common", 0.00, -0.02, 0.02, 9000)]}]}
+    assert list(_item_levels(summary, top=2)["card"]) == ["clear", "common"]
+
+
+def test_a_two_key_sweep_outlines_today_in_points():
+    seats = [{"name": "seat 1", "win_rate": 0.5, "win_low": 0.4, "win_high": 0.6}]
+    pts = [{"changes": {"a": x, "b": y}, "seats": seats,
+            "first_player_advantage": {"advantage": 0.01 * x - 0.02 * y, "ci_low": 0,
+                                       "ci_high": 0}} for x in (1, 2, 3) for y in (4, 5)]
+    fig = F.sweep_heatmap_figure({"keys": ["a", "b"], "points": pts,
+                                  "today": {"a": 2, "b": 5}})
+    outline = [p for p in fig.axes[0].patches if p.get_label() == "today"]
+    assert len(outline) == 1 and outline[0].get_xy() == (0.5, 0.5)
+    fig.canvas.draw()
+    assert "+5" in [t.get_text() for t in fig.axes[1].get_yticklabels()]  # points, not %

@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit.cards import names_of, remember_names
+from simkit.checks import CopiesRule
 from simkit.data import fixed_records, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
@@ -107,6 +108,17 @@ def item_columns_of(values: dict) -> list[str]:
     return rules.item_columns([name for name, _ in territories(values)])
 
 
+CHOICE_COLUMNS = frozenset(
+    c for c in rules.ITEM_COLUMNS
+    if c.startswith("tile_") or c == "avalon_reduction:used"
+    or c.partition(":")[2] in ("strengthen", "attack", "defend", "enchant", "counter_spell")
+    and c.startswith(("knight_", "enchantress_")))
+"""A player's choices: a supply tile taken, a knight or enchantress played to strengthen,
+attack, defend, enchant or counter, Avalon's reduction used. A territory conquered, held or
+lost and an enchantment or attack warded off are outcomes (NOTES.md, Items); the columns
+that follow the data (the territories) are all outcomes, so the choices are fixed."""
+
+
 GAME = GameSpec(
     name="avalon",
     package_dir=Path(__file__).parent,
@@ -115,8 +127,14 @@ GAME = GameSpec(
     compile=compile_params,
     item_columns=rules.ITEM_COLUMNS,
     item_columns_of=item_columns_of,
-    choice_events=frozenset({"attack", "defend", "enchant", "counter_spell", "strengthen",
-                             "taken", "used"}),
+    choice_columns=CHOICE_COLUMNS,
+    remove_copy=CopiesRule(lists=(("tile_", "supply"),), fixed=(
+        ("knight_", "the data counts knights per colour for all five colours at once "
+                    "(cards.knights_per_colour), so one colour cannot lose a copy alone"),
+        ("enchantress_", "the data counts enchantresses per colour for all five colours at "
+                         "once (cards.enchantresses_per_colour), so one colour cannot lose a "
+                         "copy alone"),
+        ("avalon_reduction", "it is the Avalon territory's rule, not a card"))),
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,

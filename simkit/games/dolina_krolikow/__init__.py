@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simkit.checks import CopiesRule
 from simkit.data import load_data, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec
@@ -331,6 +332,20 @@ def item_columns_of(values: dict) -> list[str]:
         [f"forest_{i + 1}_{_slug(t)}" for i, (_, t) in enumerate(missions(values, "forest"))])
 
 
+OUTCOME_EVENTS = frozenset({"failed", "drawn", "redealt", "in_family", "wandering",
+                            "completed"})
+"""Events that happen to a player: an attempt that failed, a house drawn, the forest
+redealt, a rabbit in a family or wandering at the end, a mission completed or failed."""
+
+
+def choice_columns(columns) -> list[str]:
+    """A player's choices among a run's item columns: a die taken for a rabbit or for
+    resources, a modification, a leftover die's use, the wanderers exchanged, housed or sent
+    to the deck, the house discarded at setup, a rabbit acquired, a mission kept; every
+    ``OUTCOME_EVENTS`` column is an outcome (NOTES.md)."""
+    return [c for c in columns if c.partition(":")[2] not in OUTCOME_EVENTS]
+
+
 ITEM_COLUMNS = item_columns_of({k: p.value for k, p in load_data(
     Path(__file__).parent / "data.toml").items()})
 
@@ -342,9 +357,15 @@ GAME = GameSpec(
     compile=compile_params,
     item_columns=ITEM_COLUMNS,
     item_columns_of=item_columns_of,
-    choice_events=frozenset({"acquired", "kept", "exchanged", "housed", "to_deck", "rabbit",
-                             "resources", "recolour", "pips", "colour", "swap", "pass",
-                             "discarded_at_setup"}),
+    choice_columns=choice_columns,
+    remove_copy=CopiesRule(lists=(), fixed=(
+        ("rabbit_", "each rabbit card is one of a kind in the deck (rabbits.cards), so it "
+                    "has no second copy to remove; edit the list with --cards to try without "
+                    "it"),
+        ("house_", "each house mission is one of a kind (missions.house), so it has no "
+                   "second copy to remove"),
+        ("forest_", "each forest mission is one of a kind (missions.forest), so it has no "
+                    "second copy to remove"))),
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,

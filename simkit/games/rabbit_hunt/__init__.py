@@ -3,6 +3,7 @@ each other's with their farmers. Rulebook: shared/rulebooks/rabbit-hunt.txt."""
 
 from pathlib import Path
 
+from simkit.checks import CopiesRule
 from simkit.game import GameSpec
 
 from . import rules
@@ -16,7 +17,11 @@ GAME = GameSpec(
     players=(2, 3, 4),
     compile=compile_params,
     item_columns=ITEM_COLUMNS,
-    choice_events=frozenset({"placed"}),
+    # a farmland card laid from the hand is a choice; drawing one, turning one up and the
+    # bunnies (placed when the state calls for one, caught, lost) are outcomes (NOTES.md)
+    choice_columns=frozenset(c for c in ITEM_COLUMNS
+                             if c.endswith(":placed") and not c.startswith("bunny:")),
+    remove_copy=CopiesRule(lists=(("", "farmland"),)),
     end_reasons=END_REASONS,
     teams=teams,
     describe_setup=describe_setup,

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from simkit.cards import names_of, remember_names
+from simkit.checks import CopiesRule
 from simkit.data import fixed_records, load_data, records
 from simkit.errors import SimkitError
-from simkit.game import GameSpec
+from simkit.game import GameSpec, plain_name
 
 from . import rules
 from .state import (
@@ -257,6 +258,25 @@ def kind_names(params) -> list[str]:
     return names_of(params[0], "cards", CARD_NAMES)
 
 
+def choice_columns(columns) -> list[str]:
+    """A player's choices among a run's item columns: a card played, a creature sent to
+    attack or to block. Drawing a card (the deck, the Pedlar and the tricks mix with the
+    row and the opening keep), a creature dying, the days and the home dealt are outcomes
+    (NOTES.md, Items)."""
+    return [c for c in columns if c.partition(":")[2] in ("played", "attacked", "blocked")
+            and not c.startswith(("day_", "home_"))]
+
+
+def item_name(item: str) -> str:
+    """``boar`` -> "Boar", ``day_the_fox`` -> "Day: the fox", ``home_berry_twig`` ->
+    "Home berry/twig"."""
+    if item.startswith("day_"):
+        return "Day: " + item[4:].replace("_", " ")
+    if item.startswith("home_"):
+        return "Home " + item[5:].replace("_", "/")
+    return plain_name(item)
+
+
 _DEFAULTS = {k: p.value for k, p in load_data(PACKAGE_DIR / "data.toml").items()}
 CARD_NAMES = card_table(_DEFAULTS)[0]
 """The card kinds of the default data (a run's own are in its item columns)."""
@@ -270,7 +290,12 @@ GAME = GameSpec(
     compile=compile_params,
     item_columns=ITEM_COLUMNS,
     item_columns_of=item_columns_of,
-    choice_events=frozenset({"played", "attacked", "blocked"}),
+    choice_columns=choice_columns,
+    remove_copy=CopiesRule(lists=(("", "cards"),), ties=("deck_size",),
+                           fixed=(("day_", "a day card is one of the day deck's kinds, not a "
+                                           "card a player holds"),
+                                  ("home_", "a home card is dealt, one to each player"))),
+    item_names=item_name,
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,

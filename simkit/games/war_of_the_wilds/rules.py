@@ -206,7 +206,9 @@ from .state import (
     WILD,
 )
 
-END_REASONS = ["timeout", "sixteen_days"]
+# "last_day", not the number of days: `days` is a number of the data (12 to 18 in a
+# sweep), and an end reason read `sixteen_days` at 12 days
+END_REASONS = ["timeout", "last_day"]
 
 
 # --- sizes, small helpers -----------------------------------------------------------------

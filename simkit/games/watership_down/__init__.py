@@ -5,9 +5,10 @@ from pathlib import Path
 import numpy as np
 
 from simkit.cards import names_of, remember_names
+from simkit.checks import CopiesRule
 from simkit.data import fixed_records, records
 from simkit.errors import SimkitError
-from simkit.game import GameSpec
+from simkit.game import GameSpec, plain_name
 
 from . import rules
 from .state import (
@@ -235,6 +236,38 @@ def item_columns_of(values: dict) -> list[str]:
                               [n for n, _ in battle_cards(values, "elil")])
 
 
+CHOSEN_ABILITIES = frozenset({
+    "hazel_group", "fiver_hazel", "blackberry_replay", "dandelion_double", "pipkin_reveal",
+    "holly_look", "hyzenthlay_retreat", "blackavar_retreat", "cat_no_cards", "kestrel_far",
+    "woundwort_any_direction", "down_cross_attack", "el_ahrairah", "gift_to_the_thousand"})
+"""The abilities a player chooses to use (a move, a yes to the rules' question); the others
+strike by themselves when their moment comes (Bigwig and Vervain first, Silver against the
+rats, Kehaar's return, the Tracker, the Flaming Stick, the Snare, an escape from Efrafa)."""
+
+
+def choice_columns(columns) -> list[str]:
+    """A player's choices among a run's item columns: a battle card played and an ability
+    used by choice (``CHOSEN_ABILITIES``). A card won or lost with, a character entering
+    play (every starting one does at setup, a joiner when the game lets it), defeated,
+    joining or reaching the Down are outcomes (NOTES.md)."""
+    out = []
+    for c in columns:
+        item, _, event = c.partition(":")
+        if (event == "played" and item.startswith("card_")
+                or event == "used" and item in CHOSEN_ABILITIES):
+            out.append(c)
+    return out
+
+
+def item_name(item: str) -> str:
+    """``card_hlessil_3`` -> "Hlessil card 3", ``card_elil_flaming_stick`` -> "Elil card
+    flaming stick"; characters and abilities in words ("Hazel group")."""
+    for side in ("hlessil", "elil"):
+        if item.startswith(f"card_{side}_"):
+            return f"{side.capitalize()} card {item[len(side) + 6:].replace('_', ' ')}"
+    return plain_name(item)
+
+
 GAME = GameSpec(
     name="watership-down",
     package_dir=Path(__file__).parent,
@@ -243,7 +276,11 @@ GAME = GameSpec(
     compile=compile_params,
     item_columns=rules.ITEM_COLUMNS,
     item_columns_of=item_columns_of,
-    choice_events=frozenset({"played", "entered", "used"}),
+    choice_columns=choice_columns,
+    remove_copy=CopiesRule(lists=(), fixed=(
+        ("card_", "each side's hand holds one of each of its nine battle cards, so no copy "
+                  "can be removed (replace the card with --cards to try another)"),)),
+    item_names=item_name,
     seat_names=lambda n: ["elil", "hlessil"],
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,

@@ -61,7 +61,7 @@ def test_replay_tells_every_day():
     lines = replay("war-of-the-wilds", 2, 99, "heuristic,random").lines
     days = [line for line in lines if "== Day " in line]
     assert len(days) == 16 and "Day 16:" in days[-1]
-    assert lines[-1].startswith("end: sixteen_days after 32 turns")
+    assert lines[-1].startswith("end: last_day after 32 turns")
 
 
 # --- fights and mornings, on hand-built states -----------------------------------------------
