@@ -1239,7 +1239,10 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
                                     not fixed_seats, weights, names, step, measure,
                                     max_points)
     if assumptions and out is None:  # apart from a plain sensitivity run's folder
-        out = Path("runs") / f"assumptions-{game}-{players}p-s{seed}"
+        from simkit import folders
+
+        out = folders.default_folder(f"assumptions-{game}-{players}p-s{seed}", "",
+                                     spec.as_dict())
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
