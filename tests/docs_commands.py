@@ -1,6 +1,6 @@
 """The commands and Python snippets of README.md and docs/*.md, rewritten to run small, for
 the tests that run them (tests/test_docs_run_*.py: the README, docs/ladder.md, whose two
-ladders within --time take 20 s each, and the other pages; several files so that
+ladders within --time take 30 s each, and the other pages; several files so that
 pytest-xdist, which hands out whole files, runs them side by side).
 
 Every fenced block is found: ``python`` blocks are snippets; a block marked ``sh``, ``bash``,
@@ -45,7 +45,7 @@ ADDED = {"run": {"--games": GAMES}, "whatif": {"--games": GAMES},
 """Counts a command gets when it leaves them to their defaults (thousands of games)."""
 LADDER_GAMES = 8
 """Games a pairing of a ladder (its searches make its games the dearest)."""
-TIME = "20s"
+TIME = "30s"
 """What a ``--time`` (a ladder's, a training's) becomes: the command must end by it."""
 SEARCH_DEFAULT = 400
 """The iterations of a search strategy named without a budget (``ismcts``, ``mc``)."""

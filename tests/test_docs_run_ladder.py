@@ -1,5 +1,5 @@
 """The commands of docs/ladder.md run as written, scaled down (see tests/docs_commands.py):
-a file of their own, as its two ladders within --time take 20 s each."""
+a file of their own, as its two ladders within --time take 30 s each."""
 
 import docs_commands as D
 import pytest
