@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import textwrap
 
 
 def _stopped_while_starting(signum, frame):
@@ -230,6 +231,65 @@ mismatch_option = click.option(
          "learned.model, the model of the default data; the summary says so).")
 
 
+train_option = click.option(
+    "--train", "train_budget", metavar="BUDGET",
+    help="Play learned with a model fitted to this data: fine-tune one first from the "
+         "nearest model (--weight learned.model=FILE, else the default data's), for BUDGET "
+         "self-play games (5000g: reproducible, the same --seed gives the same model) or a "
+         "time (10m); its cost is in the estimate before play, and it is kept in simkit's "
+         "cache for the same command (docs/learning.md).")
+
+
+def _tuned(game, players, over, strategies, weights, seed, budget_text, workers, quiet,
+           base=None) -> dict:
+    """``--train``: a model fine-tuned for ``over`` for each learned slot of the run (one
+    line when no seat plays learned), its cost said before it trains; slot -> model.
+    ``base`` (slot -> ``learn.Found``) gives the starting models (a what-if's two sides
+    start from one)."""
+    from simkit import tune
+    from simkit.ladder import say_duration
+    from simkit.runner import RunSpec
+
+    budget = tune.parse_budget(budget_text)
+    probe = RunSpec.make(game, players, 1, seed, strategies, over, True, weights,
+                         model_mismatch=True)
+    slots = tune.learned_slots(game, probe.strategies)
+    if not slots:
+        raise SimkitError(f"--train fits the model that learned plays; no seat of this run "
+                          f"plays learned (its strategies: {', '.join(probe.strategies)})")
+    files = tune.model_files(weights)
+    n = workers or os.cpu_count() or 1
+    out = {}
+    for slot in dict.fromkeys(slots):
+        file = files.get(slot, files.get(registry_base(slot)))
+        plan = tune.plan_tuning(game, players, over, budget, seed, file,
+                                (base or {}).get(slot))
+        if plan.done:
+            _say(f"training: {plan.describe()}: trained before ({plan.out})", quiet, True)
+        else:
+            _say(f"training: {plan.describe()}: about "
+                 f"{say_duration(plan.estimate_seconds(n))} before play", quiet, True)
+        try:
+            out[slot] = plan.train(n, None if quiet else
+                                   (lambda text: click.echo(f"  {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
+        if not quiet:
+            gen = out[slot].card["training"]["generation"]
+            click.echo(f"  the model for this data: {out[slot].digest[:12]} (generation {gen} "
+                       f"of this training{'; the base model was never beaten' if not gen else ''})",
+                       err=True)
+    return out
+
+
+def registry_base(slot: str) -> str:
+    from simkit import registry
+
+    return registry.split_budget(slot)[0]
+
+
 precision_option = click.option(
     "--precision", type=Real(0, 50, lo_open=True, hi_open=True), metavar="POINTS",
     help="Play in steps (1,000 games, then doubling) until every seat's win rate and the "
@@ -265,15 +325,15 @@ def games():
     searchers, learners = [], []
     for name, spec in registry.games().items():
         players = ", ".join(map(str, spec.players))
-        own = registry.strategies_for(name)
         searchable = hasattr(spec.rules, "determinize")
         learnable = searchable and spec.has_features
-        names = [n for n, st in own.items() if st.search is None
-                 or (st.searches and searchable) or (st.search == "learned" and learnable)]
+        names = registry.playable_strategies(name)
         click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
                    f"{', '.join(names)}")
         if spec.summary:
             click.echo(f"{'':18} {spec.summary}")
+        click.echo(f"{'':18} strong player (headlines): "
+                   f"{_strong_line(name, spec.players)}")
         if searchable:
             searchers.append(name)
         if searchable and spec.search_knobs:
@@ -513,12 +573,13 @@ def _show(v) -> str:
                    "what removing it does, paired game by game; without it, card value is "
                    "an association (docs/statistics.md).")
 @mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, check_cards, model_mismatch, quiet, as_json, fair):
+        kingmaking, check_cards, model_mismatch, train_budget, quiet, as_json, fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -534,6 +595,9 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if _trace(trace) or _trace(kingmaking, "--kingmaking"):
             raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
                               "file gives each run's trace_turns and kingmaking itself")
+        if train_budget is not None:
+            raise SimkitError("--train is for a game; an experiment file's runs on other data "
+                              "take a model with --weight learned.model=FILE")
         if check_cards is not None:
             raise SimkitError("--check-cards is for a game; an experiment file gives each "
                               "run's check_cards itself (check_cards = 2000)")
@@ -547,13 +611,21 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
         if check_cards is not None:  # before the run is planned: a typo costs nothing
             checks[folder] = check_games(check_cards, n_games)
-        if resume:
-            weights = (*weights, *_folder_models(folder, weights))
+        tuned = None
+        if resume and (folder / "run.json").is_file():
+            weights = (*weights, *_folder_models(folder, weights))  # the models it played
+        elif train_budget is not None:
+            from simkit.folders import check_output
+
+            check_output(folder, "run", overwrite)  # before the training, not after
+            with explained(origins):
+                tuned = _tuned(target, players, over, strategies, weights, seed,
+                               train_budget, workers, quiet)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
                                     kingmaking=_trace(kingmaking, "--kingmaking"),
-                                    model_mismatch=model_mismatch == "ok")
+                                    model_mismatch=model_mismatch == "ok", models=tuned)
         jobs = [(spec_run, folder)]
     from simkit.folders import check_output
     from simkit.runner import check_resume
@@ -580,6 +652,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                                    scheduler, quiet, fair)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
+    headline = None
+    if target.endswith(".toml") and summaries:
+        from simkit.reports.headline import pick_headlines, strong_or_none, wrapped
+
+        headline = pick_headlines(summaries, strong_or_none)
+        _say("\n".join(["", "Headline", *wrapped(headline)]), quiet, as_json)
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -588,7 +666,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _say(f"report: {path}", quiet, as_json)
     if as_json:
         out_json = summaries[0] if len(jobs) == 1 and not target.endswith(".toml") else \
-            {"experiment": target, "runs": summaries}
+            {"headline": headline, "experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
 
@@ -670,6 +748,19 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
     return back
 
 
+def _strong_line(game: str, players) -> str:
+    """The game's strong player at each player count: "heuristic", or "learned at 2
+    players, heuristic at 3, 4" where a model exists only for some."""
+    from simkit import registry
+
+    by: dict[str, list[str]] = {}
+    for p in players:
+        by.setdefault(registry.strong_strategy(game, p), []).append(str(p))
+    if len(by) == 1:
+        return next(iter(by))
+    return ", ".join(f"{name} at {', '.join(ps)} players" for name, ps in by.items())
+
+
 def _players(game: str, players: int | None) -> int:
     """--players, which may be left out for a game played by one number of players."""
     if players is not None:
@@ -693,7 +784,7 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     """Print a finished run's summary (text) or return it (for --json), from the counts kept
     while it was played (``res.tally``): the same summary as its folder's, without reading
     the folder back."""
-    from simkit.reports.summary import summary_dict, summary_text
+    from simkit.reports.summary import summary_dict, summary_text, tables
 
     meta = res.meta
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
@@ -701,9 +792,12 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     counts, items = (res.tally, None) if res.tally is not None else (res.games, res.items)
     trace = None if res.tally is not None else res.trace
     if as_json:
-        return {"folder": str(folder), **summary_dict(counts, meta, items, fair, trace)}
-    click.echo(summary_text(counts, meta, items, fair, trace))
-    return None
+        d = summary_dict(counts, meta, items, fair, trace)
+        return {"headline": d.pop("headline"), "folder": str(folder), **d}
+    t = tables(counts, meta, items, fair, trace)
+    click.echo(summary_text(counts, meta, items, fair, trace, t=t))
+    return {"game": meta.get("game"), "players": meta.get("players"),
+            "strategies": meta.get("strategies"), "headline": t["headline"]}
 
 
 def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, tally=False,
@@ -768,15 +862,20 @@ def report(runs, out, title, quiet, as_json, fair):
     path = pages.report_folders(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
+        from simkit.reports.headline import pick_headlines, strong_or_none
         from simkit.reports.summary import summary_dict
 
         loaded = [load_run(p) for k, p in pairs if k == "run"]
-        doc = {"report": str(path), "runs": [
-            {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
-            for r in loaded]}
+        summaries = [{"folder": str(r.folder),
+                      **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
+                     for r in loaded]
         ladders = [p for k, p in pairs if k in pages.SUMMARY_KINDS]
+        explored = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+        doc = {"headline": pick_headlines(summaries, strong_or_none)
+               + [h for x in explored for h in x.get("headline") or ()],
+               "report": str(path), "runs": summaries}
         if ladders:
-            doc["ladders"] = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+            doc["ladders"] = explored
         whatifs = [p for k, p in pairs if k == "whatif"]
         if whatifs:
             doc["whatif"] = str(whatifs[0])
@@ -814,12 +913,14 @@ def report(runs, out, title, quiet, as_json, fair):
               help="Build one HTML report of the ladder(s) into this folder (default: each "
                    "ladder folder's report/).")
 @trace_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def ladder(target, players, strategies, n_games, level_games, time_budget, seed, overrides,
            card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, trace,
-           quiet, as_json, fair):
+           model_mismatch, train_budget, quiet, as_json, fair):
     """A skill ladder of TARGET (a game, or an experiment .toml file of [[ladder]] tables):
     a round robin of the strategies with seats rotated, their ratings with 95% intervals, a
     win matrix, skill depth, and the game's balance at every level of skill."""
@@ -837,6 +938,7 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each ladder's "
                               'card files itself (cards = ["cards.csv"])')
+        _no_file_models(model_mismatch, train_budget)
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.ladder, root / e.name, e.time, e.games_given)
                 for e in load_ladders(Path(target))]
@@ -849,7 +951,8 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         with explained(origins):
             spec = LadderSpec.make(target, players, strategies,
                                    n_games if n_games is not None else 200, level_games,
-                                   seed, over, weights, _trace(trace))
+                                   seed, over, weights, _trace(trace),
+                                   model_mismatch == "ok", train_budget or "")
         seconds = parse_duration(time_budget) if time_budget is not None else None
         jobs = [(spec, out or Path("runs") / f"ladder-{target}-{players}p-s{seed}", seconds,
                  n_games is not None)]
@@ -922,7 +1025,19 @@ def _play_ladder(spec, folder, budget, resuming, workers, scheduler, quiet, as_j
         click.echo(f"{spec.game} ladder, {spec.players} players: "
                    f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
                    err=True)
-    costs = measure_costs(spec, show=not quiet)
+    for plan in spec.tunings():  # --train: the learned levels' model first
+        if not quiet:
+            click.echo(f"  training: {plan.describe()}: "
+                       + (f"trained before ({plan.out})" if plan.done else
+                          f"about {say_duration(plan.estimate_seconds(n_workers))}"), err=True)
+        try:
+            plan.train(n_workers, None if quiet else
+                       (lambda text: click.echo(f"    {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
+    costs = measure_costs(spec, show=not quiet)  # a --time counts the training above too
     if not quiet:
         click.echo("  " + ", ".join(f"{k} {v * 1000:,.1f} ms a game" for k, v in costs.items()),
                    err=True)
@@ -1107,7 +1222,7 @@ def _exploration_options(kind: str, refuse: str):
         click.option("--report", "report_dir", type=click.Path(path_type=Path),
                      help=f"Build the {kind}'s HTML report into this folder (default: "
                           f"the {kind} folder's report/)."),
-        quiet_option, json_option, fair_option]
+        mismatch_option, train_option, quiet_option, json_option, fair_option]
 
     def apply(f):
         for option in reversed(options):
@@ -1130,7 +1245,7 @@ def _exploration_options(kind: str, refuse: str):
 @_exploration_options("sweep", "a grid of more points")
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
           card_files, weights, precision, trace, max_points, out, overwrite, resume, workers,
-          scheduler, report_dir, quiet, as_json, fair):
+          scheduler, report_dir, model_mismatch, train_budget, quiet, as_json, fair):
     """Play GAME (or the [[sweep]] tables of an experiment .toml file) at every point of a
     grid of its numbers (--vary), all on the same seeds:
     outcomes by seat with intervals, first-player advantage, length and endings at every
@@ -1142,6 +1257,7 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
         if _trace(trace):
             raise SimkitError("--trace-turns is for a game; an experiment file gives each "
                               "sweep's trace_turns itself")
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("sweep", game, out, overwrite, resume, workers, scheduler, quiet,
                              as_json, fair, report_dir)
     if not varies:
@@ -1151,9 +1267,15 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     with explained(origins):
         spec = make_sweep(game, players, list(varies), n_games, seed, strategies, over,
                           not fixed_seats, weights, max_points, _precision(precision),
-                          _trace(trace))
+                          _trace(trace), model_mismatch == "ok", train_budget or "")
     out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
+
+
+def _no_file_models(model_mismatch, train_budget) -> None:
+    if model_mismatch == "ok" or train_budget is not None:
+        raise SimkitError("--model-mismatch and --train are for a game; an experiment file's "
+                          "explorations take a model with --weight learned.model=FILE")
 
 
 def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet, as_json, fair,
@@ -1208,7 +1330,8 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @click.pass_context
 def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, seed,
                 strategies, fixed_seats, overrides, card_files, weights, max_points, out,
-                overwrite, resume, workers, scheduler, report_dir, quiet, as_json, fair):
+                overwrite, resume, workers, scheduler, report_dir, model_mismatch, train_budget,
+                quiet, as_json, fair):
     """Move every number of GAME (or --keys) one step down and up, each paired with the base
     on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
     Holm correction for testing many numbers at once. With --assumptions: the values the
@@ -1217,6 +1340,7 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
     from simkit.explore import make_assumptions, make_sensitivity
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         if assumptions:
             raise SimkitError("--assumptions is for a game, not an experiment file")
         return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
@@ -1233,11 +1357,12 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
         if assumptions:
             spec = make_assumptions(game, players, n_games, seed,
                                     strategies if given else None, over, not fixed_seats,
-                                    weights, step, max_points)
+                                    weights, step, max_points, model_mismatch == "ok",
+                                    train_budget or "")
         else:
             spec = make_sensitivity(game, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, names, step, measure,
-                                    max_points)
+                                    max_points, model_mismatch == "ok", train_budget or "")
     if assumptions and out is None:  # apart from a plain sensitivity run's folder
         from simkit import folders
 
@@ -1286,11 +1411,13 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
                    "kept, the rest are played.")
 @workers_option
 @scheduler_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 def balance(game, varies, objectives, players, trials, n_games, confirm, confirm_games, target,
             seed, strategies, fixed_seats, overrides, card_files, weights, out, overwrite,
-            resume, workers, scheduler, quiet, as_json):
+            resume, workers, scheduler, model_mismatch, train_budget, quiet, as_json):
     """Search GAME's numbers (--vary; or the [[balance]] tables of an experiment .toml file)
     for the setting that best meets --objective, with
     Optuna (TPE; NSGA-II for several objectives) on common seeds, then confirm the best few
@@ -1300,6 +1427,7 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
     from simkit.cards import explained
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("balance", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, 1.0, None)
     players = _players(game, players)
@@ -1308,7 +1436,8 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
         spec = make_balance(game, players, list(varies),
                             list(objectives) or ["first-player-advantage"], trials, n_games,
                             confirm, confirm_games, target / 100, seed, strategies, over,
-                            not fixed_seats, weights)
+                            not fixed_seats, weights, model_mismatch == "ok",
+                            train_budget or "")
     out = out or folders.default_folder(f"balance-{game}-{players}p-s{seed}",
                                         "+".join(d.key for d in spec.dimensions),
                                         spec.as_dict())
@@ -1365,6 +1494,9 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
               help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-Np-sSEED-"
                    "CHANGE-DIGEST: the change and a digest of the settings).")
 @overwrite_option
+@click.option("--resume", is_flag=True,
+              help="Continue a what-if stopped by Ctrl-C in --out, with the same settings: "
+                   "its runs not yet complete play their remaining games.")
 @workers_option
 @scheduler_option
 @quiet_option
@@ -1373,10 +1505,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @trace_option
 @kingmaking_option
 @mismatch_option
+@train_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
-           seed, strategies, fixed_seats, weights, out, overwrite, workers, scheduler, quiet,
-           as_json, precision, trace, kingmaking, model_mismatch, fair):
+           seed, strategies, fixed_seats, weights, out, overwrite, resume, workers, scheduler,
+           quiet, as_json, precision, trace, kingmaking, model_mismatch, train_budget, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1392,37 +1525,56 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     base_over, base_origins = _overrides(game, base_overrides, base_card_files)
     changes, origins = _overrides(game, overrides, card_files)
     changed_over = {**base_over, **changes}
+    from simkit import folders
+
+    if out is None:  # named by the change, and by a digest of all the settings
+        label = "+".join(f"{k}={Path(origins[k].path).stem}" if k in origins else
+                         f"{k}={v}" for k, v in changes.items())
+        out = folders.default_folder(f"whatif-{game}-{players}p-s{seed}", label, {
+            "players": players, "games": n_games, "seed": seed, "strategies": strategies,
+            "base": base_over, "changed": changed_over, "rotate": not fixed_seats,
+            "weights": weights, "trace": trace, "kingmaking": kingmaking,
+            "model_mismatch": model_mismatch, "train": train_budget, "precision": precision})
+    tuned = {"base": None, "changed": None}
+    if train_budget is not None:  # each side plays a model fine-tuned for its own game
+        if not (resume and folders.kind_of(out) == "whatif"):
+            folders.check_output(out, "whatif", overwrite)  # before the training, not after
+        tuned = _whatif_models(game, players, base_over, changed_over, strategies, weights,
+                               seed, train_budget, workers, quiet,
+                               {**base_origins, **origins})
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
                             not fixed_seats, weights, trace=_trace(trace),
                             kingmaking=_trace(kingmaking, "--kingmaking"),
-                            model_mismatch=model_mismatch == "ok")
+                            model_mismatch=model_mismatch == "ok", models=tuned["base"])
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
                                not fixed_seats, weights, trace=_trace(trace),
                                kingmaking=_trace(kingmaking, "--kingmaking"),
-                               model_mismatch=model_mismatch == "ok")
-    from simkit import folders
+                               model_mismatch=model_mismatch == "ok", models=tuned["changed"])
+    if resume and precision is not None:
+        raise SimkitError("--resume does not take --precision yet; play the what-if again "
+                          "with --overwrite")
+    if resume and folders.kind_of(out) == "whatif":
+        from simkit.runner import check_resume
 
-    if out is None:  # named by the change, and by a digest of both runs' settings
-        from simkit.runner import recorded
-
-        label = "+".join(f"{k}={Path(origins[k].path).stem}" if k in origins else
-                         f"{k}={v}" for k, v in changes.items())
-        out = folders.default_folder(f"whatif-{game}-{players}p-s{seed}", label,
-                                     {"base": recorded(base), "changed": recorded(changed),
-                                      "precision": precision})
-    folders.check_output(out, "whatif", overwrite)
+        folders.check_output(out, "whatif", overwrite=True)
+        for spec_run, name in ((base, "base"), (changed, "changed")):
+            if (out / name / "run.json").is_file():  # continuable, or one line
+                check_resume(spec_run, out / name)
+    else:
+        folders.check_output(out, "whatif", overwrite)
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     from simkit.reports.analysis import compare_runs
-    from simkit.reports.build import build_whatif_report, load_run
+    from simkit.reports.build import build_whatif_report, load_run, whatif_headline
     from simkit.reports.verdict import whatif_verdicts
 
     record = None
     if precision is None:
         for spec_run, name in ((base, "base"), (changed, "changed")):
-            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet)
+            _play(spec_run, out / name, workers, scheduler, None, overwrite, quiet,
+                  resume=resume)
     else:
         record = _whatif_precise(base, changed, out, precision, workers,
                                  scheduler, overwrite, quiet)
@@ -1430,29 +1582,65 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
                          b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
+    headline = whatif_headline(b, c, table, fair / 100)
+    from simkit.reports.summary import models_played
+
+    played = {"base": b.meta.get("models"), "changed": c.meta.get("models")}
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
     if as_json:
         from simkit.reports.summary import records
 
-        _emit_json({"game": game, "players": players, "changes": changes,
-                    "base_changes": base_over,
+        _emit_json({"headline": [headline], "game": game, "players": players,
+                    "changes": changes, "base_changes": base_over,
                     "card_files": {k: o.path for k, o in origins.items()},
                     "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
                     "differences": records(table), "folder": str(out),
-                    "precision": record, "report": str(path)})
+                    "precision": record, "models": played, "report": str(path)})
         return
     if quiet:
         return
     text = ", ".join(f"{k}={origins[k].path}" if k in origins else
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
+    click.echo(textwrap.fill(headline, 100, subsequent_indent="  "))
+    lines = models_played({"base": b.meta, "changed": c.meta})
+    if lines:
+        click.echo("Models")
+        for line in lines:
+            click.echo(f"  {line}")
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")
     click.echo(_whatif_text(table))
     click.echo(f"report: {path}")
+
+
+def _whatif_models(game, players, base_over, changed_over, strategies, weights, seed,
+                   budget_text, workers, quiet, origins) -> dict:
+    """``whatif --train``: two models fine-tuned from one base model (the nearest to the
+    base game) with the same budget and seed, one on the game as it is and one on the
+    changed game: {"base": slot -> model, "changed": slot -> model}."""
+    from simkit import data, registry, tune
+    from simkit.cards import explained
+    from simkit.runner import RunSpec
+
+    spec = registry.get_game(game)
+    files = tune.model_files(weights)
+    params = data.apply_overrides(spec.data, data.parse_overrides(base_over))
+    probe = RunSpec.make(game, players, 1, seed, strategies, base_over, True, weights,
+                         model_mismatch=True)
+    start = {slot: tune.nearest(game, players, params,
+                                files.get(slot, files.get(registry_base(slot))))
+             for slot in tune.learned_slots(game, probe.strategies)}
+    out = {}
+    for side, over in (("base", base_over), ("changed", changed_over)):
+        _say(f"{side}:", quiet, True)
+        with explained(origins):
+            out[side] = _tuned(game, players, over, strategies, weights, seed, budget_text,
+                               workers, quiet, start)
+    return out
 
 
 def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite, quiet):
@@ -1585,40 +1773,17 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     information marked with who could see it. Either GAME --seed S --players N
     [--strategies ...], or --run DIR --game INDEX (checked against its row)."""
     from simkit.replay import replay as do_replay
-    from simkit.replay import replay_game
-    from simkit.runner import RunSpec, plan
 
     if run_dir is not None:
-        from simkit.results import check_run, read_game_row, seat_column
+        from simkit.replay import replay_recorded
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         if overrides or card_files:
             raise SimkitError("--run replays a game as it was played; --set and --cards are "
                               "for GAME --seed S")
-        meta = check_run(run_dir)
-        done = meta["games_completed"]
-        if not 0 <= game_index < max(done, 1):
-            raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
-                              f"{run_dir}, not {game_index:,}")
-        rows = read_game_row(run_dir, game_index)
-        if rows.empty:
-            raise SimkitError(f"{run_dir} has no game {game_index} "
-                              f"(it has {meta['games_completed']:,})")
-        row = rows.iloc[0]
-        n = int(meta["players"])
-        names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
-        spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
-                                [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
-                                 for k, v in w.items()] + _folder_models(run_dir, ()),
-                                model_mismatch=bool(meta.get("model_mismatch")))
-        r = replay_game(plan(spec_run), int(row["seed"]), names)
+        r = replay_recorded(run_dir, game_index, _folder_models(run_dir, ()))
         click.echo("\n".join(r.lines))
-        recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
-        if r.end_reason != row["end_reason"] or r.ranks != recorded or r.turns != row["turns"]:
-            raise SimkitError(f"replay ended {r.end_reason} with ranks {r.ranks} after "
-                              f"{r.turns} turns, but the row says {row['end_reason']}, "
-                              f"{recorded}, {row['turns']}: was the game changed since?")
         click.echo("(matches the recorded row)")
         return
     if game is None or seed is None:
@@ -1650,6 +1815,10 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @click.option("--resume", is_flag=True,
               help="Continue the training in the training folder from its last finished "
                    "generation, with the same settings (the same model as if never stopped).")
+@click.option("--from", "base_file", type=click.Path(path_type=Path), metavar="MODEL",
+              help="Start from this model (fine-tuning: e.g. the shipped one, to learn a "
+                   "changed game) instead of from nothing; its hidden units and samples "
+                   "are kept.")
 @overwrite_option
 @workers_option
 @click.option("--hidden", type=int, help="Hidden units of each seat's network (default 32; 0: "
@@ -1679,7 +1848,7 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @quiet_option
 @json_option
 def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
-          overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
+          base_file, overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
           temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
           quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
@@ -1696,8 +1865,12 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
                           "reproducible) or --time DURATION (e.g. 20m), one of them")
     seconds = parse_duration(time_budget) if time_budget is not None else None
     over, origins = _overrides(game, overrides, card_files)
+    base = None
+    if base_file is not None:
+        base = learn.read_model(base_file, game, players, what="--from")
     with explained(origins):
-        ts = tr.make_spec(game, players, seed, n_games, over, hidden=hidden, lam=lam,
+        ts = tr.make_spec(game, players, seed, n_games, over, base, str(base_file or ""),
+                          hidden=hidden, lam=lam,
                           learning_rate=learning_rate, games_per_generation=generation_games,
                           match_games=match_games, temperature=temperature, epsilon=epsilon,
                           samples=samples, epochs=epochs, batch=batch, buffer=buffer,
@@ -1726,7 +1899,7 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
             raise SimkitError(f"--time {time_budget} is over before the first generation "
                               f"(starting took {say_duration(clock.elapsed())}); give a "
                               "longer --time")
-    trainer = tr.Trainer(ts, folder, workers, say)
+    trainer = tr.Trainer(ts, folder, workers, say, base)
     state = trainer.start(resume)
     budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
               if ts.games else f"{say_duration(seconds)} of generations")
@@ -1792,6 +1965,30 @@ def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> 
                           "or start again with --overwrite")
     if folder.exists() and not folder.is_dir():
         raise SimkitError(f"{folder} (the training folder) exists and is a file")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but 127.0.0.1 (or localhost) is "
+                   "reachable from other machines (a warning says so; the token still "
+                   "guards it).")
+@click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
+              help="The port (0: any free port).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser; only print the "
+                                                  "address.")
+@click.option("--runs", "runs_dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="The runs folder: what the page shows, and where its "
+                                      "jobs, change sets and reports are written.")
+@click.option("--jobs", "n_jobs", type=Whole(1, 64), default=1, show_default=True,
+              help="Jobs played at once (the others wait in the queue).")
+def serve(host, port, no_browser, runs_dir, n_jobs):
+    """Start the designer's workbench: a local web page to edit a game's data and cards,
+    run and compare (what-if on the same seeds), read the verdicts and reports of every run
+    in the runs folder, and replay any game (docs/workbench.md). It prints its address with
+    a token; requests without the token's session are refused."""
+    from simkit.serve import serve as start
+
+    start(host, port, runs_dir, n_jobs, not no_browser)
 
 
 def _sigterm(signum, frame):

@@ -140,8 +140,10 @@ An optional field for the reports (issue 28):
         The name of the game's strong fast player: the strongest strategy that plays a
         million 2-player games within an hour on a 2-core machine (``"heuristic"`` unless
         the game says otherwise). Headlines, the README's experiment and ``sensitivity
-        --assumptions`` play it. A game with no strategy of that name falls back to
-        ``random`` (``strong_strategy``).
+        --assumptions`` play it. ``registry.strong_strategy(game, players, data_digest)``
+        gives the strategy to play: a strong ``learned`` counts only at a player count and
+        data its models fit (the heuristic plays elsewhere), and a game with no strategy of
+        that name falls back to ``random``.
 
 Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
 effective values into a tuple of numpy arrays (``params``) that the kernels read.

@@ -75,11 +75,15 @@ class LadderSpec:
     trace: int | str = 0
     """Games of each level's self-play traced turn by turn (``--trace-turns``; "all"): the
     feel of the game at every level of skill."""
+    model_mismatch: bool = False
+    """``--model-mismatch ok``: a learned level plays the model of the default data."""
+    train: str = ""
+    """``--train BUDGET``: learned levels play a model fine-tuned for the ladder's data."""
 
     @classmethod
     def make(cls, game: str, players: int, strategies, games: int, level_games: int | None =
-             None, seed: int = 0, overrides: dict | None = None, weights=None, trace=0
-             ) -> LadderSpec:
+             None, seed: int = 0, overrides: dict | None = None, weights=None, trace=0,
+             model_mismatch: bool = False, train: str = "") -> LadderSpec:
         """Build and check a ladder: every strategy plays the game, two at least, none twice;
         every run it will play is checked before any game is played."""
         spec = registry.get_game(game)
@@ -90,10 +94,16 @@ class LadderSpec:
                                      else strategies)]
         names = [n for n in names if n]
         w = [parse_weight(x) for x in weights or ()]
+        if train:
+            from simkit.tune import parse_budget
+
+            parse_budget(train)
         canon = []
         for n in names:  # each checked, and named with its budget (ismcts -> ismcts@400)
             canon.append(RunSpec.make(game, players, 1, seed, [n] * players, overrides,
-                                      False, _weights_for(w, [n])).strategies[0])
+                                      False, _weights_for(w, [n]),
+                                      model_mismatch=bool(model_mismatch or train)
+                                      ).strategies[0])
         if len(set(canon)) < 2:
             raise SimkitError("a ladder needs at least two different strategies, e.g. "
                               "--strategies random,heuristic; "
@@ -119,7 +129,11 @@ class LadderSpec:
         lv = games if level_games is None else level_games
         check_trace(spec, trace, lv)
         ladder = cls(game, players, tuple(canon), games, lv, seed, frozen, tuple(w),
-                     "all" if trace == "all" else int(trace or 0))
+                     "all" if trace == "all" else int(trace or 0), bool(model_mismatch),
+                     train or "")
+        if train and not ladder.learned_slots():
+            raise SimkitError(f"--train fits the model that learned plays; no level of this "
+                              f"ladder is learned (its levels: {', '.join(canon)})")
         if len(ladder.schedule()) > MAX_RUNS:
             raise SimkitError(f"this ladder would play {len(ladder.schedule()):,} runs (tables "
                               f"x seat arrangements), more than {MAX_RUNS:,}; give fewer "
@@ -131,7 +145,8 @@ class LadderSpec:
     def with_games(self, games: int, level_games: int) -> LadderSpec:
         trace = self.trace if self.trace == "all" else min(int(self.trace), level_games)
         return LadderSpec(self.game, self.players, self.strategies, games, level_games,
-                          self.seed, self.overrides, self.weights, trace)
+                          self.seed, self.overrides, self.weights, trace, self.model_mismatch,
+                          self.train)
 
     def tables(self) -> list[tuple[int, ...]]:
         """The tables of the round robin: multisets of ``players`` strategy indices with as
@@ -162,9 +177,32 @@ class LadderSpec:
         trace = 0
         if m.part == "level" and self.trace:
             trace = m.games if self.trace == "all" else min(int(self.trace), m.games)
-        return RunSpec.make(self.game, self.players, m.games, self.seed, list(m.seats),
-                            dict(self.overrides), False,
-                            _weights_for(self.weights, m.seats), self.strategies, trace)
+        from simkit.tune import learned_run
+
+        return learned_run(self.game, self.players, m.games, self.seed, list(m.seats),
+                           dict(self.overrides), False,
+                           _weights_for(self.weights, m.seats), mismatch=self.model_mismatch,
+                           train=self.train, train_seed=self.seed,
+                           compile_with=self.strategies, trace=trace)
+
+    def learned_slots(self) -> list[str]:
+        """The levels played by a model (``learned``)."""
+        from simkit.tune import learned_slots
+
+        return learned_slots(self.game, self.strategies)
+
+    def tunings(self) -> list:
+        """``--train``: the fine-tuning (``simkit.tune.Plan``) of each learned level's model
+        for the ladder's data; none without ``--train``."""
+        from simkit.tune import model_files, parse_budget, plan_tuning
+
+        if not self.train:
+            return []
+        files = model_files(f"{s}.{k}={v}" for s, k, v in self.weights)
+        return [plan_tuning(self.game, self.players, dict(self.overrides),
+                            parse_budget(self.train), self.seed,
+                            files.get(n, files.get(registry.split_budget(n)[0])))
+                for n in self.learned_slots()]
 
     def as_dict(self) -> dict:
         from simkit import data
@@ -179,7 +217,9 @@ def _weights_for(weights, seats) -> list[str]:
     """The ``--weight`` items that apply to a run seating ``seats`` (``heuristic.*`` also
     where a search plays: its rollouts use the heuristic)."""
     targets = set(seats) | {registry.split_budget(s)[0] for s in seats}
-    search = any(registry.split_budget(s)[0] in ("mc", "ismcts") for s in seats)
+    game_strategies = registry.strategies_for("")  # the generic ones: the searches
+    search = any(getattr(game_strategies.get(registry.split_budget(s)[0]), "searches", False)
+                 for s in seats)
     return [f"{s}.{k}={v}" for s, k, v in weights
             if s in targets or (search and s == "heuristic")]
 
@@ -395,7 +435,8 @@ def check_resume(ladder: LadderSpec, out: Path, games_given: bool) -> LadderSpec
                                    int(old.get("level_games", ladder.level_games)))
     new = ladder.as_dict()
     diff = [k for k in new if json.dumps(new[k], default=str) !=
-            json.dumps(old.get(k), default=str)]
+            json.dumps(old.get(k), default=str)
+            and not (k not in old and new[k] in (False, ""))]  # added since, at its default
     if diff:
         k = diff[0]
         raise SimkitError(f"--resume: {out} was played with {k} {old.get(k)!r}, not "

@@ -196,3 +196,37 @@ def replay(game: str, players: int, seed: int, strategies="random", overrides=No
     run = RunSpec.make(game, players, 1, 0, strategies, overrides, rotate=False,
                        weights=weights)
     return replay_game(plan(run), seed)
+
+
+def replay_recorded(run_dir, game_index: int, model_weights=()) -> Replay:
+    """Replay game ``game_index`` of the run folder ``run_dir`` as it was played (its
+    strategies by seat, data and weights from run.json; ``model_weights``: the
+    ``--weight SLOT.model=FILE`` of its learned seats), and check that it ends as its row
+    says (a SimkitError otherwise: the game changed since). ``simkit replay --run`` and the
+    workbench's replay viewer both call it."""
+    from simkit.results import check_run, read_game_row, seat_column
+    from simkit.runner import RunSpec
+
+    meta = check_run(run_dir)
+    done = meta["games_completed"]
+    if not 0 <= game_index < max(done, 1):
+        raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
+                          f"{run_dir}, not {game_index:,}")
+    rows = read_game_row(run_dir, game_index)
+    if rows.empty:
+        raise SimkitError(f"{run_dir} has no game {game_index} "
+                          f"(it has {meta['games_completed']:,})")
+    row = rows.iloc[0]
+    n = int(meta["players"])
+    names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
+    spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
+                            [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
+                             for k, v in w.items()] + list(model_weights),
+                            model_mismatch=bool(meta.get("model_mismatch")))
+    r = replay_game(plan(spec_run), int(row["seed"]), names)
+    recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
+    if r.end_reason != row["end_reason"] or r.ranks != recorded or r.turns != row["turns"]:
+        raise SimkitError(f"replay ended {r.end_reason} with ranks {r.ranks} after "
+                          f"{r.turns} turns, but the row says {row['end_reason']}, "
+                          f"{recorded}, {row['turns']}: was the game changed since?")
+    return r

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache
@@ -149,6 +150,13 @@ MODEL_WEIGHT = "model"
 """``--weight learned.model=FILE``: the model file a ``learned`` seat plays."""
 
 
+def model_slots(game: str, slots) -> list[str]:
+    """The slots of ``slots`` whose strategy plays by a learnt model (``learned``): each
+    gets one (``learned_models``), and ``--train`` fine-tunes it (``simkit.tune``)."""
+    specs = registry.strategies_for(game)
+    return [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+
+
 def learned_models(game: str, players: int, slots, weights, params, mismatch_ok: bool,
                    given: dict | None = None) -> tuple[tuple[str, str], ...]:
     """The model of each slot played by ``learned`` (``simkit.learn.find_model``: the file of
@@ -157,8 +165,7 @@ def learned_models(game: str, players: int, slots, weights, params, mismatch_ok:
     RunSpec's ``models``: ((slot, digest), ...)."""
     from simkit import learn
 
-    specs = registry.strategies_for(game)
-    learned = [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+    learned = model_slots(game, slots)
     files = {}
     for sname, wname, v in weights:
         if wname != MODEL_WEIGHT:
@@ -593,6 +600,9 @@ def models_meta(p: Plan) -> dict | None:
                      "default_data": card["data_digest"] == data.data_digest(spec.data),
                      "mismatch": card["data_digest"] != digest
                      or card["game_version"] != spec.version}
+        trained = card.get("training") or {}
+        if trained.get("from"):  # fine-tuned for this data (--train): from which model
+            out[slot].update(trained_from=trained["from"], training=trained.get("command"))
     return out
 
 
@@ -795,12 +805,6 @@ def chunk_cap(p: Plan) -> int:
 _DEFAULTS = RunSpec("", 0, 0)
 
 
-def recorded(run: RunSpec) -> dict:
-    """``run``'s settings as run.json records them (plain JSON values): what decides its
-    games (a default folder's digest, ``simkit.folders.default_folder``)."""
-    return _as_recorded(run)
-
-
 def _as_recorded(run: RunSpec) -> dict:
     """``run`` as run.json records it (``run_spec``: tuples become lists)."""
     import json
@@ -988,6 +992,27 @@ COPY_NOTICE = 1_000_000
 took 15 s on two busy cores."""
 
 
+_WATCHERS: list[Callable] = []
+
+
+@contextmanager
+def watching(watcher: Callable) -> Iterator[None]:
+    """Call ``watcher(plan, out, chunk, done)`` in this process as every ``run_games`` plays:
+    once before its first game (``chunk`` None, ``done`` the games already in ``out`` when it
+    resumes) and after every chunk, in game order. The workbench's worker (``simkit serve``)
+    shows live progress from it; a watcher must be quick and must not raise."""
+    _WATCHERS.append(watcher)
+    try:
+        yield
+    finally:
+        _WATCHERS.remove(watcher)
+
+
+def _tell_watchers(p: Plan, out, chunk, done: int) -> None:
+    for watcher in _WATCHERS:
+        watcher(p, out, chunk, done)
+
+
 def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
               scheduler: Any = None, chunk_size: int | None = None, progress: bool = False,
               overwrite: bool = False, tally: bool = False, bar: Any = None,
@@ -1066,6 +1091,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     done = first
     search_stats = None
     stop = _StopRequests()
+    _tell_watchers(p, out, None, first)
     try:
         with stop:
             for chunk, g, it, tr in _ordered(backend.submit, backend.result, bounds,
@@ -1080,6 +1106,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
                 if counts is not None:
                     counts.add(chunk)
                 done += len(chunk.seeds)
+                _tell_watchers(p, out, chunk, done)
                 search_stats = add_search_stats(search_stats, chunk)
                 if bar is not None:
                     bar.update(len(chunk.seeds))

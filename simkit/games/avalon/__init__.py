@@ -144,4 +144,5 @@ GAME = GameSpec(
     progress_unit="crowns",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
 )

@@ -291,4 +291,5 @@ GAME = GameSpec(
     progress_unit="share of the way to a win",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
 )

@@ -1,0 +1,216 @@
+"""The workbench's routes (Starlette): the page and its static files, the JSON API
+(``simkit.serve.api``), the jobs (``simkit.serve.jobs``) and the runs folder's files, all
+behind ``simkit.serve.security.Guard``."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from functools import wraps
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from simkit.errors import SimkitError
+from simkit.numeric import whole
+from simkit.serve import api
+from simkit.serve.jobs import FormError, Jobs, build
+from simkit.serve.security import Guard, allowed_hosts
+
+STATIC = Path(__file__).parent / "static"
+
+
+def handled(fn):
+    """A route whose SimkitError is one JSON line, status 400 (404 for what is not there),
+    and whose work runs off the event loop (reading tables, replaying a game)."""
+
+    @wraps(fn)
+    async def route(request: Request):
+        try:
+            doc = await api.body(request) if request.method in ("POST", "PUT") else None
+            out = await run_in_threadpool(fn, request, doc) if doc is not None else \
+                await run_in_threadpool(fn, request)
+        except FormError as exc:
+            return api.error(str(exc), field=exc.field)
+        except SimkitError as exc:
+            return api.error(str(exc))
+        return out if isinstance(out, Response) else JSONResponse(out)
+
+    return route
+
+
+class Workbench:
+    """The app's state: the runs folder (as given and resolved), the jobs, the fairness band."""
+
+    def __init__(self, runs: Path, runs_shown: str, jobs: Jobs, fair: float = 0.01):
+        self.runs, self.runs_shown, self.jobs, self.fair = runs, runs_shown, jobs, fair
+
+    # -- games and data
+    def games(self, request):
+        return {"games": api.games_list()}
+
+    def game_data(self, request):
+        game = request.path_params["game"]
+        name = request.query_params.get("changeset")
+        changes = api.read_changeset(self.runs, name)["changes"] if name else {}
+        return api.game_data(game, changes)
+
+    def check(self, request, doc):
+        game = request.path_params["game"]
+        changes = api.check_changes(doc)
+        params, errors = api.effective(game, changes)
+        values = {k: api._scalar(params[k].value) for k in changes if k in params
+                  and k not in errors}
+        return {"errors": errors, "values": values, "ok": not errors,
+                "set": [f"--set {k}={v}" for k, v in changes.items()]}
+
+    # -- change sets
+    def changesets(self, request):
+        folder = api.changeset_dir(self.runs)
+        out = []
+        if folder.is_dir():
+            for p in sorted(folder.glob("*.json")):
+                try:
+                    out.append(api.read_changeset(self.runs, p.stem))
+                except (SimkitError, ValueError, OSError):
+                    continue
+        game = request.query_params.get("game")
+        return {"changesets": [c for c in out if not game or c.get("game") == game]}
+
+    def changeset(self, request):
+        return api.read_changeset(self.runs, request.path_params["name"])
+
+    def save_changeset(self, request, doc):
+        changes = api.check_changes(doc)
+        if "csv" in doc:
+            changes = api.changes_from_csv(str(doc["csv"]))
+        return api.save_changeset(self.runs, request.path_params["name"],
+                                  str(doc.get("game", "")), changes)
+
+    def changeset_csv(self, request):
+        name = request.path_params["name"]
+        return PlainTextResponse(api.changeset_csv(self.runs, name), media_type="text/csv",
+                                 headers={"content-disposition":
+                                          f'attachment; filename="{name}.csv"'})
+
+    # -- commands and jobs
+    def _command(self, doc):
+        name = doc.get("changeset") or None
+        changes = api.read_changeset(self.runs, name)["changes"] if name else {}
+        if name and api.read_changeset(self.runs, name)["game"] != doc.get("game"):
+            raise FormError("changeset", f"change set {name!r} is of another game")
+        return build(doc, self.runs, self.runs_shown, changes)
+
+    def command(self, request, doc):
+        cmd = self._command(doc)
+        from simkit.serve.jobs import Jobs as _J
+
+        _J.reserved.discard(cmd.out.name)  # only shown, not started
+        return {"argv": cmd.argv, "command": cmd.text, "out": cmd.out.name}
+
+    def start_job(self, request, doc):
+        cmd = self._command(doc)
+        return self.jobs.add(cmd, {"game": doc.get("game"), "kind": doc.get("kind", "run"),
+                                   "changeset": doc.get("changeset") or None})
+
+    def list_jobs(self, request):
+        return {"jobs": self.jobs.all(), "limit": self.jobs.limit}
+
+    def job(self, request):
+        return self.jobs.record(request.path_params["job"])
+
+    def cancel(self, request, doc):
+        return self.jobs.cancel(request.path_params["job"])
+
+    def resume(self, request, doc):
+        return self.jobs.resume(request.path_params["job"])
+
+    # -- the runs folder
+    def folders(self, request):
+        return {"folders": api.list_folders(self.runs, request.query_params.get("q", ""))}
+
+    def result(self, request):
+        return api.result(self.runs, request.query_params.get("path", ""), self.fair)
+
+    def report(self, request, doc):
+        return {"report": api.build_report_for(self.runs, str(doc.get("path", "")))}
+
+    def compare(self, request, doc):
+        return {"report": api.compare_report(self.runs, doc.get("paths"))}
+
+    def games_of(self, request):
+        q = request.query_params
+        return api.game_list(self.runs, q.get("path", ""), q.get("filter", "all"))
+
+    def replay(self, request):
+        q = request.query_params
+        index = whole(q.get("game", ""), "game", 0)
+        return api.replay_steps(self.runs, q.get("path", ""), index, q.get("seat") or None)
+
+    def file(self, request):
+        return api.file_response(self.runs, request.path_params["path"])
+
+
+def make_app(runs: Path, runs_shown: str | None = None, token: str = "", host: str = "127.0.0.1",
+             port: int = 8765, jobs: int = 1, hosts: set[str] | None = None,
+             start_jobs: bool = True) -> Starlette:
+    """The workbench app over the runs folder ``runs``; ``hosts``: the Host headers to accept
+    (default: this server's own names at ``port``)."""
+    runs = Path(runs)
+    runs.mkdir(parents=True, exist_ok=True)
+    queue = Jobs(runs.resolve(), jobs)
+    wb = Workbench(runs.resolve(), runs_shown or str(runs), queue)
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", handled(wb.games)),
+        Route("/api/games/{game}/data", handled(wb.game_data)),
+        Route("/api/games/{game}/check", handled(wb.check), methods=["POST"]),
+        Route("/api/changesets", handled(wb.changesets)),
+        Route("/api/changesets/{name}", handled(wb.changeset)),
+        Route("/api/changesets/{name}", handled(wb.save_changeset), methods=["PUT"]),
+        Route("/api/changesets/{name}/csv", handled(wb.changeset_csv)),
+        Route("/api/command", handled(wb.command), methods=["POST"]),
+        Route("/api/jobs", handled(wb.list_jobs)),
+        Route("/api/jobs", handled(wb.start_job), methods=["POST"]),
+        Route("/api/jobs/{job}", handled(wb.job)),
+        Route("/api/jobs/{job}/cancel", handled(wb.cancel), methods=["POST"]),
+        Route("/api/jobs/{job}/resume", handled(wb.resume), methods=["POST"]),
+        Route("/api/folders", handled(wb.folders)),
+        Route("/api/result", handled(wb.result)),
+        Route("/api/report", handled(wb.report), methods=["POST"]),
+        Route("/api/compare", handled(wb.compare), methods=["POST"]),
+        Route("/api/games-of", handled(wb.games_of)),
+        Route("/api/replay", handled(wb.replay)),
+        Route("/files/{path:path}", handled(wb.file)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    async def not_found(request, exc):
+        return api.error(f"no such page: {request.url.path}", 404)
+
+    async def failed(request, exc):  # a bug: one line, never a traceback page
+        from simkit.cli import _log_traceback
+
+        return api.error(f"internal error ({type(exc).__name__}); this is a bug in simkit. "
+                         f"The traceback is in {_log_traceback()}", 500)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        queue.stop()  # the server stops: every job keeps its finished games
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found,
+                                                        Exception: failed},
+                    lifespan=lifespan, max_body_size=api.MAX_BODY)
+    if start_jobs:
+        queue.start()
+    app.state.workbench = wb
+    return Guard(app, token, hosts or allowed_hosts(host, port))

@@ -1,0 +1,390 @@
+"""The workbench's jobs: a command line built from the page's form, played by a worker
+process (``simkit.serve.worker``), at most K at once, each with its folder in the runs
+folder and its record in ``RUNS/.workbench/jobs/ID`` (job.json, progress.json, log.txt).
+
+A job is the command it shows: ``argv`` is what ``simkit`` is given, so its folder is the one
+that command line writes. Cancel sends it Ctrl-C (its finished games are kept); resume plays
+the same command with ``--resume``. A job the server did not see end (the server was stopped)
+is ``interrupted`` at the next start, and resumes the same way."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from simkit import folders
+from simkit.errors import SimkitError
+
+KINDS = ("run", "whatif", "sweep")
+RESUMABLE = ("run", "whatif", "sweep")
+"""Commands that take ``--resume``."""
+
+CHANGESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+class FormError(SimkitError):
+    """A field of the run form that cannot be played: ``field`` names it for the page."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass
+class Command:
+    argv: list[str]
+    out: Path
+    runs: int = 1  # the runs it plays (a what-if two, a sweep one a point), for progress
+
+    @property
+    def text(self) -> str:
+        return "simkit " + shlex.join(self.argv)
+
+
+def _field(form: dict, name: str, default=None):
+    v = form.get(name, default)
+    return default if v in (None, "") else v
+
+
+def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> Command:
+    """The command line of the page's form, each field checked by the function the command
+    line checks it with (a FormError naming the field otherwise). ``changes``: the change
+    set's ``--set`` values; ``runs_shown``: the runs folder as the designer gave it."""
+    from simkit import registry
+    from simkit.numeric import whole
+    from simkit.runner import RunSpec, check_seed
+
+    kind = _field(form, "kind", "run")
+    if kind not in KINDS:
+        raise FormError("kind", f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    game = str(_field(form, "game", ""))
+    try:
+        spec = registry.get_game(game)
+    except SimkitError as exc:
+        raise FormError("game", str(exc)) from None
+    try:
+        players = whole(str(_field(form, "players", spec.players[0])), "--players")
+        if players not in spec.players:
+            raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
+                              f"not {players}")
+    except SimkitError as exc:
+        raise FormError("players", str(exc)) from None
+    numbers = {}
+    for name, option, default, check in (("games", "--games", 10_000, _games),
+                                         ("seed", "--seed", 0, check_seed)):
+        try:
+            numbers[name] = check(whole(str(_field(form, name, default)), option))
+        except SimkitError as exc:
+            raise FormError(name, str(exc)) from None
+    precision = _field(form, "precision")
+    if precision is not None:
+        from simkit.numeric import real
+
+        try:  # as the command line's --precision reads it (cli.precision_option)
+            real(str(precision), "--precision", 0, 50, lo_open=True, hi_open=True)
+        except SimkitError as exc:
+            raise FormError("precision", str(exc)) from None
+    strategies = _field(form, "strategies", "random")
+    if isinstance(strategies, list):
+        strategies = ",".join(str(s).strip() for s in strategies)
+    strategies = str(strategies)
+    try:
+        registry.resolve_strategies(game, strategies.split(","), players)
+    except SimkitError as exc:
+        raise FormError("strategies", str(exc)) from None
+    if kind == "whatif" and not changes:
+        raise FormError("changeset", "a what-if needs a change set with at least one change "
+                                     "to compare the game as it is against")
+    sets = [f"{k}={v}" for k, v in changes.items()]
+    try:
+        RunSpec.make(game, players, numbers["games"], numbers["seed"], strategies,
+                     _overrides(sets), True)
+    except SimkitError as exc:
+        raise FormError("changeset" if sets else "form", str(exc)) from None
+    varies, n_runs = [], 2 if kind == "whatif" else 1
+    if kind == "sweep":
+        varies = [v.strip() for v in str(_field(form, "vary", "")).split(";") if v.strip()]
+        try:  # the sweep the command would play, every point checked (explore.make_sweep)
+            from simkit.explore import make_sweep
+
+            n_runs = len(make_sweep(game, players, varies, numbers["games"], numbers["seed"],
+                                    strategies, _overrides(sets)).points)
+        except SimkitError as exc:
+            raise FormError("vary", str(exc)) from None
+    name = _folder_name(kind, game, players, numbers["seed"], _field(form, "changeset"))
+    out = _free(runs, name)
+    argv = [kind, game, *[a for v in varies for a in ("--vary", v)], "--players", str(players),
+            "--games", str(numbers["games"]), "--seed", str(numbers["seed"]), "--strategies",
+            strategies]
+    for s in sets:
+        argv += ["--set", s]
+    if precision is not None:
+        argv += ["--precision", str(precision).strip()]
+    argv += ["--out", f"{runs_shown.rstrip('/')}/{out.name}", "--quiet"]
+    return Command(argv, out, n_runs)
+
+
+def _games(n: int) -> int:
+    """The number of games, checked as ``RunSpec.make`` checks it."""
+    from simkit.runner import MAX_GAMES
+
+    if not 1 <= n <= MAX_GAMES:
+        raise SimkitError(f"the number of games must be an integer from 1 to {MAX_GAMES:,}, "
+                          f"not {n!r}")
+    return n
+
+
+def _overrides(sets: list[str]) -> dict:
+    from simkit import data
+
+    return data.parse_overrides(sets)
+
+
+def _folder_name(kind: str, game: str, players: int, seed: int, changeset) -> str:
+    """The command line's default folder name, with the change set's name in it."""
+    tag = f"-{changeset}" if changeset else ""
+    if kind in ("whatif", "sweep"):
+        return f"{kind}-{game}-{players}p{tag}-s{seed}" if kind == "sweep" else \
+            f"whatif-{game}{tag}-s{seed}"
+    return f"{game}-{players}p{tag}-s{seed}"
+
+
+def _free(runs: Path, name: str) -> Path:
+    """``runs/name``, or ``name-2``, ``name-3``... when taken (a job never replaces a
+    folder)."""
+    taken = {p.name for p in runs.iterdir()} if runs.is_dir() else set()
+    taken |= Jobs.reserved
+    out, k = name, 1
+    while out in taken:
+        k += 1
+        out = f"{name}-{k}"
+    Jobs.reserved.add(out)
+    return runs / out
+
+
+# ------------------------------------------------------------------------ the queue
+
+class Jobs:
+    """The queue: starts queued jobs while fewer than ``limit`` run, and notes how each
+    ended. One thread polls; the page's requests only read records and add or signal."""
+
+    reserved: set[str] = set()
+
+    def __init__(self, runs: Path, limit: int = 1, python: str = sys.executable):
+        self.runs, self.limit, self.python = Path(runs), max(1, limit), python
+        self.root = self.runs / ".workbench" / "jobs"
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.thread = None
+        self._mark_interrupted()
+
+    # -- records
+    def _folder(self, job_id: str) -> Path:
+        if not re.fullmatch(r"[0-9]{8}-[0-9]{6}-[0-9a-f]{6}", job_id):
+            raise SimkitError(f"no job {job_id!r}")
+        folder = self.root / job_id
+        if not (folder / "job.json").is_file():
+            raise SimkitError(f"no job {job_id!r}")
+        return folder
+
+    def record(self, job_id: str) -> dict:
+        folder = self._folder(job_id)
+        job = json.loads((folder / "job.json").read_text(encoding="utf-8"))
+        try:
+            job["progress"] = json.loads((folder / "progress.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            job["progress"] = None
+        job["seconds"] = round((job.get("ended") or time.time()) - job["started"], 1) \
+            if job.get("started") else 0
+        job["summary"] = summary(job)
+        return job
+
+    def _save(self, job: dict) -> None:
+        folders.write_json(self.root / job["id"] / "job.json", job)
+
+    def _load(self, job_id: str) -> dict:
+        return json.loads((self.root / job_id / "job.json").read_text(encoding="utf-8"))
+
+    def all(self) -> list[dict]:
+        if not self.root.is_dir():
+            return []
+        return [self.record(p.name) for p in sorted(self.root.iterdir(), reverse=True)
+                if (p / "job.json").is_file()]
+
+    def _mark_interrupted(self) -> None:
+        """Jobs a stopped server left queued or running: interrupted, to be resumed."""
+        if not self.root.is_dir():
+            return
+        for p in self.root.iterdir():
+            try:
+                job = self._load(p.name)
+            except (OSError, ValueError):
+                continue
+            if job.get("status") in ("queued", "running"):
+                job.update(status="interrupted", ended=time.time(),
+                           message="the server stopped while it played; resume it to play "
+                                   "the rest")
+                self._save(job)
+
+    # -- changes
+    def add(self, command: Command, meta: dict) -> dict:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        import secrets
+
+        job_id = f"{stamp}-{secrets.token_hex(3)}"
+        (self.root / job_id).mkdir(parents=True)
+        job = {"id": job_id, "argv": command.argv, "command": command.text,
+               "out": command.out.name, "status": "queued", "created": time.time(),
+               "started": None, "ended": None, "resume": False, "message": "",
+               "runs": command.runs, **meta}
+        with self.lock:
+            self._save(job)
+        self.poke()
+        return job
+
+    def cancel(self, job_id: str) -> dict:
+        self._folder(job_id)
+        with self.lock:
+            job = self._load(job_id)
+            if job["status"] == "queued":
+                job.update(status="cancelled", ended=time.time(), message="cancelled before "
+                                                                           "it started")
+                self._save(job)
+            elif job["status"] == "running":
+                proc = self.procs.get(job_id)
+                job["cancelling"] = True
+                self._save(job)
+                if proc is not None:
+                    proc.send_signal(signal.SIGINT)  # as Ctrl-C: the finished games are kept
+            else:
+                raise SimkitError(f"job {job_id} is {job['status']}: only a queued or running "
+                                  "job can be cancelled")
+        return self.record(job_id)
+
+    def resume(self, job_id: str) -> dict:
+        self._folder(job_id)
+        with self.lock:
+            job = self._load(job_id)
+            if job["status"] not in ("cancelled", "interrupted", "failed"):
+                raise SimkitError(f"job {job_id} is {job['status']}: only a cancelled, "
+                                  "interrupted or failed job can be resumed")
+            # the command resumes what its folder holds (nothing: it plays from the start)
+            job.update(status="queued", ended=None, message="", cancelling=False,
+                       resume=job["argv"][0] in RESUMABLE)
+            self._save(job)
+        self.poke()
+        return self.record(job_id)
+
+    # -- the loop
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._loop, name="simkit-jobs", daemon=True)
+        self.thread.start()
+
+    def poke(self) -> None:
+        if self.thread is None:  # no loop (tests): one step now
+            self.step()
+
+    def _loop(self) -> None:
+        while not self.stopped.wait(0.2):
+            self.step()
+
+    def step(self) -> None:
+        with self.lock:
+            for job_id, proc in list(self.procs.items()):
+                rc = proc.poll()
+                if rc is not None:
+                    del self.procs[job_id]
+                    self._ended(job_id, rc)
+            if len(self.procs) >= self.limit or not self.root.is_dir():
+                return
+            queued = sorted(p.name for p in self.root.iterdir()
+                            if (p / "job.json").is_file() and self._load(p.name)["status"]
+                            == "queued")
+            for job_id in queued[:self.limit - len(self.procs)]:
+                self._launch(job_id)
+
+    def _launch(self, job_id: str) -> None:
+        job = self._load(job_id)
+        folder = self.root / job_id
+        (folder / "progress.json").unlink(missing_ok=True)
+        log = open(folder / "log.txt", "ab")  # noqa: SIM115 - the child holds it
+        self.procs[job_id] = subprocess.Popen(
+            [self.python, "-m", "simkit.serve.worker", str(folder)], stdout=log,
+            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=Path.cwd(),
+            start_new_session=True)  # the terminal's Ctrl-C stops the server, not its jobs
+        log.close()
+        job.update(status="running", started=time.time(), pid=self.procs[job_id].pid)
+        self._save(job)
+
+    def _ended(self, job_id: str, rc: int) -> None:
+        job = self._load(job_id)
+        last = _last_line(self.root / job_id / "log.txt")
+        if rc == 0:
+            job.update(status="done", message="")
+        elif rc in (130, -signal.SIGINT):  # Ctrl-C: as the command, or before it started
+            job.update(status="cancelled" if job.get("cancelling") else "interrupted",
+                       message=last if rc == 130 else "interrupted: stopped before any game "
+                       "was played; nothing was written")
+        else:
+            job.update(status="failed", message=last or f"exit status {rc}")
+        job["ended"], job["cancelling"] = time.time(), False
+        self._save(job)
+
+    def stop(self) -> None:
+        """The server stops: each job gets Ctrl-C (keeping its finished games) and a few
+        seconds to write its folder."""
+        self.stopped.set()
+        with self.lock:
+            for proc in self.procs.values():
+                proc.send_signal(signal.SIGINT)
+            for job_id, proc in list(self.procs.items()):
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                self._ended(job_id, proc.returncode)
+            self.procs.clear()
+
+
+def _last_line(path: Path) -> str:
+    try:
+        lines = [ln for ln in path.read_text("utf-8", errors="replace").splitlines()
+                 if ln.strip() and "\r" not in ln]
+    except OSError:
+        return ""
+    return lines[-1][-300:] if lines else ""
+
+
+def summary(job: dict) -> dict:
+    """A job's progress in a line: games played of all its runs' games, the time left at the
+    current run's pace, and the current run's estimate (from the worker's progress.json)."""
+    argv = job["argv"]
+    per_run = int(argv[argv.index("--games") + 1]) if "--games" in argv else 0
+    n_runs = job.get("runs") or (2 if argv[0] == "whatif" else 1)
+    total = per_run * n_runs
+    runs = (job.get("progress") or {}).get("runs") or []
+    if not runs:
+        return {"total": total, "done": 0}
+    last = runs[-1]
+    # a run played in steps (--precision) starts again at each step: its latest counts
+    latest = {r["folder"]: r["done"] for r in runs}
+    done = min(total, sum(latest.values())) if total else last["done"]
+    out = {"total": total, "done": done, "estimate": last.get("estimate"),
+           "run_label": "/".join(Path(last["folder"]).parts[-2:]) if n_runs > 2 else
+           Path(last["folder"]).name if n_runs > 1 and last.get("folder") else "this run"}
+    pace = (last["done"] - last["first"]) / max(1e-9, job["progress"]["updated"]
+                                                - last["started"])
+    if pace > 0 and job.get("status") == "running":
+        out["eta"] = round((total - done) / pace, 1)
+    return out

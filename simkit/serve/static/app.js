@@ -1,0 +1,598 @@
+// The workbench page: a thin face over simkit's API (simkit/serve/api.py). It holds no rules
+// and no statistics: every check, verdict, interval and replay comes from the server, which
+// calls the functions the command line calls. Text from the server is set as text, never as
+// HTML.
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+async function api(path, method = "GET", body = undefined) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["content-type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  const doc = await res.json().catch(() => ({ error: `the server answered ${res.status}` }));
+  if (!res.ok) throw Object.assign(new Error(doc.error || res.statusText), doc);
+  return doc;
+}
+
+function say(text, bad = false) {
+  const s = $("#status");
+  s.textContent = text;
+  s.className = bad ? "err" : "msg ok";
+}
+
+function debounce(fn, ms) {
+  let t;
+  return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); };
+}
+
+const state = { games: [], game: null, data: null, changes: {}, errors: {}, changeset: "" };
+
+// ------------------------------------------------------------------ tabs
+function showTab(name) {
+  for (const b of $$("nav button")) b.classList.toggle("on", b.dataset.tab === name);
+  for (const s of $$("main > section")) s.hidden = s.id !== `tab-${name}`;
+  if (name === "results") loadFolders();
+  if (name === "replay") loadReplayFolders();
+  if (name === "run") { syncForm(); refreshJobs(); }
+  location.hash = name;
+}
+for (const b of $$("nav button")) b.addEventListener("click", () => showTab(b.dataset.tab));
+
+// ------------------------------------------------------------------ games and data
+async function loadGames() {
+  const { games } = await api("/api/games");
+  state.games = games;
+  const list = $("#game-list");
+  list.replaceChildren(...games.map(g => el("div", {
+    class: "card", "data-game": g.name, tabindex: 0,
+    onclick: () => pickGame(g.name),
+    onkeydown: e => { if (e.key === "Enter") pickGame(g.name); },
+  }, el("h3", {}, `${g.name} v${g.version}`),
+     el("p", {}, `${g.players.join(", ")} players`),
+     el("p", {}, `strategies: ${g.strategies.join(", ")}`),
+     g.summary ? el("p", {}, g.summary) : null)));
+  $("#f-game").replaceChildren(...games.map(g => el("option", { value: g.name }, g.name)));
+}
+
+async function pickGame(name, changeset = "") {
+  state.game = name;
+  state.changes = {};
+  state.errors = {};
+  state.changeset = changeset;
+  for (const c of $$(".card")) c.classList.toggle("on", c.dataset.game === name);
+  $("#game-detail").hidden = false;
+  $("#game-title").textContent = name;
+  let q = "";
+  if (changeset) {
+    const cs = await api(`/api/changesets/${encodeURIComponent(changeset)}`);
+    state.changes = { ...cs.changes };
+    q = `?changeset=${encodeURIComponent(changeset)}`;
+    $("#cs-name").value = changeset;
+  }
+  state.data = await api(`/api/games/${encodeURIComponent(name)}/data${q}`);
+  renderGrids();
+  $("#f-game").value = name;
+  syncSeats();
+  await loadChangesets();
+  showChanges();
+}
+
+function cellInput(key, value, deflt) {
+  const shown = key in state.changes ? state.changes[key] : value;
+  const input = el("input", { value: shown, "data-key": key, "data-default": deflt,
+                               "aria-label": key });
+  input.addEventListener("input", () => edited(input));
+  return input;
+}
+
+function renderGrids() {
+  const d = state.data;
+  const out = [];
+  out.push(el("h3", {}, "Data table"));
+  out.push(el("table", { class: "grid" },
+    el("thead", {}, el("tr", {}, ["key", "value", "default", "source", "why"].map(h => el("th", {}, h)))),
+    el("tbody", {}, d.scalars.map(s => el("tr", {},
+      el("td", {}, s.key),
+      el("td", { "data-cell": s.key }, cellInput(s.key, s.value, s.default)),
+      el("td", {}, s.default + (s.min !== null || s.max !== null ? ` (${s.min ?? ""}..${s.max ?? ""})` : "")
+        + (s.choices ? ` (${s.choices.join(", ")})` : "")),
+      el("td", {}, s.source), el("td", {}, el("span", { class: "why" }, s.why)))))));
+  for (const l of d.lists) {
+    out.push(el("h3", {}, `${l.key}: ${l.records.length} ${l.nouns}`));
+    out.push(el("table", { class: "grid", "data-list": l.key },
+      el("thead", {}, el("tr", {}, el("th", {}, l.noun),
+        l.fields.map(f => el("th", { title: `${f.describe}; ${f.source}: ${f.why}` }, f.name,
+          el("div", { class: "why" }, f.describe))))),
+      el("tbody", {}, l.records.map(r => el("tr", {}, el("th", {}, r.name),
+        l.fields.map(f => {
+          const c = r.cells[f.name];
+          return el("td", { "data-cell": c.key }, cellInput(c.key, c.value, c.default));
+        }))))));
+    if (l.removed.length) out.push(el("p", { class: "why" }, `removed: ${l.removed.join(", ")}`));
+  }
+  $("#grids").replaceChildren(...out);
+  markCells();
+}
+
+function edited(input) {
+  const key = input.dataset.key;
+  if (input.value.trim() === input.dataset.default) delete state.changes[key];
+  else state.changes[key] = input.value;
+  check();
+}
+
+const check = debounce(async () => {
+  if (!state.game) return;
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(state.game)}/check`, "POST",
+                          { changes: state.changes });
+    state.errors = res.errors;
+  } catch (e) {
+    state.errors = { "*": e.message };
+  }
+  markCells();
+  showChanges();
+}, 120);
+
+function markCells() {
+  for (const td of $$("td[data-cell]")) {
+    const key = td.dataset.cell;
+    td.classList.toggle("changed", key in state.changes && !(key in state.errors));
+    td.classList.toggle("bad", key in state.errors);
+    const old = $(".cellerr", td);
+    if (old) old.remove();
+    if (key in state.errors) td.append(el("span", { class: "cellerr", role: "alert" }, state.errors[key]));
+  }
+}
+
+function showChanges() {
+  const keys = Object.keys(state.changes);
+  const lines = keys.map(k => `--set ${k}=${state.changes[k]}`);
+  if (state.errors["*"]) lines.push(`refused together: ${state.errors["*"]}`);
+  $("#changes").textContent = keys.length ? lines.join("\n") : "no changes: the game as it is";
+}
+
+async function loadChangesets() {
+  const { changesets } = await api(`/api/changesets?game=${encodeURIComponent(state.game || "")}`);
+  const opts = [el("option", { value: "" }, "(game as it is)"),
+                ...changesets.map(c => el("option", { value: c.name }, `${c.name} (${Object.keys(c.changes).length})`))];
+  $("#cs-open").replaceChildren(...opts);
+  $("#cs-open").value = state.changeset;
+  const formOpts = [el("option", { value: "" }, "(none: the game as it is)"),
+                    ...changesets.map(c => el("option", { value: c.name }, c.name))];
+  const f = $("#f-changeset");
+  const was = f.value;
+  f.replaceChildren(...formOpts);
+  f.value = changesets.some(c => c.name === was) ? was : state.changeset;
+  const exp = $("#cs-export");
+  exp.hidden = !state.changeset;
+  exp.href = state.changeset ? `/api/changesets/${encodeURIComponent(state.changeset)}/csv` : "#";
+}
+
+$("#cs-save").addEventListener("click", async () => {
+  const name = $("#cs-name").value.trim();
+  const msg = $("#cs-msg");
+  try {
+    await api(`/api/changesets/${encodeURIComponent(name)}`, "PUT",
+              { game: state.game, changes: state.changes });
+    state.changeset = name;
+    msg.textContent = `saved ${name} (${Object.keys(state.changes).length} changes)`;
+    msg.className = "msg ok";
+    await loadChangesets();
+    $("#f-changeset").value = name;
+    syncForm();
+  } catch (e) {
+    msg.textContent = e.message;
+    msg.className = "msg";
+  }
+});
+$("#cs-open").addEventListener("change", e => pickGame(state.game, e.target.value));
+$("#cs-import").addEventListener("change", async e => {
+  const file = e.target.files[0];
+  if (!file) return;
+  const name = ($("#cs-name").value.trim() || file.name.replace(/\.csv$/i, "")).replace(/[^A-Za-z0-9_-]/g, "-");
+  try {
+    await api(`/api/changesets/${encodeURIComponent(name)}`, "PUT",
+              { game: state.game, csv: await file.text() });
+    await pickGame(state.game, name);
+  } catch (err) {
+    $("#cs-msg").textContent = err.message;
+  }
+  e.target.value = "";
+});
+
+// ------------------------------------------------------------------ the run form
+function gameInfo(name) { return state.games.find(g => g.name === name); }
+
+function syncSeats() {
+  const g = gameInfo($("#f-game").value);
+  if (!g) return;
+  const players = $("#f-players");
+  const was = players.value;
+  players.replaceChildren(...g.players.map(p => el("option", { value: p }, p)));
+  players.value = g.players.includes(Number(was)) ? was : g.players[0];
+  const n = Number(players.value);
+  const seats = $("#f-seats");
+  const old = $$("select", seats).map(s => s.value);
+  seats.replaceChildren(...Array.from({ length: n }, (_, i) => el("label", {}, ` seat ${i + 1} `,
+    el("select", { "data-seat": i, "aria-label": `strategy of seat ${i + 1}` },
+       g.strategies.map(s => el("option", { value: s }, s))))));
+  $$("select", seats).forEach((s, i) => {
+    s.value = g.strategies.includes(old[i]) ? old[i] : g.strong;
+    s.addEventListener("change", syncForm);
+  });
+}
+
+function formDoc(kind) {
+  return {
+    kind, game: $("#f-game").value, players: $("#f-players").value,
+    strategies: $$("#f-seats select").map(s => s.value).join(","),
+    games: $("#f-games").value, seed: $("#f-seed").value, changeset: $("#f-changeset").value,
+    precision: $("#f-precision").value.trim() || null,
+    vary: kind === "sweep" ? $("#f-vary").value : undefined,
+  };
+}
+
+function fieldErrors(e) {
+  for (const s of $$("#run-form .err")) s.textContent = "";
+  if (e) {
+    const where = $(`#run-form .err[data-for="${e.field || "form"}"]`) || $(`#run-form .err[data-for="form"]`);
+    where.textContent = e.message;
+  }
+}
+
+const syncForm = debounce(async () => {
+  const kind = $("#f-vary").value.trim() ? "sweep" : $("#f-changeset").value ? "whatif" : "run";
+  try {
+    const res = await api("/api/command", "POST", formDoc(kind));
+    $("#f-command").textContent = res.command;
+    fieldErrors(null);
+  } catch (e) {
+    $("#f-command").textContent = "";
+    fieldErrors(e);
+  }
+}, 150);
+
+$("#f-game").addEventListener("change", async () => {
+  syncSeats();
+  state.game = $("#f-game").value;
+  await loadChangesets();
+  syncForm();
+});
+$("#f-players").addEventListener("change", () => { syncSeats(); syncForm(); });
+for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary"]) $(id).addEventListener("input", syncForm);
+$("#f-changeset").addEventListener("change", syncForm);
+$("#f-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#f-command").textContent));
+
+async function startJob(kind) {
+  try {
+    const job = await api("/api/jobs", "POST", formDoc(kind));
+    fieldErrors(null);
+    say(`started: ${job.command}`);
+    refreshJobs();
+  } catch (e) {
+    fieldErrors(e);
+  }
+}
+$("#f-run").addEventListener("click", () => startJob("run"));
+$("#f-whatif").addEventListener("click", () => startJob("whatif"));
+$("#f-sweep").addEventListener("click", () => startJob("sweep"));
+
+// ------------------------------------------------------------------ jobs
+const charts = {};
+
+function pct(x) { return x === null || x === undefined ? "?" : `${(100 * x).toFixed(1)}`; }
+function signed(x) { return x === null || x === undefined ? "?" : `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}`; }
+function duration(s) {
+  if (s === null || s === undefined || !isFinite(s)) return "?";
+  s = Math.round(s);
+  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+}
+
+function jobView(job) {
+  const p = job.summary || {};
+  const est = p.estimate;
+  const actions = [];
+  if (job.status === "running" || job.status === "queued")
+    actions.push(el("button", { class: "cancel", onclick: () => jobAction(job.id, "cancel") }, "Cancel"));
+  if (["cancelled", "interrupted", "failed"].includes(job.status))
+    actions.push(el("button", { class: "resume", onclick: () => jobAction(job.id, "resume") }, "Resume"));
+  if (job.status === "done")
+    actions.push(el("button", { class: "open", onclick: () => openResult(job.out) }, "Open the results"));
+  const box = el("div", { class: "job", "data-job": job.id, "data-status": job.status, "data-out": job.out },
+    el("div", { class: "head" },
+      el("span", { class: `status ${job.status}` }, job.status),
+      el("strong", {}, job.out),
+      p.total ? el("progress", { max: p.total || 1, value: p.done || 0 }) : null,
+      el("span", { class: "played" }, job.status === "running" && !job.progress?.runs?.length
+        ? "preparing (a game's first run compiles its kernels: up to a minute)"
+        : p.total ? `${(p.done || 0).toLocaleString()} of ${p.total.toLocaleString()} games` : ""),
+      el("span", { class: "left" }, job.status === "running" && p.eta !== undefined ? `time left ${duration(p.eta)}` : ""),
+      ...actions),
+    el("div", {}, el("code", {}, job.command)),
+    est ? el("div", { class: "estimate" },
+      `${p.run_label}: first-player advantage ${signed(est.value)} points [${signed(est.low)}, ${signed(est.high)}] after ${est.games.toLocaleString()} games; seat 1 wins ${pct(est.seat1_win_rate)}%`) : null,
+    job.message ? el("div", { class: "err" }, job.message) : null);
+  return box;
+}
+
+function jobChart(job, box) {
+  const runs = job.progress?.runs || [];
+  const run = runs[runs.length - 1];
+  if (!run || run.history.length < 2 || !window.uPlot) return;
+  const h = run.history;
+  const data = [h.map(r => r[0]), h.map(r => 100 * r[1]), h.map(r => 100 * r[2]), h.map(r => 100 * r[3])];
+  const host = el("div", { class: "chart" });
+  box.append(host);
+  const opts = {
+    width: Math.min(640, box.clientWidth - 20), height: 180,
+    title: "first-player advantage (points) as the games play, with its 95% interval",
+    scales: { x: { time: false } },
+    axes: [{ label: "games" }, { label: "points" }],
+    series: [{ label: "games" },
+      { label: "estimate", stroke: "#2b6cb0", width: 2 },
+      { label: "95% low", stroke: "#a0aec0", dash: [4, 4] },
+      { label: "95% high", stroke: "#a0aec0", dash: [4, 4] }],
+  };
+  charts[job.id] = new uPlot(opts, data, host);
+}
+
+async function refreshJobs() {
+  let jobs;
+  try {
+    ({ jobs } = await api("/api/jobs"));
+  } catch (e) { say(e.message, true); return; }
+  const boxes = jobs.map(j => { const b = jobView(j); return [j, b]; });
+  $("#jobs").replaceChildren(...boxes.map(([, b]) => b));
+  for (const [j, b] of boxes) jobChart(j, b);
+  const busy = jobs.some(j => j.status === "running" || j.status === "queued");
+  clearTimeout(refreshJobs.timer);
+  if (!$("#tab-run").hidden) refreshJobs.timer = setTimeout(refreshJobs, busy ? 500 : 3000);
+}
+
+async function jobAction(id, what) {
+  try {
+    await api(`/api/jobs/${id}/${what}`, "POST", {});
+  } catch (e) { say(e.message, true); }
+  refreshJobs();
+}
+
+// ------------------------------------------------------------------ results
+const searchFolders = debounce(() => loadFolders(), 150);
+$("#r-search").addEventListener("input", searchFolders);
+
+async function loadFolders() {
+  const { folders } = await api(`/api/folders?q=${encodeURIComponent($("#r-search").value)}`);
+  $("#folders tbody").replaceChildren(...folders.map(f => el("tr", {
+    "data-path": f.path, onclick: e => { if (e.target.type !== "checkbox") openResult(f.path, f); } },
+    el("td", {}, f.kind === "run" ? el("input", { type: "checkbox", class: "pick", value: f.path,
+                                                  "aria-label": `compare ${f.path}`, onchange: picked }) : ""),
+    el("td", {}, f.path), el("td", {}, f.kind), el("td", {}, f.game ?? ""),
+    el("td", {}, f.players ?? ""), el("td", {}, f.strategies ?? ""), el("td", {}, f.changes ?? ""),
+    el("td", {}, f.games !== undefined && f.games !== null ? f.games.toLocaleString() + (f.complete === false ? " (stopped)" : "") : ""),
+    el("td", {}, (f.date || "").replace("T", " ").slice(0, 16)))));
+  return folders;
+}
+
+let current = null;
+
+function picked() {
+  const n = $$("#folders input.pick:checked").length;
+  $("#compare").disabled = n < 2 || n > 4;
+}
+
+$("#compare").addEventListener("click", async () => {
+  const paths = $$("#folders input.pick:checked").map(c => c.value);
+  say("building the comparison...");
+  try {
+    const { report } = await api("/api/compare", "POST", { paths });
+    current = null;
+    $("#result").hidden = false;
+    $("#result-title").textContent = paths.join(" and ");
+    $("#headline").replaceChildren();
+    $("#result-chart").replaceChildren();
+    $("#result-table").replaceChildren();
+    const frame = $("#report-frame");
+    frame.src = `/files/${report.split("/").map(encodeURIComponent).join("/")}`;
+    frame.hidden = false;
+    say("");
+  } catch (e) { say(e.message, true); }
+});
+
+async function openResult(path) {
+  showTabOnly("results");
+  loadFolders();
+  $("#result").hidden = false;
+  $("#result-title").textContent = path;
+  $("#headline").replaceChildren(el("p", {}, "reading..."));
+  $("#report-frame").hidden = true;
+  $("#result-chart").replaceChildren();
+  $("#result-table").replaceChildren();
+  try {
+    current = await api(`/api/result?path=${encodeURIComponent(path)}`);
+  } catch (e) {
+    $("#headline").replaceChildren(el("p", { class: "err" }, e.message));
+    current = { path, kind: "other" };
+    return;
+  }
+  $("#headline").replaceChildren(el("strong", {}, "Verdict"), ...current.verdicts.map(v => el("p", {}, v)));
+  if (current.kind === "whatif") {
+    const rows = current.differences;
+    $("#result-table").replaceChildren(table(
+      ["measure", "group", "base", "changed", "difference", "95% interval", "p"],
+      rows.map(r => [r.measure, r.group, fmt(r.measure, r.base), fmt(r.measure, r.changed),
+                     fmtd(r.measure, r.difference), `[${fmtd(r.measure, r.ci_low)}, ${fmtd(r.measure, r.ci_high)}]`,
+                     r.p_value === null ? "" : Number(r.p_value).toPrecision(2)]), "paired"));
+    differenceChart(rows);
+  } else if (current.seats) {
+    $("#result-table").replaceChildren(table(
+      ["seat", "games", "wins", "ties", "score share", "advantage (points)"],
+      current.seats.map(r => [r.name || r.seat, r.games, `${pct(r.win_rate)}%`, `${pct(r.tie_rate)}%`,
+                              `${pct(r.share)}%`, `${signed(r.advantage)} [${signed(r.adv_low)}, ${signed(r.adv_high)}]`]), "seats"));
+  }
+}
+
+const SHARE = ["win rate", "first-player advantage", "share of games"];
+function fmt(m, x) { return x === null ? "" : SHARE.includes(m) ? `${(100 * x).toFixed(2)}%` : Number(x).toFixed(3); }
+function fmtd(m, x) { return x === null ? "" : SHARE.includes(m) ? `${x >= 0 ? "+" : ""}${(100 * x).toFixed(2)}pp` : `${x >= 0 ? "+" : ""}${Number(x).toFixed(3)}`; }
+
+function table(head, rows, cls) {
+  return el("table", { class: cls }, el("thead", {}, el("tr", {}, head.map(h => el("th", {}, h)))),
+            el("tbody", {}, rows.map(r => el("tr", {}, r.map(c => el("td", {}, String(c)))))));
+}
+
+function shortLabel(row) {
+  // a tick's label: the row's group, or the measure where the group says nothing more
+  const names = { "first-player advantage": "first-player adv.", "win rate": "win" };
+  if (row.measure === "share of games") return row.group;
+  return `${names[row.measure] || row.measure} ${row.measure === "first-player advantage" ? "" : row.group.replace("strategy ", "")}`.trim();
+}
+
+function differenceChart(rows) {
+  // the paired differences of the rates (the rows the report's what-if figure draws), in points
+  const r = rows.filter(x => SHARE.includes(x.measure) && x.difference !== null);
+  if (!r.length || !window.uPlot) return;
+  const xs = r.map((_, i) => i + 1);
+  const host = $("#result-chart");
+  const opts = {
+    width: Math.max(640, Math.min(1100, 110 * r.length)), height: 240,
+    title: "changed minus base, points, with 95% paired intervals (hover a point; drag to zoom)",
+    scales: { x: { time: false, range: [0, r.length + 1] } },
+    axes: [{ values: (u, ticks) => ticks.map(t => (Number.isInteger(t) && r[t - 1] ? shortLabel(r[t - 1]) : "")),
+             size: 40 },
+           { label: "points" }],
+    series: [{ label: "row", value: (u, v) => (r[v - 1] ? `${r[v - 1].measure} ${r[v - 1].group}` : "") },
+      { label: "difference", stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
+      { label: "95% low", stroke: "#a0aec0", width: 0, points: { size: 5 } },
+      { label: "95% high", stroke: "#a0aec0", width: 0, points: { size: 5 } }],
+  };
+  new uPlot(opts, [xs, r.map(x => 100 * x.difference), r.map(x => 100 * x.ci_low), r.map(x => 100 * x.ci_high)], host);
+}
+
+$("#open-report").addEventListener("click", async () => {
+  if (!current) return;
+  let page = current.report;
+  try {
+    if (!page) page = (await api("/api/report", "POST", { path: current.path })).report;
+  } catch (e) { say(e.message, true); return; }
+  const frame = $("#report-frame");
+  frame.src = `/files/${page.split("/").map(encodeURIComponent).join("/")}`;
+  frame.hidden = false;
+});
+$("#open-games").addEventListener("click", () => {
+  if (!current) return;
+  replayFolder = current.kind === "whatif" ? `${current.path}/changed` : current.path;
+  showTab("replay");
+});
+
+function showTabOnly(name) {
+  for (const b of $$("nav button")) b.classList.toggle("on", b.dataset.tab === name);
+  for (const s of $$("main > section")) s.hidden = s.id !== `tab-${name}`;
+}
+
+// ------------------------------------------------------------------ replays
+let replayFolder = "";
+const replay = { steps: [], at: 0, path: "", game: 0 };
+
+async function loadReplayFolders() {
+  const folders = (await api("/api/folders")).folders;
+  const runs = [];
+  for (const f of folders) {
+    if (f.kind === "run") runs.push(f.path);
+    if (f.kind === "whatif") runs.push(`${f.path}/base`, `${f.path}/changed`);
+  }
+  $("#p-folder").replaceChildren(...runs.map(p => el("option", { value: p }, p)));
+  if (replayFolder && runs.includes(replayFolder)) $("#p-folder").value = replayFolder;
+  if (runs.length) loadGameList();
+}
+
+async function loadGameList() {
+  const path = $("#p-folder").value;
+  replayFolder = path;
+  const filter = $("#p-filter").value || "all";
+  try {
+    const res = await api(`/api/games-of?path=${encodeURIComponent(path)}&filter=${filter}`);
+    if (!$("#p-filter").options.length)
+      $("#p-filter").replaceChildren(...Object.entries(res.filters).map(([k, v]) => el("option", { value: k }, v)));
+    $("#p-count").textContent = `${res.matching.toLocaleString()} games${res.matching > res.games.length ? `, the first ${res.games.length} listed` : ""}`;
+    $("#p-games").replaceChildren(...res.games.map(g => el("div", {
+      "data-game": g.game, onclick: () => openReplay(path, g.game) },
+      `game ${g.game}: ${g.winner ? "P" + g.winner + " won" : "no single winner"}, ${g.turns} turns, ${g.end}; ${g.strategies.join(" v ")}`)));
+  } catch (e) { $("#p-count").textContent = e.message; }
+}
+$("#p-folder").addEventListener("change", loadGameList);
+$("#p-filter").addEventListener("change", loadGameList);
+
+async function openReplay(path, game, seat = $("#p-seat").value) {
+  for (const d of $$("#p-games div")) d.classList.toggle("on", Number(d.dataset.game) === game);
+  say(`replaying game ${game}...`);
+  let r;
+  try {
+    r = await api(`/api/replay?path=${encodeURIComponent(path)}&game=${game}${seat ? `&seat=${seat}` : ""}`);
+  } catch (e) { say(e.message, true); return; }
+  say("");
+  const keep = replay.path === path && replay.game === game ? replay.at : 0;
+  Object.assign(replay, { steps: r.steps, at: keep, path, game });
+  const seats = $("#p-seat");
+  if (seats.options.length !== r.players + 1)
+    seats.replaceChildren(el("option", { value: "" }, "everything"),
+      ...Array.from({ length: r.players }, (_, i) => el("option", { value: `P${i + 1}` }, `P${i + 1} (${r.strategies[i]})`)));
+  seats.value = seat || "";
+  $("#p-viewer").hidden = false;
+  $("#p-setup").textContent = r.setup.join("\n");
+  $("#p-steps").replaceChildren(...r.steps.map(s => el("li", { value: s.decision },
+    `${s.seat}: ${s.text}`, ...s.lines.map(l => el("div", {}, l)))));
+  $("#p-end").textContent = r.end;
+  step(0);
+}
+
+function step(delta, to = null) {
+  const n = replay.steps.length;
+  if (!n) return;
+  replay.at = Math.max(0, Math.min(n - 1, to === null ? replay.at + delta : to));
+  $$("#p-steps li").forEach((li, i) => {
+    li.classList.toggle("past", i < replay.at);
+    li.classList.toggle("now", i === replay.at);
+  });
+  $$("#p-steps li")[replay.at]?.scrollIntoView({ block: "nearest" });
+  $("#p-pos").textContent = `decision ${replay.at + 1} of ${n}`;
+}
+$("#p-first").addEventListener("click", () => step(0, 0));
+$("#p-prev").addEventListener("click", () => step(-1));
+$("#p-next").addEventListener("click", () => step(1));
+$("#p-last").addEventListener("click", () => step(0, replay.steps.length - 1));
+$("#p-seat").addEventListener("change", e => openReplay(replay.path, replay.game, e.target.value));
+document.addEventListener("keydown", e => {
+  if ($("#tab-replay").hidden || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.key === "ArrowRight") step(1);
+  if (e.key === "ArrowLeft") step(-1);
+});
+
+// ------------------------------------------------------------------ start
+(async () => {
+  try {
+    await loadGames();
+    syncSeats();
+    await loadChangesets();
+    const tab = location.hash.slice(1);
+    showTab(["games", "run", "results", "replay"].includes(tab) ? tab : "games");
+    say("ready");
+  } catch (e) {
+    say(e.message, true);
+  }
+})();

@@ -1,0 +1,164 @@
+"""The designer's journey through `simkit serve`, in headless Chromium (Debian's, as the
+report's browser test): open the page, pick War of the Wilds, change a card's cost (a bad
+value first: the command line's message beside the cell), save the change set, run a
+what-if of 3,000 games, watch its progress, read the headline and the paired difference,
+open a replay and step through it (and as one seat saw it), cancel a second job and resume
+it. A screenshot of each step is saved in the folder the test prints (SIMKIT_SCREENS sets
+it)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"),
+    reason="no Chromium on this machine (CI installs Debian's chromium)")
+
+COMPILE = 240_000
+"""Milliseconds a first job may take: a cold cache compiles War of the Wilds' kernels."""
+
+
+@pytest.fixture
+def server(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "simkit", "serve", "--no-browser",
+                             "--port", "0", "--runs", "runs"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    url = re.search(r"http://\S+", line)
+    if url is None:
+        proc.kill()
+        pytest.fail(f"no address printed: {line!r} {proc.stderr.read()}")
+    yield url.group(0), tmp_path / "runs"
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture
+def page(tmp_path):
+    if CHROMIUM is None:
+        pytest.fail("CI must install chromium (see .ci/run)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.errors = []
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        yield page
+        browser.close()
+
+
+def test_the_designers_journey(server, page, tmp_path):
+    url, runs = server
+    shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
+    shots.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {shots}")
+
+    def shot(name):
+        page.screenshot(path=str(shots / f"{name}.png"), full_page=False)
+
+    # 1. the page, the games
+    page.goto(url)
+    assert page.url.endswith("/") and "token" not in page.url  # exchanged for a cookie
+    page.wait_for_selector('.card[data-game="war-of-the-wilds"]')
+    shot("01-games")
+    # 2. a card's cost: a bad value is refused with the command line's message, then 1
+    page.click('.card[data-game="war-of-the-wilds"]')
+    cell = page.locator('input[data-key="cards.boar.cost_berry"]')
+    cell.fill("x")
+    page.wait_for_selector('td[data-cell="cards.boar.cost_berry"] .cellerr')
+    said = page.inner_text('td[data-cell="cards.boar.cost_berry"] .cellerr')
+    assert said == "cards.boar.cost_berry must be an integer, not 'x'"
+    cell.fill("1")
+    page.wait_for_selector('td.changed[data-cell="cards.boar.cost_berry"]')
+    cell.scroll_into_view_if_needed()
+    shot("02-card-cost-changed")
+    page.fill("#cs-name", "cheap-boar")
+    page.click("#cs-save")
+    page.wait_for_selector("#cs-msg.ok")
+    assert (runs / "changesets" / "cheap-boar.json").is_file()
+    # 3. the what-if, and its command line
+    page.click('nav button[data-tab="run"]')
+    page.fill("#f-games", "3000")
+    page.select_option("#f-changeset", "cheap-boar")
+    page.wait_for_function("document.querySelector('#f-command').textContent.includes("
+                           "'--games 3000')")
+    command = page.inner_text("#f-command")
+    assert command.startswith("simkit whatif war-of-the-wilds --players 2 --games 3000")
+    assert "--set cards.boar.cost_berry=1" in command
+    shot("03-run-form")
+    page.click("#f-whatif")
+    # 4. its progress
+    page.wait_for_selector('.job[data-status="running"] .played', timeout=30_000)
+    page.wait_for_selector(".job .estimate", timeout=COMPILE)  # games played, estimate
+    assert re.search(r"[1-9][0-9,]* of 6,000 games", page.inner_text(".job .played"))
+    assert re.search(r"first-player advantage [+-][0-9.]+ points \[[+-][0-9.]+, [+-][0-9.]+\]",
+                     page.inner_text(".job .estimate"))
+    shot("04-progress")
+    page.wait_for_selector('.job[data-status="done"] button.open', timeout=COMPILE)
+    shot("05-job-done")
+    # 5. the headline and the paired difference
+    page.click('.job[data-status="done"] button.open')
+    page.wait_for_selector("#headline strong")
+    headline = page.inner_text("#headline")
+    assert "Verdict" in headline and "first-player advantage" in headline.lower()
+    table = page.inner_text("#result-table")
+    assert "first-player advantage" in table and "95% interval" in table
+    page.wait_for_selector("#result-chart .uplot")
+    shot("06-headline")
+    page.click("#open-report")
+    page.wait_for_selector("#report-frame:not([hidden])")
+    frame = page.frame_locator("#report-frame")
+    frame.locator(".verdict").first.wait_for()
+    page.locator("#report-frame").scroll_into_view_if_needed()
+    shot("07-report")
+    # 6. a replay, stepped through, and as seat 2 saw it
+    page.click("#open-games")
+    page.wait_for_selector("#p-games div[data-game]")
+    page.click("#p-games div[data-game]")
+    page.wait_for_selector("#p-steps li.now")
+    for _ in range(5):
+        page.click("#p-next")
+    assert page.inner_text("#p-pos").startswith("decision 6 of ")
+    shot("08-replay")
+    page.select_option("#p-seat", "P2")
+    page.wait_for_function("document.querySelector('#p-setup').textContent.includes("
+                           "'hidden from P2')")
+    assert page.inner_text("#p-pos").startswith("decision 6 of ")
+    shot("09-replay-as-P2")
+    # 7. a second job, cancelled and resumed
+    page.click('nav button[data-tab="run"]')
+    page.select_option("#f-changeset", "")
+    page.fill("#f-games", "100000")
+    page.wait_for_function("document.querySelector('#f-command').textContent.startsWith("
+                           "'simkit run ')")
+    page.click("#f-run")
+    second = '.job[data-out="war-of-the-wilds-2p-s0"]'
+    page.wait_for_function("(() => { const p = document.querySelector('.job[data-out="
+                           "\"war-of-the-wilds-2p-s0\"] progress'); return p && p.value > 0; "
+                           "})()", timeout=COMPILE)
+    page.click(f"{second} button.cancel")
+    page.wait_for_selector(f'{second}[data-status="cancelled"]', timeout=60_000)
+    shot("10-cancelled")
+    page.click(f"{second} button.resume")
+    page.wait_for_selector(f'{second}[data-status="done"]', timeout=COMPILE)
+    shot("11-resumed-done")
+    folder = next(runs.glob("war-of-the-wilds-2p-s0*"))
+    import json
+
+    meta = json.loads((folder / "run.json").read_text())
+    assert meta["complete"] and meta["games_completed"] == 100_000 and meta["resumed_at"]
+    assert page.errors == []
