@@ -67,7 +67,9 @@ NOT_RUN = {
     "pip install -e examples/": "installs the example games: tests/conftest.py registers "
                                 "them as the entry point would",
     "python -m pytest": "the test suite itself",
-    "simkit serve": "a server that runs until it is stopped",
+    "simkit serve": "a server that runs until it is stopped (tests/serve/ drive it)",
+    "python -m simkit.serve.vendor uplot": "fetches the vendored front-end files with npm "
+                                           "(a maintainer's step, with network)",
 }
 """Commands (by how they start) that a test cannot run as written, and why."""
 SNIPPETS_NOT_RUN = {
@@ -294,6 +296,10 @@ def run_block(block: Block, folder: Path, monkeypatch) -> None:
         if why:
             listed.append(f"{command} ({why})")
             continue
+        if command.startswith("python -m simkit"):  # a module of simkit's, run as written
+            _module(block, command, folder)
+            ran += 1
+            continue
         if not command.startswith("simkit "):
             pytest.fail(f"{block.id}: `{command}` is neither a simkit command nor listed in "
                         "tests/docs_commands.py NOT_RUN with the reason it cannot run here")
@@ -329,3 +335,17 @@ def _simkit(block: Block, command: str, folder: Path, main, runner) -> None:
                     f"as run: {shown}\nin {folder}\n{tail}")
     if redirect:
         (folder / redirect).write_text(result.stdout, encoding="utf-8")
+
+
+def _module(block: Block, command: str, folder: Path) -> None:
+    import subprocess
+    import sys
+
+    import pytest
+
+    args = shlex.split(command, comments=True)[1:]
+    proc = subprocess.run([sys.executable, *args], cwd=folder, capture_output=True, text=True,
+                          timeout=300)
+    if proc.returncode != 0:
+        pytest.fail(f"{block.id}: `{command}` failed (exit {proc.returncode})\n"
+                    f"{(proc.stdout + proc.stderr)[-2000:]}")
