@@ -318,6 +318,9 @@ def _emit_json(data) -> None:
 def main(debug):
     """Monte Carlo balance analysis for tabletop games: seeded self-play, win rates with
     intervals, first-player advantage, game length, card value, what-if comparisons."""
+    from simkit.clock import command_starts
+
+    command_starts()  # --time counts from here (or from the process's start)
 
 
 @main.command()
@@ -904,8 +907,8 @@ def report(runs, out, title, quiet, as_json, fair):
 @click.option("--level-games", type=Whole(),
               help="Self-play games of each level, for balance by skill (default: --games).")
 @click.option("--time", "time_budget", metavar="DURATION",
-              help="Play as many games as fit in this time (90s, 15m, 2h), from a brief "
-                   "measurement of each strategy's cost; instead of --games.")
+              help="End the whole command (compiling and report included) within this "
+                   "time (90s, 15m, 2h), playing as many games as fit; instead of --games.")
 @seed_option
 @set_option
 @cards_option
@@ -978,10 +981,20 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         checked.append((spec, folder, seconds, resume and folder.exists()))
     if report_dir is not None:
         folders.check_output(report_dir, "report", overwrite=True, option="--report")
-    summaries = []
-    for spec, folder, seconds, resuming in checked:
-        summaries.append(_play_ladder(spec, folder, seconds, resuming, workers, scheduler,
-                                      quiet, as_json, fair))
+    from simkit.clock import Budget
+
+    for spec, _, seconds, resuming in checked:  # every ladder's --time, before any plays
+        if seconds is not None and not resuming:
+            _check_ladder_budget(spec, Budget(seconds).restart(), True)
+    summaries, budget = [], None
+    for i, (spec, folder, seconds, resuming) in enumerate(checked):
+        # each ladder's --time (an experiment's each have their own) from when it starts;
+        # the first's from the process's start (importing and checking count too); every
+        # ladder writes its page, so its time is kept for it
+        budget = None if seconds is None else (
+            Budget(seconds) if i == 0 else Budget(seconds).restart())
+        summaries.append(_play_ladder(spec, folder, budget, resuming, workers, scheduler,
+                                      quiet, as_json, fair, True))
     from simkit.reports.build import build_report
 
     if report_dir is not None:
@@ -992,6 +1005,8 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         for _, f, _, _ in checked:
             path = build_report([f], f / "report", fair=fair / 100) / "index.html"
             _say(f"report: {path}", quiet, as_json)
+    if budget is not None and not quiet and not as_json:
+        click.echo(f"took {budget.elapsed():.0f} s of --time {budget.seconds:.0f} s", err=True)
     if as_json:
         doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
             {"experiment": target, "ladders": summaries}
@@ -999,14 +1014,16 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         _emit_json(doc)
 
 
-def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_json, fair):
+def _play_ladder(spec, folder, budget, resuming, workers, scheduler, quiet, as_json, fair,
+                 report):
+    """Play one ladder (``budget``: a ``simkit.clock.Budget`` for --time, else None; see
+    ``_timed_ladder``) and return its summary for --json."""
     import json
     import os
 
     from simkit.ladder import (
         LadderInterrupted,
         estimate,
-        games_for_time,
         measure_costs,
         run_ladder,
         say_duration,
@@ -1014,6 +1031,9 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
     from simkit.reports.ladder import ladder_text, summarise
 
     n_workers = workers or os.cpu_count() or 1
+    timed = budget is not None and not resuming
+    if timed:
+        _check_ladder_budget(spec, budget, report)
     if not quiet:
         click.echo(f"{spec.game} ladder, {spec.players} players: "
                    f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
@@ -1030,22 +1050,20 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
             click.echo("interrupted while training: the finished generations are kept; the "
                        "same command goes on from them (nothing was played)", err=True)
             sys.exit(130)
-    costs = measure_costs(spec)
-    if seconds is not None and not resuming:
-        spec = games_for_time(spec, costs, n_workers, seconds)
-    est = estimate(spec, costs, n_workers)
+    costs = measure_costs(spec, show=not quiet)  # a --time counts the training above too
     if not quiet:
         click.echo("  " + ", ".join(f"{k} {v * 1000:,.1f} ms a game" for k, v in costs.items()),
                    err=True)
-        click.echo(f"  {len(spec.schedule())} runs, {est['games']:,} games "
-                   f"({spec.games:,} a table, {spec.level_games:,} a level): about "
-                   f"{say_duration(est['seconds'])} on {n_workers} "
-                   f"thread{'s' if n_workers > 1 else ''}; a pairing's win rate to within "
-                   f"±{100 * est['pairing_half_width']:.1f} points, a level's to "
-                   f"±{100 * est['level_half_width']:.1f} -> {folder}", err=True)
     try:
-        doc = run_ladder(spec, folder, workers, scheduler, progress=not quiet, costs=costs,
-                         estimate_=est, resume=resuming)
+        if timed:
+            doc, est = _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler,
+                                     quiet, report)
+        else:
+            est = estimate(spec, costs, n_workers)
+            if not quiet:
+                click.echo(f"  {_ladder_plan(spec, est, n_workers)} -> {folder}", err=True)
+            doc = run_ladder(spec, folder, workers, scheduler, progress=not quiet, costs=costs,
+                             estimate_=est, resume=resuming)
     except LadderInterrupted as exc:
         click.echo(f"interrupted: kept the {exc.done} runs finished of the {exc.todo} to play "
                    f"in {folder}; continue with the same command and --resume", err=True)
@@ -1058,6 +1076,83 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
                    f"{say_duration(est['seconds'])})", err=True)
         click.echo(ladder_text(summary))
     return {"folder": str(folder), **summary}
+
+
+def _ladder_plan(spec, est, n_workers) -> str:
+    from simkit.ladder import say_duration
+
+    return (f"{len(spec.schedule())} runs, {est['games']:,} games ({spec.games:,} a table, "
+            f"{spec.level_games:,} a level): about {say_duration(est['seconds'])} on "
+            f"{n_workers} thread{'s' if n_workers > 1 else ''}; a pairing's win rate to within "
+            f"±{100 * est['pairing_half_width']:.1f} points, a level's to "
+            f"±{100 * est['level_half_width']:.1f}")
+
+
+def _check_ladder_budget(spec, budget, report) -> None:
+    """Refuse (exit 2) a --time in which not even the smallest ladder's runs, summary and
+    report fit, before anything is compiled or timed."""
+    from simkit.ladder import refuse_budget, reserve_seconds
+
+    refuse_budget(spec, budget, reserve_seconds(spec, report))
+
+
+def _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler, quiet, report):
+    """Play a ladder within ``budget`` (the whole command's --time, see ``simkit.clock``):
+    what compiling and timing took and what the summary and report will take are subtracted;
+    a first pass plays a share of what the measured costs say fits, and a second grows every
+    run to what the first pass's own pace says fits. Returns (ladder.json, estimate)."""
+    from simkit.ladder import (
+        estimate,
+        first_pass,
+        grow_to,
+        refuse_budget,
+        reserve_seconds,
+        run_ladder,
+        say_duration,
+        seconds_a_game,
+        smallest,
+    )
+
+    reserve = reserve_seconds(spec, report)
+    refuse_budget(spec, budget, reserve,
+                  smallest(spec).games * seconds_a_game(spec, costs, n_workers))
+    first, pilot = first_pass(spec, costs, n_workers, budget.left(), reserve)
+    est = estimate(first, costs, n_workers)
+    if not quiet:
+        click.echo(f"  --time {say_duration(budget.seconds)}: {say_duration(budget.elapsed())} "
+                   f"spent compiling and timing, {say_duration(reserve)} kept for the summary"
+                   f"{' and report' if report else ''}; "
+                   + ("a first pass to measure the pace, then as many games as fit: "
+                      if pilot else "")
+                   + f"{_ladder_plan(first, est, n_workers)} -> {folder}", err=True)
+    doc = run_ladder(first, folder, workers, scheduler, progress=not quiet, costs=costs,
+                     estimate_=est, final=not pilot)
+    if not pilot:
+        return _with_budget(folder, doc, budget, reserve, [first.games]), est
+    n = grow_to(first.games, doc["play_seconds"], doc["run_seconds"], budget.left(), reserve)
+    grown = first.with_games(n, n)
+    est = estimate(grown, costs, n_workers)
+    if not quiet:
+        click.echo(f"  the first pass of {first.games:,} games a table took "
+                   f"{say_duration(doc['play_seconds'])}; at its pace "
+                   f"{say_duration(budget.left())} left allow "
+                   f"{_ladder_plan(grown, est, n_workers)}", err=True)
+    first_seconds = doc["play_seconds"]
+    doc = run_ladder(grown, folder, workers, scheduler, progress=not quiet, costs=costs,
+                     estimate_=est, resume=True)
+    doc["play_seconds"] = round(doc["play_seconds"] + first_seconds, 3)
+    return _with_budget(folder, doc, budget, reserve, [first.games, grown.games]), est
+
+
+def _with_budget(folder, doc, budget, reserve, passes):
+    """ladder.json with how its --time was spent (recorded, not a setting: a resumed ladder
+    keeps the counts it chose)."""
+    from simkit import folders
+
+    doc["time"] = {"budget_seconds": budget.seconds, "reserved_seconds": round(reserve, 1),
+                   "games_a_pass": passes, "seconds_before_summary": round(budget.elapsed(), 1)}
+    folders.write_json(folder / "ladder.json", doc)
+    return doc
 
 
 def _precision(x: float | None) -> float | None:
@@ -1073,7 +1168,10 @@ def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, 
     from simkit import folders
     from simkit.explore import check_resume
 
-    out = out or Path("runs") / f"{kind}-{game}-{players}p-s{seed}"
+    if out is None:
+        label = "+".join(k for k, _ in spec.varies) if spec.kind == "sweep" else ""
+        out = folders.default_folder(f"{kind}-{game}-{players}p-s{seed}", label,
+                                     spec.as_dict())
     if resume and out.exists():
         check_resume(spec, out)
         return out, True
@@ -1128,7 +1226,8 @@ def _exploration_options(kind: str, refuse: str):
         click.option("--max-points", type=Whole(1, 100_000), default=200,
                      show_default=True, help=f"Refuse {refuse} than this."),
         click.option("--out", type=click.Path(path_type=Path),
-                     help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED)."),
+                     help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED-DIGEST, a "
+                          "digest of the settings; a sweep's names its keys too)."),
         overwrite_option,
         click.option("--resume", is_flag=True,
                      help="Play only the points not finished in --out."),
@@ -1278,7 +1377,10 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
                                     not fixed_seats, weights, names, step, measure,
                                     max_points, model_mismatch == "ok", train_budget or "")
     if assumptions and out is None:  # apart from a plain sensitivity run's folder
-        out = Path("runs") / f"assumptions-{game}-{players}p-s{seed}"
+        from simkit import folders
+
+        out = folders.default_folder(f"assumptions-{game}-{players}p-s{seed}", "",
+                                     spec.as_dict())
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
@@ -1314,7 +1416,8 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
 @cards_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Balance folder (default runs/balance-GAME-Np-sSEED).")
+              help="Balance folder (default runs/balance-GAME-Np-sSEED-KEYS-DIGEST: the keys "
+                   "varied and a digest of the settings).")
 @overwrite_option
 @click.option("--resume", is_flag=True,
               help="Continue a search stopped by Ctrl-C in --out: the trials played are "
@@ -1348,7 +1451,9 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
                             confirm, confirm_games, target / 100, seed, strategies, over,
                             not fixed_seats, weights, model_mismatch == "ok",
                             train_budget or "")
-    out = out or Path("runs") / f"balance-{game}-{players}p-s{seed}"
+    out = out or folders.default_folder(f"balance-{game}-{players}p-s{seed}",
+                                        "+".join(d.key for d in spec.dimensions),
+                                        spec.as_dict())
     resuming = resume and (out / "trials.partial.json").is_file()
     if resume and out.exists() and not resuming:
         raise SimkitError(f"--resume: {out} holds no balancing search to continue")
@@ -1399,7 +1504,8 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @fixed_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
+              help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-Np-sSEED-"
+                   "CHANGE-DIGEST: the change and a digest of the settings).")
 @overwrite_option
 @click.option("--resume", is_flag=True,
               help="Continue a what-if stopped by Ctrl-C in --out, with the same settings: "
@@ -1434,7 +1540,14 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     changed_over = {**base_over, **changes}
     from simkit import folders
 
-    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+    if out is None:  # named by the change, and by a digest of all the settings
+        label = "+".join(f"{k}={Path(origins[k].path).stem}" if k in origins else
+                         f"{k}={v}" for k, v in changes.items())
+        out = folders.default_folder(f"whatif-{game}-{players}p-s{seed}", label, {
+            "players": players, "games": n_games, "seed": seed, "strategies": strategies,
+            "base": base_over, "changed": changed_over, "rotate": not fixed_seats,
+            "weights": weights, "trace": trace, "kingmaking": kingmaking,
+            "model_mismatch": model_mismatch, "train": train_budget, "precision": precision})
     tuned = {"base": None, "changed": None}
     if train_budget is not None:  # each side plays a model fine-tuned for its own game
         if not (resume and folders.kind_of(out) == "whatif"):
@@ -1794,6 +1907,15 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
         if not quiet:
             click.echo(text, err=True)
 
+    clock = None  # --time bounds the command: what was spent before the training counts
+    if seconds is not None:
+        from simkit.clock import Budget
+
+        clock = Budget(seconds)
+        if clock.left() <= 0:  # before anything is written
+            raise SimkitError(f"--time {time_budget} is over before the first generation "
+                              f"(starting took {say_duration(clock.elapsed())}); give a "
+                              "longer --time")
     trainer = tr.Trainer(ts, folder, workers, say, base)
     state = trainer.start(resume)
     budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
@@ -1801,6 +1923,8 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
     say(f"{game}: training at {players} players, seed {seed}, {budget} of "
         f"{ts.games_per_generation:,} -> {out}"
         + (f" (from generation {len(state.generations)})" if state.generations else ""))
+    if clock is not None:
+        seconds = max(clock.left(), 1e-3)
     try:
         state = trainer.run(state, seconds)
     except KeyboardInterrupt:

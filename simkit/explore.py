@@ -586,10 +586,10 @@ def estimate_seconds(spec: ExploreSpec, workers: int, seconds: float = 0.5) -> f
     """The exploration's expected wall time from a brief sample of the base point."""
     import time
 
-    from simkit.runner import plan, play_chunk
+    from simkit.runner import first_play, plan, play_chunk
 
     p = plan(spec.run_spec(spec.points[0], games=1))
-    play_chunk(p, 0, 1)
+    first_play(p)  # compiled (and announced) or loaded
     started, played = time.perf_counter(), 0
     while played < 1 or (time.perf_counter() - started < seconds and played < 100_000):
         count = 1 if played < 4 else min(4 * played, 20_000)

@@ -228,15 +228,17 @@ def _weights_for(weights, seats) -> list[str]:
 # the estimate
 
 
-def measure_costs(ladder: LadderSpec, seconds: float = PROBE_SECONDS) -> dict[str, float]:
+def measure_costs(ladder: LadderSpec, seconds: float = PROBE_SECONDS, show: bool = True
+                  ) -> dict[str, float]:
     """Seconds a game of each strategy in self-play on one thread, from a brief sample
-    (games of the level's own run, played and dropped; compiling is not counted)."""
-    from simkit.runner import plan, play_chunk
+    (games of the level's own run, played and dropped; compiling is not counted, and is
+    announced when ``show``)."""
+    from simkit.runner import first_play, plan, play_chunk
 
     costs = {}
     for name in ladder.strategies:
         p = plan(ladder.run_spec(Match("level", 0, (name,) * ladder.players, 1, "")))
-        play_chunk(p, 0, 1)  # compile, or load from numba's cache
+        first_play(p, show)  # compile, or load from numba's cache
         started, played = time.perf_counter(), 0
         while played < 1 or (time.perf_counter() - started < seconds and played < 10_000):
             count = 1 if played < 4 else min(4 * played, 2_000)
@@ -264,15 +266,113 @@ def half_width(games: int) -> float:
 
 
 def games_for_time(ladder: LadderSpec, costs: dict[str, float], workers: int,
-                   seconds: float) -> LadderSpec:
+                   seconds: float, overhead: float = 0.0) -> LadderSpec:
     """The ladder with ``games`` (a table; the levels the same) as large as ``seconds`` of
-    play on ``workers`` threads allows, and at least one game an arrangement."""
-    unit = ladder.with_games(10_000, 10_000)
-    per_game = estimate(unit, costs, workers)["seconds"] / 10_000
-    fewest = max(len(set(permutations(t))) for t in ladder.tables())
-    n = max(fewest, int(seconds / per_game) if per_game > 0 else fewest)
+    play on ``workers`` threads allows, less ``overhead`` seconds that do not depend on the
+    game counts, and at least one game an arrangement."""
+    per_game = seconds_a_game(ladder, costs, workers)
+    fewest = smallest(ladder).games
+    n = max(fewest, int((seconds - overhead) / per_game) if per_game > 0 else fewest)
     n = min(n, 10**8)
     return ladder.with_games(n, n)
+
+
+def seconds_a_game(ladder: LadderSpec, costs: dict[str, float], workers: int) -> float:
+    """The estimated wall seconds one more game a table (and a level) adds to ``ladder``."""
+    return estimate(ladder.with_games(10_000, 10_000), costs, workers)["seconds"] / 10_000
+
+
+def smallest(ladder: LadderSpec) -> LadderSpec:
+    """The smallest ladder of these strategies: one game an arrangement of the table with the
+    most arrangements (every table plays as many games), and as many a level."""
+    fewest = max(len(set(permutations(t))) for t in ladder.tables())
+    return ladder.with_games(fewest, fewest)
+
+
+# ---------------------------------------------------------------------------------------------
+# a ladder within --time (see simkit.clock)
+
+RUN_OVERHEAD = 0.5
+"""Wall seconds a ladder's run costs beyond playing its games (its plan, its first chunk,
+its folder written): 0.47 s a run, measured on the 2-core machine at load 6 (play_seconds
+minus run_seconds of avalon random,heuristic,mc@10, 9 runs). A first pass measures it."""
+SUMMARY_SECONDS = (2.5, 0.1)
+"""Seconds of the ladder's summary (ratings, balance by skill): a base and a run's share
+(2.1 s for 9 runs, scipy imported, same machine and load)."""
+REPORT_SECONDS = (5.0, 0.3)
+"""Seconds of ``--report``'s HTML section (4.4 s for 9 runs, matplotlib imported)."""
+PILOT_SHARE = 0.2
+"""The share of the games that fit by the strategies' measured costs that a first pass
+plays; the second grows every run to what the first pass's own pace says fits (a strategy
+timed on one thread alone says little of a busy machine's two)."""
+PILOT_FEWEST = 4
+"""A first pass is played only when the estimate allows this many times the smallest
+ladder's games: below it, one pass (a small budget's tolerance is 30 s)."""
+
+
+def reserve_seconds(ladder: LadderSpec, report: bool) -> float:
+    """Seconds kept, out of a time budget, for what follows the games: the summary, and the
+    report with ``report``."""
+    runs = len(ladder.schedule())
+    base, each = SUMMARY_SECONDS
+    out = base + each * runs
+    if report:
+        base, each = REPORT_SECONDS
+        out += base + each * runs
+    return out
+
+
+def refuse_budget(ladder: LadderSpec, budget, reserve: float, play: float | None = None
+                  ) -> None:
+    """One line (exit 2) unless the smallest ladder fits in what is left of ``budget``:
+    ``play`` its estimated seconds of games when the strategies have been timed (else only
+    its runs' overhead is counted), ``reserve`` those of its summary and report."""
+    small = smallest(ladder)
+    runs = len(small.schedule())
+    need = runs * RUN_OVERHEAD + (play or 0.0) + reserve
+    left = budget.left()
+    if need <= left:
+        return
+    spent = budget.elapsed()
+    at_least = math.ceil((spent + need) * 1.2 / 10) * 10  # seconds, a round number
+    at_least = f"{at_least}s" if at_least < 300 else f"{math.ceil(at_least / 60)}m"
+    timed = (f"compiling and timing the strategies took {say_duration(spent)}, "
+             if play is not None else f"{say_duration(spent)} are spent already, ")
+    raise SimkitError(
+        f"--time {say_duration(budget.seconds)} cannot fit even the smallest ladder of "
+        f"{', '.join(ladder.strategies)} ({small.games} games a table, {runs} runs): {timed}"
+        f"its games and runs need about {say_duration(need - reserve)} and its summary"
+        f"{' and report' if reserve > reserve_seconds(ladder, False) else ''} "
+        f"{say_duration(reserve)}; give --time {at_least} or more, fewer "
+        "strategies, or --games")
+
+
+def first_pass(ladder: LadderSpec, costs: dict[str, float], workers: int, left: float,
+               reserve: float) -> tuple[LadderSpec, bool]:
+    """The ladder to play first within ``left`` seconds (less ``reserve``), and whether it
+    is a first pass that a second will grow (``grow_to``): ``PILOT_SHARE`` of the games the
+    measured costs say fit, or all of them when that is too few to learn a pace from."""
+    runs = len(ladder.schedule())
+    fitted = games_for_time(ladder, costs, workers, left - reserve, runs * RUN_OVERHEAD)
+    fewest = smallest(ladder).games
+    if fitted.games < PILOT_FEWEST * fewest:
+        return fitted, False
+    n = max(fewest, int(fitted.games * PILOT_SHARE))
+    return ladder.with_games(n, n), True
+
+
+def grow_to(games: int, play_seconds: float, run_seconds: float, left: float,
+            reserve: float) -> int:
+    """Games a table after a first pass of ``games`` that took ``play_seconds`` of wall
+    time, ``run_seconds`` of them playing: its pace (run seconds a game a table) carries on
+    for the games added, and its overhead (the rest) is paid again, since every run is
+    written again; never fewer games than were played."""
+    overhead = max(0.0, play_seconds - run_seconds)
+    pace = run_seconds / games if games else 0.0
+    room = left - reserve - overhead
+    if pace <= 0 or room <= 0:
+        return games
+    return min(games + int(room / pace), 10**8)
 
 
 MAX_TIME = 7 * 24 * 3600
@@ -346,12 +446,16 @@ def check_resume(ladder: LadderSpec, out: Path, games_given: bool) -> LadderSpec
 
 def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
                scheduler: Any = None, progress: bool = False, costs: dict | None = None,
-               estimate_: dict | None = None, resume: bool = False) -> dict:
+               estimate_: dict | None = None, resume: bool = False, final: bool = True
+               ) -> dict:
     """Play every run of ``ladder`` missing from ``out`` and write the ladder folder.
 
     Returns ladder.json's contents. ``out`` has been checked (``folders.check_output``)
-    by the caller, or is the ladder to resume. On Ctrl-C the finished runs are kept and
-    ``RunInterrupted``'s subclass ``LadderInterrupted`` is raised."""
+    by the caller, or is the ladder to resume. A run that ``out`` holds complete with fewer
+    games is grown to the ladder's (game ``i`` of a run does not depend on its count: the
+    games are those of a ladder played at once). ``final``: False for a first pass that
+    another will grow (no summary; the ladder is not complete). On Ctrl-C the finished runs
+    are kept and ``RunInterrupted``'s subclass ``LadderInterrupted`` is raised."""
     from simkit.runner import _versions, run_games
 
     out = Path(out)
@@ -374,9 +478,11 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
                "estimate": estimate_, "versions": _versions(), "complete": False,
                "workers": workers}
         folders.write_json(out / "ladder.json", doc)
+        played = {i: _grows(out / schedule[i].folder, specs[i]) for i in todo}
         bar = None
         if progress and todo:
-            bar = progress_bar(sum(schedule[i].games for i in todo), f"{ladder.game} ladder")
+            bar = progress_bar(sum(schedule[i].games - played[i] for i in todo),
+                               f"{ladder.game} ladder")
         started = time.perf_counter()
         try:
             for i in todo:
@@ -388,7 +494,8 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
                 folder.parent.mkdir(parents=True, exist_ok=True)
                 try:
                     run_games(specs[i], out=folder, workers=workers, scheduler=scheduler,
-                              progress=progress, overwrite=True, bar=bar)
+                              progress=progress, overwrite=not played[i], bar=bar,
+                              resume=bool(played[i]), grow=bool(played[i]))
                 except RunInterrupted as exc:  # this run is kept whole if it finished
                     done = todo.index(i) + bool(exc.result.meta.get("complete"))
                     raise LadderInterrupted(out, done, len(todo)) from exc
@@ -401,6 +508,9 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
         # the runs' own play, from their run.json: the rest is the ladder's overhead
         doc["run_seconds"] = round(sum((_meta(out / m.folder) or {}).get("elapsed_seconds", 0)
                                        for m in schedule), 3)
+        if not final:
+            folders.write_json(out / "ladder.json", doc)
+            return doc
         from simkit.reports.ladder import summarise
 
         t0 = time.perf_counter()
@@ -416,6 +526,22 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
         return doc
     finally:
         lock.release()
+
+
+def _grows(folder: Path, run: RunSpec) -> int:
+    """The games of the complete run in ``folder`` that ``run`` continues (its settings
+    but fewer games: a first pass of a ladder within --time), else 0 (it is played afresh)."""
+    from simkit.runner import _as_recorded, _recorded_spec
+
+    meta = _meta(folder)
+    have = _recorded_spec(meta) if isinstance(meta, dict) else None
+    if not have or meta.get("complete") is not True:
+        return 0
+    games = have.get("games")
+    want = _as_recorded(run)
+    if not isinstance(games, int) or games >= run.games or {**have, "games": run.games} != want:
+        return 0
+    return games
 
 
 class LadderInterrupted(KeyboardInterrupt):

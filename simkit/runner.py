@@ -838,22 +838,15 @@ def progress_bar(total: int, desc: str, initial: int = 0):
                 dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
 
 
-@contextmanager
-def _compile_notice(game: str, show: bool, after: float = 1.0):
-    """Say on stderr that kernels are being compiled when loading them takes longer than
-    ``after`` seconds (a first run, or the first after a source change)."""
-    timer = None
-    if show:
-        timer = threading.Timer(after, lambda: print(
-            f"compiling {game}'s kernels (first run after installing or changing simkit; "
-            "5 to 20 s, cached for later runs)...", file=sys.stderr, flush=True))
-        timer.daemon = True
-        timer.start()
-    try:
-        yield
-    finally:
-        if timer is not None:
-            timer.cancel()
+def first_play(p: Plan, show: bool = True) -> Chunk:
+    """Play ``p``'s game 0 alone: its driver compiled (with compile-ahead helpers, and a
+    notice once a process when it compiles: ``simkit.compiling``) or loaded from numba's
+    cache, before timing and threads."""
+    from simkit.ahead import helping
+    from simkit.compiling import compiling
+
+    with compiling(p.run.game, p.driver, show), helping(p):
+        return play_chunk(p, 0, 1)
 
 
 CHUNK_BYTES = 64 * 2**20
@@ -1125,10 +1118,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     else:
         bounds = chunk_bounds(run.games, workers, chunk_size, min(DEFAULT_CHUNK, cap),
                               min(MIN_CHUNK, cap), start=first)
-    from simkit.ahead import helping
-
-    with _compile_notice(run.game, progress), helping(p):
-        play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
+    first_play(p, progress)
     # a run of one chunk is played here: no thread to start for it
     backend = _Backend(p, workers if len(bounds) > 1 else 1, scheduler)
     writer = None
