@@ -82,7 +82,7 @@ class _Searches:
         self.kernels = {k: getattr(module, KERNELS[k]) for k in set(self.kind.values())}
         self.slots = [p.slots.index(nm) for nm in names]
         self.ws = Workspace.make(p.search_nodes, p.run.players, p.state_size, p.max_moves,
-                                 len(p.item_columns), len(p.slots))
+                                 len(p.item_columns), len(p.slots), p.learned_features)
         self.obs = np.empty(p.state_size, np.int32)
 
     def decide(self, seat: int, state: np.ndarray, moves: np.ndarray, n_moves: int,
@@ -91,15 +91,14 @@ class _Searches:
         not search."""
         if seat not in self.kind:
             return None
-        from simkit.search import root_moves
+        from simkit.search import call_search, root_moves
 
         p, ws, slot = self.p, self.ws, self.slots[seat]
         self.rules.observe(p.compiled, state, seat, self.obs)
-        k = self.kernels[self.kind[seat]](
-            p.compiled, self.obs, seat, moves, n_moves, p.weights[slot],
-            streams[1 + seat:2 + seat], p.run.players, p.max_turns, p.teams,
-            p.rollout_weights, ws.tree_i, ws.tree_f, ws.state, ws.obs, ws.moves, ws.items,
-            ws.scores, ws.ranks, ws.reward, ws.stats[slot])
+        kind = self.kind[seat]
+        k = call_search(self.kernels[kind], kind, ws, slot, p.compiled, self.obs, seat, moves,
+                        n_moves, p.weights[slot], streams[1 + seat:2 + seat], p.run.players,
+                        p.max_turns, p.teams, p.rollout_weights)
         return int(k), root_moves(self.kind[seat], ws, moves, n_moves, seat)
 
 
