@@ -560,23 +560,11 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
 
 
 def _folder_models(folder: Path, weights) -> list[str]:
-    """``--weight SLOT.model=FILE`` for each learned slot of the run in ``folder`` (its
-    run.json's ``models``, copied into it), unless the command gives one: a run resumes, or
-    replays, with the models it was played with."""
-    import json
+    """``--weight SLOT.model=FILE`` for each learned slot of the run in ``folder``
+    (``simkit.replay.folder_models``)."""
+    from simkit.replay import folder_models
 
-    try:
-        meta = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    models = meta.get("models") if isinstance(meta, dict) else None
-    given = {w.partition("=")[0].strip() for w in weights}
-    out = []
-    for slot, m in (models or {}).items():
-        if isinstance(m, dict) and f"{slot}.model" not in given \
-                and f"{slot.partition('@')[0]}.model" not in given:
-            out.append(f"{slot}.model={Path(folder) / m.get('file', f'models/{slot}.npz')}")
-    return out
+    return folder_models(folder, weights)
 
 
 def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume,
@@ -1377,32 +1365,19 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     [--strategies ...], or --run DIR --game INDEX (checked against its row)."""
     from simkit.replay import replay as do_replay
     from simkit.replay import replay_game
-    from simkit.runner import RunSpec, plan
+    from simkit.runner import plan
 
     if run_dir is not None:
-        from simkit.results import check_run, read_game_row, seat_column
+        from simkit.replay import run_game
+        from simkit.results import seat_column
 
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         if overrides or card_files:
             raise SimkitError("--run replays a game as it was played; --set and --cards are "
                               "for GAME --seed S")
-        meta = check_run(run_dir)
-        done = meta["games_completed"]
-        if not 0 <= game_index < max(done, 1):
-            raise SimkitError(f"--game must be a game index from 0 to {done - 1:,} in "
-                              f"{run_dir}, not {game_index:,}")
-        rows = read_game_row(run_dir, game_index)
-        if rows.empty:
-            raise SimkitError(f"{run_dir} has no game {game_index} "
-                              f"(it has {meta['games_completed']:,})")
-        row = rows.iloc[0]
-        n = int(meta["players"])
-        names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
-        spec_run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
-                                [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
-                                 for k, v in w.items()] + _folder_models(run_dir, ()),
-                                model_mismatch=bool(meta.get("model_mismatch")))
+        spec_run, row, names = run_game(run_dir, game_index)
+        n = spec_run.players
         r = replay_game(plan(spec_run), int(row["seed"]), names)
         click.echo("\n".join(r.lines))
         recorded = [int(row[seat_column("rank", s + 1)]) for s in range(n)]
