@@ -99,7 +99,7 @@ def advice_at(folder, game_index: int, decision: int, strategy: str | None = Non
     game ``game_index`` of the run folder ``folder``, for the seat that moved there, from
     its observation: by the strategy that played it (its weights and model as in the run),
     or by ``strategy`` on the run's data. ``played`` is the move the game played."""
-    from simkit.replay import run_game, state_at
+    from simkit.replay import folder_models, run_game, state_at
     from simkit.runner import RunSpec, check_seed, plan
 
     check_seed(seed)
@@ -109,11 +109,17 @@ def advice_at(folder, game_index: int, decision: int, strategy: str | None = Non
     obs = np.empty(p.state_size, np.int32)
     registry.get_game(run.game).rules.observe(p.compiled, state, seat, obs)
     if strategy is not None or weights:
-        mine = [(s, k, v) for s, k, v in run.weights
-                if s not in {strategy, registry.split_budget(strategy or "")[0]}]
-        run = RunSpec.make(run.game, run.players, 1, 0, [strategy or names[seat]] * run.players,
-                           dict(run.overrides), False,
-                           [f"{s}.{k}={v}" for s, k, v in mine] + list(weights or ()),
+        # the run's weights of that strategy (and of the heuristic its playouts play), then
+        # the ones given
+        name = strategy or names[seat]
+        base = registry.split_budget(name)[0]
+        keep = {name, base} | ({"heuristic"} if registry.strategies_for(run.game)[base].searches
+                               else set())
+        mine = [f"{s}.{k}={v}" for s, k, v in run.weights if s in keep]
+        mine += [w for w in folder_models(folder, weights or ())
+                 if w.partition(".model=")[0] in keep]
+        run = RunSpec.make(run.game, run.players, 1, 0, [name] * run.players,
+                           dict(run.overrides), False, mine + list(weights or ()),
                            model_mismatch=run.model_mismatch)
         p = plan(run)
         return _advise(p, obs, seat, seed, played, strategy or names[seat])

@@ -257,7 +257,7 @@ def games():
     """List the registered games, their player counts, versions and strategies, and the
     search strategies' knobs."""
     from simkit import registry
-    from simkit.search import KNOBS_SPEC, rollout_choices
+    from simkit.search import GUIDED_SPEC, KNOBS_SPEC, rollout_choices
 
     searchers, learners = [], []
     for name, spec in registry.games().items():
@@ -266,7 +266,8 @@ def games():
         searchable = hasattr(spec.rules, "determinize")
         learnable = searchable and spec.has_features
         names = [n for n, st in own.items() if st.search is None
-                 or (st.searches and searchable) or (st.search == "learned" and learnable)]
+                 or (st.searches and searchable and not st.needs_model)
+                 or (st.needs_model and learnable)]
         click.echo(f"{name:18} v{spec.version:4} players {players:8} strategies: "
                    f"{', '.join(names)}")
         if spec.summary:
@@ -286,6 +287,7 @@ def games():
         if learnable:
             learners.append(name)
             click.echo(f"{'':18} learned models at the default data: {_models_line(spec)}")
+            click.echo(f"{'':18} ismcts+learned defaults: {_guided_line(name)}")
     _learned_lines(learners)
     search = {n: st for n, st in registry.strategies_for("").items() if st.searches}
     if not search:
@@ -294,12 +296,27 @@ def games():
     click.echo("search strategies (games with a determinize kernel: "
                f"{', '.join(searchers) or 'none'}):")
     for n, st in search.items():
-        click.echo(f"  {n:8} {st.summary}")
+        click.echo(f"  {n:15} {st.summary}")
     click.echo("  NAME@N sets the budget (iterations); other knobs with --weight NAME.KNOB=VALUE "
                "(every seat of NAME) or --weight NAME@N.KNOB=VALUE (that one):")
-    for knob, k in KNOBS_SPEC.items():
+    for knob, k in {**KNOBS_SPEC, **GUIDED_SPEC}.items():
         default = {"rollout": "auto", "cutoff": "even"}.get(knob, f"{k.default:g}")
-        click.echo(f"    {knob:14} default {default:6} {k.doc}")
+        click.echo(f"    {knob:17} default {default:6} {k.doc}")
+    click.echo("  ismcts+learned plays by learned's model (--weight ismcts+learned.model=FILE, "
+               "else the run's game's); its defaults per game are above, chosen for at most "
+               "50 ms a decision at 2 players (docs/search.md)")
+
+
+def _guided_line(game: str) -> str:
+    """The guided search's defaults in ``game`` where they differ from ismcts's."""
+    from simkit.search import CUTOFFS, ROLLOUTS, game_knobs, knob_defaults
+
+    plain = game_knobs(game)
+    names = {"rollout": {v: k for k, v in ROLLOUTS.items()},
+             "cutoff": {v: k for k, v in CUTOFFS.items()}}
+    return ", ".join(f"{k} {names[k].get(v, v) if k in names else f'{v:g}'}"
+                     for k, v in knob_defaults(game, "guided").items()
+                     if k not in plain or plain[k] != v)
 
 
 def _models_line(spec) -> str:

@@ -149,3 +149,15 @@ def test_advice_at_a_recorded_decision_gives_the_move_the_search_played(tmp_path
     assert sum(x.visits for x in a.ratings) == 20
     with pytest.raises(simkit.errors.SimkitError, match="decision must be a number"):
         simkit.advice_at(out, 1, 10**6)
+
+
+def test_simkit_games_lists_it_with_its_defaults():
+    res = CliRunner().invoke(main, ["games"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("rabbit-hunt "))
+    assert "ismcts+learned" in lines[at]
+    assert any("ismcts+learned defaults: iterations 500" in ln for ln in lines[at:at + 8])
+    assert any(ln.strip().startswith("prior_temperature") for ln in lines)
+    four = next(ln for ln in lines if ln.startswith("connect-four "))
+    assert "ismcts+learned" not in four  # no features kernel
