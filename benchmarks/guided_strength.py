@@ -131,6 +131,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3030)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--state", type=Path, default=STATE)
+    ap.add_argument("--against", action="append", choices=["heuristic", "equal-time"],
+                    help="the pairings to play (repeatable; default: both)")
     a = ap.parse_args()
     games = a.game or [g for g, s in registry.games().items()
                        if s.has_features and learn.shipped_model_path(s, 2).is_file()]
@@ -154,9 +156,12 @@ def main() -> None:
                          "equal_ms": eq_ms}
             save(a.state, done)
         show(key, done[key])
-        for against in ("heuristic", f"ismcts@{done[key]['equal_budget']}"):
+        pairings = {"heuristic": "heuristic",
+                    "equal-time": f"ismcts@{done[key]['equal_budget']}"}
+        for against in (pairings[name] for name in a.against or pairings):
             key2 = f"{game} {GUIDED} vs {against} seed {a.seed}"
             if key2 not in done or done[key2]["games"] < a.games - a.games % 2:
+                print(f"{key2}: playing {a.games} games", flush=True)
                 done[key2] = match(game, [GUIDED, against], a.games, a.seed, a.workers)
                 save(a.state, done)
             show(key2, done[key2])

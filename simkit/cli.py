@@ -311,12 +311,14 @@ def _guided_line(game: str) -> str:
     """The guided search's defaults in ``game`` where they differ from ismcts's."""
     from simkit.search import CUTOFFS, ROLLOUTS, game_knobs, knob_defaults
 
-    plain = game_knobs(game)
+    try:
+        plain, guided = game_knobs(game), knob_defaults(game, "guided")
+    except SimkitError as exc:  # a plugin's bad defaults: said here, refused by a run
+        return f"none ({exc})"
     names = {"rollout": {v: k for k, v in ROLLOUTS.items()},
              "cutoff": {v: k for k, v in CUTOFFS.items()}}
     return ", ".join(f"{k} {names[k].get(v, v) if k in names else f'{v:g}'}"
-                     for k, v in knob_defaults(game, "guided").items()
-                     if k not in plain or plain[k] != v)
+                     for k, v in guided.items() if k not in plain or plain[k] != v)
 
 
 def _models_line(spec) -> str:
