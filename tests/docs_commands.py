@@ -68,6 +68,11 @@ NOT_RUN = {
                                 "them as the entry point would",
     "python -m pytest": "the test suite itself",
     "simkit serve": "a server that runs until it is stopped (tests/serve/ drive it)",
+    "pip install -e ./my-game": "installs a new plugin into the environment the tests share "
+                                "(tests/test_new_game.py builds and checks one in a "
+                                "folder of its own)",
+    "simkit check my-game": "needs ./my-game installed (tests/test_new_game.py checks the "
+                            "template)",
     "python -m simkit.serve.vendor uplot": "fetches the vendored front-end files with npm "
                                            "(a maintainer's step, with network)",
 }
@@ -80,6 +85,7 @@ SNIPPETS_NOT_RUN = {
     "@kernel\ndef progress(params, state, out):\n": "Pig's progress kernel, out of its "
                                                     "module (examples/pig_game/rules.py)",
     "@kernel\ndef features(": "a kernel's signature, not a program",
+    "hidden_zones=(HiddenZone(": "a GameSpec field, out of its game's __init__.py",
     "@kernel\ndef choose_hold_at(": "Pig's strategy, out of its module "
                                     "(examples/pig_game/strategies.py)",
 }
@@ -200,7 +206,7 @@ def rewrite(command: str) -> tuple[list[str], str | None]:
                 out += [opt, str(n)]
     if "--games" in out:  # traced and replayed games: at most the run's
         games = int(out[out.index("--games") + 1])
-        for opt in ("--trace-turns", "--kingmaking"):
+        for opt in ("--trace-turns", "--kingmaking", "--log-decisions"):
             if opt in out and out[out.index(opt) + 1].isdigit():
                 i = out.index(opt) + 1
                 out[i] = str(min(int(out[i]), games))

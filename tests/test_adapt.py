@@ -182,7 +182,7 @@ def test_a_ladder_with_a_learned_level_follows_the_same_rule(base, tmp_path, mon
     import simkit.ladder
 
     monkeypatch.setattr(simkit.ladder, "measure_costs",  # the estimate is not under test
-                        lambda spec, seconds=0: dict.fromkeys(spec.strategies, 1e-3))
+                        lambda spec, seconds=0, **k: dict.fromkeys(spec.strategies, 1e-3))
     args = ["ladder", "invest", "--players", 2, *WORTHLESS, "--strategies", "random,learned",
             "--weight", f"learned.model={base}", "--games", 10, "--workers", 1, "--quiet"]
     one_line_error(invoke(*args, "--out", tmp_path / "refused"), "--train",

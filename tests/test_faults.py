@@ -289,7 +289,7 @@ def test_ctrl_c_stops_a_ladder_while_a_run_of_one_chunk_plays(tmp_path, monkeypa
     import simkit.ladder
 
     monkeypatch.setattr(simkit.ladder, "measure_costs",
-                        lambda spec, *a: dict.fromkeys(spec.strategies, 1e-4))
+                        lambda spec, *a, **k: dict.fromkeys(spec.strategies, 1e-4))
     calls = _ctrl_c_during(monkeypatch, 4)  # the second run's only chunk
     out = tmp_path / "lad"
     res = invoke("ladder", "pig", "--players", 2, "--strategies", "random,hold-at,first",

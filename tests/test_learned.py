@@ -231,7 +231,7 @@ def test_a_run_keeps_its_model_and_replays_from_it(files, tmp_path):
 def test_a_game_without_features_is_refused_naming_the_kernel(tmp_path):
     res = invoke("run", "connect-four", "--games", 5, "--strategies", "learned",
                  "--out", tmp_path / "r")
-    one_line_error(res, "features", "determinize")
+    one_line_error(res, "features kernel")
 
 
 def test_a_dask_worker_plays_the_model_it_is_sent():

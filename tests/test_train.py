@@ -148,7 +148,7 @@ def test_bad_input_is_one_line(tmp_path, args, words):
 def test_bad_games_and_places_are_one_line(tmp_path):
     (tmp_path / "file").write_text("")
     for args, words in ((["nope", "--players", 2], ["unknown game"]),
-                        (["connect-four"], ["features and determinize kernels"]),
+                        (["connect-four"], ["features kernel"]),
                         (["pig", "--players", 2, "--out", tmp_path / "file" / "m.npz"],
                          ["no permission", "file"])):
         res = invoke("train", *args, "--games", 10)
