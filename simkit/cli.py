@@ -1489,7 +1489,8 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 
     if run_dir is not None:
         from simkit import folders
-        from simkit.replay import replay_played, replay_recorded
+        from simkit.played import replay_played
+        from simkit.replay import replay_recorded
 
         if folders.kind_of(run_dir) == "played":  # a person's game: one game, its moves kept
             if game_index not in (None, 0) or overrides or card_files:

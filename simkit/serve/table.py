@@ -18,15 +18,9 @@ import numpy as np
 
 from simkit import folders, registry
 from simkit.errors import SimkitError
+from simkit.played import HUMAN, PLAYED, STAND_IN
 from simkit.rng import seed_streams
 
-HUMAN = "human"
-"""A seat the person plays (in a table's seats and in played.json)."""
-
-STAND_IN = "random"
-"""The strategy a human seat's slot is compiled with: it never decides (the person does)."""
-
-PLAYED = "played.json"
 MAX_TABLES = 32
 """Live tables kept in memory; the oldest finished ones go first (their folders stay)."""
 
