@@ -230,4 +230,3 @@ def replay_recorded(run_dir, game_index: int, model_weights=()) -> Replay:
                           f"{r.turns} turns, but the row says {row['end_reason']}, "
                           f"{recorded}, {row['turns']}: was the game changed since?")
     return r
-
