@@ -147,3 +147,35 @@ def test_bad_moves_and_seats_are_one_line(client):
         assert res.status_code == 400 and said in res.json()["error"], (body, res.text)
     assert "played by heuristic" in client.get(f"{url}?seat=P2").json()["error"]
     assert client.get("/api/tables/nope").status_code == 400
+
+
+# ------------------------------------------------------------------ ask (simkit.advise)
+
+def test_two_true_states_with_one_observation_get_one_advice(app, client):
+    pytest.importorskip("simkit.advise", reason="simkit.advise (the guided-search branch)")
+    v = to_my_move(client, new_table(client, seed=13), plays=3)
+    table = live(app, v["table"])
+    url = f"/api/tables/{v['table']}/ask"
+    first = client.post(url, json={"seat": "P1", "strategy": "learned"})
+    assert first.status_code == 200, first.text
+    a = first.json()
+    table.state = other_state(table, 0)
+    b = client.post(url, json={"seat": "P1", "strategy": "learned"}).json()
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+    assert {r["move"] for r in a["ratings"]} == {m["move"] for m in v["moves"]}
+    assert a["move"] in {m["move"] for m in v["moves"]} and a["ratings"][0]["chosen"]
+    assert all(r["value"] is not None for r in a["ratings"])  # learned rates by value
+
+
+def test_ask_is_for_the_seat_to_move_and_a_known_strategy(client):
+    pytest.importorskip("simkit.advise", reason="simkit.advise (the guided-search branch)")
+    v = to_my_move(client, new_table(client, seed=15))
+    url = f"/api/tables/{v['table']}/ask"
+    res = client.post(url, json={"seat": "P1", "strategy": "genius"})
+    assert res.status_code == 400 and "genius" in res.json()["error"]
+    v = client.post(f"/api/tables/{v['table']}/play",
+                    json={"seat": "P1", "move": v["moves"][0]["move"]}).json()
+    if v["to_move"] != "P1" and not v["over"]:
+        res = client.post(url, json={"seat": "P1"})
+        assert res.status_code == 400 and "not P1's move" in res.json()["error"]
