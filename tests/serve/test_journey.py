@@ -167,6 +167,7 @@ def test_the_designers_journey(server, page, tmp_path):
 def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     """Play a seat: a short game of Avalon against `learned` to its end, asking the strong
     player twice, then the saved game played back by `simkit replay --run`."""
+    pytest.importorskip("simkit.advise", reason="simkit.advise (the guided-search branch)")
     url, runs = server
     shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
     shots.mkdir(parents=True, exist_ok=True)
