@@ -173,6 +173,7 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {shots}")
     page.goto(url)
+    page.wait_for_selector('.card[data-game="avalon"]')  # the page is ready
     page.click('nav button[data-tab="play"]')
     page.select_option("#g-game", "avalon")
     page.select_option('#g-seats select[data-seat="0"]', "human")
