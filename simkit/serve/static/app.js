@@ -589,7 +589,7 @@ document.addEventListener("keydown", e => {
 // ------------------------------------------------------------------ play a seat
 // The server keeps the game; the page gets only what the seat it holds sees (its
 // observation's describe text, its legal moves with the game's labels, its log).
-const table = { id: "", seat: "", view: null, timer: null };
+const live = { id: "", seat: "", view: null, timer: null };
 
 function syncPlayForm() {
   const g = gameInfo($("#g-game").value);
@@ -626,15 +626,15 @@ async function startTable() {
 }
 
 function showTable(v) {
-  table.id = v.table; table.seat = v.seat; table.view = v;
+  live.id = v.table; live.seat = v.seat; live.view = v;
   $("#table").hidden = false;
   $("#table").dataset.over = v.over;
   $("#t-title").textContent = `${v.game}, ${v.players} players, seed ${v.seed}` +
     (v.changeset ? `, change set ${v.changeset}` : "") + ` (saved as ${v.folder})`;
   const mine = v.seats.map((s, i) => s === "human" ? `P${i + 1}` : null).filter(Boolean);
-  if ($("#t-seat").options.length !== mine.length || table.id !== $("#t-seat").dataset.table) {
+  if ($("#t-seat").options.length !== mine.length || live.id !== $("#t-seat").dataset.table) {
     $("#t-seat").replaceChildren(...mine.map(s => el("option", { value: s }, s)));
-    $("#t-seat").dataset.table = table.id;
+    $("#t-seat").dataset.table = live.id;
   }
   $("#t-seat").value = v.seat;
   for (const n of $$(".t-seatname")) n.textContent = v.seat;
@@ -655,28 +655,28 @@ function showTable(v) {
     r.textContent = `${v.result.end} after ${v.result.turns} turns: ${won.length ? won.join(", ") + " won" : "no winner"}; ` +
       `scores ${v.result.scores.map((x, i) => `P${i + 1}=${x}`).join(", ")}. Replay it with: simkit replay --run ${v.folder}`;
   }
-  clearTimeout(table.timer);
+  clearTimeout(live.timer);
   if (!v.over && v.seats[Number(v.to_move.slice(1)) - 1] !== "human")
-    table.timer = setTimeout(() => botStep(false), Number($("#t-pace").value));
+    live.timer = setTimeout(() => botStep(false), Number($("#t-pace").value));
   else if (!v.over && v.moves.length === 0 && v.to_move !== v.seat)
-    table.timer = setTimeout(() => switchSeat(v.to_move), 300);  // another of your seats
+    live.timer = setTimeout(() => switchSeat(v.to_move), 300);  // another of your seats
 }
 
 async function botStep(skip) {
-  clearTimeout(table.timer);
-  try { showTable(await api(`/api/tables/${table.id}/step`, "POST", { seat: table.seat, skip })); }
+  clearTimeout(live.timer);
+  try { showTable(await api(`/api/tables/${live.id}/step`, "POST", { seat: live.seat, skip })); }
   catch (e) { say(e.message, true); }
 }
 
 async function playMove(move) {
   $("#t-advice").hidden = true;
   for (const b of $$("#t-moves button")) b.disabled = true;
-  try { showTable(await api(`/api/tables/${table.id}/play`, "POST", { seat: table.seat, move })); }
+  try { showTable(await api(`/api/tables/${live.id}/play`, "POST", { seat: live.seat, move })); }
   catch (e) { say(e.message, true); }
 }
 
 async function switchSeat(seat) {
-  try { showTable(await api(`/api/tables/${table.id}?seat=${seat}`)); }
+  try { showTable(await api(`/api/tables/${live.id}?seat=${seat}`)); }
   catch (e) { say(e.message, true); }
 }
 
@@ -699,11 +699,11 @@ async function askTable() {
   $("#t-ask").disabled = true;
   say("asking...");
   try {
-    showAdvice($("#t-advice"), await api(`/api/tables/${table.id}/ask`, "POST",
-      { seat: table.seat, strategy: $("#t-ask-strategy").value }));
+    showAdvice($("#t-advice"), await api(`/api/tables/${live.id}/ask`, "POST",
+      { seat: live.seat, strategy: $("#t-ask-strategy").value }));
     say("advice ready");
   } catch (e) { say(e.message, true); }
-  $("#t-ask").disabled = table.view.to_move !== table.seat;
+  $("#t-ask").disabled = live.view.to_move !== live.seat;
 }
 
 async function askReplay() {
