@@ -179,3 +179,19 @@ def test_ask_is_for_the_seat_to_move_and_a_known_strategy(client):
     if v["to_move"] != "P1" and not v["over"]:
         res = client.post(url, json={"seat": "P1"})
         assert res.status_code == 400 and "not P1's move" in res.json()["error"]
+
+
+def test_ask_at_a_decision_of_a_replay(client, runs):
+    pytest.importorskip("simkit.advise", reason="simkit.advise (the guided-search branch)")
+    from simkit.cli import main
+
+    res = CliRunner().invoke(main, ["run", AVALON, "--games", "2", "--seed", "1", "--strategies",
+                                    "heuristic", "--out", str(runs / "av"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    a = client.post("/api/replay/ask", json={"path": "av", "game": 0, "decision": 3,
+                                             "strategy": "learned"})
+    assert a.status_code == 200, a.text
+    a = a.json()
+    assert a["strategy"] == "learned" and a["played"] is not None and a["ratings"]
+    bad = client.post("/api/replay/ask", json={"path": "av", "game": 0, "decision": 99999})
+    assert bad.status_code == 400 and "decision" in bad.json()["error"]
