@@ -187,11 +187,8 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     page.screenshot(path=str(shots / "12-play-a-seat.png"))
     asked = 0
     for _ in range(400):
-        page.wait_for_selector('#t-moves button:not([disabled]), #table[data-over="true"], '
-                               '#t-skip:not([disabled])', timeout=COMPILE)
-        if page.is_enabled("#t-skip"):  # the bots' moves, at once
-            page.click("#t-skip")
-            continue
+        page.wait_for_selector('#t-moves button:not([disabled]), #table[data-over="true"]',
+                               timeout=COMPILE)
         if page.get_attribute("#table", "data-over") == "true":
             break
         if asked < 2:
