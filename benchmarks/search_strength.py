@@ -3,8 +3,10 @@
 Two parts, each printing one table:
 
 - ``cost``: on positions sampled from heuristic self-play at 2 players (the states where a
-  seat had a choice), ``mc`` and ``ismcts`` decide at each budget. Prints milliseconds and
-  decisions per second, the mean and deepest leaf of the tree, playout decisions per
+  seat had a choice), ``mc`` and ``ismcts`` decide at each budget. Prints CPU milliseconds
+  and decisions per CPU second, the mean and deepest leaf of the tree as run.json's
+  ``search`` gives them (the mean over every iteration of every position, the deepest of
+  all positions), playout decisions per
   iteration, the share of a decision's time spent outside playouts (determinising,
   selecting, expanding, backing up: one minus the time the same number of playout decisions
   takes in bare playouts from the true state), and what ``ismcts@N`` costs against ``mc@N``.
@@ -12,7 +14,9 @@ Two parts, each printing one table:
   the same seeds for every budget), the search against the game's heuristic at 2 players,
   and against random at every player count. Prints the search's outright win rate with its
   95% Wilson interval, the fair share (1/P, or 1/2 for two teams), PASS when the interval
-  is above it, and games per minute on the workers used.
+  is above it, games per CPU minute and CPU milliseconds a search decision (CPU time, not the
+  wall clock: the figure a shared machine disturbs least), and the search's mean and deepest
+  leaf from run.json.
 
     python benchmarks/search_strength.py cost --budgets 50,200,1000
     python benchmarks/search_strength.py strength --games 500 --budgets default,1000
@@ -75,9 +79,10 @@ def cost(game: str, kind: str, budget: int, sample, knobs: dict | None = None) -
     ws = search.ws
     moves = np.zeros(p.max_moves, np.int32)
     obs = np.zeros(p.state_size, np.int32)
-    spent = bare = 0.0
+    spent = bare = 0.0  # CPU seconds: process_time, not the wall clock
     playout_decisions = bare_decisions = 0.0
     stats = np.zeros_like(ws.stats)
+    deepest = 0.0  # the deepest leaf of any position (summing them meant nothing)
     for i, (state, seat) in enumerate(sample[:1] + sample):
         if i == 0:  # compile (or load) the kernels before timing
             n = rules.legal_moves(p.compiled, state, moves)
@@ -91,20 +96,21 @@ def cost(game: str, kind: str, budget: int, sample, knobs: dict | None = None) -
         n = rules.legal_moves(p.compiled, state, moves)
         rules.observe(p.compiled, state, seat, obs)
         ws.stats[:] = 0
-        t = time.perf_counter()
+        t = time.process_time()
         search.decide(obs, seat, moves, n, np.array([i + 1], np.uint64))
-        spent += time.perf_counter() - t
+        spent += time.process_time() - t
         stats += ws.stats
+        deepest = max(deepest, float(ws.stats[0, 2]))
         playout_decisions += ws.stats[0, 3]
         ws.stats[:] = 0
-        t = time.perf_counter()
+        t = time.process_time()
         search.module.bare_playouts(
             p.compiled, state, budget, search.weights, np.array([i + 1], np.uint64), 2,
             p.max_turns, search.teams, search.rollout_weights, ws.state, ws.obs, ws.moves,
             ws.items, ws.scores, ws.ranks, ws.reward, ws.stats[0])
-        bare += time.perf_counter() - t
+        bare += time.process_time() - t
         bare_decisions += ws.stats[0, 3]
-    it, depth, deepest, _, decisions = stats[0]
+    it, depth, _, _, decisions = stats[0]
     per_playout_decision = bare / max(bare_decisions, 1)
     return {"ms": 1000 * spent / decisions, "per_s": decisions / spent,
             "depth": depth / it, "deepest": deepest, "playout": playout_decisions / it,
@@ -115,16 +121,16 @@ def strength(game: str, search: str, against: str, players: int, games: int,
              workers: int, weights=()) -> dict:
     seats = ",".join([search] + [against] * (players - 1))
     run = RunSpec.make(game, players, games, 2026, seats, weights=list(weights))
-    t = time.perf_counter()
+    t = time.process_time()  # every worker thread's CPU time
     res = run_games(run, workers=workers)
-    elapsed = time.perf_counter() - t
+    cpu = time.process_time() - t
     search = res.meta["strategies"][0]  # with its budget: ismcts -> ismcts@400
     table = strategy_outcomes(res.games, res.meta)
     row = table[(table.strategy == search) & (table.seat == "all")].iloc[0]
     teams = registry.get_game(game).teams(players)
     fair = 1 / len(set(teams))
     return {"win": row["win_rate"], "lo": row["win_low"], "hi": row["win_high"], "fair": fair,
-            "per_min": 60 * games / elapsed, "search": res.meta["search"][search],
+            "per_min": 60 * games / cpu, "cpu": cpu, "search": res.meta["search"][search],
             "name": search}
 
 
@@ -153,7 +159,7 @@ def main() -> None:
                           if hasattr(s.rules, "determinize") and g not in ("trap",)]
     budgets = [b for b in args.budgets.split(",")]  # "default": the game's own budget
     if args.part == "cost":
-        print(f"{'game':18} {'search':14} {'ms/dec':>8} {'dec/s':>8} {'depth':>6} "
+        print(f"{'game':18} {'search':14} {'CPU-ms':>8} {'dec/CPU-s':>9} {'depth':>6} "
               f"{'deepest':>7} {'playout':>8} {'outside':>8} {'vs mc':>6}", flush=True)
         for game in names:
             sample = positions(game, args.positions)
@@ -163,12 +169,13 @@ def main() -> None:
                 for kind in args.kinds.split(","):
                     r = mc if kind == "mc" else cost(game, kind, budget, sample, knobs)
                     print(f"{game:18} {kind + '@' + str(budget):14} {r['ms']:8.2f} "
-                          f"{r['per_s']:8.1f} {r['depth']:6.2f} {r['deepest']:7.0f} "
+                          f"{r['per_s']:9.1f} {r['depth']:6.2f} {r['deepest']:7.0f} "
                           f"{r['playout']:8.1f} {r['outside']:8.1%} "
                           f"{r['ms'] / mc['ms']:6.2f}", flush=True)
         return
     print(f"{'game':18} {'P':>2} {'search':14} {'against':10} {'games':>6} {'wins':>7} "
-          f"{'95% CI':>16} {'fair':>6} {'':4} {'games/min':>9} {'ms/dec':>7}", flush=True)
+          f"{'95% CI':>16} {'fair':>6} {'':4} {'games/CPU-min':>13} {'CPU-ms/dec':>10} "
+          f"{'depth':>6} {'deepest':>7}", flush=True)
     for game in names:
         spec = registry.get_game(game)
         counts = [2] if args.against.startswith("heuristic") else (
@@ -182,17 +189,17 @@ def main() -> None:
             for kind in args.kinds.split(","):
                 for budget in budgets:
                     name = kind if budget == "default" else f"{kind}@{budget}"
-                    t = time.process_time()
                     r = strength(game, name, against, players, args.games, args.workers,
                                  args.weight)
                     name = r["name"]
-                    cpu = time.process_time() - t
-                    ms = 1000 * cpu / max(r["search"]["decisions"], 1)
+                    ms = 1000 * r["cpu"] / max(r["search"]["decisions"], 1)
+                    depth = r["search"]["mean_depth"]
                     verdict = "PASS" if r["lo"] > r["fair"] else "miss"
                     print(f"{game:18} {players:2} {name:14} {against:10} {args.games:6} "
                           f"{r['win']:7.1%} [{r['lo']:6.1%}, {r['hi']:6.1%}] "
-                          f"{r['fair']:6.1%} {verdict:4} {r['per_min']:9.1f} {ms:7.1f}",
-                          flush=True)
+                          f"{r['fair']:6.1%} {verdict:4} {r['per_min']:13.1f} {ms:10.1f} "
+                          f"{depth if depth is not None else float('nan'):6.2f} "
+                          f"{r['search']['max_depth']:7d}", flush=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from simkit.reports import analysis as A
 from simkit.reports import figures as F
+from simkit.reports import headline as H
 from simkit.reports import pages as P
 from simkit.reports import summary as S
 from simkit.reports import verdict as V
@@ -57,6 +58,12 @@ class Run:
     def trace_path(self) -> Path | None:
         """trace.parquet, for a traced run (``--trace-turns``); else None."""
         path = self.folder / "trace.parquet"
+        return path if path.is_file() else None
+
+    @property
+    def decisions_path(self) -> Path | None:
+        """decisions.parquet, for a run that logged decisions (``--log-decisions``)."""
+        path = self.folder / "decisions.parquet"
         return path if path.is_file() else None
 
     @property
@@ -395,6 +402,18 @@ class Document:
         self.md.append("**Verdict**\n\n" + "\n".join(f"- {markdown(x)}" for x in sentences)
                        + "\n")
 
+    def headline(self, sentences: Sequence[str]) -> None:
+        """The headline (``reports.headline``): what a reader takes away, before any detail."""
+        paras = "".join(f"<p>{html.escape(x)}</p>" for x in sentences)
+        self.html.append(f'<div class="headline">{paras}</div>')
+        self.md.append("\n\n".join(f"**{markdown(x)}**" for x in sentences) + "\n")
+
+    def folded_verdicts(self, sentences: Sequence[str]) -> None:
+        """Every verdict, folded below the headline."""
+        self.open_fold(f"Details: every verdict ({len(sentences)})")
+        self.verdicts(sentences)
+        self.close_fold()
+
     def open_fold(self, summary: str, anchor: str | None = None) -> None:
         ident = f' id="{html.escape(anchor)}"' if anchor else ""
         self.html.append(f"<details{ident}><summary>{html.escape(summary)}</summary>")
@@ -469,6 +488,8 @@ figure{margin:.8em 0}
 img{max-width:100%;height:auto}
 .verdict{background:#ebf8ff;border-left:4px solid #2b6cb0;padding:.3em 1em;margin:1em 0}
 .verdict ul{margin:.2em 0 .6em;padding-left:1.2em}
+.headline{font-size:1.1em;font-weight:600;background:#ebf8ff;border-left:4px solid #2b6cb0;
+padding:.2em 1em;margin:1em 0}
 .warn{background:#fed7d7;border-left:4px solid #c53030;padding:.5em .8em}
 .meta,.cap{color:#4a5568;font-size:.9em}
 details{margin:.5em 0 1em;border:1px solid #e2e8f0;border-radius:4px;padding:.2em .8em}
@@ -677,7 +698,8 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
     for note in run.warnings:
         doc.para(note, cls="warn")
     t = S.tables(g, m, run.items_path, fair, run.trace_path)
-    doc.verdicts([v.text for v in t["verdicts"]])
+    doc.headline(t["headline"])
+    doc.folded_verdicts([v.text for v in t["verdicts"]])
     doc.heading("Outcome by seat", 3)
     doc.table(seat_table(t["seats"]), caption="Outright wins (95% Wilson interval), ties, "
               "losses and score share by seat; advantage = score share minus the mean share "
@@ -717,6 +739,8 @@ def _run_section(doc: Document, run: Run, prefix: str, heading: str | None,
         doc.para(note, cls="meta")  # the game's gap-fills that move its outcome
     if t.get("feel"):
         _feel_section(doc, t["feel"], run, prefix)
+    if run.decisions_path is not None:
+        _decisions_section(doc, run, prefix)
     doc.open_fold("Run settings, parameters and the run's text summary")
     _settings(doc, run)
     doc.pre(S.summary_text(g, m, run.items_path, fair, run.trace_path))
@@ -755,6 +779,40 @@ def _feel_section(doc: Document, feel: dict, run: Run, prefix: str) -> None:
                    f"{prefix}lead_curve.png", "mean lead of each seat over the game")
         doc.details("The leader's prediction of the winner, by share of the game played",
                     FE.auc_table(feel))
+
+
+def decision_table(t: pd.DataFrame) -> pd.DataFrame:
+    """``reports.decisions.label_table`` as text: counts with separators, shares in percent
+    ("-" for a move that was only ever forced)."""
+    out = pd.DataFrame({"Move": t["label"]})
+    for col in t.columns[1:]:
+        if col.startswith("share of"):
+            out[col.capitalize()] = [pct(x) if not _is_nan(x) else "-" for x in t[col]]
+        elif col == "median turn":
+            out["Median turn"] = [num(x, 1) if not _is_nan(x) else "-" for x in t[col]]
+        elif col in ("chosen", "forced"):
+            out[col.capitalize()] = [f"{int(x):,}" for x in t[col]]
+        else:
+            out[col.capitalize()] = ["-" if _is_nan(x) else str(x) for x in t[col]]
+    return out
+
+
+def _decisions_section(doc: Document, run: Run, prefix: str) -> None:
+    """When each card or action is chosen, and by whom (``reports.decisions``)."""
+    from simkit.reports import decisions as D
+
+    log = D.read_log(run.decisions_path)
+    if len(log) == 0:
+        return
+    table = D.label_table(log)
+    doc.heading("When each move is chosen, and by whom", 3)
+    doc.para(D.summary_sentence(log, table))
+    doc.figure(D.by_turn_figure(D.by_turn(log), f"Moves chosen by turn: {run.label}"),
+               f"{prefix}moves_by_turn.png", "share of each move among the choices of each "
+               f"turn (turns with at least {D.MIN_CHOICES} choices)")
+    doc.table(decision_table(table), caption="Each move (the game's label): times chosen and "
+              "forced (the only legal move), the turns it is chosen at, and its share of each "
+              "strategy's and each seat's choices")
 
 
 def _comparison_section(doc: Document, runs: list[Run], tables: list[dict],
@@ -864,8 +922,14 @@ def build_report(run_dirs: list[Path], out: Path, title: str | None = None,
                                anchor=f"run{i}")
                 tables.append(_run_section(body, run, f"run{i}_", None, fair))
                 body.close_fold()
-            doc.verdicts([f"Run {i}: {v.text}" for i, t in enumerate(tables, start=1)
-                          for v in t["verdicts"]])
+            head = Document(tmp)  # the headline opens the page, before the list of runs
+            head.headline(H.pick_headlines(
+                [{"game": r.meta.get("game"), "players": r.meta.get("players"),
+                  "strategies": r.meta.get("strategies"), "headline": t["headline"]}
+                 for r, t in zip(runs, tables, strict=True)], H.strong_or_none))
+            doc.html[:0], doc.md[:0] = head.html, head.md
+            doc.folded_verdicts([f"Run {i}: {v.text}" for i, t in enumerate(tables, start=1)
+                                 for v in t["verdicts"]])
             _comparison_section(doc, runs, tables, fair)
             doc.para(DEFINITIONS, cls="meta")
             doc.heading("The runs", 2, anchor="runs")
@@ -984,10 +1048,14 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc = Document(tmp)
         for note in notes + base.warnings + changed.warnings:
             doc.para(note, cls="warn")
-        doc.verdicts([v.text for v in V.whatif_verdicts(
+        doc.headline([whatif_headline(base, changed, table, fair)])
+        doc.folded_verdicts([v.text for v in V.whatif_verdicts(
             table, fair, [*(bm.get("strategies") or ()), *(cm.get("strategies") or ())])])
         doc.para(f"Base: {base.folder}. Changed: {changed.folder}. Every difference is "
                  f"changed minus base over {paired:,} games paired by game index.")
+        played = S.models_played({"base": bm, "changed": cm})
+        if played:
+            doc.para("Models played: " + "; ".join(played) + ".")
         doc.heading("Differences", 2, anchor="differences")
         # a row without a difference (an event in every seat-game or in none of a run, so
         # no win rate without it) says nothing: left out, and counted
@@ -1038,6 +1106,29 @@ def build_whatif_report(base_dir: Path, changed_dir: Path, out: Path,
         doc.para(DEFINITIONS, cls="meta")
         doc.write(title)
     return out
+
+
+def whatif_headline(base: Run, changed: Run, table: pd.DataFrame,
+                    fair: float = V.DEFAULT_FAIR) -> str:
+    """A what-if's headline (``headline.whatif_headline``): the change, its effect on
+    first-player advantage, and for a card edit the new or changed card's value in the
+    changed run (its choices only)."""
+    from simkit.reports.stats import item_kind
+
+    bm, cm = base.meta, changed.meta
+    diff = _param_diff(bm, cm)
+    if list(bm.get("strategies") or ()) != list(cm.get("strategies") or ()):
+        diff.append(("strategies", ",".join(bm.get("strategies") or ()),
+                     ",".join(cm.get("strategies") or ())))
+    card = None
+    cards = H.edited_cards(diff, cm.get("item_columns"))
+    if cards and changed.items_path is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = A.item_value(changed.games, cm, changed.items_path)
+        values = values[values["item"].map(lambda c: item_kind(c, cm) != "outcome")]
+        card = H.card_value(cards, values, cm)
+    return H.whatif_headline(table, diff, cm.get("players"), cm.get("strategies"), fair, card)
 
 
 def _constant_columns(t: pd.DataFrame, names) -> tuple[pd.DataFrame, dict[str, str]]:

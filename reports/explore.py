@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from simkit.reports import analysis as A
+from simkit.reports import headline as H
 from simkit.reports import stats as st
 from simkit.reports import verdict as V
 from simkit.reports.ladder import _pct, _pts
@@ -218,12 +219,14 @@ def _sweep_summary(out: Path, spec: dict, fair: float) -> dict:
         if trend:
             verdicts.append(trend)
     verdicts = [V.qualify(v, spec["strategies"]) for v in verdicts]
-    return V.clean({"kind": "sweep", "game": spec["game"], "players": spec["players"],
-                    "strategies": spec["strategies"], "games": spec["games"],
-                    "master_seed": spec["seed"], "keys": keys,
-                    "today": today_values(out / spec["points"][0]["folder"], keys,
-                                          spec.get("overrides")),
-                    "points": points, "steps": steps, "verdicts": verdicts})
+    summary = V.clean({"kind": "sweep", "headline": None, "game": spec["game"],
+                       "players": spec["players"], "strategies": spec["strategies"],
+                       "games": spec["games"], "master_seed": spec["seed"], "keys": keys,
+                       "today": today_values(out / spec["points"][0]["folder"], keys,
+                                             spec.get("overrides")),
+                       "points": points, "steps": steps, "verdicts": verdicts})
+    summary["headline"] = [H.sweep_headline(summary, fair)]
+    return summary
 
 
 def today_values(point: Path, keys: list[str], base: dict | None = None) -> dict:
@@ -321,7 +324,8 @@ def sweep_frame(summary: dict) -> pd.DataFrame:
 def sweep_text(summary: dict) -> str:
     lines = [f"{summary['game']}, {summary['players']} players: a sweep of "
              f"{', '.join(summary['keys'])} over {len(summary['points'])} points, "
-             f"{summary['games']:,} games each on the same seeds", "Verdict"]
+             f"{summary['games']:,} games each on the same seeds",
+             *H.wrapped(summary.get("headline") or [H.sweep_headline(summary)]), "Verdict"]
     lines += [f"  {v}" for v in summary["verdicts"]]
     lines += ["  " + x for x in sweep_frame(summary).to_string(index=False).splitlines()]
     if summary["steps"]:
@@ -589,7 +593,8 @@ def sweep_section(doc, folder: Path, summary: dict, prefix: str = "",
 
     doc.heading(f"Sweep: {', '.join(summary['keys'])} ({summary['game']}, "
                 f"{summary['players']} players)", 2, anchor=f"{prefix}sweep")
-    doc.verdicts(summary["verdicts"])
+    doc.headline(summary.get("headline") or [H.sweep_headline(summary, fair)])
+    doc.folded_verdicts(summary["verdicts"])
     doc.para(f"{len(summary['points'])} points, {summary['games']:,} games each, all on the "
              f"same seeds (master seed {summary['master_seed']}); strategies "
              f"{', '.join(dict.fromkeys(summary['strategies']))}. Folder: {folder}.",

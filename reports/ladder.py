@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from simkit.reports import headline as H
 from simkit.reports import ratings as R
 from simkit.reports import summary as S
 from simkit.reports import verdict as V
@@ -145,6 +146,123 @@ def _verdicts(fit: dict, depth: dict, balance: list[dict]) -> list[str]:
     return out
 
 
+SETTLED, MOVING, UNSURE = "settled", "still moving", "not enough games"
+
+
+def settle_verdict(figure: str, difference: float, ci_low: float, ci_high: float,
+                   games: int, gap: dict, fair: float, match_games: int,
+                   top: str, below: str) -> dict:
+    """Whether ``figure`` has settled at the top of the ladder: ``difference`` (with its
+    95% interval ``ci_low``..``ci_high``, from ``games`` paired level games) is the change
+    of the figure from level ``below`` to level ``top``; ``gap`` the rating of ``top`` minus
+    ``below`` (``R.rating_difference``), from pairings of ``match_games`` games.
+
+    - settled: ``top`` is rated above ``below`` (the gap's interval above 0) and the change
+      has a 95% interval inside +-``fair``;
+    - still moving: the change's interval excludes 0 (and which way);
+    - otherwise not enough games, with about how many more level games would make the
+      interval narrow enough to tell (settled if the change is inside +-fair, moving
+      otherwise), and more match games if the two levels are not yet rated apart (the
+      intervals shrink as one over the square root of the games)."""
+    rated_apart = gap["ci_low"] > 0
+    base = {"figure": figure, "top": top, "below": below, "difference": difference,
+            "ci_low": ci_low, "ci_high": ci_high, "games": games,
+            "rating_gap": gap["difference"], "rating_low": gap["ci_low"],
+            "rating_high": gap["ci_high"], "fair": fair}
+    if any(x is None or not math.isfinite(x) for x in (difference, ci_low, ci_high)):
+        return {**base, "state": UNSURE, "more_level_games": None, "more_match_games": None,
+                "text": f"{figure}: not enough games to say whether it has settled (its "
+                        f"change from {below} to {top} has no interval yet)."}
+    change = (f"{_signed(difference)} [{_signed(ci_low)}, {_signed(ci_high)}] points from "
+              f"{below} to {top}")
+    inside = -fair < ci_low and ci_high < fair
+    if rated_apart and inside:
+        return {**base, "state": SETTLED, "more_level_games": 0, "more_match_games": 0,
+                "text": f"{figure} has settled: {top} is rated {gap['difference']:.0f} "
+                        f"[{gap['ci_low']:.0f}, {gap['ci_high']:.0f}] Elo above {below}, "
+                        f"and the figure moves {change}, inside ±{100 * fair:g}."}
+    if ci_low > 0 or ci_high < 0:
+        way = "rises" if difference > 0 else "falls"
+        text = f"{figure} is still moving: it {way} by {change}"
+        if not rated_apart:
+            text += f" (though {top} is not yet clearly rated above {below})"
+        return {**base, "state": MOVING, "more_level_games": 0, "more_match_games": 0,
+                "text": text + "."}
+    more_level = _more_games(difference, ci_low, ci_high, games, fair) if not inside else 0
+    more_match = 0
+    if not rated_apart:
+        h = (gap["ci_high"] - gap["ci_low"]) / 2
+        more_match = (math.ceil(match_games * ((h / gap["difference"]) ** 2 - 1))
+                      if gap["difference"] > 0 and h > 0 else None)
+    needs = []
+    if more_level:
+        needs.append(f"about {more_level:,} more level games")
+    if more_match:
+        needs.append(f"about {more_match:,} more games a pairing to rate {top} above "
+                     f"{below}")
+    elif more_match is None:
+        needs.append(f"more games a pairing: {top} and {below} are rated alike")
+    return {**base, "state": UNSURE, "more_level_games": more_level,
+            "more_match_games": more_match,
+            "text": f"{figure}: not enough games to say whether it has settled (it moves "
+                    f"{change}); {' and '.join(needs) or 'more games'}."}
+
+
+def _signed(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _more_games(d: float, lo: float, hi: float, n: int, fair: float) -> int:
+    """More paired games for the interval of ``d`` to fall inside +-``fair`` (when ``d``
+    is inside it) or to exclude 0 (otherwise), at the same spread per game."""
+    h = (hi - lo) / 2
+    need = abs(d) if abs(d) >= fair else fair - abs(d)
+    if h <= 0 or need <= 0:
+        return 0
+    return max(1, math.ceil(n * ((h / need) ** 2 - 1)))
+
+
+def settlement(out: Path, doc: dict, fit: dict, fair: float) -> list[dict]:
+    """``settle_verdict`` for the first-player advantage and each seat's win rate, between
+    the two levels rated highest, from their self-play on the same deals (paired by game)."""
+    from simkit.reports.analysis import compare_runs
+
+    levels = {m["seats"][0]: folder for m, folder in _runs(out, doc, "level")}
+    rated = sorted((r for r in fit["ratings"] if r["strategy"] in levels),
+                   key=lambda r: -r["rating"])
+    if len(rated) < 2:
+        return []
+    top, below = rated[0]["strategy"], rated[1]["strategy"]
+    gap = R.rating_difference(fit, top, below)
+    b_meta, t_meta = read_meta(levels[below]), read_meta(levels[top])
+    table = compare_runs(read_games(levels[below], b_meta), read_games(levels[top], t_meta),
+                         b_meta, t_meta)
+    rows = table[(table["measure"] == "first-player advantage")
+                 | ((table["measure"] == "win rate") & table["group"].str.startswith("seat"))]
+    rows = rows.iloc[np.argsort(rows["measure"] != "first-player advantage", kind="stable")]
+    names = _seat_labels(doc)
+    out_rows = []
+    for r in rows.itertuples(index=False):
+        figure = ("First-player advantage" if r.measure == "first-player advantage" else
+                  f"{names[int(r.group.split()[1]) - 1].capitalize()}'s win rate")
+        out_rows.append(settle_verdict(figure, _num(r.difference), _num(r.ci_low),
+                                       _num(r.ci_high), int(r.n), gap, fair,
+                                       int(doc["ladder"]["games"]), top, below))
+    return out_rows
+
+
+def _num(x) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def _seat_labels(doc: dict) -> list[str]:
+    lad = doc["ladder"]
+    spec = registry.get_game(lad["game"])
+    n = int(lad["players"])
+    names = list(spec.seat_names(n)) if spec.seat_names else None
+    return [f"seat {s + 1}" + (f" ({names[s]})" if names else "") for s in range(n)]
+
+
 def summarise(out: Path, doc: dict, fair: float = V.DEFAULT_FAIR) -> dict:
     """The ladder's summary (summary.json) from its folder, and its games.parquet."""
     out = Path(out)
@@ -162,13 +280,17 @@ def summarise(out: Path, doc: dict, fair: float = V.DEFAULT_FAIR) -> dict:
     depth = _depth(fit, names)
     balance = _balance(out, doc, fit, fair)
     tables = spec_tables(lad, names)
-    return V.clean({
-        "game": lad["game"], "players": players, "strategies": names,
+    settled = settlement(out, doc, fit, fair)
+    summary = V.clean({
+        "headline": None, "game": lad["game"], "players": players, "strategies": names,
         "master_seed": lad["seed"], "games_a_table": lad["games"],
         "level_games": lad["level_games"], "match_games": int(len(matches)),
         "tables": tables, "ratings": fit, "win_matrix": matrix, "depth": depth,
-        "balance": balance, "verdicts": _verdicts(fit, depth, balance),
+        "balance": balance, "settled": settled,
+        "verdicts": _verdicts(fit, depth, balance) + [r["text"] for r in settled],
     })
+    summary["headline"] = [H.ladder_headline(summary, fair)]
+    return summary
 
 
 def spec_tables(lad: dict, names: list[str]) -> str:
@@ -286,7 +408,8 @@ def _pct(x, lo, hi) -> str:
 def ladder_text(summary: dict) -> str:
     lines = [f"{summary['game']}, {summary['players']} players: a ladder of "
              f"{len(summary['strategies'])} strategies; {summary['tables']}; "
-             f"{summary['level_games']:,} self-play games a level", "Verdict"]
+             f"{summary['level_games']:,} self-play games a level",
+             *H.wrapped(summary.get("headline") or [H.ladder_headline(summary)]), "Verdict"]
     lines += [f"  {v}" for v in summary["verdicts"]]
     fit = summary["ratings"]
     lines.append(f"Ratings (Elo; {fit['model']} fit of {fit['games']:,} games, {fit['anchor']} "
@@ -310,7 +433,8 @@ def ladder_section(doc, folder: Path, summary: dict, prefix: str = "",
 
     doc.heading(f"Skill ladder: {summary['game']}, {summary['players']} players", 2,
                 anchor=f"{prefix}ladder")
-    doc.verdicts(summary["verdicts"])
+    doc.headline(summary.get("headline") or [H.ladder_headline(summary)])
+    doc.folded_verdicts(summary["verdicts"])
     doc.para(f"The round robin: {summary['tables']}. Each level also played "
              f"{summary['level_games']:,} games against itself, on the same deals as the "
              f"other levels. Folder: {folder}.", cls="meta")

@@ -1,14 +1,16 @@
-"""A run's summary, as text (the end of ``simkit run``) and as a dict (``--json``): verdicts
-first, then outcomes by seat, team and strategy, first-player advantage, scores, length and
-endings. Built from the analysis tables of a games table and its items (a run folder), or
-from a ``reports.tally.Tally`` counted while the run was played (the end of ``simkit run``);
-it never plays a game."""
+"""A run's summary, as text (the end of ``simkit run``) and as a dict (``--json``): the
+headline first (``reports.headline``: a sentence per player count), then verdicts, then
+outcomes by seat, team and strategy, first-player advantage, scores, length and endings.
+Built from the analysis tables of a games table and its items (a run folder), or from a
+``reports.tally.Tally`` counted while the run was played (the end of ``simkit run``); it
+never plays a game."""
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
+from simkit.reports import headline as H
 from simkit.reports import verdict as V
 from simkit.reports.stats import item_kind, item_name
 from simkit.reports.verdict import rows
@@ -71,6 +73,7 @@ def tables(games, meta: dict | None, items=None, fair: float = V.DEFAULT_FAIR,
         verdicts += V.item_verdicts(t["items"], meta.get("players"),
                                     checks=check_values(meta.get("card_checks")))
     t["verdicts"] = V.qualify_all(verdicts, meta.get("strategies"))
+    t["headline"] = H.run_headlines(t, meta, fair)
     return t
 
 
@@ -81,12 +84,14 @@ def records(df) -> list[dict]:
 
 def summary_dict(games, meta: dict | None, items=None,
                  fair: float = V.DEFAULT_FAIR, trace=None) -> dict:
-    """The summary as plain JSON-ready data: verdicts, outcomes by seat (and team and
+    """The summary as plain JSON-ready data: the headline (a sentence per player count),
+    verdicts, outcomes by seat (and team and
     strategy), first-player advantage, scores, length, endings and item values, each with
     its 95% interval."""
     meta = meta or {}
     t = tables(games, meta, items, fair, trace)
     return {
+        "headline": t["headline"],
         "game": meta.get("game"), "game_version": meta.get("game_version"),
         "players": meta.get("players"), "games": len(games),
         "complete": meta.get("complete", True), "master_seed": meta.get("master_seed"),
@@ -118,6 +123,23 @@ def model_note(meta: dict) -> str | None:
         what = "played with a model of other data"
     return (f"Note: {', '.join(odd)} {what}, not one trained on this run's (--model-mismatch "
             "ok): its play may not fit the game measured here.")
+
+
+def models_played(sides: dict[str, dict]) -> list[str]:
+    """One line a learned slot of each side (``{"base": run.json, "changed": run.json}``):
+    the model it played (digest), and the model it was fine-tuned from (``--train``) or
+    that it is the default data's model (``--model-mismatch ok``)."""
+    lines = []
+    for side, meta in sides.items():
+        for slot, m in ((meta or {}).get("models") or {}).items():
+            if not isinstance(m, dict):
+                continue
+            how = (f", fine-tuned from {str(m['trained_from'])[:12]} for this side's data"
+                   if m.get("trained_from") else
+                   ", the model of the default data (--model-mismatch ok)" if m.get("mismatch")
+                   else "")
+            lines.append(f"{side}: {slot} played model {str(m.get('digest'))[:12]}{how}")
+    return lines
 
 
 def _pct(x) -> str:
@@ -166,10 +188,11 @@ def _outcome_line(label: str, n: int, r: dict) -> str:
 
 
 def summary_text(games, meta: dict | None = None, items=None,
-                 fair: float = V.DEFAULT_FAIR, trace=None) -> str:
-    """The fixed-width summary printed at the end of a run (at most 100 columns)."""
+                 fair: float = V.DEFAULT_FAIR, trace=None, t: dict | None = None) -> str:
+    """The fixed-width summary printed at the end of a run (at most 100 columns); ``t``:
+    its ``tables`` when the caller has them already."""
     meta = meta or {}
-    t = tables(games, meta, items, fair, trace)
+    t = t or tables(games, meta, items, fair, trace)
     head = f"{meta.get('game', 'game')}"
     if meta.get("game_version") is not None:
         head += f" (version {meta['game_version']})"
@@ -180,7 +203,10 @@ def summary_text(games, meta: dict | None = None, items=None,
         head += " (INCOMPLETE RUN)"
     if "master_seed" in meta:
         head += f", seed {meta['master_seed']}"
-    lines = [head[:100], "", "Verdict"]
+    lines = [head[:100], ""]
+    for sentence in t["headline"]:
+        lines += _text(sentence, indent="")
+    lines += ["", "Verdict"]
     for v in t["verdicts"]:
         lines += _text(v.text)
     note = model_note(meta)

@@ -17,14 +17,15 @@ def __getattr__(name: str):
 def simulate(game: str, players: int, games: int, seed: int = 0, strategies="random",
              overrides=None, rotate: bool = True, workers: int | None = None, scheduler=None,
              weights=None, progress: bool | None = None, trace_turns=0, kingmaking=0,
-             model_mismatch: bool = False):
+             model_mismatch: bool = False, log_decisions=0):
     """Play ``games`` seeded games and return a ``RunResult`` (``.games``, ``.items`` as
     pandas DataFrames, ``.meta`` as run.json's dict, ``.trace`` the traced games' progress
     turn by turn). Arguments as ``simkit run``: ``strategies`` is one name or one per seat,
     ``overrides`` a dict or ``["key=value"]``, ``trace_turns`` and ``kingmaking`` a number
     of games or ``"all"`` (``docs/metrics.md``); ``simkit.analysis.feel(result)`` gives the
     figures of how the game plays. ``model_mismatch``: a ``learned`` seat may play a model
-    of other data or another VERSION of the game (docs/learning.md).
+    of other data or another VERSION of the game (docs/learning.md). ``log_decisions``: a
+    row per decision of the first N games in ``.decisions`` (``--log-decisions``).
     ``progress``: a progress bar (a notebook widget in Jupyter) and a note while kernels
     compile; by default shown in a notebook or when stderr is a terminal."""
     import sys
@@ -34,7 +35,8 @@ def simulate(game: str, players: int, games: int, seed: int = 0, strategies="ran
     if progress is None:
         progress = "ipykernel" in sys.modules or sys.stderr.isatty()
     run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights,
-                       trace=trace_turns, kingmaking=kingmaking, model_mismatch=model_mismatch)
+                       trace=trace_turns, kingmaking=kingmaking, model_mismatch=model_mismatch,
+                       log_decisions=log_decisions)
     return run_games(run, workers=workers, scheduler=scheduler, progress=progress)
 
 

@@ -68,8 +68,11 @@ def helping(p):
     ``HELPERS``) at once if the driver was never compiled (numba's cache has no index for its
     ``play_batch``), or if the play still compiles after ``START_AFTER`` seconds (compiled
     before, but not for these types); stop them when the play is done (at once if it
-    failed or was interrupted)."""
-    if not enabled():
+    failed or was interrupted). A driver compiled in this process already has nothing left
+    to compile: no helper, however long its first game takes (a ladder's search levels took
+    over ``START_AFTER`` a game, and every run of a ladder started helpers and waited
+    ``STOP_WAIT`` for them: 16 of 31 s of a small Avalon ladder)."""
+    if not enabled() or p.driver.module.play_batch.python_copy.overloads:
         yield
         return
     run = p.run

@@ -154,11 +154,22 @@ class BalanceSpec:
     confirm_games: int
     target: float
     seed: int
+    model_mismatch: bool = False  # --model-mismatch ok: learned plays the default data's model
+    train: str = ""  # --train BUDGET: learned plays a model fine-tuned for each setting
 
-    def run_spec(self, setting: dict, games: int, seed: int) -> RunSpec:
+    def run_spec(self, setting: dict, games: int, seed: int, train_now: bool = False,
+                 workers: int = 1, say=None) -> RunSpec:
+        """The run of ``setting``; with ``--train``, its learned seats play the model
+        fine-tuned for the setting's data (trained now when ``train_now``), trained from
+        the search's seed."""
+        from simkit.tune import learned_run
+
         over = {**{k: data.thaw(v) for k, v in self.overrides}, **setting}
-        return RunSpec.make(self.game, self.players, games, seed, list(self.strategies), over,
-                            self.rotate, [f"{s}.{k}={v}" for s, k, v in self.weights])
+        return learned_run(self.game, self.players, games, seed, list(self.strategies), over,
+                           self.rotate, [f"{s}.{k}={v}" for s, k, v in self.weights],
+                           mismatch=self.model_mismatch, train=self.train,
+                           train_seed=self.seed, train_now=train_now, workers=workers,
+                           say=say)
 
     def as_dict(self) -> dict:
         return {"game": self.game, "players": self.players,
@@ -170,12 +181,16 @@ class BalanceSpec:
                 "games": self.games, "confirm": self.confirm,
                 "confirm_games": self.confirm_games, "target": 100 * self.target,  # points
                 "seed": self.seed,
-                "sampler": "TPE" if len(self.objectives) == 1 else "NSGA-II"}
+                "sampler": "TPE" if len(self.objectives) == 1 else "NSGA-II",
+                # only when given, so that a search of before them resumes
+                **({"model_mismatch": True} if self.model_mismatch else {}),
+                **({"train": self.train} if self.train else {})}
 
 
 def make_balance(game, players, varies, objectives, trials=40, games=4000, confirm=3,
                  confirm_games=20_000, target=0.01, seed=0, strategies="random",
-                 overrides=None, rotate=True, weights=None) -> BalanceSpec:
+                 overrides=None, rotate=True, weights=None, model_mismatch=False,
+                 train="") -> BalanceSpec:
     if not varies:
         raise SimkitError("balance needs at least one --vary KEY (or KEY=RANGE) to search")
     if not objectives:
@@ -189,7 +204,15 @@ def make_balance(game, players, varies, objectives, trials=40, games=4000, confi
     if not 0 < target < 0.5:
         raise SimkitError(f"--target is in points, more than 0 and less than 50, not "
                           f"{target * 100:g}")
-    base = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
+    from simkit.runner import MODEL_WEIGHT, parse_weight
+    from simkit.tune import learned_run, parse_budget, require_learned
+
+    if train:
+        parse_budget(train)
+    base = learned_run(game, players, games, seed, strategies, overrides, rotate, weights,
+                       mismatch=model_mismatch, train=train, train_seed=seed)
+    require_learned(game, base.strategies, train)
+    files = tuple(w for w in (parse_weight(x) for x in weights or ()) if w[1] == MODEL_WEIGHT)
     dims = tuple(dimension(game, v, overrides) for v in varies)
     keys = [d.key for d in dims]
     if len(set(keys)) != len(keys):
@@ -197,8 +220,9 @@ def make_balance(game, players, varies, objectives, trials=40, games=4000, confi
     objs = tuple(objective(game, o) for o in objectives)
     over = tuple(sorted((k, data.freeze(v))
                         for k, v in data.parse_overrides(overrides or {}).items()))
-    spec = BalanceSpec(game, players, base.strategies, rotate, over, base.weights, dims, objs,
-                       trials, games, confirm, confirm_games, target, seed)
+    spec = BalanceSpec(game, players, base.strategies, rotate, over, base.weights + files,
+                       dims, objs, trials, games, confirm, confirm_games, target, seed,
+                       bool(model_mismatch), train or "")
     for d in dims:  # the corners of the space, checked against the game's own laws now
         for v in ([d.low, d.high] if d.kind != "choice" else d.choices):
             spec.run_spec({d.key: int(v) if d.kind == "int" else v}, 1, seed)
@@ -229,8 +253,8 @@ def _play(spec: BalanceSpec, setting: dict, games: int, seed: int, workers, sche
           out: Path | None = None):
     from simkit.runner import run_games
 
-    return run_games(spec.run_spec(setting, games, seed), out=out, workers=workers,
-                     scheduler=scheduler, overwrite=True)
+    return run_games(spec.run_spec(setting, games, seed, train_now=True, workers=workers or 1),
+                     out=out, workers=workers, scheduler=scheduler, overwrite=True)
 
 
 def run_balance(spec: BalanceSpec, out: Path, workers=None, scheduler=None,
@@ -877,9 +901,27 @@ def estimate_seconds(spec: BalanceSpec, workers: int) -> float:
 
     probe = ExploreSpec("sweep", spec.game, spec.players, spec.games, spec.seed,
                         spec.strategies, spec.rotate, spec.overrides, spec.weights,
-                        (Point(0, (), ""),))
+                        (Point(0, (), ""),), model_mismatch=True)
     per_trial = est(probe, workers)
     confirm = per_trial * spec.confirm_games / spec.games
     # the best few, the smallest change, today's data and each number alone
-    return per_trial * spec.trials + confirm * (spec.confirm + 2 + len(spec.dimensions))
+    runs = spec.trials + spec.confirm + 2 + len(spec.dimensions)
+    return per_trial * spec.trials + confirm * (spec.confirm + 2 + len(spec.dimensions)) \
+        + training_seconds(spec, workers, runs)
+
+
+def training_seconds(spec: BalanceSpec, workers: int, runs: int) -> float:
+    """With ``--train``, the fine-tunings' expected time: a model each of ``runs`` (trials
+    and confirmations) at most, each costing what one is measured to cost."""
+    from simkit import tune
+
+    if not spec.train:
+        return 0.0
+    over = {k: data.thaw(v) for k, v in spec.overrides}
+    files = tune.model_files(f"{s}.{k}={v}" for s, k, v in spec.weights)
+    slots = tune.learned_slots(spec.game, spec.strategies)
+    file = files.get(slots[0], files.get("learned")) if slots else None
+    plan = tune.plan_tuning(spec.game, spec.players, over, tune.parse_budget(spec.train),
+                            spec.seed, file)
+    return plan.cost_seconds(workers) * len(set(slots)) * runs
 

@@ -160,12 +160,13 @@ def run_checks(spec_run, folder: Path, n: int, verdicts, meta: dict,
 def changed_run(spec_run, n: int, changes: dict[str, Any]):
     """``spec_run``'s first ``n`` games with ``changes`` on top of its own overrides: the
     same seeds, strategies, weights, rotation and models (a learned seat plays the run's
-    model: the check measures the card under the run's play), no trace. ``SimkitError``
+    model: the check measures the card under the run's play), no trace, no decision log.
+    ``SimkitError``
     when the changed data is refused (a deck that no longer deals)."""
     from simkit.runner import plan
 
     over = {**dict(spec_run.overrides), **data.parse_overrides(changes)}
-    changed = replace(spec_run, games=n, trace=0, kingmaking=0,
+    changed = replace(spec_run, games=n, trace=0, kingmaking=0, log_decisions=0,
                       overrides=tuple(sorted((k, data.freeze(v)) for k, v in over.items())))
     plan(changed)  # compiles the data: a refusal is the reason the card cannot be checked
     return changed

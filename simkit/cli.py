@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import textwrap
 
 
 def _stopped_while_starting(signum, frame):
@@ -215,6 +216,14 @@ kingmaking_option = click.option(
          "4 games a game.")
 
 
+log_option = click.option(
+    "--log-decisions", "log_decisions", metavar="N|all", default="0",
+    help="Write a row per decision of the first N games (at most 100,000) to "
+         "decisions.parquet: game, turn, seat, phase, strategy, the move and its label, the "
+         "number of legal moves, the seat's progress; the report shows when each move is "
+         "chosen and by whom. Replays the logged games (about twice their time).")
+
+
 def _trace(value: str, option: str = "--trace-turns"):
     """--trace-turns (or --kingmaking) as RunSpec takes it: a number of games or "all"."""
     from simkit.numeric import games_or_all
@@ -228,6 +237,65 @@ mismatch_option = click.option(
     help="A learned seat whose model was trained on other data (--set, --cards) or another "
          "VERSION of the game: refuse the run, or play it anyway (ok: without --weight "
          "learned.model, the model of the default data; the summary says so).")
+
+
+train_option = click.option(
+    "--train", "train_budget", metavar="BUDGET",
+    help="Play learned with a model fitted to this data: fine-tune one first from the "
+         "nearest model (--weight learned.model=FILE, else the default data's), for BUDGET "
+         "self-play games (5000g: reproducible, the same --seed gives the same model) or a "
+         "time (10m); its cost is in the estimate before play, and it is kept in simkit's "
+         "cache for the same command (docs/learning.md).")
+
+
+def _tuned(game, players, over, strategies, weights, seed, budget_text, workers, quiet,
+           base=None) -> dict:
+    """``--train``: a model fine-tuned for ``over`` for each learned slot of the run (one
+    line when no seat plays learned), its cost said before it trains; slot -> model.
+    ``base`` (slot -> ``learn.Found``) gives the starting models (a what-if's two sides
+    start from one)."""
+    from simkit import tune
+    from simkit.ladder import say_duration
+    from simkit.runner import RunSpec
+
+    budget = tune.parse_budget(budget_text)
+    probe = RunSpec.make(game, players, 1, seed, strategies, over, True, weights,
+                         model_mismatch=True)
+    slots = tune.learned_slots(game, probe.strategies)
+    if not slots:
+        raise SimkitError(f"--train fits the model that learned plays; no seat of this run "
+                          f"plays learned (its strategies: {', '.join(probe.strategies)})")
+    files = tune.model_files(weights)
+    n = workers or os.cpu_count() or 1
+    out = {}
+    for slot in dict.fromkeys(slots):
+        file = files.get(slot, files.get(registry_base(slot)))
+        plan = tune.plan_tuning(game, players, over, budget, seed, file,
+                                (base or {}).get(slot))
+        if plan.done:
+            _say(f"training: {plan.describe()}: trained before ({plan.out})", quiet, True)
+        else:
+            _say(f"training: {plan.describe()}: about "
+                 f"{say_duration(plan.estimate_seconds(n))} before play", quiet, True)
+        try:
+            out[slot] = plan.train(n, None if quiet else
+                                   (lambda text: click.echo(f"  {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
+        if not quiet:
+            gen = out[slot].card["training"]["generation"]
+            click.echo(f"  the model for this data: {out[slot].digest[:12]} (generation {gen} "
+                       f"of this training{'; the base model was never beaten' if not gen else ''})",
+                       err=True)
+    return out
+
+
+def registry_base(slot: str) -> str:
+    from simkit import registry
+
+    return registry.split_budget(slot)[0]
 
 
 precision_option = click.option(
@@ -250,6 +318,9 @@ def _emit_json(data) -> None:
 def main(debug):
     """Monte Carlo balance analysis for tabletop games: seeded self-play, win rates with
     intervals, first-player advantage, game length, card value, what-if comparisons."""
+    from simkit.clock import command_starts
+
+    command_starts()  # --time counts from here (or from the process's start)
 
 
 @main.command()
@@ -269,6 +340,8 @@ def games():
                    f"{', '.join(names)}")
         if spec.summary:
             click.echo(f"{'':18} {spec.summary}")
+        click.echo(f"{'':18} strong player (headlines): "
+                   f"{_strong_line(name, spec.players)}")
         if searchable:
             searchers.append(name)
         if searchable and spec.search_knobs:
@@ -502,18 +575,21 @@ def _show(v) -> str:
 @precision_option
 @trace_option
 @kingmaking_option
+@log_option
 @click.option("--check-cards", "check_cards", metavar="N",
               help="For each card the verdict names strongest or weakest, play N more games "
                    "without one copy of it (the run's first N seeds and strategies) and say "
                    "what removing it does, paired game by game; without it, card value is "
                    "an association (docs/statistics.md).")
 @mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card_files, weights,
         out, overwrite, workers, scheduler, chunk_size, report_dir, resume, precision, trace,
-        kingmaking, check_cards, model_mismatch, quiet, as_json, fair):
+        kingmaking, log_decisions, check_cards, model_mismatch, train_budget, quiet, as_json,
+        fair):
     """Play games of TARGET (a game name, or an experiment .toml file) and write a run
     folder: games.parquet, items.parquet, run.json."""
     from simkit.cards import explained
@@ -526,9 +602,14 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each run's "
                               'card files itself (cards = ["cards.csv"])')
-        if _trace(trace) or _trace(kingmaking, "--kingmaking"):
-            raise SimkitError("--trace-turns and --kingmaking are for a game; an experiment "
-                              "file gives each run's trace_turns and kingmaking itself")
+        if _trace(trace) or _trace(kingmaking, "--kingmaking") or \
+                _trace(log_decisions, "--log-decisions"):
+            raise SimkitError("--trace-turns, --kingmaking and --log-decisions are for a game; "
+                              "an experiment file gives each run's trace_turns, kingmaking "
+                              "and log_decisions itself")
+        if train_budget is not None:
+            raise SimkitError("--train is for a game; an experiment file's runs on other data "
+                              "take a model with --weight learned.model=FILE")
         if check_cards is not None:
             raise SimkitError("--check-cards is for a game; an experiment file gives each "
                               "run's check_cards itself (check_cards = 2000)")
@@ -542,13 +623,22 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         folder = out or Path("runs") / f"{target}-{players}p-s{seed}"
         if check_cards is not None:  # before the run is planned: a typo costs nothing
             checks[folder] = check_games(check_cards, n_games)
-        if resume:
-            weights = (*weights, *_folder_models(folder, weights))
+        tuned = None
+        if resume and (folder / "run.json").is_file():
+            weights = (*weights, *_folder_models(folder, weights))  # the models it played
+        elif train_budget is not None:
+            from simkit.folders import check_output
+
+            check_output(folder, "run", overwrite)  # before the training, not after
+            with explained(origins):
+                tuned = _tuned(target, players, over, strategies, weights, seed,
+                               train_budget, workers, quiet)
         with explained(origins):
             spec_run = RunSpec.make(target, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, trace=_trace(trace),
                                     kingmaking=_trace(kingmaking, "--kingmaking"),
-                                    model_mismatch=model_mismatch == "ok")
+                                    model_mismatch=model_mismatch == "ok", models=tuned,
+                                    log_decisions=_trace(log_decisions, "--log-decisions"))
         jobs = [(spec_run, folder)]
     from simkit.folders import check_output
     from simkit.runner import check_resume
@@ -575,6 +665,12 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
                                                    scheduler, quiet, fair)
         if as_json or not quiet:
             summaries.append(_summarise(folder, res, quiet, as_json, fair / 100))
+    headline = None
+    if target.endswith(".toml") and summaries:
+        from simkit.reports.headline import pick_headlines, strong_or_none, wrapped
+
+        headline = pick_headlines(summaries, strong_or_none)
+        _say("\n".join(["", "Headline", *wrapped(headline)]), quiet, as_json)
     path = None
     if report_dir is not None:
         from simkit.reports.build import build_report
@@ -583,7 +679,7 @@ def run(target, players, n_games, seed, strategies, fixed_seats, overrides, card
         _say(f"report: {path}", quiet, as_json)
     if as_json:
         out_json = summaries[0] if len(jobs) == 1 and not target.endswith(".toml") else \
-            {"experiment": target, "runs": summaries}
+            {"headline": headline, "experiment": target, "runs": summaries}
         out_json["report"] = str(path) if path else None
         _emit_json(out_json)
 
@@ -665,6 +761,19 @@ def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, qu
     return back
 
 
+def _strong_line(game: str, players) -> str:
+    """The game's strong player at each player count: "heuristic", or "learned at 2
+    players, heuristic at 3, 4" where a model exists only for some."""
+    from simkit import registry
+
+    by: dict[str, list[str]] = {}
+    for p in players:
+        by.setdefault(registry.strong_strategy(game, p), []).append(str(p))
+    if len(by) == 1:
+        return next(iter(by))
+    return ", ".join(f"{name} at {', '.join(ps)} players" for name, ps in by.items())
+
+
 def _players(game: str, players: int | None) -> int:
     """--players, which may be left out for a game played by one number of players."""
     if players is not None:
@@ -688,7 +797,7 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     """Print a finished run's summary (text) or return it (for --json), from the counts kept
     while it was played (``res.tally``): the same summary as its folder's, without reading
     the folder back."""
-    from simkit.reports.summary import summary_dict, summary_text
+    from simkit.reports.summary import summary_dict, summary_text, tables
 
     meta = res.meta
     _say(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.1f} s "
@@ -696,9 +805,12 @@ def _summarise(folder: Path, res, quiet: bool, as_json: bool, fair: float):
     counts, items = (res.tally, None) if res.tally is not None else (res.games, res.items)
     trace = None if res.tally is not None else res.trace
     if as_json:
-        return {"folder": str(folder), **summary_dict(counts, meta, items, fair, trace)}
-    click.echo(summary_text(counts, meta, items, fair, trace))
-    return None
+        d = summary_dict(counts, meta, items, fair, trace)
+        return {"headline": d.pop("headline"), "folder": str(folder), **d}
+    t = tables(counts, meta, items, fair, trace)
+    click.echo(summary_text(counts, meta, items, fair, trace, t=t))
+    return {"game": meta.get("game"), "players": meta.get("players"),
+            "strategies": meta.get("strategies"), "headline": t["headline"]}
 
 
 def _play(spec_run, folder, workers, scheduler, chunk_size, overwrite, quiet, tally=False,
@@ -763,15 +875,20 @@ def report(runs, out, title, quiet, as_json, fair):
     path = pages.report_folders(list(runs), out, title=title, fair=fair / 100) / "index.html"
     _say(f"report: {path}", quiet, as_json)
     if as_json:
+        from simkit.reports.headline import pick_headlines, strong_or_none
         from simkit.reports.summary import summary_dict
 
         loaded = [load_run(p) for k, p in pairs if k == "run"]
-        doc = {"report": str(path), "runs": [
-            {"folder": str(r.folder), **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
-            for r in loaded]}
+        summaries = [{"folder": str(r.folder),
+                      **summary_dict(r.games, r.meta, r.items_path, fair / 100)}
+                     for r in loaded]
         ladders = [p for k, p in pairs if k in pages.SUMMARY_KINDS]
+        explored = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+        doc = {"headline": pick_headlines(summaries, strong_or_none)
+               + [h for x in explored for h in x.get("headline") or ()],
+               "report": str(path), "runs": summaries}
         if ladders:
-            doc["ladders"] = [{"folder": str(d), **load_ladder(d)} for d in ladders]
+            doc["ladders"] = explored
         whatifs = [p for k, p in pairs if k == "whatif"]
         if whatifs:
             doc["whatif"] = str(whatifs[0])
@@ -790,8 +907,8 @@ def report(runs, out, title, quiet, as_json, fair):
 @click.option("--level-games", type=Whole(),
               help="Self-play games of each level, for balance by skill (default: --games).")
 @click.option("--time", "time_budget", metavar="DURATION",
-              help="Play as many games as fit in this time (90s, 15m, 2h), from a brief "
-                   "measurement of each strategy's cost; instead of --games.")
+              help="End the whole command (compiling and report included) within this "
+                   "time (90s, 15m, 2h), playing as many games as fit; instead of --games.")
 @seed_option
 @set_option
 @cards_option
@@ -809,12 +926,14 @@ def report(runs, out, title, quiet, as_json, fair):
               help="Build one HTML report of the ladder(s) into this folder (default: each "
                    "ladder folder's report/).")
 @trace_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 @fair_option
 def ladder(target, players, strategies, n_games, level_games, time_budget, seed, overrides,
            card_files, weights, out, overwrite, resume, workers, scheduler, report_dir, trace,
-           quiet, as_json, fair):
+           model_mismatch, train_budget, quiet, as_json, fair):
     """A skill ladder of TARGET (a game, or an experiment .toml file of [[ladder]] tables):
     a round robin of the strategies with seats rotated, their ratings with 95% intervals, a
     win matrix, skill depth, and the game's balance at every level of skill."""
@@ -832,6 +951,7 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         if card_files:
             raise SimkitError("--cards is for a game; an experiment file gives each ladder's "
                               'card files itself (cards = ["cards.csv"])')
+        _no_file_models(model_mismatch, train_budget)
         root = out or Path("runs") / Path(target).stem
         jobs = [(e.ladder, root / e.name, e.time, e.games_given)
                 for e in load_ladders(Path(target))]
@@ -844,7 +964,8 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         with explained(origins):
             spec = LadderSpec.make(target, players, strategies,
                                    n_games if n_games is not None else 200, level_games,
-                                   seed, over, weights, _trace(trace))
+                                   seed, over, weights, _trace(trace),
+                                   model_mismatch == "ok", train_budget or "")
         seconds = parse_duration(time_budget) if time_budget is not None else None
         jobs = [(spec, out or Path("runs") / f"ladder-{target}-{players}p-s{seed}", seconds,
                  n_games is not None)]
@@ -860,10 +981,20 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         checked.append((spec, folder, seconds, resume and folder.exists()))
     if report_dir is not None:
         folders.check_output(report_dir, "report", overwrite=True, option="--report")
-    summaries = []
-    for spec, folder, seconds, resuming in checked:
-        summaries.append(_play_ladder(spec, folder, seconds, resuming, workers, scheduler,
-                                      quiet, as_json, fair))
+    from simkit.clock import Budget
+
+    for spec, _, seconds, resuming in checked:  # every ladder's --time, before any plays
+        if seconds is not None and not resuming:
+            _check_ladder_budget(spec, Budget(seconds).restart(), True)
+    summaries, budget = [], None
+    for i, (spec, folder, seconds, resuming) in enumerate(checked):
+        # each ladder's --time (an experiment's each have their own) from when it starts;
+        # the first's from the process's start (importing and checking count too); every
+        # ladder writes its page, so its time is kept for it
+        budget = None if seconds is None else (
+            Budget(seconds) if i == 0 else Budget(seconds).restart())
+        summaries.append(_play_ladder(spec, folder, budget, resuming, workers, scheduler,
+                                      quiet, as_json, fair, True))
     from simkit.reports.build import build_report
 
     if report_dir is not None:
@@ -874,6 +1005,8 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         for _, f, _, _ in checked:
             path = build_report([f], f / "report", fair=fair / 100) / "index.html"
             _say(f"report: {path}", quiet, as_json)
+    if budget is not None and not quiet and not as_json:
+        click.echo(f"took {budget.elapsed():.0f} s of --time {budget.seconds:.0f} s", err=True)
     if as_json:
         doc = summaries[0] if len(summaries) == 1 and not target.endswith(".toml") else \
             {"experiment": target, "ladders": summaries}
@@ -881,14 +1014,16 @@ def ladder(target, players, strategies, n_games, level_games, time_budget, seed,
         _emit_json(doc)
 
 
-def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_json, fair):
+def _play_ladder(spec, folder, budget, resuming, workers, scheduler, quiet, as_json, fair,
+                 report):
+    """Play one ladder (``budget``: a ``simkit.clock.Budget`` for --time, else None; see
+    ``_timed_ladder``) and return its summary for --json."""
     import json
     import os
 
     from simkit.ladder import (
         LadderInterrupted,
         estimate,
-        games_for_time,
         measure_costs,
         run_ladder,
         say_duration,
@@ -896,26 +1031,39 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
     from simkit.reports.ladder import ladder_text, summarise
 
     n_workers = workers or os.cpu_count() or 1
+    timed = budget is not None and not resuming
+    if timed:
+        _check_ladder_budget(spec, budget, report)
     if not quiet:
         click.echo(f"{spec.game} ladder, {spec.players} players: "
                    f"{', '.join(spec.strategies)}; measuring each strategy's cost ...",
                    err=True)
-    costs = measure_costs(spec)
-    if seconds is not None and not resuming:
-        spec = games_for_time(spec, costs, n_workers, seconds)
-    est = estimate(spec, costs, n_workers)
+    for plan in spec.tunings():  # --train: the learned levels' model first
+        if not quiet:
+            click.echo(f"  training: {plan.describe()}: "
+                       + (f"trained before ({plan.out})" if plan.done else
+                          f"about {say_duration(plan.estimate_seconds(n_workers))}"), err=True)
+        try:
+            plan.train(n_workers, None if quiet else
+                       (lambda text: click.echo(f"    {text}", err=True)))
+        except KeyboardInterrupt:
+            click.echo("interrupted while training: the finished generations are kept; the "
+                       "same command goes on from them (nothing was played)", err=True)
+            sys.exit(130)
+    costs = measure_costs(spec, show=not quiet)  # a --time counts the training above too
     if not quiet:
         click.echo("  " + ", ".join(f"{k} {v * 1000:,.1f} ms a game" for k, v in costs.items()),
                    err=True)
-        click.echo(f"  {len(spec.schedule())} runs, {est['games']:,} games "
-                   f"({spec.games:,} a table, {spec.level_games:,} a level): about "
-                   f"{say_duration(est['seconds'])} on {n_workers} "
-                   f"thread{'s' if n_workers > 1 else ''}; a pairing's win rate to within "
-                   f"±{100 * est['pairing_half_width']:.1f} points, a level's to "
-                   f"±{100 * est['level_half_width']:.1f} -> {folder}", err=True)
     try:
-        doc = run_ladder(spec, folder, workers, scheduler, progress=not quiet, costs=costs,
-                         estimate_=est, resume=resuming)
+        if timed:
+            doc, est = _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler,
+                                     quiet, report)
+        else:
+            est = estimate(spec, costs, n_workers)
+            if not quiet:
+                click.echo(f"  {_ladder_plan(spec, est, n_workers)} -> {folder}", err=True)
+            doc = run_ladder(spec, folder, workers, scheduler, progress=not quiet, costs=costs,
+                             estimate_=est, resume=resuming)
     except LadderInterrupted as exc:
         click.echo(f"interrupted: kept the {exc.done} runs finished of the {exc.todo} to play "
                    f"in {folder}; continue with the same command and --resume", err=True)
@@ -928,6 +1076,83 @@ def _play_ladder(spec, folder, seconds, resuming, workers, scheduler, quiet, as_
                    f"{say_duration(est['seconds'])})", err=True)
         click.echo(ladder_text(summary))
     return {"folder": str(folder), **summary}
+
+
+def _ladder_plan(spec, est, n_workers) -> str:
+    from simkit.ladder import say_duration
+
+    return (f"{len(spec.schedule())} runs, {est['games']:,} games ({spec.games:,} a table, "
+            f"{spec.level_games:,} a level): about {say_duration(est['seconds'])} on "
+            f"{n_workers} thread{'s' if n_workers > 1 else ''}; a pairing's win rate to within "
+            f"±{100 * est['pairing_half_width']:.1f} points, a level's to "
+            f"±{100 * est['level_half_width']:.1f}")
+
+
+def _check_ladder_budget(spec, budget, report) -> None:
+    """Refuse (exit 2) a --time in which not even the smallest ladder's runs, summary and
+    report fit, before anything is compiled or timed."""
+    from simkit.ladder import refuse_budget, reserve_seconds
+
+    refuse_budget(spec, budget, reserve_seconds(spec, report))
+
+
+def _timed_ladder(spec, folder, budget, costs, n_workers, workers, scheduler, quiet, report):
+    """Play a ladder within ``budget`` (the whole command's --time, see ``simkit.clock``):
+    what compiling and timing took and what the summary and report will take are subtracted;
+    a first pass plays a share of what the measured costs say fits, and a second grows every
+    run to what the first pass's own pace says fits. Returns (ladder.json, estimate)."""
+    from simkit.ladder import (
+        estimate,
+        first_pass,
+        grow_to,
+        refuse_budget,
+        reserve_seconds,
+        run_ladder,
+        say_duration,
+        seconds_a_game,
+        smallest,
+    )
+
+    reserve = reserve_seconds(spec, report)
+    refuse_budget(spec, budget, reserve,
+                  smallest(spec).games * seconds_a_game(spec, costs, n_workers))
+    first, pilot = first_pass(spec, costs, n_workers, budget.left(), reserve)
+    est = estimate(first, costs, n_workers)
+    if not quiet:
+        click.echo(f"  --time {say_duration(budget.seconds)}: {say_duration(budget.elapsed())} "
+                   f"spent compiling and timing, {say_duration(reserve)} kept for the summary"
+                   f"{' and report' if report else ''}; "
+                   + ("a first pass to measure the pace, then as many games as fit: "
+                      if pilot else "")
+                   + f"{_ladder_plan(first, est, n_workers)} -> {folder}", err=True)
+    doc = run_ladder(first, folder, workers, scheduler, progress=not quiet, costs=costs,
+                     estimate_=est, final=not pilot)
+    if not pilot:
+        return _with_budget(folder, doc, budget, reserve, [first.games]), est
+    n = grow_to(first.games, doc["play_seconds"], doc["run_seconds"], budget.left(), reserve)
+    grown = first.with_games(n, n)
+    est = estimate(grown, costs, n_workers)
+    if not quiet:
+        click.echo(f"  the first pass of {first.games:,} games a table took "
+                   f"{say_duration(doc['play_seconds'])}; at its pace "
+                   f"{say_duration(budget.left())} left allow "
+                   f"{_ladder_plan(grown, est, n_workers)}", err=True)
+    first_seconds = doc["play_seconds"]
+    doc = run_ladder(grown, folder, workers, scheduler, progress=not quiet, costs=costs,
+                     estimate_=est, resume=True)
+    doc["play_seconds"] = round(doc["play_seconds"] + first_seconds, 3)
+    return _with_budget(folder, doc, budget, reserve, [first.games, grown.games]), est
+
+
+def _with_budget(folder, doc, budget, reserve, passes):
+    """ladder.json with how its --time was spent (recorded, not a setting: a resumed ladder
+    keeps the counts it chose)."""
+    from simkit import folders
+
+    doc["time"] = {"budget_seconds": budget.seconds, "reserved_seconds": round(reserve, 1),
+                   "games_a_pass": passes, "seconds_before_summary": round(budget.elapsed(), 1)}
+    folders.write_json(folder / "ladder.json", doc)
+    return doc
 
 
 def _precision(x: float | None) -> float | None:
@@ -943,7 +1168,10 @@ def _explore_out(kind: str, game: str, players: int, seed: int, out, overwrite, 
     from simkit import folders
     from simkit.explore import check_resume
 
-    out = out or Path("runs") / f"{kind}-{game}-{players}p-s{seed}"
+    if out is None:
+        label = "+".join(k for k, _ in spec.varies) if spec.kind == "sweep" else ""
+        out = folders.default_folder(f"{kind}-{game}-{players}p-s{seed}", label,
+                                     spec.as_dict())
     if resume and out.exists():
         check_resume(spec, out)
         return out, True
@@ -998,7 +1226,8 @@ def _exploration_options(kind: str, refuse: str):
         click.option("--max-points", type=Whole(1, 100_000), default=200,
                      show_default=True, help=f"Refuse {refuse} than this."),
         click.option("--out", type=click.Path(path_type=Path),
-                     help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED)."),
+                     help=f"The {kind} folder (default runs/{kind}-GAME-Np-sSEED-DIGEST, a "
+                          "digest of the settings; a sweep's names its keys too)."),
         overwrite_option,
         click.option("--resume", is_flag=True,
                      help="Play only the points not finished in --out."),
@@ -1006,7 +1235,7 @@ def _exploration_options(kind: str, refuse: str):
         click.option("--report", "report_dir", type=click.Path(path_type=Path),
                      help=f"Build the {kind}'s HTML report into this folder (default: "
                           f"the {kind} folder's report/)."),
-        quiet_option, json_option, fair_option]
+        mismatch_option, train_option, quiet_option, json_option, fair_option]
 
     def apply(f):
         for option in reversed(options):
@@ -1029,7 +1258,7 @@ def _exploration_options(kind: str, refuse: str):
 @_exploration_options("sweep", "a grid of more points")
 def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrides,
           card_files, weights, precision, trace, max_points, out, overwrite, resume, workers,
-          scheduler, report_dir, quiet, as_json, fair):
+          scheduler, report_dir, model_mismatch, train_budget, quiet, as_json, fair):
     """Play GAME (or the [[sweep]] tables of an experiment .toml file) at every point of a
     grid of its numbers (--vary), all on the same seeds:
     outcomes by seat with intervals, first-player advantage, length and endings at every
@@ -1041,6 +1270,7 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
         if _trace(trace):
             raise SimkitError("--trace-turns is for a game; an experiment file gives each "
                               "sweep's trace_turns itself")
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("sweep", game, out, overwrite, resume, workers, scheduler, quiet,
                              as_json, fair, report_dir)
     if not varies:
@@ -1050,9 +1280,15 @@ def sweep(game, varies, players, n_games, seed, strategies, fixed_seats, overrid
     with explained(origins):
         spec = make_sweep(game, players, list(varies), n_games, seed, strategies, over,
                           not fixed_seats, weights, max_points, _precision(precision),
-                          _trace(trace))
+                          _trace(trace), model_mismatch == "ok", train_budget or "")
     out, resuming = _explore_out("sweep", game, players, seed, out, overwrite, resume, spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
+
+
+def _no_file_models(model_mismatch, train_budget) -> None:
+    if model_mismatch == "ok" or train_budget is not None:
+        raise SimkitError("--model-mismatch and --train are for a game; an experiment file's "
+                          "explorations take a model with --weight learned.model=FILE")
 
 
 def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet, as_json, fair,
@@ -1107,7 +1343,8 @@ def _explore_file(kind, path, out, overwrite, resume, workers, scheduler, quiet,
 @click.pass_context
 def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, seed,
                 strategies, fixed_seats, overrides, card_files, weights, max_points, out,
-                overwrite, resume, workers, scheduler, report_dir, quiet, as_json, fair):
+                overwrite, resume, workers, scheduler, report_dir, model_mismatch, train_budget,
+                quiet, as_json, fair):
     """Move every number of GAME (or --keys) one step down and up, each paired with the base
     on the same seeds, and rank them by their effect on a measure (a tornado chart), with a
     Holm correction for testing many numbers at once. With --assumptions: the values the
@@ -1116,6 +1353,7 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
     from simkit.explore import make_assumptions, make_sensitivity
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         if assumptions:
             raise SimkitError("--assumptions is for a game, not an experiment file")
         return _explore_file("sensitivity", game, out, overwrite, resume, workers, scheduler,
@@ -1132,13 +1370,17 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
         if assumptions:
             spec = make_assumptions(game, players, n_games, seed,
                                     strategies if given else None, over, not fixed_seats,
-                                    weights, step, max_points)
+                                    weights, step, max_points, model_mismatch == "ok",
+                                    train_budget or "")
         else:
             spec = make_sensitivity(game, players, n_games, seed, strategies, over,
                                     not fixed_seats, weights, names, step, measure,
-                                    max_points)
+                                    max_points, model_mismatch == "ok", train_budget or "")
     if assumptions and out is None:  # apart from a plain sensitivity run's folder
-        out = Path("runs") / f"assumptions-{game}-{players}p-s{seed}"
+        from simkit import folders
+
+        out = folders.default_folder(f"assumptions-{game}-{players}p-s{seed}", "",
+                                     spec.as_dict())
     out, resuming = _explore_out("sensitivity", game, players, seed, out, overwrite, resume,
                                  spec)
     _explore(spec, out, resuming, workers, scheduler, quiet, as_json, fair, report_dir)
@@ -1174,18 +1416,21 @@ def sensitivity(ctx, game, keys, step, measure, assumptions, players, n_games, s
 @cards_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Balance folder (default runs/balance-GAME-Np-sSEED).")
+              help="Balance folder (default runs/balance-GAME-Np-sSEED-KEYS-DIGEST: the keys "
+                   "varied and a digest of the settings).")
 @overwrite_option
 @click.option("--resume", is_flag=True,
               help="Continue a search stopped by Ctrl-C in --out: the trials played are "
                    "kept, the rest are played.")
 @workers_option
 @scheduler_option
+@mismatch_option
+@train_option
 @quiet_option
 @json_option
 def balance(game, varies, objectives, players, trials, n_games, confirm, confirm_games, target,
             seed, strategies, fixed_seats, overrides, card_files, weights, out, overwrite,
-            resume, workers, scheduler, quiet, as_json):
+            resume, workers, scheduler, model_mismatch, train_budget, quiet, as_json):
     """Search GAME's numbers (--vary; or the [[balance]] tables of an experiment .toml file)
     for the setting that best meets --objective, with
     Optuna (TPE; NSGA-II for several objectives) on common seeds, then confirm the best few
@@ -1195,6 +1440,7 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
     from simkit.cards import explained
 
     if game.endswith(".toml"):
+        _no_file_models(model_mismatch, train_budget)
         return _explore_file("balance", game, out, overwrite, resume, workers, scheduler,
                              quiet, as_json, 1.0, None)
     players = _players(game, players)
@@ -1203,8 +1449,11 @@ def balance(game, varies, objectives, players, trials, n_games, confirm, confirm
         spec = make_balance(game, players, list(varies),
                             list(objectives) or ["first-player-advantage"], trials, n_games,
                             confirm, confirm_games, target / 100, seed, strategies, over,
-                            not fixed_seats, weights)
-    out = out or Path("runs") / f"balance-{game}-{players}p-s{seed}"
+                            not fixed_seats, weights, model_mismatch == "ok",
+                            train_budget or "")
+    out = out or folders.default_folder(f"balance-{game}-{players}p-s{seed}",
+                                        "+".join(d.key for d in spec.dimensions),
+                                        spec.as_dict())
     resuming = resume and (out / "trials.partial.json").is_file()
     if resume and out.exists() and not resuming:
         raise SimkitError(f"--resume: {out} holds no balancing search to continue")
@@ -1255,7 +1504,8 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @fixed_option
 @weight_option
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-sSEED).")
+              help="Folder for base/, changed/ and report/ (default runs/whatif-GAME-Np-sSEED-"
+                   "CHANGE-DIGEST: the change and a digest of the settings).")
 @overwrite_option
 @click.option("--resume", is_flag=True,
               help="Continue a what-if stopped by Ctrl-C in --out, with the same settings: "
@@ -1268,10 +1518,11 @@ def _balance(spec, out, workers, scheduler, quiet, as_json, resume=False):
 @trace_option
 @kingmaking_option
 @mismatch_option
+@train_option
 @fair_option
 def whatif(game, overrides, card_files, base_overrides, base_card_files, players, n_games,
            seed, strategies, fixed_seats, weights, out, overwrite, resume, workers, scheduler,
-           quiet, as_json, precision, trace, kingmaking, model_mismatch, fair):
+           quiet, as_json, precision, trace, kingmaking, model_mismatch, train_budget, fair):
     """Play GAME as it is and as changed by --set (or --cards), on the same seeds, and show
     the differences with 95% intervals that use the pairing; writes both runs and a
     report."""
@@ -1287,19 +1538,33 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     base_over, base_origins = _overrides(game, base_overrides, base_card_files)
     changes, origins = _overrides(game, overrides, card_files)
     changed_over = {**base_over, **changes}
+    from simkit import folders
+
+    if out is None:  # named by the change, and by a digest of all the settings
+        label = "+".join(f"{k}={Path(origins[k].path).stem}" if k in origins else
+                         f"{k}={v}" for k, v in changes.items())
+        out = folders.default_folder(f"whatif-{game}-{players}p-s{seed}", label, {
+            "players": players, "games": n_games, "seed": seed, "strategies": strategies,
+            "base": base_over, "changed": changed_over, "rotate": not fixed_seats,
+            "weights": weights, "trace": trace, "kingmaking": kingmaking,
+            "model_mismatch": model_mismatch, "train": train_budget, "precision": precision})
+    tuned = {"base": None, "changed": None}
+    if train_budget is not None:  # each side plays a model fine-tuned for its own game
+        if not (resume and folders.kind_of(out) == "whatif"):
+            folders.check_output(out, "whatif", overwrite)  # before the training, not after
+        tuned = _whatif_models(game, players, base_over, changed_over, strategies, weights,
+                               seed, train_budget, workers, quiet,
+                               {**base_origins, **origins})
     with explained(base_origins):
         base = RunSpec.make(game, players, n_games, seed, strategies, base_over,
                             not fixed_seats, weights, trace=_trace(trace),
                             kingmaking=_trace(kingmaking, "--kingmaking"),
-                            model_mismatch=model_mismatch == "ok")
+                            model_mismatch=model_mismatch == "ok", models=tuned["base"])
     with explained({**base_origins, **origins}):
         changed = RunSpec.make(game, players, n_games, seed, strategies, changed_over,
                                not fixed_seats, weights, trace=_trace(trace),
                                kingmaking=_trace(kingmaking, "--kingmaking"),
-                               model_mismatch=model_mismatch == "ok")
-    from simkit import folders
-
-    out = out or Path("runs") / f"whatif-{game}-s{seed}"
+                               model_mismatch=model_mismatch == "ok", models=tuned["changed"])
     if resume and precision is not None:
         raise SimkitError("--resume does not take --precision yet; play the what-if again "
                           "with --overwrite")
@@ -1315,7 +1580,7 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     out.mkdir(parents=True, exist_ok=True)
     folders.mark(out, "whatif")  # first, so an interrupted what-if can be replaced
     from simkit.reports.analysis import compare_runs
-    from simkit.reports.build import build_whatif_report, load_run
+    from simkit.reports.build import build_whatif_report, load_run, whatif_headline
     from simkit.reports.verdict import whatif_verdicts
 
     record = None
@@ -1330,29 +1595,65 @@ def whatif(game, overrides, card_files, base_overrides, base_card_files, players
     table = compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
                          b.trace_path, c.trace_path)
     verdicts = whatif_verdicts(table, fair / 100, b.meta.get("strategies"))
+    headline = whatif_headline(b, c, table, fair / 100)
+    from simkit.reports.summary import models_played
+
+    played = {"base": b.meta.get("models"), "changed": c.meta.get("models")}
     path = build_whatif_report(out / "base", out / "changed", out / "report",
                                fair=fair / 100) / "index.html"
     if as_json:
         from simkit.reports.summary import records
 
-        _emit_json({"game": game, "players": players, "changes": changes,
-                    "base_changes": base_over,
+        _emit_json({"headline": [headline], "game": game, "players": players,
+                    "changes": changes, "base_changes": base_over,
                     "card_files": {k: o.path for k, o in origins.items()},
                     "games": n_games, "master_seed": seed,
                     "verdicts": [v.as_dict() for v in verdicts],
                     "differences": records(table), "folder": str(out),
-                    "precision": record, "report": str(path)})
+                    "precision": record, "models": played, "report": str(path)})
         return
     if quiet:
         return
     text = ", ".join(f"{k}={origins[k].path}" if k in origins else
                      data.describe_override(k, v) for k, v in changes.items())
     click.echo(f"{game}: {text} vs as it is; {n_games:,} paired games, seed {seed}")
+    click.echo(textwrap.fill(headline, 100, subsequent_indent="  "))
+    lines = models_played({"base": b.meta, "changed": c.meta})
+    if lines:
+        click.echo("Models")
+        for line in lines:
+            click.echo(f"  {line}")
     click.echo("Verdict")
     for v in verdicts:
         click.echo(f"  {v.text}")
     click.echo(_whatif_text(table))
     click.echo(f"report: {path}")
+
+
+def _whatif_models(game, players, base_over, changed_over, strategies, weights, seed,
+                   budget_text, workers, quiet, origins) -> dict:
+    """``whatif --train``: two models fine-tuned from one base model (the nearest to the
+    base game) with the same budget and seed, one on the game as it is and one on the
+    changed game: {"base": slot -> model, "changed": slot -> model}."""
+    from simkit import data, registry, tune
+    from simkit.cards import explained
+    from simkit.runner import RunSpec
+
+    spec = registry.get_game(game)
+    files = tune.model_files(weights)
+    params = data.apply_overrides(spec.data, data.parse_overrides(base_over))
+    probe = RunSpec.make(game, players, 1, seed, strategies, base_over, True, weights,
+                         model_mismatch=True)
+    start = {slot: tune.nearest(game, players, params,
+                                files.get(slot, files.get(registry_base(slot))))
+             for slot in tune.learned_slots(game, probe.strategies)}
+    out = {}
+    for side, over in (("base", base_over), ("changed", changed_over)):
+        _say(f"{side}:", quiet, True)
+        with explained(origins):
+            out[side] = _tuned(game, players, over, strategies, weights, seed, budget_text,
+                               workers, quiet, start)
+    return out
 
 
 def _whatif_precise(base, changed, out, precision, workers, scheduler, overwrite, quiet):
@@ -1448,11 +1749,12 @@ def _whatif_text(table) -> str:
 @quiet_option
 def export(run_dir, fmt, out, overwrite, quiet):
     """Write a run's tables as spreadsheet files: games.csv (a row per game), items.csv (a
-    row per game and seat), trace.csv for a traced run (a row per traced game and turn) and
-    run.json, seats numbered from 1."""
+    row per game and seat), trace.csv for a traced run (a row per traced game and turn),
+    decisions.csv for a run with --log-decisions (a row per logged decision) and run.json,
+    seats numbered from 1."""
     from simkit import folders
     from simkit.escape import csv_frame
-    from simkit.results import read_run
+    from simkit.results import read_decisions, read_run
 
     out = out or run_dir.parent / f"{run_dir.name}-{fmt}"
     folders.check_output(out, "export", overwrite)  # before reading the run: fail fast
@@ -1462,6 +1764,9 @@ def export(run_dir, fmt, out, overwrite, quiet):
         csv_frame(res.items).to_csv(tmp / "items.csv", index=False)
         if res.trace is not None:
             csv_frame(res.trace).to_csv(tmp / "trace.csv", index=False)
+        log = read_decisions(run_dir)
+        if log is not None:
+            csv_frame(log).to_csv(tmp / "decisions.csv", index=False)
         shutil.copy(Path(run_dir) / "run.json", tmp / "run.json")
     _say(f"exported {len(res.games):,} games to {out}", quiet, False)
 
@@ -1538,6 +1843,10 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @click.option("--resume", is_flag=True,
               help="Continue the training in the training folder from its last finished "
                    "generation, with the same settings (the same model as if never stopped).")
+@click.option("--from", "base_file", type=click.Path(path_type=Path), metavar="MODEL",
+              help="Start from this model (fine-tuning: e.g. the shipped one, to learn a "
+                   "changed game) instead of from nothing; its hidden units and samples "
+                   "are kept.")
 @overwrite_option
 @workers_option
 @click.option("--hidden", type=int, help="Hidden units of each seat's network (default 32; 0: "
@@ -1567,7 +1876,7 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @quiet_option
 @json_option
 def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
-          overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
+          base_file, overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
           temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
           quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
@@ -1584,8 +1893,12 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
                           "reproducible) or --time DURATION (e.g. 20m), one of them")
     seconds = parse_duration(time_budget) if time_budget is not None else None
     over, origins = _overrides(game, overrides, card_files)
+    base = None
+    if base_file is not None:
+        base = learn.read_model(base_file, game, players, what="--from")
     with explained(origins):
-        ts = tr.make_spec(game, players, seed, n_games, over, hidden=hidden, lam=lam,
+        ts = tr.make_spec(game, players, seed, n_games, over, base, str(base_file or ""),
+                          hidden=hidden, lam=lam,
                           learning_rate=learning_rate, games_per_generation=generation_games,
                           match_games=match_games, temperature=temperature, epsilon=epsilon,
                           samples=samples, epochs=epochs, batch=batch, buffer=buffer,
@@ -1605,13 +1918,24 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
         if not quiet:
             click.echo(text, err=True)
 
-    trainer = tr.Trainer(ts, folder, workers, say)
+    clock = None  # --time bounds the command: what was spent before the training counts
+    if seconds is not None:
+        from simkit.clock import Budget
+
+        clock = Budget(seconds)
+        if clock.left() <= 0:  # before anything is written
+            raise SimkitError(f"--time {time_budget} is over before the first generation "
+                              f"(starting took {say_duration(clock.elapsed())}); give a "
+                              "longer --time")
+    trainer = tr.Trainer(ts, folder, workers, say, base)
     state = trainer.start(resume)
     budget = (f"{ts.games:,} self-play games in {ts.generations()} generations"
               if ts.games else f"{say_duration(seconds)} of generations")
     say(f"{game}: training at {players} players, seed {seed}, {budget} of "
         f"{ts.games_per_generation:,} -> {out}"
         + (f" (from generation {len(state.generations)})" if state.generations else ""))
+    if clock is not None:
+        seconds = max(clock.left(), 1e-3)
     try:
         state = trainer.run(state, seconds)
     except KeyboardInterrupt:
@@ -1693,6 +2017,56 @@ def serve(host, port, no_browser, runs_dir, n_jobs):
     from simkit.serve import serve as start
 
     start(host, port, runs_dir, n_jobs, not no_browser)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--full", "size", flag_value="full",
+              help="Every check at full size: more games and draws, and every number of the "
+                   "data at its bounds (under 2 minutes for our games).")
+@click.option("--quick", "size", flag_value="quick", default=True,
+              help="Every check at a quick size (the default; seconds for a small game).")
+@click.option("--players", type=Whole(1, 64), help="Check only this player count.")
+@set_option
+def check(game, size, players, overrides):
+    """Check that GAME is sound: random play with check_state after every move, a stuck
+    game caught, determinisations sound and uniformly dealt, no peeking at the driver, the
+    same tables on 1 and 2 workers, replays equal to their rows, every strategy and optional
+    kernel. Prints a checklist; exit status 1 when a check fails."""
+    from simkit import registry
+    from simkit.runner import RunSpec
+    from simkit.testing import FAIL, checklist, run_checks
+
+    spec = registry.get_game(game)
+    if players is not None and players not in spec.players:
+        raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
+                          f"not {players}")
+    over = _overrides(game, overrides, ())[0] if overrides else None
+    for n in (players,) if players else spec.players:  # a bad value: one line, nothing else
+        RunSpec.make(game, n, 1, overrides=over)
+    changed = f", with {', '.join(overrides)}" if overrides else ""
+    click.echo(f"simkit check {game} v{spec.version} ({size}{changed}):")
+    items = run_checks(game, size, (players,) if players else None,
+                       on_item=lambda item: click.echo(item.line()), overrides=over)
+    click.echo(checklist(game, items).splitlines()[0])
+    if any(i.status == FAIL for i in items):
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("game")
+def new(game):
+    """Write ./GAME/, a new game to start from: a plugin package (pyproject with its entry
+    point, data.toml, state, rules, transcript, NOTES.md, VERSION, a heuristic, tests) that
+    is a complete small card game with a hidden hand. Install it with `pip install -e
+    ./GAME`, then `simkit check GAME` and change it step by step (docs/adding-a-game.md)."""
+    from simkit.new import new_game
+
+    out = new_game(game)
+    click.echo(f"wrote {out}/: a complete small game to change into yours. Next:\n"
+               f"  pip install -e ./{game}\n"
+               f"  simkit check {game}\n"
+               f"  python -m pytest {game}/tests")
 
 
 def _sigterm(signum, frame):

@@ -163,6 +163,7 @@ def _feel_bindings(spec: GameSpec) -> list[str]:
         lines.append(f"from {rules} import phase as game_phase")
     else:
         lines += ["", "@inline", "def game_phase(params, state):", "    return 0", "", ""]
+    lines.append(f"HAS_PROGRESS = {spec.has_progress}")
     if spec.has_progress:
         lines.append(f"from {rules} import progress as game_progress")
     else:

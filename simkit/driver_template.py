@@ -19,7 +19,9 @@ three kernels (``inline_source``: no library of its own to compile):
   streams), for a budget of decisions or to the end;
 - ``play_game`` plays one game from its seed and records its moves (``simkit replay``).
 
-Only the kernels a process calls are compiled: a run compiles ``play_batch`` alone.
+Only the kernels a process calls are compiled: a run compiles ``play_batch`` alone (and
+``log_batch``, which replays games decision by decision for ``--log-decisions``, only in a
+run that logs).
 
 When a game ends, and when ``finish`` is called:
 - before every decision the loop asks ``is_over``; if the game is over, ``finish`` gives the
@@ -73,6 +75,11 @@ compiles no per-phase counting)."""
 def game_phase(params, state):  # pragma: no cover
     """The game's ``phase`` kernel, or 0 for a game without phases."""
     return 0
+
+
+HAS_PROGRESS = False
+"""Whether the game has a ``progress`` kernel (a constant: the decision log of a game
+without one compiles no call to it)."""
 
 
 @inline
@@ -236,7 +243,9 @@ def play_batch(params, n_players, seeds, slots, kernels, weights, max_turns, sta
     float64[G, P], ``out_ranks`` int32[G, P], ``out_items`` int32[G, P, n_items],
     ``out_counts`` int64[G, phases, 4] (see ``count_decision``); the first
     ``len(out_curve)`` games are traced into ``out_curve`` (float32[T, max_turns + 1, P],
-    see ``game_loop``; an untraced run passes float32[1, 0, P]). Per-decision data is never kept."""
+    see ``game_loop``; an untraced run passes float32[1, 0, P]). Per-decision data is never kept
+here: the decision log replays the games it logs (``log_batch``), so this loop pays nothing
+for it."""
     # every array here is kept alive by the caller for the whole call
     params = borrow_all(params)
     slots = borrow(slots)
@@ -274,6 +283,50 @@ def play_batch(params, n_players, seeds, slots, kernels, weights, max_turns, sta
         out_end[g] = end
         out_turns[g] = turns
         out_decisions[g] = decisions
+
+
+@kernel
+def log_batch(params, n_players, seeds, slots, kernels, weights, max_turns, state, obs, moves,
+              streams, items, ws, prog, offsets, out_log, out_progress):
+    """The decision log (``--log-decisions``): replay each game of ``seeds`` (seat slots
+    ``slots[g]``) decision by decision exactly as ``game_loop`` plays it in ``play_batch``
+    (the same seeds, strategies and streams make the same choices), writing decision ``d``
+    of game ``g`` into row ``offsets[g] + d`` of ``out_log`` (int32[R, 5]: turn, seat,
+    phase, move, legal moves) and ``out_progress`` (float32[R]: the deciding seat's
+    ``progress`` before it decides, NaN for a game without the kernel). ``offsets``
+    (int64[G + 1]) comes from the decisions ``play_batch`` counted, so a replay that
+    differs from its game is an error, never a silent log of another game. Kept apart from
+    ``play_batch`` so a run that logs nothing compiles and pays nothing for it."""
+    for g in range(seeds.shape[0]):
+        for s in range(items.shape[0]):
+            for j in range(items.shape[1]):
+                items[s, j] = 0
+        seed_streams(seeds[g], n_players, streams)
+        game.new_game(params, n_players, state, streams[0:1])
+        row = offsets[g]
+        while not game.is_over(state) and game.turn_number(state) < max_turns:
+            if row >= offsets[g + 1]:
+                raise RuntimeError("a replayed game made more decisions than it did in its run")
+            n = game.legal_moves(params, state, moves)
+            seat = game.to_move(state)
+            out_log[row, 0] = game.turn_number(state)
+            out_log[row, 1] = seat
+            out_log[row, 2] = game_phase(params, state)
+            out_log[row, 4] = n
+            out_progress[row] = np.nan
+            if HAS_PROGRESS:
+                game_progress(params, state, prog)
+                out_progress[row] = prog[seat]
+            k = 0
+            if n > 1:
+                slot = slots[g][seat]
+                k = choose(kernels[slot], slot, params, state, obs, seat, moves, n, weights,
+                           streams, n_players, max_turns, ws)
+            out_log[row, 3] = moves[k]
+            game.apply_move(params, state, moves[k], streams[0:1], items)
+            row += 1
+        if row != offsets[g + 1]:
+            raise RuntimeError("a replayed game made fewer decisions than it did in its run")
 
 
 KINGMAKING_BRANCHES = 4

@@ -71,9 +71,11 @@ def _is(value, kinds) -> bool:
     return isinstance(value, kinds)
 
 
-RUN_KEYS = KEYS | {"check_cards"}
-"""A [[run]] table's keys: ``check_cards`` is for runs alone (not ladders or explorations)."""
-RUN_TYPES = TYPES + [("check_cards", (int,), "a number of games")]
+RUN_KEYS = KEYS | {"check_cards", "log_decisions"}
+"""A [[run]] table's keys: ``check_cards`` and ``log_decisions`` are for runs alone (not
+ladders or explorations)."""
+RUN_TYPES = TYPES + [("check_cards", (int,), "a number of games"),
+                     ("log_decisions", (int, str), 'a number of games or "all"')]
 
 
 @dataclass
@@ -143,7 +145,8 @@ def load_experiments(path: Path) -> list[Experiment]:
                                     {**lists, **r.get("set", {})}, r.get("rotate", True),
                                     r.get("weights"), trace=r.get("trace_turns", 0),
                                     kingmaking=r.get("kingmaking", 0),
-                                    model_mismatch=r.get("model_mismatch", False))
+                                    model_mismatch=r.get("model_mismatch", False),
+                                    log_decisions=r.get("log_decisions", 0))
             check = check_games(r["check_cards"], spec.games, "check_cards") \
                 if "check_cards" in r else 0
         except SimkitError as exc:

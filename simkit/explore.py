@@ -195,16 +195,30 @@ class ExploreSpec:
     precision: float | None = None
     skipped: tuple[str, ...] = ()  # sensitivity: the steps the game's own laws refuse
     trace: int | str = 0  # games a point traced turn by turn (--trace-turns; "all")
+    model_mismatch: bool = False  # --model-mismatch ok: learned plays the default data's model
+    train: str = ""  # --train BUDGET: learned plays a model fine-tuned for each point
     assumptions: bool = False  # sensitivity --assumptions: the data's assumed values moved
     unmoved: tuple[str, ...] = ()  # --assumptions: assumed values with no named alternative
 
-    def run_spec(self, pt: Point, games: int | None = None) -> RunSpec:
+    def run_spec(self, pt: Point, games: int | None = None, train_now: bool = False,
+                 workers: int = 1, say=None) -> RunSpec:
+        """The run of point ``pt``; with ``--train``, its learned seats play the model
+        fine-tuned for the point's data (trained now when ``train_now``)."""
+        from simkit.tune import learned_run
+
         over = {**{k: data.thaw(v) for k, v in self.overrides}, **dict(pt.changes)}
         games = games or self.games
         trace = games if self.trace == "all" else min(int(self.trace), games)
-        return RunSpec.make(self.game, self.players, games, self.seed,
-                            list(self.strategies), over, self.rotate,
-                            [f"{s}.{k}={v}" for s, k, v in self.weights], trace=trace)
+        return learned_run(self.game, self.players, games, self.seed, list(self.strategies),
+                           over, self.rotate, [f"{s}.{k}={v}" for s, k, v in self.weights],
+                           mismatch=self.model_mismatch, train=self.train,
+                           train_seed=self.seed, train_now=train_now, workers=workers,
+                           say=say, trace=trace)
+
+    def settings(self) -> list[dict]:
+        """Each point's data (the base overrides and the point's changes)."""
+        base = {k: data.thaw(v) for k, v in self.overrides}
+        return [{**base, **dict(pt.changes)} for pt in self.points]
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -216,23 +230,35 @@ class ExploreSpec:
         return d
 
 
-def _base(game, players, games, seed, strategies, overrides, rotate, weights):
-    run = RunSpec.make(game, players, games, seed, strategies, overrides, rotate, weights)
+def _base(game, players, games, seed, strategies, overrides, rotate, weights,
+          model_mismatch=False, train=""):
+    from simkit.runner import MODEL_WEIGHT, parse_weight
+    from simkit.tune import learned_run, parse_budget, require_learned
+
+    if train:
+        parse_budget(train)  # checked before anything else
+    run = learned_run(game, players, games, seed, strategies, overrides, rotate, weights,
+                      mismatch=model_mismatch, train=train, train_seed=seed)
+    require_learned(game, run.strategies, train)
     over = tuple(sorted((k, data.freeze(v))
                         for k, v in data.parse_overrides(overrides or {}).items()))
-    return run, over
+    # a model file given stays a setting of every point (a run's weights leave it out)
+    files = tuple(w for w in (parse_weight(x) for x in weights or ()) if w[1] == MODEL_WEIGHT)
+    return replace(run, weights=run.weights + files), over
 
 
 def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int = 0,
                strategies="random", overrides=None, rotate: bool = True, weights=None,
-               max_points: int = MAX_POINTS, precision: float | None = None, trace=0
-               ) -> ExploreSpec:
+               max_points: int = MAX_POINTS, precision: float | None = None, trace=0,
+               model_mismatch: bool = False, train: str = "") -> ExploreSpec:
     """A sweep over the grid of ``varies`` (``KEY=VALUES`` each), every point checked;
-    ``trace`` games a point traced turn by turn (a number or "all")."""
+    ``trace`` games a point traced turn by turn (a number or "all"); ``model_mismatch`` and
+    ``train`` as ``simkit.tune.learned_run`` takes them."""
     if not varies:
         raise SimkitError("a sweep needs at least one --vary KEY=VALUES")
     check_games(games)
-    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
+    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights,
+                      model_mismatch, train)
     from simkit.runner import check_trace
 
     check_trace(registry.get_game(game), trace, games)
@@ -254,7 +280,8 @@ def make_sweep(game: str, players: int, varies: list[str], games: int, seed: int
         points.append(Point(i, changes, f"points/{i + 1:03d}-{_label(dict(changes))}"))
     spec = ExploreSpec("sweep", game, players, games, seed, run.strategies, rotate, over,
                        run.weights, tuple(points), tuple((k, tuple(v)) for k, v in parsed),
-                       precision=_check_precision(precision), trace=trace)
+                       precision=_check_precision(precision), trace=trace,
+                       model_mismatch=bool(model_mismatch), train=train or "")
     for pt in spec.points:
         spec.run_spec(pt)  # every point's values checked (cross-value laws too) before play
     return spec
@@ -321,11 +348,12 @@ def check_measure(game: str, measure: str) -> str:
 def make_sensitivity(game: str, players: int, games: int, seed: int = 0,
                      strategies="random", overrides=None, rotate: bool = True, weights=None,
                      keys: list[str] | None = None, step: float | None = None,
-                     measure: str = "seat-spread", max_points: int = MAX_POINTS
-                     ) -> ExploreSpec:
+                     measure: str = "seat-spread", max_points: int = MAX_POINTS,
+                     model_mismatch: bool = False, train: str = "") -> ExploreSpec:
     """The base, and every number of ``keys`` (default: all) one step down and up."""
     check_games(games)
-    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
+    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights,
+                      model_mismatch, train)
     measure = check_measure(game, measure)
     nums = numeric_params(game, overrides)
     chosen = [parse_vary(game, k, overrides, need_values=False)[0] for k in keys] if keys \
@@ -340,7 +368,7 @@ def make_sensitivity(game: str, players: int, games: int, seed: int = 0,
             try:
                 RunSpec.make(game, players, 1, seed, list(run.strategies),
                              {**data.parse_overrides(overrides or {}), key: v}, rotate,
-                             weights)
+                             weights, model_mismatch=True)  # the laws; models below
             except SimkitError as exc:  # a step the game's own laws refuse: say, skip
                 skipped.append(f"{key}={v} ({exc})")
                 continue
@@ -352,9 +380,13 @@ def make_sensitivity(game: str, players: int, games: int, seed: int = 0,
     if len(points) == 1:
         raise SimkitError("no number of " + ", ".join(chosen) + " can move a step within its "
                           "bounds")
-    return ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
+    spec = ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
                        over, run.weights, tuple(points), measure=measure,
-                       skipped=tuple(skipped))
+                       skipped=tuple(skipped), model_mismatch=bool(model_mismatch),
+                       train=train or "")
+    for pt in spec.points[1:]:  # a model that does not fit a step: the one line, not a skip
+        spec.run_spec(pt, games=1)
+    return spec
 
 
 def assumed_moves(game: str, overrides=None, step: float | None = None
@@ -392,12 +424,15 @@ def assumed_moves(game: str, overrides=None, step: float | None = None
 
 def make_assumptions(game: str, players: int, games: int, seed: int = 0,
                      strategies=None, overrides=None, rotate: bool = True, weights=None,
-                     step: float | None = None, max_points: int = MAX_POINTS) -> ExploreSpec:
+                     step: float | None = None, max_points: int = MAX_POINTS,
+                     model_mismatch: bool = False, train: str = "") -> ExploreSpec:
     """The base and every move of ``assumed_moves``, all on the same seeds, under the
-    game's strong player (``registry.strong_strategy``) unless ``strategies`` is given."""
+    game's strong player (``registry.strong_strategy``: one that plays any data, since every
+    point's data differs) unless ``strategies`` is given."""
     check_games(games)
-    strategies = strategies or registry.strong_strategy(game)
-    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights)
+    strategies = strategies or registry.strong_strategy(game, players, varied_data=True)
+    run, over = _base(game, players, games, seed, strategies, overrides, rotate, weights,
+                      model_mismatch, train)
     moves, unmoved = assumed_moves(game, overrides, step)
     if not moves:
         spec = registry.get_game(game)
@@ -415,7 +450,7 @@ def make_assumptions(game: str, players: int, games: int, seed: int = 0,
     for key, v, role in moves:
         try:
             RunSpec.make(game, players, 1, seed, list(run.strategies), {**base_over, key: v},
-                         rotate, weights)
+                         rotate, weights, model_mismatch=True)  # the laws; models below
         except SimkitError as exc:  # a reading the game's own laws refuse: say, skip
             skipped.append(f"{key}={v} ({exc})")
             continue
@@ -424,9 +459,13 @@ def make_assumptions(game: str, players: int, games: int, seed: int = 0,
     if len(points) > max_points + 1:
         raise SimkitError(f"--assumptions plays {len(points):,} runs, more than --max-points "
                           f"{max_points:,}; raise it")
-    return ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
+    spec = ExploreSpec("sensitivity", game, players, games, seed, run.strategies, rotate,
                        over, run.weights, tuple(points), measure="first-player-advantage",
-                       skipped=tuple(skipped), assumptions=True, unmoved=tuple(unmoved))
+                       skipped=tuple(skipped), assumptions=True, unmoved=tuple(unmoved),
+                       model_mismatch=bool(model_mismatch), train=train or "")
+    for pt in spec.points[1:]:  # a model that does not fit a reading: the one line
+        spec.run_spec(pt, games=1)
+    return spec
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,6 +511,9 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
                 elif progress:
                     print(f"  point {n + 1} of {len(todo)}: {pt.label}", file=sys.stderr)
                 try:
+                    if spec.train:  # the point's model, fine-tuned for its data first
+                        runs[i] = spec.run_spec(pt, train_now=True, workers=workers or 1,
+                                                say=_say_training(progress, bar))
                     if spec.precision is None:
                         run_games(runs[i], out=folder, workers=workers, scheduler=scheduler,
                                   progress=progress, overwrite=True, bar=bar)
@@ -494,6 +536,14 @@ def run_explore(spec: ExploreSpec, out: Path, workers: int | None = None, schedu
         return summary
     finally:
         lock.release()
+
+
+def _say_training(progress: bool, bar):
+    """Where a point's training says its generations: above the progress bar, or not."""
+    if not progress:
+        return None
+    return (lambda text: bar.write(f"  training: {text}", file=sys.stderr)) if bar is not None \
+        else (lambda text: print(f"  training: {text}", file=sys.stderr))
 
 
 def _precise_done(folder: Path) -> bool:
@@ -519,6 +569,8 @@ def check_resume(spec: ExploreSpec, out: Path) -> None:
                           "--overwrite") from exc
     new = json.loads(json.dumps(spec.as_dict(), default=str))
     for k in new:
+        if k not in old and new[k] in (False, ""):  # a setting added since, at its default
+            continue
         if new[k] != old.get(k):
             raise SimkitError(f"--resume: {out} was played with other {k} ({old.get(k)!r}, "
                               f"not {new[k]!r}); give the same settings, or --overwrite")
@@ -534,14 +586,25 @@ def estimate_seconds(spec: ExploreSpec, workers: int, seconds: float = 0.5) -> f
     """The exploration's expected wall time from a brief sample of the base point."""
     import time
 
-    from simkit.runner import plan, play_chunk
+    from simkit.runner import first_play, plan, play_chunk
 
     p = plan(spec.run_spec(spec.points[0], games=1))
-    play_chunk(p, 0, 1)
+    first_play(p)  # compiled (and announced) or loaded
     started, played = time.perf_counter(), 0
     while played < 1 or (time.perf_counter() - started < seconds and played < 100_000):
         count = 1 if played < 4 else min(4 * played, 20_000)
         play_chunk(p, 1 + played, count)
         played += count
     per_game = (time.perf_counter() - started) / played
-    return per_game * spec.games * len(spec.points) / max(1, min(workers, os.cpu_count() or 1))
+    return per_game * spec.games * len(spec.points) / max(1, min(workers, os.cpu_count() or 1)) \
+        + training_seconds(spec, workers)
+
+
+def training_seconds(spec: ExploreSpec, workers: int) -> float:
+    """With ``--train``, the expected time of the fine-tunings still to do (a model a
+    point)."""
+    from simkit.tune import training_estimate
+
+    return training_estimate(spec.game, spec.players, spec.settings(), list(spec.strategies),
+                             [f"{s}.{k}={v}" for s, k, v in spec.weights], spec.train,
+                             spec.seed, workers)[1]

@@ -122,6 +122,26 @@ def check_output(out: Path, kind: str, overwrite: bool, option: str = "--out") -
                           f"{option} or pass --overwrite to replace it")
 
 
+LABEL_CHARS = 40
+"""The most characters of a default folder's readable part (what was changed or varied)."""
+
+
+def default_folder(prefix: str, label: str, settings) -> Path:
+    """``runs/PREFIX-LABEL-DIGEST``: the default folder of an exploration (a what-if, a
+    sweep, a sensitivity, a balance), named by what it changes (``label``, made safe and
+    short) and by a digest (6 hex digits) of all its ``settings`` (anything ``json`` can
+    write): another change, grid or count is another folder, and the same command names the
+    same folder again (so --resume and --overwrite find it)."""
+    import hashlib
+
+    text = json.dumps(settings, sort_keys=True, default=str, separators=(",", ":"))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:6]
+    safe = re.sub(r"[^A-Za-z0-9._=+@-]+", "-", label).strip("-.")
+    if len(safe) > LABEL_CHARS:
+        safe = safe[:LABEL_CHARS - 1].rstrip("-.+=") + "~"
+    return Path("runs") / "-".join(x for x in (prefix, safe, digest) if x)
+
+
 def real(path: Path) -> Path:
     """Where ``path`` is on disk, its links followed: a folder given as a symbolic link is
     written where the link points, and the link itself stays as it was."""

@@ -3,7 +3,37 @@
 A game is a package that exposes ``GAME = GameSpec(...)`` and registers it under the entry
 point group ``simkit.games``. The engine only ever talks to a game through this object and
 through the module-level kernels of its ``rules`` module, which every game writes with the
-same names and signatures (all ``@kernel``, all on raw arrays):
+same names and signatures (all ``@kernel``, all on raw arrays, none allocating).
+
+Every kernel, required and optional (docs/adding-a-game.md has the same table); an absent
+optional kernel costs nothing, and what needs it names it:
+
+    kernel          needed for                 contract (in short; in full below)
+    state_size      every run                  the state's length (an observation's too)
+    max_moves       every run                  the most legal moves of any decision
+    new_game        every game                 lay out and deal, chance only from ``chance``
+    to_move         every decision             the seat deciding now
+    legal_moves     every decision             the legal moves, never 0 before the end;
+                                               ``random`` picks uniformly among them, so
+                                               the encoding defines random play
+    apply_move      every decision             play it, chance only from ``chance``,
+                                               count item events
+    is_over         every decision             the game has ended by its rules
+    turn_number     every decision             completed turns (timeout at ``max_turns``)
+    finish          every game                 scores, ranks, end reason; also on an
+                                               unfinished state
+    observe         strategies that look       ``seat``'s view, ``HIDDEN`` where unseen
+    determinize     mc, ismcts, learned        a state drawn uniformly among those
+                                               consistent with ``obs``; a copy when
+                                               nothing is hidden
+    progress        --trace-turns, cutoff      each seat's standing, comparable between
+                    progress, the decision     seats, the winner highest at the end
+                    log's progress column
+    phase           counts by phase            the kind of decision about to be made
+    features        simkit train, learned      a fixed-length, finite vector read from
+                                               ``obs`` and ``params`` alone
+
+The required kernels:
 
     state_size(params, n_players) -> int
     max_moves(params, n_players) -> int
@@ -30,8 +60,25 @@ same names and signatures (all ``@kernel``, all on raw arrays):
         entry the seat has not seen replaced by ``HIDDEN``. Strategies see only this, so a
         secret choice (a card played face down) stays secret until it is revealed.
 
-Python-side hooks (plain functions, used by ``simkit replay`` and the tests, never in the
-hot loop):
+An optional kernel for the search strategies (``mc``, ``ismcts``; ``learned`` too,
+``docs/search.md``), in the ``rules`` module:
+
+    determinize(params, obs, seat, state, stream, scratch) -> None
+        Fill ``state`` with a full state drawn at random (from ``stream``), uniformly among
+        the states consistent with ``obs``, what ``seat`` observes: every entry the seat has
+        seen kept, everything it has not (other hands, the draw pile's order, face-down
+        tiles, a secret choice) dealt among the places it could be, so that ``check_state``
+        passes and ``observe`` from ``seat`` gives ``obs`` back. ``scratch``
+        (int32[state_size]) is for pools and shuffles; allocates nothing (a search calls it
+        every iteration). A game with nothing hidden copies ``obs``
+        (``simkit.jit.copy_into(state, obs)``).
+
+The search strategies play their playouts with the game's strategy named exactly
+``heuristic``, when it has one (``rollout`` auto or heuristic); a strategy of another name
+is never used in a playout.
+
+Python-side hooks (plain functions, used by ``simkit replay``, the decision log and the
+tests, never in the hot loop):
 
     describe_setup(params, n_players, state) -> list[str]
         The deal, as text; mark hidden facts with who could see them, e.g. "[seen by P1]".
@@ -45,6 +92,12 @@ hot loop):
         the search could have imagined. Say only what ``obs`` and the move decide: an unseen
         card reads "an unseen card", and nothing of ``after`` that a hidden card or chance
         chose. Without it a search summary gives the move's number.
+    move_label(params, n_players, move) -> str
+        A short name for a move code, the same wherever it is played ("play Knight",
+        "attack slot 3", "roll"): the ``label`` of the decision log (``--log-decisions``),
+        whose report counts how often, when and by whom each label is chosen. Make a
+        label name the card or action, not the state it is played in: a code that means
+        "the card in hand slot 2" reads "hand slot 2". Without it a label is "move N".
     check_state(params, n_players, state) -> list[str]
         The conservation laws and invariants of a state (cards, tokens, acorns...): a list
         of violations, empty when the state is sound. Run after every move in the tests.
@@ -129,10 +182,12 @@ An optional field for the search strategies (``docs/search.md``):
 
     search_knobs
         The game's defaults for the search knobs, by name, over simkit's (for example
-        ``{"iterations": 250, "rollout": "random"}``): a budget that plays a decision in
-        about 50 ms at 2 players, the rollout policy that plays the game best for its cost.
-        The game's NOTES.md gives the figures they were chosen by. ``--weight`` and
-        ``NAME@N`` override them.
+        ``{"iterations": 250, "rollout": "random"}``): the budget read off a strength curve
+        (``benchmarks/search_strength.py strength --budgets ...``: the smallest budget whose
+        win rate is within the interval of the best; not a time a decision, which asks
+        thousands of iterations of a short game already at its strength at 100), and the
+        rollout policy that plays the game best for its cost. The game's NOTES.md gives the
+        figures they were chosen by. ``--weight`` and ``NAME@N`` override them.
 
 An optional field for the reports (issue 28):
 
@@ -140,8 +195,20 @@ An optional field for the reports (issue 28):
         The name of the game's strong fast player: the strongest strategy that plays a
         million 2-player games within an hour on a 2-core machine (``"heuristic"`` unless
         the game says otherwise). Headlines, the README's experiment and ``sensitivity
-        --assumptions`` play it. A game with no strategy of that name falls back to
-        ``random`` (``strong_strategy``).
+        --assumptions`` play it. ``registry.strong_strategy(game, players, data_digest)``
+        gives the strategy to play: a strong ``learned`` counts only at a player count and
+        data its models fit (the heuristic plays elsewhere), and a game with no strategy of
+        that name falls back to ``random``.
+
+An optional field for ``simkit check`` and ``simkit.testing`` (docs/adding-a-game.md):
+
+    hidden_zones
+        Where the state holds dealt cards a seat may not see: a tuple of ``HiddenZone``
+        (slices of the state, as slots holding a card each or as counts by kind), or a
+        function ``(params, n_players) -> tuple`` for a layout that follows the data. The
+        checks then test that ``determinize`` deals the unseen cards uniformly among the
+        places they could be; ``()`` says the game hides nothing, and a game without the
+        field is reported "uniform dealing: not checked (declare hidden zones)".
 
 Everything a designer may change lives in the game's ``data.toml``; ``compile`` turns the
 effective values into a tuple of numpy arrays (``params``) that the kernels read.
@@ -163,6 +230,44 @@ HIDDEN = -2
 
 TIMEOUT = 0
 """End reason 0 of every game: the turn cap was reached."""
+
+
+@dataclass(frozen=True)
+class HiddenZone:
+    """A stretch of the state that holds dealt cards (``GameSpec.hidden_zones``): data
+    for the uniform-dealing check, not code.
+
+    ``start`` and ``length`` are state offsets. ``counts`` 0: slots, one card code per
+    entry (-1 empty), such as a draw pile or face-down cards; ``counts`` k: blocks of k
+    counts by kind, one block per holder, such as hands kept by type. ``known`` (counts
+    only): the offset of a parallel stretch of counts the other seats know are in each
+    block (cards seen going there), which a determinisation keeps and the check leaves
+    out. Zones with one ``pool`` are dealt from one set of cards (a hand and the pile it
+    draws from); each pool is checked apart (cards and territories are different pools).
+    ``kinds`` (counts only): how many of a block's first counts are cards of the pool (a
+    hand's own bunnies, which no other place can hold, left out); all of them by default.
+    ``complete`` False: the pool's cards may lie in places not declared too (face-down
+    cards on a board), so a determinisation may deal the zones other cards; the check
+    then tests only that each place gets each kind as often as the others.
+    """
+
+    name: str
+    start: int
+    length: int
+    counts: int = 0
+    known: int | None = None
+    pool: str = ""
+    kinds: int | None = None
+    complete: bool = True
+
+    def __post_init__(self):
+        if self.start < 0 or self.length < 0:
+            raise ValueError(f"hidden zone {self.name!r}: start and length must be >= 0")
+        if self.counts and self.length % self.counts:
+            raise ValueError(f"hidden zone {self.name!r}: length {self.length} is not whole "
+                             f"blocks of {self.counts} counts")
+        if self.known is not None and not self.counts:
+            raise ValueError(f"hidden zone {self.name!r}: known goes with counts")
 
 
 def plain_name(code: str) -> str:
@@ -189,6 +294,7 @@ class GameSpec:
     describe_setup: Callable | None = None
     describe_move: Callable | None = None
     describe_choice: Callable | None = None
+    move_label: Callable[[tuple, int, int], str] | None = None
     check_state: Callable | None = None
     summary: str = ""
     search_knobs: dict[str, float | str] | None = None
@@ -197,6 +303,8 @@ class GameSpec:
     phases: tuple[str, ...] | None = None
     features: tuple[str, ...] | None = None
     strong: str = "heuristic"
+    hidden_zones: Sequence[HiddenZone] | Callable[[tuple, int], Sequence[HiddenZone]] | None \
+        = None
 
     def __post_init__(self):
         if not self.end_reasons or self.end_reasons[TIMEOUT] != "timeout":
@@ -262,6 +370,13 @@ class GameSpec:
         """Whether the game gives the optional ``features`` kernel and names its entries
         (``docs/learning.md``): the learnt players need it."""
         return self.features is not None and hasattr(self.rules, "features")
+
+    def zones(self, params: tuple, n_players: int) -> tuple[HiddenZone, ...] | None:
+        """The game's hidden zones for these parameters (None: not declared)."""
+        zones = self.hidden_zones
+        if callable(zones):
+            zones = zones(params, n_players)
+        return None if zones is None else tuple(zones)
 
     @property
     def has_phases(self) -> bool:

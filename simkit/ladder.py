@@ -75,11 +75,15 @@ class LadderSpec:
     trace: int | str = 0
     """Games of each level's self-play traced turn by turn (``--trace-turns``; "all"): the
     feel of the game at every level of skill."""
+    model_mismatch: bool = False
+    """``--model-mismatch ok``: a learned level plays the model of the default data."""
+    train: str = ""
+    """``--train BUDGET``: learned levels play a model fine-tuned for the ladder's data."""
 
     @classmethod
     def make(cls, game: str, players: int, strategies, games: int, level_games: int | None =
-             None, seed: int = 0, overrides: dict | None = None, weights=None, trace=0
-             ) -> LadderSpec:
+             None, seed: int = 0, overrides: dict | None = None, weights=None, trace=0,
+             model_mismatch: bool = False, train: str = "") -> LadderSpec:
         """Build and check a ladder: every strategy plays the game, two at least, none twice;
         every run it will play is checked before any game is played."""
         spec = registry.get_game(game)
@@ -90,10 +94,16 @@ class LadderSpec:
                                      else strategies)]
         names = [n for n in names if n]
         w = [parse_weight(x) for x in weights or ()]
+        if train:
+            from simkit.tune import parse_budget
+
+            parse_budget(train)
         canon = []
         for n in names:  # each checked, and named with its budget (ismcts -> ismcts@400)
             canon.append(RunSpec.make(game, players, 1, seed, [n] * players, overrides,
-                                      False, _weights_for(w, [n])).strategies[0])
+                                      False, _weights_for(w, [n]),
+                                      model_mismatch=bool(model_mismatch or train)
+                                      ).strategies[0])
         if len(set(canon)) < 2:
             raise SimkitError("a ladder needs at least two different strategies, e.g. "
                               "--strategies random,heuristic; "
@@ -119,7 +129,11 @@ class LadderSpec:
         lv = games if level_games is None else level_games
         check_trace(spec, trace, lv)
         ladder = cls(game, players, tuple(canon), games, lv, seed, frozen, tuple(w),
-                     "all" if trace == "all" else int(trace or 0))
+                     "all" if trace == "all" else int(trace or 0), bool(model_mismatch),
+                     train or "")
+        if train and not ladder.learned_slots():
+            raise SimkitError(f"--train fits the model that learned plays; no level of this "
+                              f"ladder is learned (its levels: {', '.join(canon)})")
         if len(ladder.schedule()) > MAX_RUNS:
             raise SimkitError(f"this ladder would play {len(ladder.schedule()):,} runs (tables "
                               f"x seat arrangements), more than {MAX_RUNS:,}; give fewer "
@@ -131,7 +145,8 @@ class LadderSpec:
     def with_games(self, games: int, level_games: int) -> LadderSpec:
         trace = self.trace if self.trace == "all" else min(int(self.trace), level_games)
         return LadderSpec(self.game, self.players, self.strategies, games, level_games,
-                          self.seed, self.overrides, self.weights, trace)
+                          self.seed, self.overrides, self.weights, trace, self.model_mismatch,
+                          self.train)
 
     def tables(self) -> list[tuple[int, ...]]:
         """The tables of the round robin: multisets of ``players`` strategy indices with as
@@ -162,9 +177,32 @@ class LadderSpec:
         trace = 0
         if m.part == "level" and self.trace:
             trace = m.games if self.trace == "all" else min(int(self.trace), m.games)
-        return RunSpec.make(self.game, self.players, m.games, self.seed, list(m.seats),
-                            dict(self.overrides), False,
-                            _weights_for(self.weights, m.seats), self.strategies, trace)
+        from simkit.tune import learned_run
+
+        return learned_run(self.game, self.players, m.games, self.seed, list(m.seats),
+                           dict(self.overrides), False,
+                           _weights_for(self.weights, m.seats), mismatch=self.model_mismatch,
+                           train=self.train, train_seed=self.seed,
+                           compile_with=self.strategies, trace=trace)
+
+    def learned_slots(self) -> list[str]:
+        """The levels played by a model (``learned``)."""
+        from simkit.tune import learned_slots
+
+        return learned_slots(self.game, self.strategies)
+
+    def tunings(self) -> list:
+        """``--train``: the fine-tuning (``simkit.tune.Plan``) of each learned level's model
+        for the ladder's data; none without ``--train``."""
+        from simkit.tune import model_files, parse_budget, plan_tuning
+
+        if not self.train:
+            return []
+        files = model_files(f"{s}.{k}={v}" for s, k, v in self.weights)
+        return [plan_tuning(self.game, self.players, dict(self.overrides),
+                            parse_budget(self.train), self.seed,
+                            files.get(n, files.get(registry.split_budget(n)[0])))
+                for n in self.learned_slots()]
 
     def as_dict(self) -> dict:
         from simkit import data
@@ -179,7 +217,9 @@ def _weights_for(weights, seats) -> list[str]:
     """The ``--weight`` items that apply to a run seating ``seats`` (``heuristic.*`` also
     where a search plays: its rollouts use the heuristic)."""
     targets = set(seats) | {registry.split_budget(s)[0] for s in seats}
-    search = any(registry.split_budget(s)[0] in ("mc", "ismcts") for s in seats)
+    game_strategies = registry.strategies_for("")  # the generic ones: the searches
+    search = any(getattr(game_strategies.get(registry.split_budget(s)[0]), "searches", False)
+                 for s in seats)
     return [f"{s}.{k}={v}" for s, k, v in weights
             if s in targets or (search and s == "heuristic")]
 
@@ -188,15 +228,17 @@ def _weights_for(weights, seats) -> list[str]:
 # the estimate
 
 
-def measure_costs(ladder: LadderSpec, seconds: float = PROBE_SECONDS) -> dict[str, float]:
+def measure_costs(ladder: LadderSpec, seconds: float = PROBE_SECONDS, show: bool = True
+                  ) -> dict[str, float]:
     """Seconds a game of each strategy in self-play on one thread, from a brief sample
-    (games of the level's own run, played and dropped; compiling is not counted)."""
-    from simkit.runner import plan, play_chunk
+    (games of the level's own run, played and dropped; compiling is not counted, and is
+    announced when ``show``)."""
+    from simkit.runner import first_play, plan, play_chunk
 
     costs = {}
     for name in ladder.strategies:
         p = plan(ladder.run_spec(Match("level", 0, (name,) * ladder.players, 1, "")))
-        play_chunk(p, 0, 1)  # compile, or load from numba's cache
+        first_play(p, show)  # compile, or load from numba's cache
         started, played = time.perf_counter(), 0
         while played < 1 or (time.perf_counter() - started < seconds and played < 10_000):
             count = 1 if played < 4 else min(4 * played, 2_000)
@@ -224,15 +266,113 @@ def half_width(games: int) -> float:
 
 
 def games_for_time(ladder: LadderSpec, costs: dict[str, float], workers: int,
-                   seconds: float) -> LadderSpec:
+                   seconds: float, overhead: float = 0.0) -> LadderSpec:
     """The ladder with ``games`` (a table; the levels the same) as large as ``seconds`` of
-    play on ``workers`` threads allows, and at least one game an arrangement."""
-    unit = ladder.with_games(10_000, 10_000)
-    per_game = estimate(unit, costs, workers)["seconds"] / 10_000
-    fewest = max(len(set(permutations(t))) for t in ladder.tables())
-    n = max(fewest, int(seconds / per_game) if per_game > 0 else fewest)
+    play on ``workers`` threads allows, less ``overhead`` seconds that do not depend on the
+    game counts, and at least one game an arrangement."""
+    per_game = seconds_a_game(ladder, costs, workers)
+    fewest = smallest(ladder).games
+    n = max(fewest, int((seconds - overhead) / per_game) if per_game > 0 else fewest)
     n = min(n, 10**8)
     return ladder.with_games(n, n)
+
+
+def seconds_a_game(ladder: LadderSpec, costs: dict[str, float], workers: int) -> float:
+    """The estimated wall seconds one more game a table (and a level) adds to ``ladder``."""
+    return estimate(ladder.with_games(10_000, 10_000), costs, workers)["seconds"] / 10_000
+
+
+def smallest(ladder: LadderSpec) -> LadderSpec:
+    """The smallest ladder of these strategies: one game an arrangement of the table with the
+    most arrangements (every table plays as many games), and as many a level."""
+    fewest = max(len(set(permutations(t))) for t in ladder.tables())
+    return ladder.with_games(fewest, fewest)
+
+
+# ---------------------------------------------------------------------------------------------
+# a ladder within --time (see simkit.clock)
+
+RUN_OVERHEAD = 0.5
+"""Wall seconds a ladder's run costs beyond playing its games (its plan, its first chunk,
+its folder written): 0.47 s a run, measured on the 2-core machine at load 6 (play_seconds
+minus run_seconds of avalon random,heuristic,mc@10, 9 runs). A first pass measures it."""
+SUMMARY_SECONDS = (2.5, 0.1)
+"""Seconds of the ladder's summary (ratings, balance by skill): a base and a run's share
+(2.1 s for 9 runs, scipy imported, same machine and load)."""
+REPORT_SECONDS = (5.0, 0.3)
+"""Seconds of ``--report``'s HTML section (4.4 s for 9 runs, matplotlib imported)."""
+PILOT_SHARE = 0.2
+"""The share of the games that fit by the strategies' measured costs that a first pass
+plays; the second grows every run to what the first pass's own pace says fits (a strategy
+timed on one thread alone says little of a busy machine's two)."""
+PILOT_FEWEST = 4
+"""A first pass is played only when the estimate allows this many times the smallest
+ladder's games: below it, one pass (a small budget's tolerance is 30 s)."""
+
+
+def reserve_seconds(ladder: LadderSpec, report: bool) -> float:
+    """Seconds kept, out of a time budget, for what follows the games: the summary, and the
+    report with ``report``."""
+    runs = len(ladder.schedule())
+    base, each = SUMMARY_SECONDS
+    out = base + each * runs
+    if report:
+        base, each = REPORT_SECONDS
+        out += base + each * runs
+    return out
+
+
+def refuse_budget(ladder: LadderSpec, budget, reserve: float, play: float | None = None
+                  ) -> None:
+    """One line (exit 2) unless the smallest ladder fits in what is left of ``budget``:
+    ``play`` its estimated seconds of games when the strategies have been timed (else only
+    its runs' overhead is counted), ``reserve`` those of its summary and report."""
+    small = smallest(ladder)
+    runs = len(small.schedule())
+    need = runs * RUN_OVERHEAD + (play or 0.0) + reserve
+    left = budget.left()
+    if need <= left:
+        return
+    spent = budget.elapsed()
+    at_least = math.ceil((spent + need) * 1.2 / 10) * 10  # seconds, a round number
+    at_least = f"{at_least}s" if at_least < 300 else f"{math.ceil(at_least / 60)}m"
+    timed = (f"compiling and timing the strategies took {say_duration(spent)}, "
+             if play is not None else f"{say_duration(spent)} are spent already, ")
+    raise SimkitError(
+        f"--time {say_duration(budget.seconds)} cannot fit even the smallest ladder of "
+        f"{', '.join(ladder.strategies)} ({small.games} games a table, {runs} runs): {timed}"
+        f"its games and runs need about {say_duration(need - reserve)} and its summary"
+        f"{' and report' if reserve > reserve_seconds(ladder, False) else ''} "
+        f"{say_duration(reserve)}; give --time {at_least} or more, fewer "
+        "strategies, or --games")
+
+
+def first_pass(ladder: LadderSpec, costs: dict[str, float], workers: int, left: float,
+               reserve: float) -> tuple[LadderSpec, bool]:
+    """The ladder to play first within ``left`` seconds (less ``reserve``), and whether it
+    is a first pass that a second will grow (``grow_to``): ``PILOT_SHARE`` of the games the
+    measured costs say fit, or all of them when that is too few to learn a pace from."""
+    runs = len(ladder.schedule())
+    fitted = games_for_time(ladder, costs, workers, left - reserve, runs * RUN_OVERHEAD)
+    fewest = smallest(ladder).games
+    if fitted.games < PILOT_FEWEST * fewest:
+        return fitted, False
+    n = max(fewest, int(fitted.games * PILOT_SHARE))
+    return ladder.with_games(n, n), True
+
+
+def grow_to(games: int, play_seconds: float, run_seconds: float, left: float,
+            reserve: float) -> int:
+    """Games a table after a first pass of ``games`` that took ``play_seconds`` of wall
+    time, ``run_seconds`` of them playing: its pace (run seconds a game a table) carries on
+    for the games added, and its overhead (the rest) is paid again, since every run is
+    written again; never fewer games than were played."""
+    overhead = max(0.0, play_seconds - run_seconds)
+    pace = run_seconds / games if games else 0.0
+    room = left - reserve - overhead
+    if pace <= 0 or room <= 0:
+        return games
+    return min(games + int(room / pace), 10**8)
 
 
 MAX_TIME = 7 * 24 * 3600
@@ -295,7 +435,8 @@ def check_resume(ladder: LadderSpec, out: Path, games_given: bool) -> LadderSpec
                                    int(old.get("level_games", ladder.level_games)))
     new = ladder.as_dict()
     diff = [k for k in new if json.dumps(new[k], default=str) !=
-            json.dumps(old.get(k), default=str)]
+            json.dumps(old.get(k), default=str)
+            and not (k not in old and new[k] in (False, ""))]  # added since, at its default
     if diff:
         k = diff[0]
         raise SimkitError(f"--resume: {out} was played with {k} {old.get(k)!r}, not "
@@ -305,12 +446,16 @@ def check_resume(ladder: LadderSpec, out: Path, games_given: bool) -> LadderSpec
 
 def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
                scheduler: Any = None, progress: bool = False, costs: dict | None = None,
-               estimate_: dict | None = None, resume: bool = False) -> dict:
+               estimate_: dict | None = None, resume: bool = False, final: bool = True
+               ) -> dict:
     """Play every run of ``ladder`` missing from ``out`` and write the ladder folder.
 
     Returns ladder.json's contents. ``out`` has been checked (``folders.check_output``)
-    by the caller, or is the ladder to resume. On Ctrl-C the finished runs are kept and
-    ``RunInterrupted``'s subclass ``LadderInterrupted`` is raised."""
+    by the caller, or is the ladder to resume. A run that ``out`` holds complete with fewer
+    games is grown to the ladder's (game ``i`` of a run does not depend on its count: the
+    games are those of a ladder played at once). ``final``: False for a first pass that
+    another will grow (no summary; the ladder is not complete). On Ctrl-C the finished runs
+    are kept and ``RunInterrupted``'s subclass ``LadderInterrupted`` is raised."""
     from simkit.runner import _versions, run_games
 
     out = Path(out)
@@ -333,9 +478,11 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
                "estimate": estimate_, "versions": _versions(), "complete": False,
                "workers": workers}
         folders.write_json(out / "ladder.json", doc)
+        played = {i: _grows(out / schedule[i].folder, specs[i]) for i in todo}
         bar = None
         if progress and todo:
-            bar = progress_bar(sum(schedule[i].games for i in todo), f"{ladder.game} ladder")
+            bar = progress_bar(sum(schedule[i].games - played[i] for i in todo),
+                               f"{ladder.game} ladder")
         started = time.perf_counter()
         try:
             for i in todo:
@@ -347,7 +494,8 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
                 folder.parent.mkdir(parents=True, exist_ok=True)
                 try:
                     run_games(specs[i], out=folder, workers=workers, scheduler=scheduler,
-                              progress=progress, overwrite=True, bar=bar)
+                              progress=progress, overwrite=not played[i], bar=bar,
+                              resume=bool(played[i]), grow=bool(played[i]))
                 except RunInterrupted as exc:  # this run is kept whole if it finished
                     done = todo.index(i) + bool(exc.result.meta.get("complete"))
                     raise LadderInterrupted(out, done, len(todo)) from exc
@@ -360,6 +508,9 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
         # the runs' own play, from their run.json: the rest is the ladder's overhead
         doc["run_seconds"] = round(sum((_meta(out / m.folder) or {}).get("elapsed_seconds", 0)
                                        for m in schedule), 3)
+        if not final:
+            folders.write_json(out / "ladder.json", doc)
+            return doc
         from simkit.reports.ladder import summarise
 
         t0 = time.perf_counter()
@@ -375,6 +526,22 @@ def run_ladder(ladder: LadderSpec, out: Path, workers: int | None = None,
         return doc
     finally:
         lock.release()
+
+
+def _grows(folder: Path, run: RunSpec) -> int:
+    """The games of the complete run in ``folder`` that ``run`` continues (its settings
+    but fewer games: a first pass of a ladder within --time), else 0 (it is played afresh)."""
+    from simkit.runner import _as_recorded, _recorded_spec
+
+    meta = _meta(folder)
+    have = _recorded_spec(meta) if isinstance(meta, dict) else None
+    if not have or meta.get("complete") is not True:
+        return 0
+    games = have.get("games")
+    want = _as_recorded(run)
+    if not isinstance(games, int) or games >= run.games or {**have, "games": run.games} != want:
+        return 0
+    return games
 
 
 class LadderInterrupted(KeyboardInterrupt):

@@ -342,7 +342,30 @@ def _candidates(spec, players: int, digest: str) -> list[tuple[Path, str]]:
 
 
 def _fits(model: Model, version: str, digest: str) -> bool:
-    return model.card["game_version"] == version and model.card["data_digest"] == digest
+    return _fits_card(model.card, version, digest)
+
+
+def _fits_card(card: dict, version: str, digest: str) -> bool:
+    """Whether a model's card is of this VERSION of the game and this data."""
+    return card["game_version"] == version and card["data_digest"] == digest
+
+
+def has_model(spec, players: int, data_digest: str | None = None) -> bool:
+    """Whether a model fits ``spec`` at ``players`` on the data of ``data_digest`` (None:
+    the default data): the user's (simkit's cache) or the shipped one, of this VERSION and
+    data. A file that cannot be read is no model."""
+    from simkit import data
+
+    digest = data_digest or data.data_digest(spec.data)
+    for path, _ in _candidates(spec, players, digest):
+        if path.is_file():
+            try:
+                card = read_model(path, spec.name, players, tuple(spec.features or ())).card
+            except SimkitError:
+                continue
+            if _fits_card(card, spec.version, digest):
+                return True
+    return False
 
 
 def find_model(spec, players: int, data_digest: str, default_digest: str,
@@ -387,9 +410,10 @@ def _mismatch_line(model: Model, name: str, version: str, digest: str, default: 
         what = "the default data, not this run's (--set or --cards)"
     else:
         what = f"other data (digest {c['data_digest']}) than this run's ({digest})"
-    return (f"the model {name} was trained on {what}: train one for this data with "
-            f"`simkit train {c['game']} --players {c['players']}` and the run's --set and "
-            "--cards, or play it anyway with --model-mismatch ok")
+    return (f"the model {name} was trained on {what}: fine-tune one for this data first "
+            f"with --train (e.g. --train 5000g), or train one with `simkit train "
+            f"{c['game']} --players {c['players']}` and the run's --set and --cards, or play "
+            "it anyway with --model-mismatch ok")
 
 
 # ---------------------------------------------------------------- one decision from Python

@@ -257,8 +257,22 @@ def check_learnable(game: str, name: str = "learned") -> None:
             f"strategies: {', '.join(others)}")
 
 
-def strong_strategy(game: str) -> str:
-    """The game's strong fast player (``GameSpec.strong``), or ``random`` when the game
-    has no strategy of that name (a plugin without a heuristic)."""
-    name = get_game(game).strong
-    return name if name in strategies_for(game) else "random"
+def strong_strategy(game: str, players: int = 2, data_digest: str | None = None,
+                    varied_data: bool = False) -> str:
+    """The game's strong fast player at ``players`` (``GameSpec.strong``) for data of
+    ``data_digest`` (None: the default data). A strong player that plays by a model
+    (``learned``) counts only where a model of that player count, VERSION and data exists
+    (the game ships 2-player models; a user's ``simkit train`` adds others), and not when
+    the data will vary (``varied_data``: ``sensitivity --assumptions``, whose every point has
+    data no model was trained on); elsewhere the heuristic plays, as it does in a game with
+    no strategy of that name; ``random`` when the game has no heuristic either (a plugin)."""
+    from simkit import learn
+
+    spec = get_game(game)
+    known = strategies_for(game)
+    name = spec.strong
+    if name in known and known[name].search == "learned" and (
+            varied_data or not learn.has_model(spec, players, data_digest)):
+        name = "heuristic"
+    return name if name in known else "random"
+

@@ -19,6 +19,12 @@ the conversion happens here, once, where the tables are built. A run folder hold
                    run then stays small (runs of zeros compress to almost nothing)
     trace.parquet  only in a traced run (``--trace-turns``): a row per traced game and turn,
                    game, turn (0 = the start, the last the final state), progress_s<s>
+    decisions.parquet  only in a run with ``--log-decisions N``: a row per decision of its
+                   first N games, in play order: game, decision (0, 1, ... within the game),
+                   turn (completed turns before it), seat (1..P), phase, strategy (the
+                   seat's), move (the game's code), label (the game's ``move_label``, else
+                   "move N"), legal_moves (1: forced, no strategy asked), progress (the
+                   deciding seat's before it, NaN for a game without ``progress``)
     run.json       ``schema_version``, the game and its version, every data value with its
                    source, strategies, seeds, backend, package versions, elapsed time, and
                    ``complete``
@@ -75,6 +81,8 @@ class Chunk:
     curve: np.ndarray | None = None  # float32[T, max_turns + 1, P]: the first T games' trace
     king: np.ndarray | None = None  # int32[K, P]: the first K games' kingmaker decisions
     pivotal: np.ndarray | None = None  # int32[K, P]: and their pivotal decisions
+    log: np.ndarray | None = None  # int32[R, 5]: the first games' decisions (decision_log)
+    log_progress: np.ndarray | None = None  # float32[R]: the deciding seat's progress
 
 
 def winners(ranks: np.ndarray, teams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -198,6 +206,45 @@ def trace_table(chunk: Chunk) -> pa.Table | None:
     return pa.table(cols)
 
 
+LOG_COLUMNS = ("game", "decision", "turn", "seat", "phase", "strategy", "move", "label",
+               "legal_moves", "progress")
+"""The columns of decisions.parquet (see the module docstring)."""
+
+
+def decisions_table(chunk: Chunk, strategy_names, phases, label) -> pa.Table | None:
+    """The decision log of a chunk (None when it logs none), a row per decision of its
+    first games: ``chunk.log`` (``runner.decision_log``) with each row's game and decision
+    number found from the games' decision counts, its seat's strategy from ``chunk.codes``,
+    and ``label(move)`` made once per distinct move (labels are a dictionary column)."""
+    if chunk.log is None:
+        return None
+    log = chunk.log
+    per_game = chunk.decisions.astype(np.int64)
+    ends = np.cumsum(per_game)
+    logged = int(np.searchsorted(ends, len(log), side="left")) + 1 if len(log) else 0
+    rows = per_game[:logged]
+    game = np.repeat(np.arange(logged, dtype=np.int64), rows)
+    starts = np.repeat(np.cumsum(rows) - rows, rows)
+    seat = log[:, 1]
+    codes, where = np.unique(log[:, 3], return_inverse=True)
+    cols = {
+        "game": _column(game + chunk.start),
+        "decision": _column((np.arange(len(log)) - starts).astype(np.int32)),
+        "turn": _column(log[:, 0]),
+        "seat": _column((seat + 1).astype(np.int8)),
+        "phase": pa.DictionaryArray.from_arrays(_column(log[:, 2]), _strings(phases)),
+        "strategy": pa.DictionaryArray.from_arrays(
+            _column(chunk.codes[game, seat].astype(np.int32)), _strings(strategy_names)),
+        "move": _column(log[:, 3]),
+        "label": pa.DictionaryArray.from_arrays(
+            _column(where.astype(np.int32).reshape(-1)),
+            _strings([label(int(m)) for m in codes])),
+        "legal_moves": _column(log[:, 4]),
+        "progress": _column(chunk.log_progress),
+    }
+    return pa.table(cols)
+
+
 def items_table(chunk: Chunk, item_columns) -> pa.Table:
     g, p, k = chunk.items.shape
     flat = np.minimum(chunk.items.reshape(g * p, k), 65535).astype(np.uint16)
@@ -225,8 +272,9 @@ ROW_GROUP = 2_000
 """The fewest games of a row group of games.parquet (but the last), see ``RunWriter.write``."""
 AGAIN = "play the run again with --overwrite instead of --resume"
 """What a folder that --resume cannot continue leaves to do (the end of its one line)."""
-TABLE_NAMES = ("games", "items", "trace")
-"""The tables of a run folder, each ``NAME.parquet`` (a trace only in a traced run)."""
+TABLE_NAMES = ("games", "items", "trace", "decisions")
+"""The tables of a run folder, each ``NAME.parquet`` (a trace only in a traced run, a
+decision log only in a run that logs)."""
 
 
 def check_tables(folder: Path, games: int, players: int, schemas: dict[str, pa.Schema | None]
@@ -319,10 +367,12 @@ class RunWriter:
         self._writers: dict[str, pq.ParquetWriter] = {}  # table name -> its file's writer
         self._pending: list[tuple[pa.Table, pa.Table]] = []
         self._pending_trace: list[pa.Table] = []
+        self._pending_log: list[pa.Table] = []
         self._pending_rows = 0
         self.rows = 0
 
-    def write(self, games: pa.Table, items: pa.Table, trace: pa.Table | None = None) -> None:
+    def write(self, games: pa.Table, items: pa.Table, trace: pa.Table | None = None,
+              decisions: pa.Table | None = None) -> None:
         """Add a chunk's tables. Small chunks (a search plays four games at a time) are
         gathered into row groups of at least ``ROW_GROUP`` games: a row group per chunk
         made files that took a tenth of a second to read back. What is gathered is
@@ -330,6 +380,8 @@ class RunWriter:
         self._pending.append((games, items))
         if trace is not None:
             self._pending_trace.append(trace)
+        if decisions is not None:
+            self._pending_log.append(decisions)
         self._pending_rows += games.num_rows
         self.rows += games.num_rows
         if self._pending_rows >= ROW_GROUP:
@@ -354,6 +406,10 @@ class RunWriter:
             trace = pa.concat_tables(self._pending_trace).combine_chunks()
             self._pending_trace = []
             self._write("trace", trace)
+        if self._pending_log:
+            log = pa.concat_tables(self._pending_log).combine_chunks()
+            self._pending_log = []
+            self._write("decisions", log)
 
     def copy_from(self, folder: Path) -> None:
         """Start with the tables of the run folder ``folder`` (an interrupted run being
@@ -364,7 +420,7 @@ class RunWriter:
         for name in TABLE_NAMES:
             path = Path(folder) / f"{name}.parquet"
             if not path.is_file():
-                continue  # only a traced run has a trace.parquet
+                continue  # only a traced run has a trace.parquet (a logging one decisions)
             source = _read_or_refuse(path, pq.ParquetFile, path)
             for i in range(source.num_row_groups):
                 self._write(name, _read_or_refuse(path, source.read_row_group, i))
@@ -411,6 +467,9 @@ class RunResult:
     trace: pd.DataFrame | None = None
     """The traced games' progress, a row per game and turn (``trace_table``); None for a
     run without a trace."""
+    decisions: pd.DataFrame | None = None
+    """The decision log, a row per decision of the logged games (``decisions_table``); None
+    for a run that logs none (``read_run`` leaves it unread: ``read_decisions``)."""
 
 
 def read_meta(folder: Path) -> dict:
@@ -564,6 +623,9 @@ def check_run(folder: Path) -> dict:
     trace = folder / "trace.parquet"
     if trace.is_file():
         check_trace(trace, meta)
+    log = folder / "decisions.parquet"
+    if log.is_file():
+        check_decisions(log)
     return meta
 
 
@@ -671,6 +733,29 @@ def check_trace(path: Path, meta: dict) -> None:
     if missing:
         raise SimkitError(f"{path} is not a simkit trace table (no {', '.join(missing)}); "
                           "play the run again")
+
+
+def check_decisions(path: Path) -> None:
+    """``SimkitError`` unless ``path`` is a readable decision log with its columns."""
+    schema, _ = _parquet_schema(path, "decisions")
+    missing = [c for c in LOG_COLUMNS if c not in schema.names]
+    if missing:
+        raise SimkitError(f"{path} is not a simkit decision log (no {', '.join(missing)}); "
+                          "play the run again")
+    _integers(schema, ["game", "decision", "turn", "seat", "move", "legal_moves"], path,
+              "decisions")
+
+
+def read_decisions(folder: Path) -> pd.DataFrame | None:
+    """A run folder's decisions.parquet (a row per logged decision), or None when the run
+    logged none."""
+    path = Path(folder) / "decisions.parquet"
+    if not path.is_file():
+        return None
+    try:
+        return pq.read_table(path).to_pandas()
+    except Exception as exc:  # noqa: BLE001 - a damaged parquet file is the user's problem
+        raise SimkitError(f"{path} is unreadable: {exc}") from exc
 
 
 def read_items_batches(items, columns: list[str], batch_rows: int):

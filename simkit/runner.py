@@ -39,6 +39,7 @@ from simkit.results import (
     RunResult,
     RunWriter,
     check_tables,
+    decisions_table,
     games_table,
     items_table,
     trace_table,
@@ -80,6 +81,29 @@ def check_trace(spec, trace, games: int) -> int:
                           "(branching factor, forced moves, timeouts) are in every run. "
                           "docs/adding-a-game.md says how to add one")
     return trace
+
+
+MAX_LOGGED = 100_000
+"""The most games ``--log-decisions`` logs: a row a decision, so 100,000 games of a long
+game is already tens of millions of rows (docs/metrics.md)."""
+
+
+def check_log(log, games: int) -> int:
+    """The number of games ``--log-decisions`` asks to log (the run's first; ``"all"``:
+    every game), at most ``MAX_LOGGED`` and at most the run's games."""
+    if log in (0, None, "0"):
+        return 0
+    log = games_or_all(log, "--log-decisions")
+    if log == "all":
+        log = games
+    if log > MAX_LOGGED:
+        raise SimkitError(f"--log-decisions {log:,} is more than the {MAX_LOGGED:,} games a "
+                          f"decision log may hold (a row a decision); give at most "
+                          f"{MAX_LOGGED:,}")
+    if log > games:
+        raise SimkitError(f"--log-decisions {log:,} is more games than the run has "
+                          f"({games:,}); give at most {games:,}, or 'all'")
+    return log
 
 
 def check_kingmaking(kingmaking, games: int, players: int) -> int:
@@ -150,6 +174,13 @@ MODEL_WEIGHT = "model"
 """``--weight learned.model=FILE``: the model file a ``learned`` seat plays."""
 
 
+def model_slots(game: str, slots) -> list[str]:
+    """The slots of ``slots`` whose strategy plays by a learnt model (``learned``): each
+    gets one (``learned_models``), and ``--train`` fine-tunes it (``simkit.tune``)."""
+    specs = registry.strategies_for(game)
+    return [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+
+
 def learned_models(game: str, players: int, slots, weights, params, mismatch_ok: bool,
                    given: dict | None = None) -> tuple[tuple[str, str], ...]:
     """The model of each slot played by ``learned`` (``simkit.learn.find_model``: the file of
@@ -158,8 +189,7 @@ def learned_models(game: str, players: int, slots, weights, params, mismatch_ok:
     RunSpec's ``models``: ((slot, digest), ...)."""
     from simkit import learn
 
-    specs = registry.strategies_for(game)
-    learned = [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+    learned = model_slots(game, slots)
     files = {}
     for sname, wname, v in weights:
         if wname != MODEL_WEIGHT:
@@ -245,14 +275,17 @@ class RunSpec:
     model_mismatch: bool = False
     """``--model-mismatch ok``: a learned seat may play a model of other data or another
     VERSION of the game than the run's (the model of the default data, without a file)."""
+    log_decisions: int = 0
+    """How many games (the run's first) log a row per decision (``--log-decisions``,
+    decisions.parquet); logging replays a game and never changes it."""
 
     @classmethod
     def make(cls, game, players, games, seed=0, strategies="random", overrides=None,
              rotate=True, weights=None, compile_with=(), trace=0, kingmaking=0,
-             model_mismatch=False, models=None) -> RunSpec:
-        """Build and validate a RunSpec from user-facing arguments; ``trace`` and
-        ``kingmaking`` are a number of games or ``"all"``; ``models`` (slot -> a
-        ``simkit.learn.Model``) gives learned seats their model without a file."""
+             model_mismatch=False, models=None, log_decisions=0) -> RunSpec:
+        """Build and validate a RunSpec from user-facing arguments; ``trace``,
+        ``kingmaking`` and ``log_decisions`` are a number of games or ``"all"``; ``models``
+        (slot -> a ``simkit.learn.Model``) gives learned seats their model without a file."""
         spec = registry.get_game(game)
         if players not in spec.players:
             raise SimkitError(f"{game} is for {', '.join(map(str, spec.players))} players, "
@@ -275,10 +308,11 @@ class RunSpec:
         extra = tuple(sorted({registry.split_budget(n)[0] for n in compile_with}))
         traced = check_trace(spec, trace, games)
         kings = check_kingmaking(kingmaking, games, players)
+        logged = check_log(log_decisions, games)
         if kings:
             check_kingmaking_strategies(game, names)
         run = cls(game, players, games, seed, tuple(names), frozen, rotate, tuple(w), extra,
-                  traced, kings, found, bool(model_mismatch))
+                  traced, kings, found, bool(model_mismatch), logged)
         plan(run)  # compile the parameters now, so a bad value fails before any output
         return run
 
@@ -525,7 +559,29 @@ def play_chunk(p: Plan, start: int, count: int) -> Chunk:
                                        last_seats(c.ranks[:kings]))
     if p.search_nodes:
         c.search = ws.stats.copy()
+    logged = max(0, min(start + count, p.run.log_decisions) - start)
+    if logged:  # after the search statistics: the replay searches again
+        c.log, c.log_progress = decision_log(p, c, logged, arrays)
     return c
+
+
+def decision_log(p: Plan, c: Chunk, logged: int, arrays) -> tuple[np.ndarray, np.ndarray]:
+    """The decision log of the chunk's first ``logged`` games (``log_batch``): int32[R, 5]
+    (turn, seat, phase, move, legal moves) and float32[R] (the deciding seat's progress),
+    a row per decision in game order."""
+    n, k = p.run.players, len(p.item_columns)
+    offsets = np.zeros(logged + 1, np.int64)
+    np.cumsum(c.decisions[:logged], out=offsets[1:])
+    rows = int(offsets[-1])
+    out = np.empty((rows, 5), np.int32)
+    progress = np.empty(rows, np.float32)
+    size = p.state_size
+    p.driver.module.log_batch(
+        p.compiled, n, c.seeds[:logged], c.codes[:logged], p.kernels, p.weights, p.max_turns,
+        np.empty(size, np.int32), np.empty(size, np.int32), np.empty(p.max_moves, np.int32),
+        np.empty(1 + n, np.uint64), np.zeros((n, k), np.int32), arrays,
+        np.empty(n, np.float64), offsets, out, progress)
+    return out, progress
 
 
 def last_seats(ranks: np.ndarray) -> np.ndarray:
@@ -594,15 +650,29 @@ def models_meta(p: Plan) -> dict | None:
                      "default_data": card["data_digest"] == data.data_digest(spec.data),
                      "mismatch": card["data_digest"] != digest
                      or card["game_version"] != spec.version}
+        trained = card.get("training") or {}
+        if trained.get("from"):  # fine-tuned for this data (--train): from which model
+            out[slot].update(trained_from=trained["from"], training=trained.get("command"))
     return out
 
 
 def tables(p: Plan, chunk: Chunk) -> tuple[pa.Table, pa.Table, pa.Table | None]:
-    """The games, items and trace tables of a played chunk (no trace: None)."""
+    """The games, items, trace and decisions tables of a played chunk (no trace, no log:
+    None)."""
     spec = registry.get_game(p.run.game)
     return (games_table(chunk, p.slots, spec.teams(p.run.players),
                         spec.end_reasons, p.phases, p.run.kingmaking > 0),
-            items_table(chunk, p.item_columns), trace_table(chunk))
+            items_table(chunk, p.item_columns), trace_table(chunk),
+            decisions_table(chunk, p.slots, p.phases, move_labels(p)))
+
+
+def move_labels(p: Plan) -> Callable[[int], str]:
+    """The label of a move code in the decision log: the game's ``move_label`` (``simkit.game``)
+    with the run's parameters, or "move N" for a game without it."""
+    spec = registry.get_game(p.run.game)
+    if spec.move_label is None:
+        return lambda move: f"move {move}"
+    return lambda move: spec.move_label(p.compiled, p.run.players, move)
 
 
 def table_schemas(p: Plan) -> dict[str, pa.Schema | None]:
@@ -613,14 +683,17 @@ def table_schemas(p: Plan) -> dict[str, pa.Schema | None]:
     chunk = Chunk(0, np.zeros(0, np.uint64), np.zeros((0, n), np.int32), none, none, none,
                   np.zeros((0, n)), np.zeros((0, n), np.int32), np.zeros((0, n, k), np.int32),
                   counts=np.zeros((0, len(p.phases), 4), np.int64),
-                  curve=np.zeros((0, p.max_turns + 1, n), np.float32) if p.run.trace else None)
-    games, items, trace = tables(p, chunk)
+                  curve=np.zeros((0, p.max_turns + 1, n), np.float32) if p.run.trace else None,
+                  log=np.zeros((0, 5), np.int32) if p.run.log_decisions else None,
+                  log_progress=np.zeros(0, np.float32))
+    games, items, trace, log = tables(p, chunk)
     return {"games": games.schema, "items": items.schema,
-            "trace": trace.schema if trace is not None else None}
+            "trace": trace.schema if trace is not None else None,
+            "decisions": log.schema if log is not None else None}
 
 
-def play_and_tabulate(p: Plan, start: int, count: int) -> tuple[Chunk, pa.Table, pa.Table,
-                                                                 pa.Table | None]:
+def play_and_tabulate(p: Plan, start: int, count: int
+                      ) -> tuple[Chunk, pa.Table, pa.Table, pa.Table | None, pa.Table | None]:
     """What a local thread runs: play a chunk and build its tables, so that the thread
     writing the run folder only writes."""
     chunk = play_chunk(p, start, count)
@@ -765,22 +838,15 @@ def progress_bar(total: int, desc: str, initial: int = 0):
                 dynamic_ncols=True, mininterval=0.5, file=sys.stderr)
 
 
-@contextmanager
-def _compile_notice(game: str, show: bool, after: float = 1.0):
-    """Say on stderr that kernels are being compiled when loading them takes longer than
-    ``after`` seconds (a first run, or the first after a source change)."""
-    timer = None
-    if show:
-        timer = threading.Timer(after, lambda: print(
-            f"compiling {game}'s kernels (first run after installing or changing simkit; "
-            "5 to 20 s, cached for later runs)...", file=sys.stderr, flush=True))
-        timer.daemon = True
-        timer.start()
-    try:
-        yield
-    finally:
-        if timer is not None:
-            timer.cancel()
+def first_play(p: Plan, show: bool = True) -> Chunk:
+    """Play ``p``'s game 0 alone: its driver compiled (with compile-ahead helpers, and a
+    notice once a process when it compiles: ``simkit.compiling``) or loaded from numba's
+    cache, before timing and threads."""
+    from simkit.ahead import helping
+    from simkit.compiling import compiling
+
+    with compiling(p.run.game, p.driver, show), helping(p):
+        return play_chunk(p, 0, 1)
 
 
 CHUNK_BYTES = 64 * 2**20
@@ -797,6 +863,8 @@ def chunk_cap(p: Plan) -> int:
     per_game = 2 * (6 * n * k + 40 * n + 80 + 40 * len(p.phases))
     if p.run.trace:  # a traced game's curve, and its rows in the trace table
         per_game += (p.max_turns + 1) * (4 * n + 2 * (10 + 4 * n))
+    if p.run.log_decisions:  # a logged game's rows (a guess of 4 decisions a turn)
+        per_game += 4 * (p.max_turns + 1) * 2 * 48
     return max(1, CHUNK_BYTES // per_game)
 
 
@@ -1050,10 +1118,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     else:
         bounds = chunk_bounds(run.games, workers, chunk_size, min(DEFAULT_CHUNK, cap),
                               min(MIN_CHUNK, cap), start=first)
-    from simkit.ahead import helping
-
-    with _compile_notice(run.game, progress), helping(p):
-        play_chunk(p, 0, 1)  # compile, or load from numba's cache, before timing and threads
+    first_play(p, progress)
     # a run of one chunk is played here: no thread to start for it
     backend = _Backend(p, workers if len(bounds) > 1 else 1, scheduler)
     writer = None
@@ -1084,6 +1149,7 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     kept_games: list[pa.Table] = []
     kept_items: list[pa.Table] = []
     kept_trace: list[pa.Table] = []
+    kept_log: list[pa.Table] = []
     counts = _tally_for(p) if tally else None
     if counts is not None:
         from simkit.reports.stats import prepare
@@ -1095,15 +1161,17 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
     _tell_watchers(p, out, None, first)
     try:
         with stop:
-            for chunk, g, it, tr in _ordered(backend.submit, backend.result, bounds,
-                                             backend.pending_max):
+            for chunk, g, it, tr, lg in _ordered(backend.submit, backend.result, bounds,
+                                                 backend.pending_max):
                 if writer is not None:
-                    writer.write(g, it, tr)
+                    writer.write(g, it, tr, lg)
                 else:
                     kept_games.append(g)
                     kept_items.append(it)
                     if tr is not None:
                         kept_trace.append(tr)
+                    if lg is not None:
+                        kept_log.append(lg)
                 if counts is not None:
                     counts.add(chunk)
                 done += len(chunk.seeds)
@@ -1158,7 +1226,8 @@ def run_games(run: RunSpec, out: Path | None = None, workers: int | None = None,
         result_items = pa.concat_tables(kept_items).to_pandas()
         if kept_trace:
             result_trace = pa.concat_tables(kept_trace).to_pandas()
-    res = RunResult(result_games, result_items, meta, counts, result_trace)
+    res = RunResult(result_games, result_items, meta, counts, result_trace,
+                    pa.concat_tables(kept_log).to_pandas() if kept_log else None)
     if not complete or stop.requested:
         # a stop asked for during the last chunk (a run of one chunk has only that) still
         # stops what plays this run: a ladder, a sweep, an experiment file's next run
@@ -1255,6 +1324,7 @@ def run_meta(p: Plan, backend: str, chunk_size: int, elapsed: float, done: int,
         "phases": list(p.phases),
         "trace_games": min(p.run.trace, done),
         "kingmaking_games": min(p.run.kingmaking, done),
+        "logged_games": min(p.run.log_decisions, done),
         "progress_unit": spec.progress_unit if spec.has_progress else None,
         "params": {k: {"value": q.value, "default": q.default, "source": q.source,
                        "why": q.why, "changed": q.changed} for k, q in p.params.items()},

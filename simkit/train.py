@@ -75,6 +75,11 @@ class TrainSpec:
     buffer: int = 4
     yardstick: str = ""
     yardstick_games: int = 200
+    base: str = ""
+    """The digest of the model this training starts from (``--from``: fine-tuning), or ""
+    for a training from nothing (generation 0 values every position alike)."""
+    base_file: str = ""
+    """Where the base model was read (for the command that reproduces the model)."""
 
     def generation_games(self, g: int) -> int:
         """Self-play games of generation ``g`` (1, 2, ...): the last one of a ``games``
@@ -91,7 +96,7 @@ class TrainSpec:
 
     def knobs(self) -> dict:
         d = asdict(self)
-        for k in ("game", "players", "seed", "games", "overrides"):
+        for k in ("game", "players", "seed", "games", "overrides", "base", "base_file"):
             d.pop(k)
         return d
 
@@ -110,6 +115,8 @@ class TrainSpec:
         for k, v in dict(self.overrides).items():
             parts.append(f"--set {k}={json.dumps(data.thaw(v))}" if not isinstance(v, str)
                          else f"--set {k}={v}")
+        if self.base:
+            parts.append(f"--from {self.base_file or 'MODEL'}")
         for name, flag in flags.items():
             if getattr(self, name) != getattr(defaults, name) and not (
                     name == "yardstick" and getattr(self, name) == _yardstick(self.game)):
@@ -124,8 +131,11 @@ def _yardstick(game: str) -> str:
 
 
 def make_spec(game: str, players: int, seed: int = 0, games: int | None = None,
-              overrides=None, **knobs) -> TrainSpec:
-    """A TrainSpec from user-facing arguments, checked: one line naming the problem."""
+              overrides=None, base: learn.Model | None = None, base_file: str = "",
+              **knobs) -> TrainSpec:
+    """A TrainSpec from user-facing arguments, checked: one line naming the problem.
+    ``base``: the model to start from (fine-tuning); its hidden units and the samples it
+    plays with are the training's unless given."""
     from simkit.runner import RunSpec, check_seed
 
     spec = registry.get_game(game)
@@ -142,6 +152,15 @@ def make_spec(game: str, players: int, seed: int = 0, games: int | None = None,
     data.apply_overrides(spec.data, over)
     frozen = tuple(sorted((k, data.freeze(v)) for k, v in over.items()))
     knobs = {k: v for k, v in knobs.items() if v is not None}
+    if base is not None:
+        learn.check_fits(base, base_file or "the base model", game, players,
+                         tuple(spec.features))
+        if knobs.get("hidden", base.hidden) != base.hidden:
+            raise SimkitError(f"--hidden {knobs['hidden']}: the model to start from has "
+                              f"{base.hidden} hidden units; leave --hidden out to keep them")
+        knobs["hidden"] = base.hidden
+        knobs.setdefault("samples", int(learn.play_defaults(base).get("samples", 1)))
+        knobs.update(base=base.digest, base_file=str(base_file))
     ts = TrainSpec(game, players, seed, games, frozen, **knobs)
     if not ts.yardstick:
         ts = replace(ts, yardstick=_yardstick(game))
@@ -503,7 +522,8 @@ def _card(ts: TrainSpec, table: Table, generation: int, state: State, fitted: di
                      "games": state.games, "generations": len(state.generations),
                      "generation": generation, "overrides": {k: data.thaw(v) for k, v in
                                                              ts.overrides},
-                     "knobs": ts.knobs(), "algorithm": "TD(lambda) afterstates, self-play"},
+                     "knobs": ts.knobs(), "algorithm": "TD(lambda) afterstates, self-play",
+                     **({"from": ts.base} if ts.base else {})},
         "play": {"samples": ts.samples},
         "curve": state.generations,
         "rating": fitted,
@@ -514,7 +534,11 @@ class Trainer:
     """A training in its folder: ``run`` plays its generations until its budget or
     ``seconds`` run out, ``say`` shows progress (one line a generation)."""
 
-    def __init__(self, ts: TrainSpec, folder: Path, workers: int = 1, say=None):
+    def __init__(self, ts: TrainSpec, folder: Path, workers: int = 1, say=None,
+                 base: learn.Model | None = None):
+        if (base.digest if base is not None else "") != ts.base:
+            raise ValueError("the base model is not the one the TrainSpec names")
+        self.base = base
         self.ts = ts
         self.folder = Path(folder)
         self.workers = workers
@@ -528,6 +552,7 @@ class Trainer:
     def _spec_doc(self) -> dict:
         d = json.loads(json.dumps(asdict(self.ts), default=str))
         d.pop("games")  # a budget, not a setting: --time may stop anywhere
+        d.pop("base_file")  # where the base was read does not matter, its digest does
         return d
 
     def start(self, resume: bool) -> State:
@@ -538,6 +563,7 @@ class Trainer:
             try:
                 doc = json.loads(doc_path.read_text(encoding="utf-8"))
                 state = State(doc["spec"], doc["generations"], doc["accepted"], doc["games"])
+                state.spec.setdefault("base", "")  # trained before fine-tuning existed
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 raise SimkitError(f"--resume: {doc_path} cannot be read ({exc}); train again "
                                   "with --overwrite") from exc
@@ -559,10 +585,13 @@ class Trainer:
                                               "games": state.games})
 
     def initial(self) -> learn.Model:
-        """Generation 0: a model that values every position alike (it plays at random)."""
+        """Generation 0: the base model (fine-tuning), or a model that values every
+        position alike (it plays at random)."""
         spec = self.table.spec
-        rng = np.random.default_rng(derived_seed(self.ts.seed, "init"))
         card = _card(self.ts, self.table, 0, State(self._spec_doc()), {})
+        if self.base is not None:
+            return learn.Model(card, *(np.copy(getattr(self.base, k)) for k in learn.ARRAYS))
+        rng = np.random.default_rng(derived_seed(self.ts.seed, "init"))
         return learn.new_model(card, len(spec.features), self.ts.hidden,
                                range(self.ts.players), rng)
 

@@ -179,8 +179,9 @@ def test_a_run_compiled_with_a_helper_plays_the_same_games(tmp_path):
 class _Plan:
     """What ``helping`` reads of a plan: strategy 0 observes, strategy 1 does not."""
 
-    def __init__(self, run, cached, observes=True):
-        index = type("Index", (), {"has_cache_index": lambda self: cached})()
+    def __init__(self, run, cached, observes=True, compiled=False):
+        index = type("Index", (), {"has_cache_index": lambda self: cached,
+                                   "overloads": {"sig": 1} if compiled else {}})()
         self.run = run
         self.kernels = np.array([0 if observes else 1, 1])
         self.driver = type("D", (), {"needs_obs": np.array([True, False]), "module": type(
@@ -215,6 +216,9 @@ def test_helping_starts_a_helper_for_a_cold_driver_only(monkeypatch):
     assert len(started) == 2 * ahead.HELPERS
     with ahead.helping(_Plan(run, cached=False, observes=False)):  # random play: one
         pass
+    assert len(started) == 2 * ahead.HELPERS + 1
+    with ahead.helping(_Plan(run, cached=True, compiled=True)):  # compiled in this process:
+        time.sleep(0.5)  # a slow first game (a strong search) is no compiling
     assert len(started) == 2 * ahead.HELPERS + 1
 
 

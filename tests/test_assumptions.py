@@ -105,7 +105,8 @@ def test_each_game_ships_its_table_measured_at_its_default_data(game):
     for players, table in tables.items():
         assert table["players"] == players and players in spec.players
         assert table["data_digest"] == data.data_digest(spec.data), table["command"]
-        assert table["strategies"] == [registry.strong_strategy(game)] * players
+        assert table["strategies"] == [registry.strong_strategy(
+            game, players, varied_data=True)] * players
         assert table["command"].startswith("python benchmarks/assumptions.py")
         assert {r["key"] for r in table["effects"]} <= moved
 

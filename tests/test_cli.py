@@ -248,7 +248,11 @@ def test_whatif_json_and_verdicts(tmp_path):
     text = _run_cli("whatif", "pig", "--players", 2, "--games", 400, "--set", "target=60",
                     "--out", tmp_path / "w", "--overwrite", "--workers", 1)
     assert text.returncode == 0
-    assert text.stdout.splitlines()[1] == "Verdict"
+    head, verdicts = text.stdout.split("\nVerdict\n")
+    assert head.splitlines()[1].startswith("target 30 -> 60 (2 players, ")
+    # the headline first, in the text (within 100 columns) and the JSON
+    assert " ".join(head.split("\n", 1)[1].split()) == data["headline"][0]
+    assert max(map(len, head.splitlines())) <= 100
 
 
 def test_report_json_lists_each_run(tmp_path):
@@ -260,6 +264,7 @@ def test_report_json_lists_each_run(tmp_path):
     data = json.loads(proc.stdout)
     assert data["report"].endswith("index.html") and len(data["runs"]) == 1
     assert data["runs"][0]["fair_threshold"] == 0.05
+    assert data["headline"] == data["runs"][0]["headline"]  # one run: its own headline
 
 
 def test_export_writes_csv_with_seats_from_one(tmp_path):

@@ -161,3 +161,15 @@ def test_random_games_match_a_plain_python_reading_of_the_rules():
     for row, seed in zip(g.itertuples(), seeds.tolist(), strict=True):
         winner, drops = reference_game(seed)
         assert (row.winner, row.decisions) == (winner + 1, drops)
+
+
+def test_search_plays_connect_four_now_that_it_has_determinize():
+    """Nothing is hidden, so ``determinize`` is one copy; with it ``ismcts`` plays the game
+    (before, asking for it named the missing kernel) and beats random play."""
+    assert hasattr(R, "determinize")
+    res = simulate("connect-four", 2, 30, seed=3, strategies="ismcts@100,random", workers=1)
+    g = res.games
+    won = ((g["strategy_s1"] == "ismcts@100") & (g["winner"] == 1)) | (
+        (g["strategy_s2"] == "ismcts@100") & (g["winner"] == 2))
+    assert won.mean() >= 0.8
+    assert res.meta["search"]["ismcts@100"]["iterations_per_decision"] == 100

@@ -17,6 +17,8 @@ def _tree_packages() -> set[str]:
     for top, name in [("simkit", "simkit"), *mapped.items()]:
         for init in (ROOT / top).rglob("__init__.py"):
             rel = init.parent.relative_to(ROOT / top).parts
+            if top == "simkit" and rel[:1] == ("template",):
+                continue  # simkit new's template game: package data, copied, never imported
             found.add(".".join((name if top == "simkit" else mapped[top], *rel)))
     return found
 

@@ -59,7 +59,7 @@ def ctrl_c_at(call: int, twice: bool = False):
         runner.play_chunk = real
 
 
-TABLES = ("games", "items", "trace")
+TABLES = ("games", "items", "trace", "decisions")
 
 
 def _bits(column: pa.ChunkedArray) -> bytes | list:
@@ -94,6 +94,7 @@ OPTIONS = {
     "plain": dict(players=3, strategies="hold-at,random,random"),
     "trace": dict(players=2, strategies="hold-at,random", trace=230),
     "kingmaking": dict(players=3, strategies="hold-at", kingmaking=150),
+    "log": dict(players=2, strategies="hold-at,random", log_decisions=260),
 }
 
 

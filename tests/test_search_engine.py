@@ -119,7 +119,7 @@ def test_a_search_choice_does_not_change_with_the_hidden_deal(game):
         rules.apply_move(p.compiled, state, moves[rng.integers(n)],
                          np.array([step + 1], np.uint64), items)
     assert checked >= 3
-    if game != "pig":  # Pig hides nothing
+    if game not in ("pig", "connect-four"):  # Pig and Connect Four hide nothing
         assert differed, "the other deal differed somewhere: the test tried hidden parts"
 
 
@@ -154,10 +154,25 @@ def test_a_bad_search_knob_exits_2_with_one_line_and_writes_nothing(tmp_path, ar
 
 
 def test_a_search_on_a_game_without_determinize_names_the_missing_kernel(tmp_path):
-    res = CliRunner().invoke(main, ["run", "connect-four", "--games", "2", "--strategies",
-                                    "ismcts", "--out", str(tmp_path / "o")])
+    import types
+    from dataclasses import replace
+
+    c4 = registry.get_game("connect-four")  # Connect Four without its determinize kernel
+    rules = types.ModuleType("no_determinize")
+    rules.__dict__.update({k: v for k, v in vars(c4.rules).items() if k != "determinize"})
+    registry.register_game(replace(c4, name="connect-four-blind", rules=rules))
+    registry.register_strategy(replace(registry.strategies_for("connect-four")["win-block"],
+                                       game="connect-four-blind"))
+    try:
+        res = CliRunner().invoke(main, ["run", "connect-four-blind", "--games", "2",
+                                        "--strategies", "ismcts", "--out",
+                                        str(tmp_path / "o")])
+    finally:
+        registry._games.pop("connect-four-blind")
+        registry._strategies.pop(("win-block", "connect-four-blind"))
     assert res.exit_code == 2
     assert "determinize kernel" in res.output and "win-block" in res.output
+    assert not (tmp_path / "o").exists()
 
 
 def test_a_game_sets_its_own_search_defaults_and_the_user_overrides_them(tmp_path):

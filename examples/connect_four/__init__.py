@@ -22,6 +22,11 @@ def compile_params(values: dict, n_players: int) -> tuple:
     return (np.array([rows, columns, connect], dtype=np.int32),)
 
 
+def move_label(params, n_players, move) -> str:
+    """The decision log's name of a move: the column, counted from 1 as a player would."""
+    return f"column {move + 1}"
+
+
 GAME = GameSpec(
     name="connect-four",
     package_dir=Path(__file__).parent,
@@ -32,6 +37,8 @@ GAME = GameSpec(
     end_reasons=rules.END_REASONS,
     describe_setup=describe_setup,
     describe_move=describe_move,
+    move_label=move_label,
     check_state=check_state,
     summary="drop discs, connect four in a row (example game)",
+    hidden_zones=(),  # a board in full view: nothing hidden
 )

@@ -13,7 +13,7 @@ so no other kernel takes an array out of the params tuple:
 Moves: the column to drop into, 0 .. C-1.
 """
 
-from simkit.jit import inline, kernel
+from simkit.jit import copy_into, inline, kernel
 
 SEAT, DROPS, WINNER, OVER, ROWS, COLUMNS, CONNECT, HEIGHT = 0, 1, 2, 3, 4, 5, 6, 7
 P_ROWS, P_COLUMNS, P_CONNECT = 0, 1, 2
@@ -145,4 +145,11 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
-    obs[:] = state  # nothing is hidden in Connect Four
+    copy_into(obs, state)  # nothing is hidden in Connect Four
+
+
+@kernel
+def determinize(params, obs, seat, state, stream, scratch):
+    """The one state consistent with ``obs``: nothing is hidden, so the search strategies
+    (``mc``, ``ismcts``) play Connect Four with this line."""
+    copy_into(state, obs)

@@ -16,6 +16,11 @@ def compile_params(values: dict, n_players: int) -> tuple:
                      dtype=np.int32),)
 
 
+def move_label(params, n_players, move) -> str:
+    """The decision log's name of a move."""
+    return "hold" if move == rules.HOLD else "roll"
+
+
 GAME = GameSpec(
     name="pig",
     package_dir=Path(__file__).parent,
@@ -28,8 +33,10 @@ GAME = GameSpec(
     describe_setup=describe_setup,
     describe_move=describe_move,
     describe_choice=describe_choice,
+    move_label=move_label,
     check_state=check_state,
     summary="roll or hold; the first to the target wins (example game)",
     progress_unit="points",
     features=rules.FEATURES,
+    hidden_zones=(),  # dice and banked points: nothing is dealt, nothing hidden
 )

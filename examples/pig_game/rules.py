@@ -9,7 +9,7 @@ Moves: ROLL = 0, HOLD = 1.
 """
 
 
-from simkit.jit import kernel
+from simkit.jit import copy_into, kernel
 from simkit.rng import rand_below
 
 N_PLAYERS, SEAT, TURN_TOTAL, TURNS, WINNER, BANKED = 0, 1, 2, 3, 4, 5
@@ -100,12 +100,12 @@ def finish(params, state, scores, ranks):
 
 @kernel
 def observe(params, state, seat, obs):
-    obs[:] = state  # nothing is hidden in Pig
+    copy_into(obs, state)  # nothing is hidden in Pig
 
 
 @kernel
 def determinize(params, obs, seat, state, stream, scratch):
-    state[:] = obs  # nothing is hidden in Pig: the one state consistent with obs
+    copy_into(state, obs)  # nothing is hidden in Pig: the one state consistent with obs
 
 
 @kernel

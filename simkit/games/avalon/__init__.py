@@ -8,7 +8,7 @@ from simkit.cards import names_of, remember_names
 from simkit.checks import CopiesRule
 from simkit.data import fixed_records, records
 from simkit.errors import SimkitError
-from simkit.game import GameSpec
+from simkit.game import GameSpec, HiddenZone
 
 from . import rules
 from .state import (
@@ -119,6 +119,50 @@ lost and an enchantment or attack warded off are outcomes (NOTES.md, Items); the
 that follow the data (the territories) are all outcomes, so the choices are fixed."""
 
 
+def _type_name(t: int) -> str:
+    return rules.TYPE_NAMES[t].replace("_", " ")
+
+
+def move_label(params, n_players, move) -> str:
+    """The decision log's name of a move (the encoding in rules.py), by card type and
+    action, never by slot: "lay knight red", "attack with enchantress blue", "take tile"."""
+    n, t = rules.N_TERR, rules.N_TYPES
+    if move == rules.END_PLAYS:
+        return "end plays"
+    if move < rules.ENCHANT:
+        return f"lay {_type_name((move - rules.STRENGTHEN) // n)}"
+    if move < rules.ATTACK:
+        return "enchant"
+    if move < rules.COUNTER_NO:
+        return f"attack with {_type_name((move - rules.ATTACK) // n)}"
+    named = {rules.COUNTER_NO: "no counter-spell", rules.COUNTER_YES: "counter-spell",
+             rules.DEFEND_NO: "no ward", rules.DEFEND_YES: "ward off",
+             rules.LOSS_AVALON: "use Avalon's reduction"}
+    if move in named:
+        return named[move]
+    if move < rules.LOSS_LAYOUT:
+        return f"lose {_type_name(move - rules.LOSS_HAND)} from hand"
+    if move < rules.LOSS_AVALON:
+        return "lose a laid card"
+    if move < rules.DISCARD_CARD:
+        return f"take tile {rules.TILE_NAMES[move - rules.SUPPLY_TILE].replace('_', ' ')}"
+    if move < rules.DISCARD_CARD + t:
+        return f"discard {_type_name(move - rules.DISCARD_CARD)}"
+    return f"move {move}"
+
+
+def hidden_zones(params: tuple, n_players: int) -> tuple[HiddenZone, ...]:
+    """What a seat may not see (``rules.observe``): the other hand (counts by type, less
+    what its SHOWN says is there) and the draw pile, dealt from one set of cards, and the
+    face-down territory cards."""
+    from .state import DECK, HAND, N_TERR, N_TYPES, SHOWN, TERR_CARD
+
+    ncards = (rules.state_size(params, n_players) - DECK) // (1 + 2 * N_TERR)
+    return (HiddenZone("hands", HAND, 2 * N_TYPES, counts=N_TYPES, known=SHOWN, pool="cards"),
+            HiddenZone("draw pile", DECK, ncards, pool="cards"),
+            HiddenZone("territories", TERR_CARD, N_TERR))
+
+
 GAME = GameSpec(
     name="avalon",
     package_dir=Path(__file__).parent,
@@ -139,9 +183,12 @@ GAME = GameSpec(
     describe_setup=describe_setup,
     describe_move=describe_move,
     describe_choice=describe_choice,
+    move_label=move_label,
     check_state=check_state,
     summary="knights and enchantresses conquer a row of territories; first to 15 crowns",
     progress_unit="crowns",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
+    hidden_zones=hidden_zones,
 )

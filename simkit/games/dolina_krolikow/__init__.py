@@ -13,7 +13,7 @@ import numpy as np
 from simkit.checks import CopiesRule
 from simkit.data import load_data, records
 from simkit.errors import SimkitError
-from simkit.game import GameSpec
+from simkit.game import GameSpec, HiddenZone
 
 from . import rules
 from .rules import (
@@ -63,7 +63,18 @@ from .rules import (
     Q_EVERY,
     Q_TOTAL,
 )
-from .state import MAXC, MAXF, MAXH, MAXHC
+from .state import (
+    DECK,
+    FOREST_HAND,
+    FPOOL,
+    HOUSE_HAND,
+    HSTACK,
+    MAXC,
+    MAXF,
+    MAXH,
+    MAXHC,
+    MAXP,
+)
 from .tables import REACH_TOTALS, pack
 from .transcript import check_state, describe_choice, describe_move, describe_setup
 
@@ -380,4 +391,15 @@ GAME = GameSpec(
     progress_unit="victory points (estimated)",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    # the stacks and the other seats' secret hands (NOTES.md, Determinisation): the rabbit
+    # deck's order, the House cards and the Forest cards, each dealt from its own set. A
+    # House or Forest card may also lie in a seat's draw or secret choice, which are not
+    # declared: those pools are not complete
+    hidden_zones=(HiddenZone("rabbit deck", DECK, MAXC),
+                  HiddenZone("house stack", HSTACK, MAXHC, pool="house", complete=False),
+                  HiddenZone("house hands", HOUSE_HAND, MAXP * 4, pool="house",
+                             complete=False),
+                  HiddenZone("forest pool", FPOOL, MAXF, pool="forest", complete=False),
+                  HiddenZone("forest hands", FOREST_HAND, MAXP * 2, pool="forest",
+                             complete=False)),
 )

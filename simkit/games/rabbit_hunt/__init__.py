@@ -4,11 +4,37 @@ each other's with their farmers. Rulebook: shared/rulebooks/rabbit-hunt.txt."""
 from pathlib import Path
 
 from simkit.checks import CopiesRule
-from simkit.game import GameSpec
+from simkit.game import GameSpec, HiddenZone
 
-from . import rules
-from .state import END_REASONS, ITEM_COLUMNS, compile_params, teams
+from . import rules, state
+from .state import DECK_MAX, END_REASONS, ITEM_COLUMNS, PILE, compile_params, teams
 from .transcript import check_state, describe_choice, describe_move, describe_setup
+
+
+def _kind(k: int) -> str:
+    if k == state.BUNNY:
+        return "a bunny"
+    return "an empty farmland" if k == state.EMPTY else state.KINDS[k].replace("_", " ")
+
+
+ACTIONS = {state.M_MOVE: "move farmer", state.M_MOVE_ANY: "move any farmer",
+           state.M_STEP: "step farmer", state.M_TO_HOME: "farmer to warehouse"}
+"""Labels of actions whose move name alone would be unclear."""
+
+
+def move_label(params, n_players, move) -> str:
+    """The decision log's name of a move (``state.py``'s encoding, kind << 16 | argument),
+    by what is done and which card kind, never by cell or seat: "place peek", "draw",
+    "move", "return take 2 carrots"."""
+    kind, arg = move >> 16, move & 0xFFFF
+    if kind == state.M_PLACE:
+        return f"place {_kind(arg // 256)}"
+    if kind in (state.M_SWAP, state.M_RETURN):
+        return f"{state.MOVE_NAMES[kind]} {_kind(arg)}"
+    if 0 <= kind < len(state.MOVE_NAMES):
+        return ACTIONS.get(kind, state.MOVE_NAMES[kind].replace("_", " "))
+    return f"move {move}"
+
 
 GAME = GameSpec(
     name="rabbit-hunt",
@@ -27,6 +53,7 @@ GAME = GameSpec(
     describe_setup=describe_setup,
     describe_move=describe_move,
     describe_choice=describe_choice,
+    move_label=move_label,
     check_state=check_state,
     summary="hide your bunnies on the farmland, catch the others'",
     # heuristic rollouts at 250 iterations, one move in two random: about 45 ms a
@@ -36,4 +63,9 @@ GAME = GameSpec(
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    # the pile: its order is dealt anew, uniformly. Its cards are dealt from one set with
+    # the other hands' farmland cards and the face-down cells, where a seat's own bunnies
+    # lie too, so the pile alone is declared, as not the whole of its pool (the per-game
+    # tests check the hands and the cells)
+    hidden_zones=(HiddenZone("pile", PILE, DECK_MAX, complete=False),),
 )

@@ -12,7 +12,7 @@ from simkit.cards import names_of, remember_names
 from simkit.checks import CopiesRule
 from simkit.data import fixed_records, load_data, records
 from simkit.errors import SimkitError
-from simkit.game import GameSpec, plain_name
+from simkit.game import GameSpec, HiddenZone, plain_name
 
 from . import rules
 from .state import (
@@ -282,6 +282,19 @@ CARD_NAMES = card_table(_DEFAULTS)[0]
 """The card kinds of the default data (a run's own are in its item columns)."""
 ITEM_COLUMNS = item_columns_of(_DEFAULTS)
 
+def hidden_zones(params: tuple, n_players: int) -> tuple[HiddenZone, ...]:
+    """What a seat may not see (``rules.observe``): the deck and the other hands (counts
+    by kind, less the cards the table saw go in, KNOWN), dealt from one set of cards, and
+    the day cards not yet turned over."""
+    from .state import DAY_ORDER, DECK, HAND, KNOWN, MAX_CARDS, MAX_KINDS, PLAYERS, PS
+
+    hands = tuple(HiddenZone(f"hand of seat {s + 1}", PLAYERS + s * PS + HAND, MAX_KINDS,
+                             counts=MAX_KINDS, known=PLAYERS + s * PS + KNOWN, pool="cards")
+                  for s in range(n_players))
+    return (HiddenZone("deck", DECK, MAX_CARDS, pool="cards"), *hands,
+            HiddenZone("day cards", DAY_ORDER, 32))
+
+
 GAME = GameSpec(
     name="war-of-the-wilds",
     package_dir=PACKAGE_DIR,
@@ -307,4 +320,5 @@ GAME = GameSpec(
     progress_unit="buried acorns (estimated)",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    hidden_zones=hidden_zones,
 )

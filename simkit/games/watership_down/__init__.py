@@ -8,7 +8,7 @@ from simkit.cards import names_of, remember_names
 from simkit.checks import CopiesRule
 from simkit.data import fixed_records, records
 from simkit.errors import SimkitError
-from simkit.game import GameSpec, plain_name
+from simkit.game import GameSpec, HiddenZone, plain_name
 
 from . import rules
 from .state import (
@@ -22,6 +22,7 @@ from .state import (
     HAND_SIZE,
     HLESSIL,
     KIND_NAMES,
+    LOC,
     N_CHARS,
     N_JOINERS,
     N_RABBITS,
@@ -291,4 +292,8 @@ GAME = GameSpec(
     progress_unit="share of the way to a win",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
+    # the opponent's unseen characters are dealt to its unseen tokens: the space of each
+    # (NOTES.md, Determinisation); the face-down battle card is one slot
+    hidden_zones=(HiddenZone("characters' spaces", LOC, N_CHARS),),
 )

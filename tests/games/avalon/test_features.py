@@ -7,12 +7,10 @@ tests/test_features.py."""
 import numpy as np
 import pytest
 from avalon_table import E, K, Table, attack, enchant
-from numba.core.runtime import _nrt_python, rtsys
 
 from simkit import registry
 from simkit.games.avalon import rules as r
 from simkit.games.avalon import state as S
-from simkit.jit import kernel
 
 P1, P2 = 0, 1
 FEATURES = registry.get_game("avalon").features
@@ -291,29 +289,3 @@ def test_an_announced_enchantment_and_its_card_in_the_air():
 
 
 # ---- cost ------------------------------------------------------------------------------------
-
-def test_features_allocate_nothing():
-    """A learnt player calls it once per legal move."""
-    t = board()
-    obs = np.empty_like(t.state)
-    r.observe(t.params, t.state, P1, obs)
-    out = np.empty(len(FEATURES))
-    _many(t.params, obs, out, 1)                       # compile
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        counts = []
-        for times in (1, 200):
-            before = rtsys.get_allocation_stats().alloc
-            _many(t.params, obs, out, times)
-            counts.append(rtsys.get_allocation_stats().alloc - before)
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-    assert counts[0] == counts[1]
-
-
-@kernel
-def _many(params, obs, out, times):
-    for _ in range(times):
-        r.features(params, obs, P1, out)

@@ -8,8 +8,6 @@ Run as a script for the NOTES figures:
 import numpy as np
 import pytest
 from avalon_table import E, K, Table, attack
-from numba import njit
-from numba.core.runtime import _nrt_python, rtsys
 
 from simkit import registry
 from simkit.games.avalon import rules as r
@@ -144,44 +142,6 @@ def test_phase_of_the_supply_and_the_discards():
     t.play(r.SUPPLY_TILE + S.TILE_FIXED_LIGHT)            # 9 cards: over the hand limit
     assert t.state[S.PHASE] == S.DISCARD_PHASE
     assert PHASES[r.phase(t.params, t.state)] == "discard"
-
-
-def test_progress_allocates_nothing():
-    """It is called after every completed turn of a traced game (game.py)."""
-    t = Table()
-    st = np.empty(t.plan.state_size, np.int32)
-    moves, ch = np.empty(t.plan.max_moves, np.int32), np.array([4], np.uint64)
-    items = np.zeros((2, len(r.ITEM_COLUMNS)), np.int32)
-    r.new_game(t.params, 2, st, ch)
-    rng = np.random.default_rng(4)
-    for _ in range(60):
-        if r.is_over(st):
-            break
-        r.apply_move(t.params, st, moves[rng.integers(r.legal_moves(t.params, st, moves))],
-                     ch, items)
-    assert allocations(t.params, st, 2, 1) == allocations(t.params, st, 2, 200)
-
-
-def allocations(params, st, n_players, times):
-    """NRT allocations of ``times`` progress calls in a jitted loop."""
-    out = np.empty(n_players)
-    _many_progress(params, st, out, 1)              # compile
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        before = rtsys.get_allocation_stats().alloc
-        _many_progress(params, st, out, times)
-        return rtsys.get_allocation_stats().alloc - before
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-
-
-@njit
-def _many_progress(params, st, out, times):
-    for _ in range(times):
-        r.progress(params, st, out)
-
 
 # ---- random games ------------------------------------------------------------------------------
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba.core.runtime import _nrt_python, rtsys
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -20,7 +19,6 @@ from simkit.game import HIDDEN  # noqa: E402
 from simkit.games.rabbit_hunt import rules as R  # noqa: E402
 from simkit.games.rabbit_hunt import state as S  # noqa: E402
 from simkit.games.rabbit_hunt.memory import face_up_at, placer_at  # noqa: E402
-from simkit.jit import kernel  # noqa: E402
 from simkit.rng import game_seeds, seed_streams  # noqa: E402
 from simkit.runner import RunSpec, plan  # noqa: E402
 
@@ -353,39 +351,3 @@ def test_random_games_the_bunnies_add_up_and_the_chances_are_the_memorys(n_playe
         assert 0 <= f["best_bunny_chance_in_reach"] <= f["best_bunny_chance"] <= 1
         checked += 1
     assert checked > 100
-
-
-@pytest.mark.parametrize("n_players", [2, 4])
-def test_features_allocate_nothing(n_players):
-    """The learnt player calls it once per legal move of every decision."""
-    t = Table(n_players)
-    rng = np.random.default_rng(4)
-    for _ in range(60):
-        if R.is_over(t.st):
-            break
-        moves = t.legal()
-        t.apply(moves[rng.integers(len(moves))], check_legal=False)
-    obs = t.observe(t[S.TO_MOVE])
-    assert allocations(t.params, obs, t[S.TO_MOVE], 1) == allocations(
-        t.params, obs, t[S.TO_MOVE], 200)
-
-
-def allocations(params, obs, seat, times):
-    """NRT allocations of ``times`` features calls in a jitted loop."""
-    out = np.empty(len(NAMES))
-    _many_features(params, obs, seat, out, 1)              # compile
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        before = rtsys.get_allocation_stats().alloc
-        _many_features(params, obs, seat, out, times)
-        return rtsys.get_allocation_stats().alloc - before
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-
-
-@kernel  # (cached, as the game's kernels are)
-def _many_features(params, obs, seat, out, times):
-    for _ in range(times):
-        R.features(params, obs, seat, out)

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
-from numba.core.runtime import _nrt_python, rtsys
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -271,41 +269,6 @@ def test_phase_of_the_looked_at_players_put_backs():
     t.apply(E(S.M_LOOK, 1))
     assert t[S.PHASE] == S.PH_RETURN and t[S.TO_MOVE] == 1
     assert PHASES[R.phase(t.params, t.st)] == "return"
-
-
-@pytest.mark.parametrize("n", [2, 4])
-def test_progress_allocates_nothing(n):
-    """It is called after every completed turn of a traced game (game.py)."""
-    t = Table(n)
-    rng = np.random.default_rng(4)
-    for _ in range(60):
-        if R.is_over(t.st):
-            break
-        moves = t.legal()
-        t.apply(moves[rng.integers(len(moves))], check_legal=False)
-    assert allocations(t.params, t.st, n, 1) == allocations(t.params, t.st, n, 200)
-
-
-def allocations(params, st, n_players, times):
-    """NRT allocations of ``times`` progress calls in a jitted loop."""
-    out = np.empty(n_players)
-    _many_progress(params, st, out, 1)              # compile
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        before = rtsys.get_allocation_stats().alloc
-        _many_progress(params, st, out, times)
-        return rtsys.get_allocation_stats().alloc - before
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-
-
-@njit
-def _many_progress(params, st, out, times):
-    for _ in range(times):
-        R.progress(params, st, out)
-
 
 # ---- random games ------------------------------------------------------------------------------
 

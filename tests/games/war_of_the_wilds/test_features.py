@@ -8,7 +8,6 @@ import re
 
 import numpy as np
 import pytest
-from numba.core.runtime import _nrt_python, rtsys
 from wotw_table import DK, Table, attack, main_phase, morning, ready
 
 from simkit.games.war_of_the_wilds import GAME
@@ -56,7 +55,6 @@ from simkit.games.war_of_the_wilds.state import (
     TURNS,
     WILD,
 )
-from simkit.jit import kernel
 from simkit.rng import seed_streams
 
 FEATURES = R.FEATURES
@@ -585,30 +583,3 @@ def test_every_seats_progress_is_the_kernels_on_random_games(n):
             k = R.legal_moves(t.params, t.state, moves)
             R.apply_move(t.params, t.state, moves[rng.integers(k)], chance, t.items)
     assert checked > 500
-
-
-def test_features_allocate_nothing():
-    """A learnt player calls it once per legal move."""
-    t = four_seats()
-    obs = np.empty_like(t.state)
-    R.observe(t.params, t.state, 0, obs)
-    out = np.empty(len(FEATURES))
-    _many(t.params, obs, out, 1)  # compile
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        counts = []
-        for times in (1, 200):
-            before = rtsys.get_allocation_stats().alloc
-            _many(t.params, obs, out, times)
-            counts.append(rtsys.get_allocation_stats().alloc - before)
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-    assert counts[0] == counts[1]
-
-
-@kernel  # cached: a warm run compiles nothing
-def _many(params, obs, out, times):
-    for _ in range(times):
-        R.features(params, obs, 0, out)

@@ -7,7 +7,6 @@ import re
 
 import numpy as np
 import pytest
-from numba.core.runtime import _nrt_python, rtsys
 
 from simkit.games.watership_down import rules
 from simkit.games.watership_down.state import (
@@ -36,7 +35,6 @@ from simkit.games.watership_down.state import (
     STATE_SIZE,
     TURN,
 )
-from simkit.jit import kernel
 
 from .helpers import (
     BEECH,
@@ -411,31 +409,3 @@ def test_each_seats_progress_is_the_progress_kernels_on_random_games():
             k = rules.legal_moves(P, st, moves)
             rules.apply_move(P, st, moves[rng.integers(k)], ch, items)
     assert checked > 300
-
-
-def test_features_allocate_nothing():
-    """A learnt player calls it once per legal move."""
-    st = board()
-    obs = np.empty(STATE_SIZE, np.int32)
-    rules.observe(P, st, ELIL, obs)
-    out = np.empty(len(FEATURES))
-    _many(P, obs, out, 1)                 # compile
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        counts = []
-        for times in (1, 200):
-            before = rtsys.get_allocation_stats().alloc
-            _many(P, obs, out, times)
-            counts.append(rtsys.get_allocation_stats().alloc - before)
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-    assert counts[0] == counts[1]
-
-
-@kernel                                   # cached: a warm run compiles nothing
-def _many(params, obs, out, times):
-    for _ in range(times):
-        rules.features(params, obs, ELIL, out)
-

@@ -8,8 +8,6 @@ import sys
 
 import numpy as np
 import pytest
-from numba import njit
-from numba.core.runtime import _nrt_python, rtsys
 
 from simkit import registry
 from simkit.games.watership_down import rules
@@ -215,42 +213,6 @@ def test_phase_of_a_battle_question_card_and_retreat():
     for p in (P_RETREAT, P_FLAME):
         st[PHASE] = p
         assert PHASES[rules.phase(P, st)] == "retreat"
-
-
-def test_progress_allocates_nothing():
-    """It is called after every completed turn of a traced game (game.py)."""
-    st = np.empty(STATE_SIZE, np.int32)
-    moves, ch = np.empty(rules.MAX_MOVES, np.int32), chance(4)
-    items = np.zeros((2, len(rules.ITEM_COLUMNS)), np.int32)
-    rules.new_game(P, 2, st, ch)
-    rng = np.random.default_rng(4)
-    for _ in range(80):
-        if rules.is_over(st):
-            break
-        rules.apply_move(P, st, moves[rng.integers(rules.legal_moves(P, st, moves))], ch, items)
-    assert allocations(P, st, 2, 1) == allocations(P, st, 2, 200)
-
-
-def allocations(params, st, n_players, times):
-    """NRT allocations of ``times`` progress calls in a jitted loop."""
-    out = np.empty(n_players)
-    _many_progress(params, st, out, 1)              # compile
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        before = rtsys.get_allocation_stats().alloc
-        _many_progress(params, st, out, times)
-        return rtsys.get_allocation_stats().alloc - before
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-
-
-@njit
-def _many_progress(params, st, out, times):
-    for _ in range(times):
-        rules.progress(params, st, out)
-
 
 # ---- random games ------------------------------------------------------------------------
 

@@ -1,0 +1,190 @@
+"""Adaptation, shown (issue 30): a card made clearly worse, and a model fine-tuned for it.
+
+One card of a game is made far worse than its worth (by default War of the Wilds' Windfall,
+a trick that forages 3 acorns, forages none: ``cards.windfall.amount=0``; ``--set`` gives
+another change and ``--card`` the card whose use is counted). A change whose cost the
+features show at once (a far higher price) needs no training: the default model already
+stops playing the card (Mouse Militia at ``cost_any=6``: 0 plays a game); a card whose
+worth lies in what it does later is the test. Then, all at 2 players on the same seeds:
+
+1. ``simkit ... --train BUDGET`` fine-tunes the default model (the shipped one) on the
+   changed game (``simkit.tune``: same seed, same model bytes);
+2. self-play on the changed game by the default model (``--model-mismatch ok``), by the
+   retrained model and by the heuristic, and by the default model and the heuristic on the
+   game as it is (with ``--control``, also a model fine-tuned on the game as it is with the
+   same budget and seed, on both games: the what-if's other side):
+   the card's use per game (``CARD:EVENT`` summed over the seats), and the paired difference
+   between the default and the retrained model, game by game on the same deals, with its
+   95% interval (t), and their ratio;
+3. the retrained model against the default model on the changed game: each seed played
+   twice, seats swapped, both greedy; the retrained model's outright win rate (ties are not
+   wins) with its 95% Wilson interval.
+
+Every step is a folder under ``--out`` (a run folder, or the retrained model in simkit's
+cache); run again, it plays only what is missing, and it prints each figure as it is
+measured, so a stopped benchmark has printed its partial figures.
+
+    python benchmarks/adaptation.py --train 4000g --games 500
+    python benchmarks/adaptation.py --game dolina-krolikow --set ... --card ... --event ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+
+from simkit import data, registry, tune
+from simkit.runner import RunSpec, is_complete, run_games
+
+
+def use_per_game(folder: Path, column: str) -> np.ndarray:
+    """The card's events per game (summed over the seats), in game order."""
+    items = pq.read_table(folder / "items.parquet", columns=["game", column]).to_pandas()
+    return items.groupby("game")[column].sum().sort_index().to_numpy(np.float64)
+
+
+def t_interval(x: np.ndarray) -> tuple[float, float, float]:
+    from scipy.stats import t
+
+    m = float(x.mean())
+    h = float(t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 \
+        else float("inf")
+    return m, m - h, m + h
+
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    z = 1.959964
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def play(name: str, run: RunSpec, out: Path, workers: int) -> Path:
+    folder = out / name
+    if not is_complete(folder, run):
+        t0 = time.perf_counter()
+        run_games(run, out=folder, workers=workers, overwrite=True)
+        print(f"  ({name}: {run.games:,} games in {time.perf_counter() - t0:.0f} s)", flush=True)
+    return folder
+
+
+def head_to_head(game: str, over: dict, new, old, games: int, seed: int,
+                 workers: int) -> dict:
+    """``new`` against ``old`` on the changed game: each seed twice, seats swapped."""
+    from simkit.rng import game_seeds
+    from simkit.train import Table, stack_rows
+
+    table = Table(game, 2, tuple(sorted((k, data.freeze(v)) for k, v in over.items())))
+    pairs = games // 2
+    seeds = np.repeat(game_seeds(seed, 0, pairs), 2)
+    seat_rows = np.ones((2 * pairs, 2), np.int32)
+    seat_rows[0::2, 0] = 0
+    seat_rows[1::2, 1] = 0
+    rows = stack_rows([table.row(new), table.row(old)])
+    res = table.play(rows, seat_rows, seeds, record=False, workers=workers)
+    won = ((res.shares == 1.0) & (seat_rows == 0)).any(axis=1)
+    lo, hi = wilson(float(won.sum()), len(won))
+    return {"games": int(len(won)), "win_rate": float(won.mean()), "lo": lo, "hi": hi}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="war-of-the-wilds")
+    ap.add_argument("--set", dest="sets", action="append",
+                    help="the change (repeatable; default cards.windfall.amount=0)")
+    ap.add_argument("--card", default="windfall")
+    ap.add_argument("--event", default="played")
+    ap.add_argument("--train", default="4000g", help="the fine-tuning's budget (--train)")
+    ap.add_argument("--games", type=int, default=500, help="games a self-play run")
+    ap.add_argument("--match-games", type=int, default=500,
+                    help="games of retrained against default model")
+    ap.add_argument("--seed", type=int, default=2031)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--control", action="store_true",
+                    help="also fine-tune the default model on the game as it is (same budget "
+                         "and seed: the what-if's other side) and count its use")
+    a = ap.parse_args()
+    sets = a.sets or ["cards.windfall.amount=0"]
+    over = data.parse_overrides(sets)
+    column = f"{a.card}:{a.event}"
+    out = a.out or Path("runs") / f"adaptation-{a.game}-s{a.seed}"
+    out.mkdir(parents=True, exist_ok=True)
+    spec = registry.get_game(a.game)
+    print(f"{a.game}, 2 players, changed: {', '.join(sets)}; counting {column}; seed {a.seed}",
+          flush=True)
+    started, cpu = time.perf_counter(), time.process_time()
+
+    plan = tune.plan_tuning(a.game, 2, over, tune.parse_budget(a.train), a.seed)
+    default = plan.base.model
+    print(f"default model {default.digest[:12]} ({plan.base.source}); {plan.describe()}"
+          + ("" if plan.done else f", about {plan.estimate_seconds(a.workers):.0f} s"),
+          flush=True)
+    new = plan.train(a.workers, lambda text: print(f"  {text}", flush=True))
+    gen = new.card["training"]["generation"]
+    print(f"retrained model {new.digest[:12]}: generation {gen} of its training "
+          f"({'the default model was never beaten' if not gen else 'accepted'})", flush=True)
+    (out / "models.json").write_text(json.dumps({"default": default.digest,
+                                                 "retrained": new.digest,
+                                                 "retrained_file": str(plan.out)}, indent=1))
+
+    def run(strategy: str, model, changed: bool) -> RunSpec:
+        models = {"learned": model} if strategy == "learned" else None
+        return RunSpec.make(a.game, 2, a.games, a.seed, [strategy], over if changed else {},
+                            True, model_mismatch=True, models=models)
+
+    control = []
+    if a.control:  # the what-if's other side: the same fine-tuning on the game as it is
+        same = tune.plan_tuning(a.game, 2, {}, tune.parse_budget(a.train), a.seed)
+        print(f"control: {same.describe()} (the game as it is)", flush=True)
+        kept = same.train(a.workers, lambda text: print(f"  {text}", flush=True))
+        control = [("control model, game as it is", "control-as-is", run("learned", kept, False)),
+                   ("control model, changed game", "control-changed",
+                    run("learned", kept, True))]
+    rows = [("default model, game as it is", "default-as-is", run("learned", default, False)),
+            ("default model, changed game", "default-changed", run("learned", default, True)),
+            ("retrained model, changed game", "retrained-changed", run("learned", new, True)),
+            (f"{spec.strong}, changed game", "strong-changed", run(spec.strong, None, True))]
+    if spec.strong != "heuristic" and "heuristic" in registry.strategies_for(a.game):
+        rows.append(("heuristic, changed game", "heuristic-changed",
+                     run("heuristic", None, True)))
+    rows += [("heuristic, game as it is", "heuristic-as-is", run("heuristic", None, False))] \
+        if "heuristic" in registry.strategies_for(a.game) else []
+    rows += control
+    uses = {}
+    print(f"\n{'self-play (' + column + ' a game)':40} {'mean':>8} {'95% interval':>18}")
+    for label, name, r in rows:
+        uses[name] = use_per_game(play(name, r, out, a.workers), column)
+        m, lo, hi = t_interval(uses[name])
+        print(f"{label:40} {m:8.3f} [{lo:7.3f}, {hi:7.3f}]", flush=True)
+    d = uses["default-changed"] - uses["retrained-changed"]
+    m, lo, hi = t_interval(d)
+    before, after = uses["default-changed"].mean(), uses["retrained-changed"].mean()
+    half = "at most half" if after <= before / 2 else "more than half"
+    ratio = (f"{after / before:.2f} times as often ({half})" if before > 0
+             else "(the default model does not use it at all)")
+    print(f"\ndefault minus retrained on the changed game, paired by deal: {m:+.3f} "
+          f"[{lo:+.3f}, {hi:+.3f}] a game (interval {'excludes' if lo > 0 or hi < 0 else 'holds'}"
+          f" 0); the retrained model uses it {ratio}", flush=True)
+    if a.control:
+        d = uses["control-as-is"] - uses["retrained-changed"]
+        m, lo, hi = t_interval(d)
+        print(f"what-if, each side its own fine-tuned model: {m:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+              "fewer a game on the changed game than on the game as it is", flush=True)
+    h = head_to_head(a.game, over, new, default, a.match_games, a.seed + 1, a.workers)
+    print(f"retrained against default model on the changed game: won {h['win_rate']:.1%} "
+          f"[{h['lo']:.1%}, {h['hi']:.1%}] of {h['games']:,} (seats swapped; ties not won): "
+          f"{'beats it' if h['lo'] > 0.5 else 'does not clearly beat it'}", flush=True)
+    print(f"\nwall {time.perf_counter() - started:.0f} s, CPU {time.process_time() - cpu:.0f} s "
+          "(this process; a training that was already done is not counted)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""``simkit new``, proven from outside: the package it writes is imported from a temporary
+folder (put on ``sys.path`` and registered with ``registry.register_game``, as a notebook
+would; installing it with pip would take a minute of the suite), never from simkit's own
+tree. On it, ``simkit check`` catches each planted fault (an observation that shows the
+opponent's card, a determinisation that always deals the same way, a kernel that loses a
+card, a game that never ends), and a copy edited into another game passes the checks and
+plays a run, a report and a search."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simkit import registry, testing
+from simkit.cli import main
+from simkit.new import new_game
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name}: {old!r} not found (the template changed?)"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _load(folder: Path, package: str) -> str:
+    sys.path.insert(0, str(folder))
+    spec = importlib.import_module(package).GAME
+    registry.register_game(spec)
+    return spec.name
+
+
+FAULTS = {
+    # 1: the other hand is shown in the observation
+    "observe": ("rules.py", "        if obs[other + k] >= 0:\n",
+                "        if obs[other + k] >= 0 and params[0][4] != 1:\n"),
+    # 2: the unseen cards are dealt in one order every time
+    "determinize": ("rules.py", "    shuffle(stream, scratch[MAX_RANKS:MAX_RANKS + n], n)\n",
+                    "    if params[0][4] != 2:\n"
+                    "        shuffle(stream, scratch[MAX_RANKS:MAX_RANKS + n], n)\n"),
+    # 3: a card played as a 1 is not counted: it is lost
+    "lost card": ("rules.py", "    state[PLAYED + move - 1] += 1\n",
+                  "    if params[0][4] != 3 or move != 1:\n"
+                  "        state[PLAYED + move - 1] += 1\n"),
+    # 4: the trick's cards go back into the deck and no trick is counted: it never ends
+    "never ends": ("rules.py", "    state[LED] = -1\n    state[TRICKS] += 1\n",
+                   "    if params[0][4] == 4:\n"
+                   "        for r in range(2):\n"
+                   "            card = state[LED] if r == 0 else move\n"
+                   "            state[DECK + state[DECK_N]] = card\n"
+                   "            state[DECK_N] += 1\n"
+                   "            state[PLAYED + card - 1] -= 1\n"
+                   "    else:\n"
+                   "        state[TRICKS] += 1\n"
+                   "    state[LED] = -1\n"),
+    # 4, too: nor is the trick scored (a game stuck inside its first turn, yet sound)
+    "never scored": ("rules.py", "    if move != state[LED]:\n",
+                     "    if move != state[LED] and params[0][4] != 4:\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory) -> str:
+    """The template game with four faults planted, each switched on by the data value
+    ``fault`` (1 to 4; 0 plays the template's own rules): one package, compiled once."""
+    out = new_game("faulty-card", tmp_path_factory.mktemp("plugins"))
+    pkg = out / "faulty_card"
+    with (pkg / "data.toml").open("a", encoding="utf-8") as f:
+        f.write('\n[fault]\nvalue = 0\nmin = 0\nmax = 4\nsource = "assumed"\n'
+                'why = "The planted fault of tests/test_new_game.py (0: none)."\n')
+    _edit(pkg / "__init__.py", 'values["max_turns"]]', 'values["max_turns"], values["fault"]]')
+    for file, old, new in FAULTS.values():
+        _edit(pkg / file, old, new)
+    name = _load(out, "faulty_card")
+    yield name
+    registry._games.pop(name, None)
+
+
+CHECKED = ("observe and determinise", "uniform dealing")
+
+
+def _checks(game: str, fault: int) -> dict[str, testing.Item]:
+    items = testing.run_checks(game, overrides={"fault": fault}, only=CHECKED)
+    return {i.name: i for i in items}
+
+
+def test_the_template_with_no_fault_passes(faulty):
+    items = _checks(faulty, 0)
+    assert [i.status for i in items.values()] == [testing.OK] * 3, items
+
+
+def test_an_observation_that_shows_the_opponents_card_is_caught(faulty):
+    item = _checks(faulty, 1)["observe and determinise"]
+    assert item.status == testing.FAIL
+    assert "observe shows a card that determinize deals again" in item.detail
+
+
+def test_a_determinisation_that_always_deals_the_same_way_is_caught(faulty):
+    items = _checks(faulty, 2)
+    assert items["observe and determinise"].status == testing.FAIL
+    assert "the same way every time" in items["observe and determinise"].detail
+    assert items["uniform dealing"].status == testing.FAIL
+    assert "not dealt uniformly" in items["uniform dealing"].detail
+
+
+def test_a_kernel_that_loses_a_card_is_caught(faulty):
+    item = _checks(faulty, 3)["random play"]
+    assert item.status == testing.FAIL
+    assert "check_state after move 1" in item.detail and "rank 1" in item.detail
+
+
+def test_a_game_that_never_ends_is_caught_not_hung(faulty):
+    items = _checks(faulty, 4)
+    play = items["random play"]
+    assert play.status == testing.FAIL and "the game is stuck" in play.detail, play
+    assert items["observe and determinise"].status == testing.UNCHECKED
+
+
+def test_simkit_new_refuses_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken").mkdir()
+    for name, words in [("taken", "exists already"), ("9lives", "not a valid game"),
+                        ("my game", "not a valid game"), ("class", "not a valid game"),
+                        ("avalon", "is installed already"), ("numpy", "would clash")]:
+        res = CliRunner().invoke(main, ["new", name])
+        assert res.exit_code == 2, (name, res.output)
+        assert words in res.output and res.output.count("\n") == 1, res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # nothing half-written
+
+
+@pytest.mark.slow  # 145 s the first time (its drivers compile), 44 s warm, at a load of 12
+def test_a_new_game_edited_into_another_is_checked_run_reported_and_searched(tmp_path,
+                                                                              monkeypatch):
+    """From ``simkit new`` to another game: three cards in hand from a deck of ten ranks
+    in three copies, and a tie won by the player who answers (a rule change, so VERSION
+    2); then ``simkit check``, a run with a search in one seat, and its report."""
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["new", "tri-card"])
+    assert res.exit_code == 0 and "pip install -e ./tri-card" in res.output, res.output
+    pkg = tmp_path / "tri-card" / "tri_card"
+    assert (tmp_path / "tri-card" / "pyproject.toml").read_text().count(
+        'tri-card = "tri_card:GAME"') == 1
+    for key, value in (("ranks", 10), ("copies", 3), ("hand_size", 3)):
+        _edit(pkg / "data.toml", f"[{key}]\nvalue = ", f"[{key}]\nvalue = {value}\n#was ")
+    _edit(pkg / "rules.py", "    if move != state[LED]:\n        winner = seat if move > "
+          "state[LED] else leader\n", "    if True:  # a tie goes to the answer\n"
+          "        winner = seat if move >= state[LED] else leader\n")
+    _edit(pkg / "VERSION", "1", "2")
+    name = _load(tmp_path / "tri-card", "tri_card")
+    try:
+        res = CliRunner().invoke(main, ["check", name])
+        assert res.exit_code == 0, res.output
+        assert "tri-card v2" in res.output and "all passed" in res.output
+        run = tmp_path / "run"
+        res = CliRunner().invoke(main, ["run", name, "--games", "40", "--strategies",
+                                        "ismcts@16,heuristic", "--out", str(run), "--quiet"])
+        assert res.exit_code == 0, res.output
+        res = CliRunner().invoke(main, ["report", str(run), "--out", str(tmp_path / "rep"),
+                                        "--quiet"])
+        assert res.exit_code == 0, res.output
+        assert (tmp_path / "rep" / "index.html").is_file()
+        assert "rank_10:played" in (run / "run.json").read_text()  # the edited data
+    finally:
+        registry._games.pop(name, None)
