@@ -22,8 +22,7 @@ import numpy as np
 
 def own_time(table, obs, seat: int, strategy: str) -> float:
     """Seconds the strategy's search takes for this position alone (no plan, no labels)."""
-    from simkit import registry
-    from simkit.advise import _legal_moves
+    from simkit import advise, registry
     from simkit.rng import seed_streams
     from simkit.runner import RunSpec, plan
     from simkit.search import KERNELS, Workspace, call_search, load_search
@@ -33,7 +32,7 @@ def own_time(table, obs, seat: int, strategy: str) -> float:
     spec = registry.strategies_for(table.game)[p.base(0)]
     streams = np.empty(1 + table.players, np.uint64)
     seed_streams(np.uint64(0), table.players, streams)
-    moves = _legal_moves(p, obs, seat, streams[0:1])
+    moves = advise._legal_moves(p, obs, seat, streams[0:1])
     ws = Workspace.make(p.search_nodes, p.run.players, p.state_size, p.max_moves,
                         len(p.item_columns), len(p.slots), p.learned_features)
     module = load_search(table.game)
