@@ -104,8 +104,9 @@ def test_a_played_game_is_kept_and_replays_from_the_command_line(app, client, ru
     assert res.exit_code == 0, res.output
     assert f"end: {v['result']['end']}" in res.output and "P1=human" in res.output
     # listed apart from seeded runs, and never pooled with them
-    kinds = {f["path"]: f["kind"] for f in client.get("/api/folders").json()["folders"]}
-    assert kinds[v["folder"]] == "played"
+    listed = {f["path"]: f for f in client.get("/api/folders").json()["folders"]}
+    assert listed[v["folder"]]["kind"] == "played"
+    assert listed[v["folder"]]["strategies"] == "human,heuristic"
     for path in (f"/api/result?path={v['folder']}", f"/api/games-of?path={v['folder']}"):
         assert client.get(path).status_code == 400
     res = CliRunner().invoke(main, ["report", str(folder), "--out", str(runs.parent / "r")])
