@@ -181,7 +181,7 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     page.fill("#g-seed", "3")
     page.click("#g-start")
     page.wait_for_selector("#table:not([hidden])", timeout=COMPILE)
-    page.select_option("#t-pace", "150")
+    page.select_option("#t-pace", "0")
     assert "P1 hand" in page.inner_text("#t-sees")
     assert "territory order" not in page.inner_text("#t-sees")
     page.screenshot(path=str(shots / "12-play-a-seat.png"))
