@@ -46,3 +46,23 @@ def read_run(folder):
     from simkit.results import read_run as _read_run
 
     return _read_run(folder)
+
+
+def advice(game: str, observation, seat: int, strategy: str = "ismcts+learned", **kwargs):
+    """The move ``strategy`` would play for ``seat`` from its ``observation`` alone, and how
+    it rates every legal move (visits and mean rewards for a search, values for
+    ``learned``): a ``simkit.advise.Advice``. Keywords: ``players`` (2), ``seed``,
+    ``weights``, ``overrides``, ``model_mismatch`` (docs/search.md, "Advice")."""
+    from simkit.advise import advice as _advice
+
+    return _advice(game, observation, seat, strategy, **kwargs)
+
+
+def advice_at(folder, game_index: int, decision: int, strategy: str | None = None, **kwargs):
+    """``advice`` at decision ``decision`` (numbered as ``simkit replay`` numbers them) of
+    game ``game_index`` of a run folder, for the seat that moved there, from its
+    observation: by the strategy that played it, or by ``strategy``; ``.played`` is the
+    move the game played. Keywords: ``seed``, ``weights``."""
+    from simkit.advise import advice_at as _advice_at
+
+    return _advice_at(folder, game_index, decision, strategy, **kwargs)

@@ -328,7 +328,7 @@ def games():
     """List the registered games, their player counts, versions and strategies, and the
     search strategies' knobs."""
     from simkit import registry
-    from simkit.search import KNOBS_SPEC, rollout_choices
+    from simkit.search import GUIDED_SPEC, KNOBS_SPEC, rollout_choices
 
     searchers, learners = [], []
     for name, spec in registry.games().items():
@@ -357,6 +357,7 @@ def games():
         if learnable:
             learners.append(name)
             click.echo(f"{'':18} learned models at the default data: {_models_line(spec)}")
+            click.echo(f"{'':18} ismcts+learned defaults: {_guided_line(name)}")
     _learned_lines(learners)
     search = {n: st for n, st in registry.strategies_for("").items() if st.searches}
     if not search:
@@ -365,12 +366,29 @@ def games():
     click.echo("search strategies (games with a determinize kernel: "
                f"{', '.join(searchers) or 'none'}):")
     for n, st in search.items():
-        click.echo(f"  {n:8} {st.summary}")
+        click.echo(f"  {n:15} {st.summary}")
     click.echo("  NAME@N sets the budget (iterations); other knobs with --weight NAME.KNOB=VALUE "
                "(every seat of NAME) or --weight NAME@N.KNOB=VALUE (that one):")
-    for knob, k in KNOBS_SPEC.items():
+    for knob, k in {**KNOBS_SPEC, **GUIDED_SPEC}.items():
         default = {"rollout": "auto", "cutoff": "even"}.get(knob, f"{k.default:g}")
-        click.echo(f"    {knob:14} default {default:6} {k.doc}")
+        click.echo(f"    {knob:17} default {default:6} {k.doc}")
+    click.echo("  ismcts+learned plays by learned's model (--weight ismcts+learned.model=FILE, "
+               "else the run's game's); its defaults per game are above, chosen for at most "
+               "50 ms a decision at 2 players (docs/search.md)")
+
+
+def _guided_line(game: str) -> str:
+    """The guided search's defaults in ``game`` where they differ from ismcts's."""
+    from simkit.search import CUTOFFS, ROLLOUTS, game_knobs, knob_defaults
+
+    try:
+        plain, guided = game_knobs(game), knob_defaults(game, "guided")
+    except SimkitError as exc:  # a plugin's bad defaults: said here, refused by a run
+        return f"none ({exc})"
+    names = {"rollout": {v: k for k, v in ROLLOUTS.items()},
+             "cutoff": {v: k for k, v in CUTOFFS.items()}}
+    return ", ".join(f"{k} {names[k].get(v, v) if k in names else f'{v:g}'}"
+                     for k, v in guided.items() if k not in plain or plain[k] != v)
 
 
 def _models_line(spec) -> str:
@@ -706,23 +724,11 @@ def _check_cards(spec_run, folder: Path, n: int, workers, scheduler, quiet: bool
 
 
 def _folder_models(folder: Path, weights) -> list[str]:
-    """``--weight SLOT.model=FILE`` for each learned slot of the run in ``folder`` (its
-    run.json's ``models``, copied into it), unless the command gives one: a run resumes, or
-    replays, with the models it was played with."""
-    import json
+    """``--weight SLOT.model=FILE`` for each learned slot of the run in ``folder``
+    (``simkit.replay.folder_models``)."""
+    from simkit.replay import folder_models
 
-    try:
-        meta = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    models = meta.get("models") if isinstance(meta, dict) else None
-    given = {w.partition("=")[0].strip() for w in weights}
-    out = []
-    for slot, m in (models or {}).items():
-        if isinstance(m, dict) and f"{slot}.model" not in given \
-                and f"{slot.partition('@')[0]}.model" not in given:
-            out.append(f"{slot}.model={Path(folder) / m.get('file', f'models/{slot}.npz')}")
-    return out
+    return folder_models(folder, weights)
 
 
 def _play_precise(spec_run, folder, precision, workers, scheduler, overwrite, quiet, resume,

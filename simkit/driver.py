@@ -21,7 +21,8 @@ from simkit.registry import StrategySpec
 
 TEMPLATE = Path(__file__).with_name("driver_template.py")
 _BINDINGS_END = "# --- end of bindings ---"
-SEARCH_KERNELS = {"mc": "mc_search", "ismcts": "ismcts_search", "learned": "learned_choose"}
+SEARCH_KERNELS = {"mc": "mc_search", "ismcts": "ismcts_search", "guided": "guided_search",
+                  "learned": "learned_choose"}
 
 
 def cache_dir() -> Path:
@@ -109,11 +110,12 @@ def _strategy_call(code: int, strategy: StrategySpec, indent: str, lead: str) ->
         return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
                 f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[4],",
                 f"{indent}    ws[12], ws[5], ws[7], ws[8], ws[9], ws[10], ws[13], ws[14])"]
-    if strategy.search is not None:
+    if strategy.search is not None:  # the guided search also gets the model's scratch
+        tail = ", ws[12], ws[13], ws[14])" if strategy.search == "guided" else ")"
         return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
                 f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[1],",
                 f"{indent}    ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10],",
-                f"{indent}    ws[11][slot])"]
+                f"{indent}    ws[11][slot]{tail}"]
     return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
             f"{indent}    streams[1 + seat:2 + seat])"]
 

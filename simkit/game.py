@@ -189,6 +189,11 @@ An optional field for the search strategies (``docs/search.md``):
         rollout policy that plays the game best for its cost. The game's NOTES.md gives the
         figures they were chosen by. ``--weight`` and ``NAME@N`` override them.
 
+    guided_knobs
+        The game's defaults for the guided search ``ismcts+learned``, over its own
+        (``simkit.search.knob_defaults``: ``search_knobs``, then the guided knobs): any
+        search knob or ``prior``, ``prior_temperature``, ``leaf_value``.
+
 An optional field for the reports (issue 28):
 
     strong
@@ -298,6 +303,7 @@ class GameSpec:
     check_state: Callable | None = None
     summary: str = ""
     search_knobs: dict[str, float | str] | None = None
+    guided_knobs: dict[str, float | str] | None = None
     item_columns_of: Callable[[dict[str, Any]], Sequence[str]] | None = None
     progress_unit: str = "points"
     phases: tuple[str, ...] | None = None

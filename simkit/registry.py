@@ -58,14 +58,22 @@ class StrategySpec:
         return self.search in TREE_SEARCHES
 
     @property
+    def needs_model(self) -> bool:
+        """Whether it plays by a learnt model (``learned``, ``ismcts+learned``)."""
+        return self.search in MODEL_SEARCHES
+
+    @property
     def import_path(self) -> tuple[str, str]:
         fn = self.kernel.py_func
         return fn.__module__, fn.__name__
 
 
-TREE_SEARCHES = ("mc", "ismcts")
+TREE_SEARCHES = ("mc", "ismcts", "guided")
 """The ``search`` kinds that search a tree of playouts (their knobs are ``simkit.search``'s);
 the other, ``learned``, plays by a learnt model (``simkit.learn``)."""
+MODEL_SEARCHES = ("learned", "guided")
+"""The ``search`` kinds that play by a learnt model: ``learned`` and the guided search
+(``ismcts+learned``), which needs the game's features kernel too."""
 
 
 MAX_BUDGET = 1_000_000
@@ -200,12 +208,14 @@ def strategies_for(game: str) -> dict[str, StrategySpec]:
 
 def playable_strategies(game: str) -> list[str]:
     """The strategies that can play ``game``, as `simkit games` lists them: the searches
-    only where the game has a determinize kernel, ``learned`` where it also has features."""
+    only where the game has a determinize kernel, those that play by a model (``learned``,
+    ``ismcts+learned``) where it also has features."""
     spec = get_game(game)
     searchable = hasattr(spec.rules, "determinize")
     learnable = searchable and spec.has_features
     return [n for n, st in strategies_for(game).items() if st.search is None
-            or (st.searches and searchable) or (st.search == "learned" and learnable)]
+            or (st.searches and searchable and not st.needs_model)
+            or (st.needs_model and learnable)]
 
 
 def resolve_strategies(game: str, names, n_players: int) -> list[str]:
@@ -217,7 +227,7 @@ def resolve_strategies(game: str, names, n_players: int) -> list[str]:
         base, budget = split_budget(n)
         if base in known and budget is not None and known[base].budget is None:
             raise SimkitError(f"strategy {base} takes no budget: write {base}, not {n}")
-        if base in known and known[base].search == "learned":
+        if base in known and known[base].needs_model:
             check_learnable(game, base)
         elif base in known and known[base].search is not None:
             rules = get_game(game).rules

@@ -45,12 +45,18 @@ def choice_text(p: Plan, state: np.ndarray, seat: int, move: int, seed: int = CH
     it (dealt from ``seed``, with chance from a stream of its own), so an unseen card or a
     chance outcome never comes from the true state; the game says only what the
     observation and the move decide. A game without that hook gets the move's number."""
+    obs = np.empty(p.state_size, np.int32)
+    registry.get_game(p.run.game).rules.observe(p.compiled, state, seat, obs)
+    return choice_text_seen(p, obs, seat, move, seed)
+
+
+def choice_text_seen(p: Plan, obs: np.ndarray, seat: int, move: int, seed: int = CHOICE_SEED
+                     ) -> str:
+    """``choice_text`` from ``seat``'s observation ``obs`` itself."""
     spec = registry.get_game(p.run.game)
     rules, n = spec.rules, p.run.players
     if spec.describe_choice is None or not hasattr(rules, "determinize"):
         return f"move {move}"
-    obs = np.empty(p.state_size, np.int32)
-    rules.observe(p.compiled, state, seat, obs)
     streams = np.empty(1 + n, np.uint64)
     seed_streams(np.uint64(seed), n, streams)
     after = np.empty_like(obs)
@@ -82,7 +88,7 @@ class _Searches:
         self.kernels = {k: getattr(module, KERNELS[k]) for k in set(self.kind.values())}
         self.slots = [p.slots.index(nm) for nm in names]
         self.ws = Workspace.make(p.search_nodes, p.run.players, p.state_size, p.max_moves,
-                                 len(p.item_columns), len(p.slots))
+                                 len(p.item_columns), len(p.slots), p.learned_features)
         self.obs = np.empty(p.state_size, np.int32)
 
     def decide(self, seat: int, state: np.ndarray, moves: np.ndarray, n_moves: int,
@@ -91,15 +97,14 @@ class _Searches:
         not search."""
         if seat not in self.kind:
             return None
-        from simkit.search import root_moves
+        from simkit.search import call_search, root_moves
 
         p, ws, slot = self.p, self.ws, self.slots[seat]
         self.rules.observe(p.compiled, state, seat, self.obs)
-        k = self.kernels[self.kind[seat]](
-            p.compiled, self.obs, seat, moves, n_moves, p.weights[slot],
-            streams[1 + seat:2 + seat], p.run.players, p.max_turns, p.teams,
-            p.rollout_weights, ws.tree_i, ws.tree_f, ws.state, ws.obs, ws.moves, ws.items,
-            ws.scores, ws.ranks, ws.reward, ws.stats[slot])
+        kind = self.kind[seat]
+        k = call_search(self.kernels[kind], kind, ws, slot, p.compiled, self.obs, seat, moves,
+                        n_moves, p.weights[slot], streams[1 + seat:2 + seat], p.run.players,
+                        p.max_turns, p.teams, p.rollout_weights)
         return int(k), root_moves(self.kind[seat], ws, moves, n_moves, seat)
 
 
@@ -115,19 +120,12 @@ def _search_lines(p: Plan, state: np.ndarray, seat: int, legal: np.ndarray,
     return out
 
 
-def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) -> Replay:
-    """Replay the game with ``seed`` under ``p``'s settings; ``seat_strategies`` (one per
-    seat) as the run's row recorded them, by default the run's own seat order. At a search
-    seat's decision it also shows the search's best moves (visits, mean reward)."""
+def _play(p: Plan, seed: int, names: list[str]):
+    """Play the game of ``seed`` with ``names`` seated by the run's own loop: (every move
+    played, end reason code, turns, decisions, ranks, scores)."""
     from simkit.runner import workspace
 
-    spec = registry.get_game(p.run.game)
     n = p.run.players
-    names = list(seat_strategies or p.run.strategies)
-    for name in names:
-        if name not in p.slots:
-            raise SimkitError(f"strategy {name!r} is not one of this run's: "
-                              f"{', '.join(p.slots)}")
     codes = np.array([p.slots.index(s) for s in names], dtype=np.int32)
     cap = max(10_000, p.max_turns * 200)
     trace = np.full(cap, -1, dtype=np.int32)
@@ -143,7 +141,42 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
         state, obs, moves, items, scores, ranks, trace, arrays)
     if decisions > cap:
         raise RuntimeError(f"game has {decisions} decisions, more than the replay keeps")
-    played = trace[:decisions].tolist()
+    return trace[:decisions].tolist(), end, turns, decisions, ranks, scores
+
+
+def state_at(p: Plan, seed: int, names: list[str], decision: int) -> tuple[np.ndarray, int,
+                                                                           int]:
+    """The true state of the game of ``seed`` (``names`` seated) just before its decision
+    number ``decision`` (from 1, as a replay numbers them), the seat to move there and the
+    move it played."""
+    played = _play(p, seed, names)[0]
+    if not 1 <= decision <= len(played):
+        raise SimkitError(f"the decision must be a number from 1 to {len(played):,} (the "
+                          f"game's decisions), not {decision!r}")
+    rules = registry.get_game(p.run.game).rules
+    streams = np.empty(1 + p.run.players, np.uint64)
+    seed_streams(np.uint64(seed), p.run.players, streams)
+    st = np.empty(p.state_size, np.int32)
+    rules.new_game(p.compiled, p.run.players, st, streams[0:1])
+    scratch = np.zeros((p.run.players, max(1, len(p.item_columns))), np.int32)
+    for move in played[:decision - 1]:
+        rules.apply_move(p.compiled, st, move, streams[0:1], scratch)
+    return st, int(rules.to_move(st)), played[decision - 1]
+
+
+def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) -> Replay:
+    """Replay the game with ``seed`` under ``p``'s settings; ``seat_strategies`` (one per
+    seat) as the run's row recorded them, by default the run's own seat order. At a search
+    seat's decision it also shows the search's best moves (visits, mean reward)."""
+
+    spec = registry.get_game(p.run.game)
+    n = p.run.players
+    names = list(seat_strategies or p.run.strategies)
+    for name in names:
+        if name not in p.slots:
+            raise SimkitError(f"strategy {name!r} is not one of this run's: "
+                              f"{', '.join(p.slots)}")
+    played, end, turns, decisions, ranks, scores = _play(p, seed, names)
 
     lines = [f"{spec.name} v{spec.version}, {n} players, seed {seed}",
              "seats: " + ", ".join(f"{seat_label(s)}={names[s]}" for s in range(n))]
@@ -157,7 +190,7 @@ def replay_game(p: Plan, seed: int, seat_strategies: list[str] | None = None) ->
         lines += spec.describe_setup(p.compiled, n, st.copy())
     searches = _Searches(p, names)
     legal = np.empty(p.max_moves, np.int32)
-    scratch = np.zeros_like(items)
+    scratch = np.zeros((n, len(p.item_columns)), np.int32)
     for k, move in enumerate(played):
         before = st.copy()
         seat = int(rules.to_move(st))
@@ -230,3 +263,52 @@ def replay_recorded(run_dir, game_index: int, model_weights=()) -> Replay:
                           f"{r.turns} turns, but the row says {row['end_reason']}, "
                           f"{recorded}, {row['turns']}: was the game changed since?")
     return r
+
+
+def folder_models(folder, weights=()) -> list[str]:
+    """``--weight SLOT.model=FILE`` for each learned slot of the run in ``folder`` (its
+    run.json's ``models``, copied into it), unless ``weights`` give one: a run resumes, or
+    replays, with the models it was played with."""
+    import json
+    from pathlib import Path
+
+    try:
+        meta = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    models = meta.get("models") if isinstance(meta, dict) else None
+    given = {w.partition("=")[0].strip() for w in weights}
+    out = []
+    for slot, m in (models or {}).items():
+        if isinstance(m, dict) and f"{slot}.model" not in given \
+                and f"{slot.partition('@')[0]}.model" not in given:
+            out.append(f"{slot}.model={Path(folder) / m.get('file', f'models/{slot}.npz')}")
+    return out
+
+
+def run_game(folder, game_index: int):
+    """The game ``game_index`` of the run folder ``folder`` as it was played: (a RunSpec of
+    the run's game, players, data, weights and models, seating the row's strategies without
+    rotation; the row; the strategy of each seat), or one line naming what is wrong."""
+    from pathlib import Path
+
+    from simkit.results import check_run, read_game_row, seat_column
+    from simkit.runner import RunSpec
+
+    folder = Path(folder)
+    meta = check_run(folder)
+    done = meta["games_completed"]
+    if not isinstance(game_index, int) or not 0 <= game_index < max(done, 1):
+        raise SimkitError(f"the game must be an index from 0 to {done - 1:,} in {folder}, "
+                          f"not {game_index!r}")
+    rows = read_game_row(folder, game_index)
+    if rows.empty:
+        raise SimkitError(f"{folder} has no game {game_index} (it has {done:,})")
+    row = rows.iloc[0]
+    n = int(meta["players"])
+    names = [str(row[seat_column("strategy", s + 1)]) for s in range(n)]
+    run = RunSpec.make(meta["game"], n, 1, 0, names, meta["overrides"], False,
+                       [f"{s}.{k}={v}" for s, w in meta["strategy_weights"].items()
+                        for k, v in w.items()] + folder_models(folder, ()),
+                       model_mismatch=bool(meta.get("model_mismatch")))
+    return run, row, names

@@ -175,10 +175,11 @@ MODEL_WEIGHT = "model"
 
 
 def model_slots(game: str, slots) -> list[str]:
-    """The slots of ``slots`` whose strategy plays by a learnt model (``learned``): each
+    """The slots of ``slots`` whose strategy plays by a learnt model (``learned``,
+    ``ismcts+learned``): each
     gets one (``learned_models``), and ``--train`` fine-tunes it (``simkit.tune``)."""
     specs = registry.strategies_for(game)
-    return [s for s in slots if specs[registry.split_budget(s)[0]].search == "learned"]
+    return [s for s in slots if specs[registry.split_budget(s)[0]].needs_model]
 
 
 def learned_models(game: str, players: int, slots, weights, params, mismatch_ok: bool,
@@ -233,9 +234,9 @@ def _with_budgets(game: str, names: list[str], weights) -> list[str]:
         if spec.budget is not None and budget is None:
             budget = spec.weights[spec.budget]
             if spec.search is not None:
-                from simkit.search import game_knobs
+                from simkit.search import knob_defaults
 
-                budget = game_knobs(game)[spec.budget]
+                budget = knob_defaults(game, spec.search)[spec.budget]
             for sname, wname, v in weights:
                 if sname == base and wname == spec.budget:
                     budget = v
@@ -387,9 +388,9 @@ def _slot_weights(driver: Driver, slots: tuple[str, ...], run_weights, game: str
     for i, b in enumerate(bases):
         w[i] = driver.default_weights[driver.code(b)]
         if specs[b].searches:  # the game's own defaults for the search knobs
-            from simkit.search import game_knobs
+            from simkit.search import knob_defaults
 
-            knobs = game_knobs(game)
+            knobs = knob_defaults(game, specs[b].search)
             w[i, : len(knobs)] = list(knobs.values())
     targets = set(slots) | set(bases)
     if any(specs[b].searches for b in bases) and "heuristic" in specs:
@@ -479,13 +480,18 @@ def _with_models(run: RunSpec, slots: tuple[str, ...], weights: np.ndarray
     from simkit import learn
 
     flats = {slot: learn.recall(d).flat() for slot, d in run.models}
-    named = len(learn.NAMED)
-    width = max(weights.shape[1], named + max(len(f) for f in flats.values()))
+    specs = registry.strategies_for(run.game)
+    # a slot's model follows its strategy's named weights (learned's 3, the guided search's
+    # knobs): search_template's L_MODEL and G_MODEL
+    named = {slot: len(specs[registry.split_budget(slot)[0]].weights) for slot in flats}
+    width = max(weights.shape[1], max(named[s] + len(f) for s, f in flats.items()))
     out = np.zeros((len(slots), width), np.float64)
     out[:, :weights.shape[1]] = weights
     for slot, d in run.models:
         i = slots.index(slot)
-        out[i, named:named + len(flats[slot])] = flats[slot]
+        out[i, named[slot]:named[slot] + len(flats[slot])] = flats[slot]
+        if specs[registry.split_budget(slot)[0]].search != "learned":
+            continue
         given = {k for s, k, _ in run.weights if s in (slot, registry.split_budget(slot)[0])}
         for k, v in learn.play_defaults(learn.recall(d)).items():
             if k not in given:  # the model's own default (the samples it learnt with)

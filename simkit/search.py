@@ -73,6 +73,21 @@ KNOBS_SPEC = {
 }
 """The search strategies' weights, in the kernels' order (see ``search_template``)."""
 KNOBS = {name: float(k.default) for name, k in KNOBS_SPEC.items()}
+GUIDED_SPEC = {
+    "prior": Knob(2, 0, 100, False,
+                  "ismcts+learned: the weight of the model's prior in selection (PUCT's term "
+                  "prior * P * sqrt(n) / (1 + visits), added to UCB1), and expansion in the "
+                  "prior's order; 0: no prior (moves expanded at random)"),
+    "prior_temperature": Knob(0.05, 0.001, 100, False,
+                              "ismcts+learned: the softmax temperature (in score shares) that "
+                              "makes the model's values of a node's moves their prior"),
+    "leaf_value": Knob(1, 0, 1, False,
+                       "ismcts+learned: a leaf scores (1 - leaf_value) x its playout's reward "
+                       "+ leaf_value x the model's values of the leaf (1: no playout)"),
+}
+"""The guided search's own weights, after ``KNOBS`` in its row (then its model)."""
+GUIDED = {name: float(k.default) for name, k in GUIDED_SPEC.items()}
+ALL_KNOBS = {**KNOBS_SPEC, **GUIDED_SPEC}
 ROLLOUTS = {"auto": -1.0, "random": 0.0, "heuristic": 1.0}
 CUTOFFS = {"even": 0.0, "standing": 1.0, "progress": 2.0}
 
@@ -98,6 +113,23 @@ def game_knobs(game: str) -> dict[str, float]:
     return out
 
 
+def knob_defaults(game: str, kind: str = "ismcts") -> dict[str, float]:
+    """The defaults of every weight of the search ``kind`` in ``game``: ``game_knobs``, and
+    for the guided search (``guided``) its own knobs after them, with the game's
+    ``GameSpec.guided_knobs`` over both."""
+    out = game_knobs(game)
+    if kind != "guided":
+        return out
+    out.update(GUIDED)
+    for name, v in (registry.get_game(game).guided_knobs or {}).items():
+        if name not in out:
+            raise SimkitError(f"{game}: guided_knobs names {name!r}, which is not a knob of "
+                              f"ismcts+learned; its knobs: {', '.join(out)}")
+        names = {"rollout": ROLLOUTS, "cutoff": CUTOFFS}.get(name, {})
+        out[name] = names[v] if isinstance(v, str) else float(v)
+    return out
+
+
 def resolve_knobs(game: str, values: dict[str, float]) -> dict[str, float]:
     """``values`` with ``rollout`` auto made what it means in ``game``."""
     if values.get("rollout") == ROLLOUTS["auto"]:
@@ -109,7 +141,7 @@ def resolve_knobs(game: str, values: dict[str, float]) -> dict[str, float]:
 def check_knobs(game: str, label: str, values: dict[str, float]) -> None:
     """Every knob of the search ``label`` in its range, or one line naming it and the range."""
     for name, v in values.items():
-        k = KNOBS_SPEC[name]
+        k = ALL_KNOBS[name]
         if name == "rollout":
             choices = rollout_choices(game)
             if v not in choices.values():
@@ -216,7 +248,7 @@ class Workspace:
         stats = np.zeros((max(slots, 1), STATS), np.float64)
         if features > 0:
             learned = (np.zeros(state_size, np.int32), np.zeros(features, np.float64),
-                       np.zeros(max_moves, np.float64))
+                       np.zeros(max(max_moves, players), np.float64))
         else:
             learned = (np.zeros(1, np.int32), np.zeros(1, np.float64), np.zeros(1, np.float64))
         if nodes <= 0 and features <= 0:
@@ -226,7 +258,8 @@ class Workspace:
                        np.zeros(1, np.int32), np.zeros(1, np.float64), stats, *learned)
         nodes = max(nodes, 0)
         return cls(np.zeros((nodes + 1, TREE_COLUMNS), np.int32),
-                   np.zeros((max(nodes + 1, max_moves), max(players, 2)), np.float64),
+                   # a column a seat, and one for a guided search's priors
+                   np.zeros((max(nodes + 1, max_moves), max(players, 2) + 1), np.float64),
                    np.zeros(state_size, np.int32), np.zeros(state_size, np.int32),
                    np.zeros(max_moves, np.int32), np.zeros((players, max(n_items, 1)), np.int32),
                    np.zeros(players, np.float64), np.zeros(players, np.int32),
@@ -274,6 +307,18 @@ def root_moves(kind: str, ws: Workspace, moves: np.ndarray, n_moves: int, seat: 
     return sorted(out, key=lambda r: (-r[1], -r[2], r[0]))
 
 
+def call_search(kernel, kind: str, ws: Workspace, slot: int, params, obs, seat, moves, n_moves,
+                weights, stream, players, max_turns, teams, rollout_w):
+    """Call a search ``kernel`` of ``kind`` (``KERNELS``) with ``ws``'s arrays, its
+    statistics in row ``slot``: the guided search also gets the model's scratch."""
+    args = (params, obs, seat, moves, n_moves, weights, stream, players, max_turns, teams,
+            rollout_w, ws.tree_i, ws.tree_f, ws.state, ws.obs, ws.moves, ws.items, ws.scores,
+            ws.ranks, ws.reward, ws.stats[slot])
+    if kind == "guided":
+        args += (ws.after, ws.feat, ws.values)
+    return kernel(*args)
+
+
 class Search:
     """One game's search, ready to decide from Python: its compiled module, parameters and
     workspace (for tests, benchmarks and ``simkit replay``; a run's games call the same
@@ -282,40 +327,51 @@ class Search:
     ``weights`` by name, as ``KNOBS`` lists them; unnamed ones keep their defaults."""
 
     def __init__(self, plan, kind: str, weights: dict[str, float] | None = None,
-                 heuristic_weights: dict[str, float] | None = None):
+                 heuristic_weights: dict[str, float] | None = None, model=None):
         if kind not in TREE_SEARCHES:
             raise SimkitError(f"unknown search {kind!r}; valid choices: "
                               f"{', '.join(TREE_SEARCHES)}")
+        if (kind == "guided") != (model is not None):
+            raise SimkitError("the guided search (ismcts+learned) needs a model, and only it "
+                              "takes one")
         self.plan = plan
         self.kind = kind
         game = plan.run.game
         self.spec = registry.get_game(game)
         self.module = load_search(game)
         self.kernel = getattr(self.module, KERNELS[kind])
-        unknown_knobs = set(weights or {}) - set(KNOBS)
+        defaults = knob_defaults(game, kind)
+        unknown_knobs = set(weights or {}) - set(defaults)
         if unknown_knobs:
             raise SimkitError(f"{kind} has no knob {sorted(unknown_knobs)[0]!r}; its knobs: "
-                              + ", ".join(KNOBS))
-        knobs = {**game_knobs(game), **(weights or {})}
+                              + ", ".join(defaults))
+        knobs = {**defaults, **(weights or {})}
         check_knobs(game, kind, knobs)
         knobs = resolve_knobs(game, knobs)
-        self.weights = np.array([knobs[k] for k in KNOBS], np.float64)
+        self.weights = np.array([knobs[k] for k in defaults], np.float64)
+        features = 0
+        if model is not None:
+            from simkit import learn
+
+            registry.check_learnable(game, "ismcts+learned")
+            learn.check_fits(model, "the model", game, plan.run.players,
+                             tuple(self.spec.features))
+            self.weights = np.concatenate([self.weights, model.flat()])
+            features = model.n_features
         self.rollout_weights = rollout_weights(game, heuristic_weights)
         n = plan.run.players
         self.teams = np.array(self.spec.teams(n), np.int32)
         self.ws = Workspace.make(int(self.weights[0]), n, plan.state_size, plan.max_moves,
-                                 len(plan.item_columns))
+                                 len(plan.item_columns), 1, features)
 
     def decide(self, obs: np.ndarray, seat: int, moves: np.ndarray, n_moves: int,
                stream: np.ndarray) -> int:
         """The index into ``moves[:n_moves]`` the search chooses for ``seat`` from ``obs``,
         drawing only from ``stream`` (uint64[1])."""
-        ws = self.ws
-        return int(self.kernel(self.plan.compiled, obs, seat, moves, n_moves, self.weights,
-                               stream, self.plan.run.players, self.plan.max_turns, self.teams,
-                               self.rollout_weights, ws.tree_i, ws.tree_f, ws.state, ws.obs,
-                               ws.moves, ws.items, ws.scores, ws.ranks, ws.reward,
-                               ws.stats[0]))
+        p = self.plan
+        return int(call_search(self.kernel, self.kind, self.ws, 0, p.compiled, obs, seat,
+                               moves, n_moves, self.weights, stream, p.run.players,
+                               p.max_turns, self.teams, self.rollout_weights))
 
     def root(self, moves: np.ndarray, n_moves: int, seat: int) -> list[tuple[int, int, float]]:
         """The last decision's root: see ``root_moves``."""

@@ -83,6 +83,9 @@ def game_features(params, obs, seat, out):  # pragma: no cover
 W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WIDEN_ABOVE = (
     0, 1, 2, 3, 4, 5, 6)
 W_CUTOFF, W_MIX, W_SCALE = 7, 8, 9
+# the guided search's own (``ismcts+learned``), after the knobs above; its model from G_MODEL
+W_PRIOR, W_PRIOR_TEMPERATURE, W_LEAF = 10, 11, 12
+G_MODEL = 13
 # tree_i columns: the move into the node, its parent, first child, next sibling, visits,
 # availability, and the seat that chose the move (whose reward UCB1 maximises)
 T_MOVE, T_PARENT, T_CHILD, T_SIBLING, T_VISITS, T_AVAIL, T_SEAT = 0, 1, 2, 3, 4, 5, 6
@@ -271,6 +274,74 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                   ranks, reward, stats):
     """SO-ISMCTS with ``weights[0]`` iterations (at most ``len(tree_i) - 1``); the index
     (into ``moves``) of the root child visited most."""
+    return tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
+                       max_turns, teams, rollout_weights, tree_i, tree_f, state, obs2, moves2,
+                       items, scores, ranks, reward, stats, False, state, reward, reward)
+
+
+@kernel
+def guided_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
+                  teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
+                  ranks, reward, stats, after, feat, values):
+    """``ismcts+learned``: SO-ISMCTS guided by the learnt model that follows its named
+    weights in ``weights`` (from ``G_MODEL``): a prior over the moves of each node it
+    expands, from the model's values of their afterstates, and the model's values of the
+    leaf blended with the playout's reward. ``after`` (int32[state]), ``feat``
+    (float64[F]) and ``values`` (float64[max(moves, P)]) are scratch."""
+    return tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
+                       max_turns, teams, rollout_weights, tree_i, tree_f, state, obs2, moves2,
+                       items, scores, ranks, reward, stats, True, after, feat, values)
+
+
+@kernel
+def move_priors(params, state, mover, moves2, n, w, stream, n_players, max_turns, teams,
+                after, obs2, items, scores, ranks, shares, feat, values, temperature):
+    """``values[:n]``: the prior of each of ``mover``'s legal moves ``moves2[:n]`` in the
+    determinised ``state``, the softmax at ``temperature`` (in score shares) of the model's
+    values of their afterstates (``afterstate_value``, chance from ``stream``)."""
+    best = -1.0
+    for k in range(n):
+        copy_into(after, state)
+        game.apply_move(params, after, moves2[k], stream, items)
+        values[k] = afterstate_value_at(params, after, mover, w, G_MODEL, n_players,
+                                        max_turns, teams, obs2, scores, ranks, shares, feat)
+        best = max(best, values[k])
+    total = 0.0
+    for k in range(n):
+        values[k] = math.exp((values[k] - best) / temperature)
+        total += values[k]
+    for k in range(n):
+        values[k] /= total
+
+
+@kernel
+def leaf_values(params, state, w, n_players, teams, obs2, feat, out):
+    """``out[:P]``: every seat's reward of the position ``state`` (not over) by the model:
+    each seat's value from its own observation, divided by the sum over the teams (each
+    counted once), so the rewards are score shares as a finished game's are."""
+    total = 0.0
+    for s in range(n_players):
+        game.observe(params, state, s, obs2)
+        game_features(params, obs2, s, feat)
+        out[s] = model_value_at(w, G_MODEL, s, feat)
+        first = True
+        for t in range(s):
+            if teams[t] == teams[s]:
+                first = False
+        if first:
+            total += out[s]
+    for s in range(n_players):
+        out[s] /= total
+
+
+@kernel
+def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
+                teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
+                ranks, reward, stats, guided, after, feat, values):
+    """SO-ISMCTS with ``weights[0]`` iterations (at most ``len(tree_i) - 1``); the index
+    (into ``moves``) of the root child visited most. ``guided``: the model of ``weights``
+    (from ``G_MODEL``) gives priors (``W_PRIOR`` above 0) and values the leaves
+    (``W_LEAF`` above 0); otherwise ``after``, ``feat`` and ``values`` are not read."""
     budget = min(max(1, int(weights[W_ITERATIONS])), tree_i.shape[0] - 1)
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
     stats[S_DECISIONS] += 1
@@ -283,6 +354,10 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
     widen_k = weights[W_WIDEN_K]
     widen_alpha = weights[W_WIDEN_ALPHA]
     widen_above = int(weights[W_WIDEN_ABOVE])
+    prior_weight = weights[W_PRIOR] if guided else 0.0
+    prior_temperature = weights[W_PRIOR_TEMPERATURE] if guided else 1.0
+    leaf = weights[W_LEAF] if guided else 0.0
+    prior_col = tree_f.shape[1] - 1  # a child's prior (its move's, where it was expanded)
     n_nodes = 1
     _new_node(tree_i, tree_f, 0, -1, -1, -1, n_players)
     for _ in range(budget):
@@ -306,10 +381,16 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                 cap = widen_k * (tree_i[node, T_VISITS] + 1) ** widen_alpha
                 room = n_children < max(1.0, cap)
             if room and n_nodes < tree_i.shape[0]:
-                # expand one untried legal move, chosen at random
-                untried = n - n_children
-                pick = rand_below(stream, untried)
+                # expand one untried legal move: at random, or (guided) the one of the
+                # highest prior (ties at random)
+                if prior_weight > 0:
+                    move_priors(params, state, mover, moves2, n, weights, stream, n_players,
+                                max_turns, teams, after, obs2, items, scores, ranks, reward,
+                                feat, values, prior_temperature)
+                pick = rand_below(stream, n - n_children) if prior_weight <= 0 else 0
                 chosen = -1
+                chosen_prior = 0.0
+                ties = 0
                 for k in range(n):
                     tried = False
                     child = tree_i[node, T_CHILD]
@@ -318,12 +399,22 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                             tried = True
                             break
                         child = tree_i[child, T_SIBLING]
-                    if not tried:
+                    if tried:
+                        continue
+                    if prior_weight > 0:
+                        if chosen < 0 or values[k] > chosen_prior:
+                            chosen, chosen_prior, ties = moves2[k], values[k], 1
+                        elif values[k] == chosen_prior:
+                            ties += 1  # reservoir: each tied move kept with chance 1/ties
+                            if rand_below(stream, ties) == 0:
+                                chosen = moves2[k]
+                    else:
                         if pick == 0:
                             chosen = moves2[k]
                             break
                         pick -= 1
                 node = _new_node(tree_i, tree_f, n_nodes, node, chosen, mover, n_players)
+                tree_f[node, prior_col] = chosen_prior
                 tree_i[node, T_AVAIL] = 1
                 n_nodes += 1
                 game.apply_move(params, state, chosen, stream, items)
@@ -340,6 +431,9 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                         else:
                             value = (tree_f[child, mover] / v
                                      + c * math.sqrt(math.log(tree_i[child, T_AVAIL]) / v))
+                            if prior_weight > 0:  # PUCT's prior term (AlphaZero)
+                                value += (prior_weight * tree_f[child, prior_col]
+                                          * math.sqrt(tree_i[child, T_AVAIL]) / (1 + v))
                         if value > best_value:
                             best_value = value
                             best = child
@@ -356,9 +450,17 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
             else:
                 reward[:n_players] = 0.0
         else:
-            playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                    ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats,
-                    scale)
+            if leaf > 0:  # the model's values of the leaf, before a playout moves it on
+                leaf_values(params, state, weights, n_players, teams, obs2, feat, values)
+            if leaf < 1:
+                playout(params, n_players, max_turns, teams, state, obs2, moves2, items,
+                        scores, ranks, rollout, rollout_weights, depth, cutoff, mix, stream,
+                        reward, stats, scale)
+            else:
+                reward[:n_players] = 0.0
+            if leaf > 0:  # AlphaGo's mix: (1 - leaf) playout + leaf model
+                for s in range(n_players):
+                    reward[s] = (1.0 - leaf) * reward[s] + leaf * values[s]
         stats[S_ITERATIONS] += 1
         stats[S_DEPTH] += level
         stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], float(level))
@@ -400,12 +502,19 @@ def model_value(w, seat, feat):
     """The value (the expected score share, in (0, 1)) that the model in the learned row
     ``w`` gives ``seat``'s position of features ``feat`` (float64[F], standardised here in
     place)."""
-    F = int(w[L_MODEL + M_FEATURES])
-    H = int(w[L_MODEL + M_HIDDEN])
-    mean = L_MODEL + M_SEAT_NET + int(w[L_MODEL + M_PLAYERS])
+    return model_value_at(w, L_MODEL, seat, feat)
+
+
+@kernel
+def model_value_at(w, at_model, seat, feat):
+    """``model_value`` of the model that starts at ``w[at_model]`` (``L_MODEL`` in a
+    ``learned`` row, ``G_MODEL`` in a guided search's)."""
+    F = int(w[at_model + M_FEATURES])
+    H = int(w[at_model + M_HIDDEN])
+    mean = at_model + M_SEAT_NET + int(w[at_model + M_PLAYERS])
     scale = mean + F
     size = H * F + 2 * H + 1 if H > 0 else F + 1
-    at = scale + F + int(w[L_MODEL + M_SEAT_NET + seat]) * size
+    at = scale + F + int(w[at_model + M_SEAT_NET + seat]) * size
     for i in range(F):
         feat[i] = (feat[i] - w[mean + i]) * w[scale + i]
     if H == 0:
@@ -432,6 +541,14 @@ def afterstate_value(params, after, seat, w, n_players, max_turns, teams, obs2, 
     over (0 at the turn cap, as for everyone), else the model's value of its features from
     ``seat``'s observation (``obs2``, ``scores``, ``ranks``, ``shares`` and ``feat`` are
     scratch)."""
+    return afterstate_value_at(params, after, seat, w, L_MODEL, n_players, max_turns, teams,
+                               obs2, scores, ranks, shares, feat)
+
+
+@kernel
+def afterstate_value_at(params, after, seat, w, at_model, n_players, max_turns, teams, obs2,
+                        scores, ranks, shares, feat):
+    """``afterstate_value`` by the model that starts at ``w[at_model]``."""
     if game.is_over(after):
         game.finish(params, after, scores, ranks)
         score_shares(n_players, teams, ranks, shares)
@@ -440,7 +557,7 @@ def afterstate_value(params, after, seat, w, n_players, max_turns, teams, obs2, 
         return 0.0
     game.observe(params, after, seat, obs2)
     game_features(params, obs2, seat, feat)
-    return model_value(w, seat, feat)
+    return model_value_at(w, at_model, seat, feat)
 
 
 @kernel

@@ -10,7 +10,7 @@ budget, so one run can seat two budgets (``--strategies ismcts@200,ismcts@1000``
 """
 
 from simkit.registry import StrategySpec, register_strategy
-from simkit.search import CUTOFFS, KNOBS, ROLLOUTS
+from simkit.search import CUTOFFS, GUIDED, KNOBS, ROLLOUTS
 
 register_strategy(StrategySpec(
     "mc", None, search="mc", budget="iterations", weights=dict(KNOBS),
@@ -22,3 +22,9 @@ register_strategy(StrategySpec(
     named_weights={"rollout": dict(ROLLOUTS), "cutoff": dict(CUTOFFS)},
     summary="information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012), "
             "UCB1 with availability counts (ismcts@N: N iterations a decision)"))
+register_strategy(StrategySpec(
+    "ismcts+learned", None, search="guided", budget="iterations",
+    weights={**KNOBS, **GUIDED},
+    named_weights={"rollout": dict(ROLLOUTS), "cutoff": dict(CUTOFFS)},
+    summary="ismcts guided by the learnt model (learned's): its values of a node's moves are "
+            "a prior in selection, its values of a leaf score it (ismcts+learned@N)"))

@@ -191,4 +191,5 @@ GAME = GameSpec(
     features=rules.FEATURES,
     strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
     hidden_zones=hidden_zones,
+    guided_knobs={"iterations": 500},  # ~32 ms a decision (docs/search.md)
 )

@@ -388,6 +388,7 @@ GAME = GameSpec(
     # standing there, 150 iterations, ~45 ms a decision (NOTES.md, Search, Heuristic v2)
     search_knobs={"iterations": 600, "rollout_depth": 12, "cutoff": "progress",
                   "cutoff_scale": 1.0},
+    guided_knobs={"iterations": 500},  # ~30 ms a decision (docs/search.md)
     progress_unit="victory points (estimated)",
     phases=rules.PHASES,
     features=rules.FEATURES,

@@ -60,6 +60,7 @@ GAME = GameSpec(
     # decision, and a model of the other players loose enough to beat random players too
     # (NOTES.md, Search)
     search_knobs={"iterations": 250, "rollout_random": 0.5},
+    guided_knobs={"iterations": 500},  # ~28 ms a decision (docs/search.md)
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
     features=rules.FEATURES,

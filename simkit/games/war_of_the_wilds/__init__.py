@@ -317,6 +317,7 @@ GAME = GameSpec(
     summary="raise woodland creatures, raid stores and bury the most acorns in 16 days",
     # random rollouts beat heuristic ones here, at half the cost (NOTES.md, Search)
     search_knobs={"rollout": "random"},
+    guided_knobs={"iterations": 1000},  # ~23 ms a decision (docs/search.md)
     progress_unit="buried acorns (estimated)",
     phases=rules.PHASES,
     features=rules.FEATURES,

@@ -296,4 +296,5 @@ GAME = GameSpec(
     # the opponent's unseen characters are dealt to its unseen tokens: the space of each
     # (NOTES.md, Determinisation); the face-down battle card is one slot
     hidden_zones=(HiddenZone("characters' spaces", LOC, N_CHARS),),
+    guided_knobs={"iterations": 800},  # ~27 ms a decision (docs/search.md)
 )

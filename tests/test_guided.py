@@ -1,0 +1,200 @@
+"""The guided search ``ismcts+learned`` (docs/search.md) and advice from Python: it plays
+whole games reproducibly, its prior moves the visits toward the moves its model values, it
+refuses a game without features in one line, and advice from one observation is one advice
+whatever the hidden deal."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from pig_game import rules as pig_rules
+from test_learned import features_after, pig_model, position
+
+import simkit
+from simkit import registry
+from simkit.cli import main
+from simkit.runner import RunSpec, plan
+from simkit.search import GUIDED, KNOBS, Search
+from simkit.search_template import G_MODEL, W_LEAF, W_PRIOR, W_PRIOR_TEMPERATURE
+
+MOVES = np.array([pig_rules.ROLL, pig_rules.HOLD], np.int32)
+
+
+def test_its_weights_row_matches_the_kernels_order():
+    names = list(KNOBS) + list(GUIDED)
+    assert names.index("prior") == W_PRIOR
+    assert names.index("prior_temperature") == W_PRIOR_TEMPERATURE
+    assert names.index("leaf_value") == W_LEAF
+    assert len(names) == G_MODEL
+    spec = registry.strategies_for("pig")["ismcts+learned"]
+    assert list(spec.weights) == names and spec.needs_model and spec.searches
+
+
+def test_it_plays_complete_games_the_same_on_any_number_of_workers():
+    model = {"ismcts+learned@6": pig_model(own_banked=1.0, hidden=3, seed=2)}
+    runs = [simkit.runner.run_games(
+        RunSpec.make("pig", 2, 8, 5, "ismcts+learned@6,hold-at", models=model), workers=w)
+        for w in (1, 2)]
+    a, b = (r.games for r in runs)
+    assert (a.end_reason != "timeout").all()
+    assert a.drop(columns=[c for c in a if "time" in c]).equals(
+        b.drop(columns=[c for c in b if "time" in c]))
+    stats = runs[0].meta["search"]["ismcts+learned@6"]
+    assert stats["decisions"] > 0 and stats["iterations_per_decision"] == 6
+
+
+def visits(p, model, prior, seed=3):
+    """The root's visits of ROLL and HOLD from a Pig position, playouts alone scoring the
+    leaves (``leaf_value`` 0): only the prior can differ between models."""
+    search = Search(p, "guided", {"iterations": 60, "prior": prior, "leaf_value": 0.0,
+                                  "prior_temperature": 0.05}, model=model)
+    state = position(p, turn_total=12, banked=(10, 10))
+    search.decide(state, 0, MOVES, 2, np.array([seed], np.uint64))
+    found = {int(MOVES[k]): v for k, v, _ in search.root(MOVES, 2, 0)}
+    return found.get(pig_rules.ROLL, 0), found.get(pig_rules.HOLD, 0)
+
+
+def test_the_prior_moves_the_visits_to_the_move_its_model_values():
+    p = plan(RunSpec.make("pig", 2, 1))
+    holds, rolls = pig_model(own_banked=0.1), pig_model(own_banked=-0.1)
+    assert visits(p, holds, 0) == visits(p, rolls, 0)  # no prior: the model is not read
+    roll_h, hold_h = visits(p, holds, 5)
+    roll_r, hold_r = visits(p, rolls, 5)
+    assert hold_h > hold_r + 10 and roll_r > roll_h + 10
+    assert hold_h + roll_h == 60 == hold_r + roll_r
+
+
+def test_a_leaf_is_valued_by_the_model():
+    """With the model scoring the leaves alone (``leaf_value`` 1, no prior), two iterations
+    try each root move once: holding's mean reward is the model's values of the position
+    after it, each seat's divided by their sum."""
+    p = plan(RunSpec.make("pig", 2, 1))
+    state = position(p, turn_total=12, banked=(10, 10))
+    model = pig_model(own_banked=0.1, hidden=3, seed=5)
+    search = Search(p, "guided", {"iterations": 2, "prior": 0.0, "leaf_value": 1.0},
+                    model=model)
+    search.decide(state, 0, MOVES, 2, np.array([4], np.uint64))
+    found = {int(MOVES[k]): (v, mean) for k, v, mean in search.root(MOVES, 2, 0)}
+    v = [model.value(s, features_after(p, state, pig_rules.HOLD, s)[None])[0] for s in (0, 1)]
+    assert found[pig_rules.HOLD] == (1, pytest.approx(v[0] / (v[0] + v[1]), rel=1e-9))
+
+
+def test_a_game_without_features_is_refused_naming_the_kernel(tmp_path):
+    res = CliRunner().invoke(main, ["run", "connect-four", "--games", "2", "--strategies",
+                                    "ismcts+learned@5", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "features" in lines[0] and "ismcts+learned" in lines[0]
+    assert "Traceback" not in res.output
+
+
+# ---------------------------------------------------------------- advice
+
+
+def other_deal(p, rules, state, seat, seed):
+    obs = np.zeros(p.state_size, np.int32)
+    rules.observe(p.compiled, state, seat, obs)
+    other = np.zeros(p.state_size, np.int32)
+    rules.determinize(p.compiled, obs, seat, other, np.array([seed], np.uint64),
+                      np.zeros(p.state_size, np.int32))
+    return obs, other
+
+
+@pytest.mark.parametrize("strategy", ["ismcts+learned@12", "learned"])
+def test_two_true_states_with_one_observation_get_one_advice(strategy):
+    game = "rabbit-hunt"
+    p = plan(RunSpec.make(game, 2, 1))
+    rules = registry.get_game(game).rules
+    state = np.zeros(p.state_size, np.int32)
+    rules.new_game(p.compiled, 2, state, np.array([21], np.uint64))
+    moves = np.zeros(p.max_moves, np.int32)
+    items = np.zeros((2, max(1, len(p.item_columns))), np.int32)
+    rng = np.random.default_rng(3)
+    for _ in range(9):  # a few moves in: cards placed, some unseen
+        n = rules.legal_moves(p.compiled, state, moves)
+        rules.apply_move(p.compiled, state, moves[rng.integers(n)], np.array([5], np.uint64),
+                         items)
+    seat = int(rules.to_move(state))
+    obs, other = other_deal(p, rules, state, seat, 77)
+    assert (other != state).any(), "the other true state differs in what the seat cannot see"
+    seen = np.zeros_like(obs)
+    advices = []
+    for true in (state, other):
+        rules.observe(p.compiled, true, seat, seen)
+        advices.append(simkit.advice(game, seen.copy(), seat, strategy, seed=9))
+    assert advices[0] == advices[1]
+    a = advices[0]
+    n = rules.legal_moves(p.compiled, state, moves)
+    assert sorted(r.move for r in a.ratings) == sorted(moves[:n].tolist())
+    assert a.ratings[0].move == a.move and a.label == a.ratings[0].label
+    if strategy == "learned":
+        assert all(0 <= r.value <= 1 for r in a.ratings)
+    else:
+        assert sum(r.visits for r in a.ratings) == 12
+    assert len(a.table()) == n and a.label in str(a)
+
+
+def test_advice_at_a_recorded_decision_gives_the_move_the_search_played(tmp_path):
+    out = tmp_path / "run"
+    res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "2",
+                                    "--strategies", "ismcts@20,hold-at", "--out", str(out),
+                                    "--quiet"])
+    assert res.exit_code == 0, res.output
+    run, row, names = simkit.replay.run_game(out, 1)
+    q = plan(run)
+    seat = names.index("ismcts@20")
+    decision = next(d for d in range(1, 40)
+                    if simkit.replay.state_at(q, int(row["seed"]), names, d)[1] == seat)
+    a = simkit.advice_at(out, 1, decision, seed=0)
+    assert a.seat == seat and a.strategy == "ismcts@20" and a.played is not None
+    assert sum(x.visits for x in a.ratings) == 20
+    with pytest.raises(simkit.errors.SimkitError, match="decision must be a number"):
+        simkit.advice_at(out, 1, 10**6)
+
+
+def test_simkit_games_lists_it_with_its_defaults():
+    res = CliRunner().invoke(main, ["games"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("rabbit-hunt "))
+    assert "ismcts+learned" in lines[at]
+    assert any("ismcts+learned defaults: iterations 500" in ln for ln in lines[at:at + 8])
+    assert any(ln.strip().startswith("prior_temperature") for ln in lines)
+    four = next(ln for ln in lines if ln.startswith("connect-four "))
+    assert "ismcts+learned" not in four  # no features kernel
+
+
+def test_a_decision_allocates_nothing():
+    """A game played on by guided seats (the driver's own ``play_out``, called from
+    Python) allocates as much for one decision as for a whole game: nothing a decision."""
+    from numba.core.runtime import _nrt_python, rtsys
+
+    from simkit.runner import workspace
+
+    run = RunSpec.make("pig", 2, 1, strategies="ismcts+learned@8",
+                       models={"ismcts+learned@8": pig_model(hidden=4, seed=1)})
+    q = plan(run)
+    start = position(q)
+
+    def play(budget):
+        return q.driver.module.play_out(
+            q.compiled, 2, q.seat_codes, q.kernels, q.weights, q.max_turns, start.copy(),
+            np.empty_like(start), np.empty(q.max_moves, np.int32),
+            np.arange(1, 4, dtype=np.uint64), np.zeros((2, 3), np.int32), np.zeros(2),
+            np.zeros(2, np.int32), np.zeros(0, np.int32), budget, workspace(q)[1])[2]
+
+    def allocations(budget):
+        before = rtsys.get_allocation_stats()
+        decisions = play(budget)
+        return rtsys.get_allocation_stats().alloc - before.alloc, decisions
+
+    play(-1)  # compiled
+    was_on = _nrt_python.memsys_stats_enabled()
+    _nrt_python.memsys_enable_stats()
+    try:
+        one, _ = allocations(1)
+        whole, decisions = allocations(-1)
+    finally:
+        if not was_on:
+            _nrt_python.memsys_disable_stats()
+    assert decisions > 10
+    assert one == whole
