@@ -138,7 +138,7 @@ class Table:
 
     def view(self, seat: int) -> dict:
         """What the page shows ``seat``: made from its observations only."""
-        from simkit.replay import choice_text
+        from simkit.replay import choice_text_seen
 
         if seat not in self.humans:
             raise SimkitError(f"{seat_name(seat)} is played by {self.seats[seat]}; you hold "
@@ -154,8 +154,7 @@ class Table:
                "setup": self.setup[seat], "log": self.log[seat], "moves": []}
         if mover == seat:
             legal = self.legal_of(obs, seat)
-            # the labels from the observation: choice_text observes the state it is given
-            doc["moves"] = [{"move": int(m), "label": choice_text(self.p, obs, seat, int(m))}
+            doc["moves"] = [{"move": int(m), "label": choice_text_seen(self.p, obs, seat, int(m))}
                             for m in legal]
         if self.over:
             doc["result"] = {"end": self.end, "turns": self.turns,
