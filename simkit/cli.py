@@ -1788,7 +1788,8 @@ def export(run_dir, fmt, out, overwrite, quiet):
 @cards_option
 @weight_option
 @click.option("--run", "run_dir", type=click.Path(path_type=Path),
-              help="Replay a game of this run folder (with --game).")
+              help="Replay a game of this run folder (with --game), or the game a "
+              "workbench folder played-* holds.")
 @click.option("--game", "game_index", type=Whole(), help="The game's index in --run.")
 def replay(game, seed, players, strategies, overrides, card_files, weights, run_dir,
            game_index):
@@ -1798,8 +1799,18 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
     from simkit.replay import replay as do_replay
 
     if run_dir is not None:
+        from simkit import folders
+        from simkit.played import replay_played
         from simkit.replay import replay_recorded
 
+        if folders.kind_of(run_dir) == "played":  # a person's game: one game, its moves kept
+            if game_index not in (None, 0) or overrides or card_files:
+                raise SimkitError(f"{run_dir} is a game played in the workbench: give --run "
+                                  "alone (it holds one game, played with its own data)")
+            r = replay_played(run_dir)
+            click.echo("\n".join(r.lines))
+            click.echo("(a game with a person at a seat: its moves as played)")
+            return
         if game_index is None:
             raise SimkitError("--run needs --game INDEX")
         if overrides or card_files:

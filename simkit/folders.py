@@ -39,7 +39,8 @@ except ImportError:  # not on Windows: locks fall back to files made exclusively
     fcntl = None
 
 MARKER = ".simkit"
-KINDS = ("run", "report", "whatif", "export", "cards", "ladder", "sweep", "sensitivity", "balance")
+KINDS = ("run", "report", "whatif", "export", "cards", "ladder", "sweep", "sensitivity", "balance",
+         "played")
 
 
 def mark(folder: Path, kind: str) -> None:

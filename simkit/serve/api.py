@@ -236,6 +236,20 @@ def folder_entry(runs: Path, folder: Path) -> dict | None:
     entry = {"path": folder.relative_to(runs).as_posix(), "kind": kind,
              "date": datetime.fromtimestamp(folder.stat().st_mtime, UTC).isoformat(
                  timespec="seconds")}
+    if kind == "played":  # a person's game (simkit.played): listed, never a run's figures
+        try:
+            doc = json.loads((folder / "played.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            doc = {}
+        if isinstance(doc, dict):
+            entry.update(game=doc.get("game"), players=doc.get("players"),
+                         strategies=",".join(map(str, doc.get("seats") or [])), games=1,
+                         complete=doc.get("complete"), seed=doc.get("seed"),
+                         date=doc.get("saved_at") or entry["date"],
+                         changes=", ".join(f"{k}={v}" for k, v in
+                                           (doc.get("overrides") or {}).items()))
+        entry["report"] = None
+        return entry
     meta_path = folder / ("base/run.json" if kind == "whatif" else "run.json")
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))

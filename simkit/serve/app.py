@@ -47,7 +47,10 @@ class Workbench:
     """The app's state: the runs folder (as given and resolved), the jobs, the fairness band."""
 
     def __init__(self, runs: Path, runs_shown: str, jobs: Jobs, fair: float = 0.01):
+        from simkit.serve.table import Tables
+
         self.runs, self.runs_shown, self.jobs, self.fair = runs, runs_shown, jobs, fair
+        self.tables = Tables(runs)
 
     # -- games and data
     def games(self, request):
@@ -151,6 +154,71 @@ class Workbench:
         index = whole(q.get("game", ""), "game", 0)
         return api.replay_steps(self.runs, q.get("path", ""), index, q.get("seat") or None)
 
+    # -- live games (simkit.serve.table) and advice
+    def new_table(self, request, doc):
+        name = doc.get("changeset") or None
+        changes = {}
+        if name:
+            cs = api.read_changeset(self.runs, name)
+            if cs["game"] != doc.get("game"):
+                raise FormError("changeset", f"change set {name!r} is of another game")
+            changes = cs["changes"]
+        table = self.tables.new(doc, changes)
+        with table.lock:
+            return table.view(table.humans[0])
+
+    def _table(self, request, doc=None):
+        from simkit.serve.table import parse_seat
+
+        table = self.tables.get(request.path_params["table"])
+        seat = (doc or {}).get("seat") or request.query_params.get("seat") or \
+            f"P{table.humans[0] + 1}"
+        return table, parse_seat(seat, table)
+
+    def table_view(self, request):
+        table, seat = self._table(request)
+        with table.lock:
+            return table.view(seat)
+
+    def table_step(self, request, doc):
+        """One bot decision (the page calls it at a readable pace), or with ``skip`` every
+        one until a person decides."""
+        table, seat = self._table(request, doc)
+        with table.lock:
+            if doc.get("skip"):
+                table.bots_until_person()
+            else:
+                table.step()
+            return table.view(seat)
+
+    def table_play(self, request, doc):
+        table, seat = self._table(request, doc)
+        move = doc.get("move")
+        if not isinstance(move, int) or isinstance(move, bool):
+            raise SimkitError("move: the number of one of the seat's legal moves")
+        with table.lock:
+            table.play(seat, move)
+            return table.view(seat)
+
+    def table_ask(self, request, doc):
+        from simkit.serve.advice import ask_table
+
+        table, seat = self._table(request, doc)
+        with table.lock:
+            obs = table.observe(seat)
+            if table.over or table.to_move() != seat:
+                raise SimkitError(f"advice is for the seat to move; it is not P{seat + 1}'s "
+                                  "move")
+        return ask_table(table, obs, seat, doc.get("strategy") or None)
+
+    def replay_ask(self, request, doc):
+        from simkit.serve.advice import ask_replay
+
+        folder = api.run_folder(self.runs, str(doc.get("path", "")))
+        return ask_replay(folder, whole(str(doc.get("game", "")), "game", 0),
+                          whole(str(doc.get("decision", "")), "decision", 1),
+                          doc.get("strategy") or None)
+
     def file(self, request):
         return api.file_response(self.runs, request.path_params["path"])
 
@@ -189,6 +257,12 @@ def make_app(runs: Path, runs_shown: str | None = None, token: str = "", host: s
         Route("/api/compare", handled(wb.compare), methods=["POST"]),
         Route("/api/games-of", handled(wb.games_of)),
         Route("/api/replay", handled(wb.replay)),
+        Route("/api/tables", handled(wb.new_table), methods=["POST"]),
+        Route("/api/tables/{table}", handled(wb.table_view)),
+        Route("/api/tables/{table}/step", handled(wb.table_step), methods=["POST"]),
+        Route("/api/tables/{table}/play", handled(wb.table_play), methods=["POST"]),
+        Route("/api/tables/{table}/ask", handled(wb.table_ask), methods=["POST"]),
+        Route("/api/replay/ask", handled(wb.replay_ask), methods=["POST"]),
         Route("/files/{path:path}", handled(wb.file)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

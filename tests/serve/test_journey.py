@@ -162,3 +162,51 @@ def test_the_designers_journey(server, page, tmp_path):
     meta = json.loads((folder / "run.json").read_text())
     assert meta["complete"] and meta["games_completed"] == 100_000 and meta["resumed_at"]
     assert page.errors == []
+
+
+def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
+    """Play a seat: a short game of Avalon against `learned` to its end, asking the strong
+    player twice, then the saved game played back by `simkit replay --run`."""
+    pytest.importorskip("simkit.advise", reason="simkit.advise (the guided-search branch)")
+    url, runs = server
+    shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
+    shots.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {shots}")
+    page.goto(url)
+    page.wait_for_selector('.card[data-game="avalon"]')  # the page is ready
+    page.click('nav button[data-tab="play"]')
+    page.select_option("#g-game", "avalon")
+    page.select_option('#g-seats select[data-seat="0"]', "human")
+    page.select_option('#g-seats select[data-seat="1"]', "learned")
+    page.fill("#g-seed", "3")
+    page.click("#g-start")
+    page.wait_for_selector("#table:not([hidden])", timeout=COMPILE)
+    page.select_option("#t-pace", "0")
+    assert "P1 hand" in page.inner_text("#t-sees")
+    assert "territory order" not in page.inner_text("#t-sees")
+    page.screenshot(path=str(shots / "12-play-a-seat.png"))
+    asked = 0
+    for _ in range(400):
+        page.wait_for_selector('#t-moves button:not([disabled]), #table[data-over="true"]',
+                               timeout=COMPILE)
+        if page.get_attribute("#table", "data-over") == "true":
+            break
+        if asked < 2:
+            page.select_option("#t-ask-strategy", "learned")
+            page.click("#t-ask")
+            page.wait_for_selector("#t-advice:not([hidden]) tr.chosen", timeout=COMPILE)
+            said = page.inner_text("#t-advice")
+            assert "learned would play" in said and "observation only" in said
+            asked += 1
+            if asked == 1:
+                page.screenshot(path=str(shots / "13-ask.png"))
+        page.click("#t-moves button >> nth=0")
+    assert asked == 2 and page.get_attribute("#table", "data-over") == "true"
+    result = page.inner_text("#t-result")
+    page.screenshot(path=str(shots / "14-played-to-the-end.png"))
+    folder = re.search(r"simkit replay --run (\S+)", result).group(1)
+    out = subprocess.run([sys.executable, "-m", "simkit", "replay", "--run",
+                          str(runs / folder)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "seats: P1=human, P2=learned" in out.stdout and "\nend: " in out.stdout
+    assert page.errors == []

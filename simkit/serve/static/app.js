@@ -558,6 +558,8 @@ async function openReplay(path, game, seat = $("#p-seat").value) {
   $("#p-steps").replaceChildren(...r.steps.map(s => el("li", { value: s.decision },
     `${s.seat}: ${s.text}`, ...s.lines.map(l => el("div", {}, l)))));
   $("#p-end").textContent = r.end;
+  $("#p-ask-strategy").replaceChildren(el("option", { value: "" }, "the strategy that played it"),
+    ...[...new Set(r.strategies)].map(s => el("option", { value: s }, s)));
   step(0);
 }
 
@@ -565,6 +567,7 @@ function step(delta, to = null) {
   const n = replay.steps.length;
   if (!n) return;
   replay.at = Math.max(0, Math.min(n - 1, to === null ? replay.at + delta : to));
+  $("#p-advice").hidden = true;
   $$("#p-steps li").forEach((li, i) => {
     li.classList.toggle("past", i < replay.at);
     li.classList.toggle("now", i === replay.at);
@@ -583,14 +586,153 @@ document.addEventListener("keydown", e => {
   if (e.key === "ArrowLeft") step(-1);
 });
 
+// ------------------------------------------------------------------ play a seat
+// The server keeps the game; the page gets only what the seat it holds sees (its
+// observation's describe text, its legal moves with the game's labels, its log).
+const live = { id: "", seat: "", view: null, timer: null };
+
+function syncPlayForm() {
+  const g = gameInfo($("#g-game").value);
+  if (!g) return;
+  const players = $("#g-players");
+  const was = players.value;
+  players.replaceChildren(...g.players.map(p => el("option", { value: p }, p)));
+  players.value = g.players.includes(Number(was)) ? was : g.players[0];
+  const n = Number(players.value);
+  const old = $$("#g-seats select").map(s => s.value);
+  $("#g-seats").replaceChildren(...Array.from({ length: n }, (_, i) => el("label", {}, ` P${i + 1} `,
+    el("select", { "data-seat": i, "aria-label": `who plays P${i + 1}` },
+      el("option", { value: "human" }, "you"), g.strategies.map(s => el("option", { value: s }, s))))));
+  $$("#g-seats select").forEach((s, i) => {
+    s.value = old[i] && (old[i] === "human" || g.strategies.includes(old[i])) ? old[i]
+      : i === 0 ? "human" : g.strong;
+  });
+  const sel = $("#t-ask-strategy");
+  const keep = sel.value;
+  sel.replaceChildren(...g.strategies.map(s => el("option", { value: s }, s)));
+  sel.value = g.strategies.includes(keep) ? keep : g.strong;
+  api(`/api/changesets?game=${encodeURIComponent(g.name)}`).then(({ changesets }) =>
+    $("#g-changeset").replaceChildren(el("option", { value: "" }, "(none: the game as it is)"),
+      ...changesets.map(c => el("option", { value: c.name }, c.name)))).catch(() => {});
+}
+
+async function startTable() {
+  $("#g-err").textContent = "";
+  const doc = { game: $("#g-game").value, players: $("#g-players").value, seed: $("#g-seed").value,
+                changeset: $("#g-changeset").value, seats: $$("#g-seats select").map(s => s.value) };
+  say("dealing...");
+  try { showTable(await api("/api/tables", "POST", doc)); say("your game"); }
+  catch (e) { $("#g-err").textContent = e.message; say(e.message, true); }
+}
+
+function showTable(v) {
+  live.id = v.table; live.seat = v.seat; live.view = v;
+  $("#table").hidden = false;
+  $("#table").dataset.over = v.over;
+  $("#t-title").textContent = `${v.game}, ${v.players} players, seed ${v.seed}` +
+    (v.changeset ? `, change set ${v.changeset}` : "") + ` (saved as ${v.folder})`;
+  const mine = v.seats.map((s, i) => s === "human" ? `P${i + 1}` : null).filter(Boolean);
+  if ($("#t-seat").options.length !== mine.length || live.id !== $("#t-seat").dataset.table) {
+    $("#t-seat").replaceChildren(...mine.map(s => el("option", { value: s }, s)));
+    $("#t-seat").dataset.table = live.id;
+  }
+  $("#t-seat").value = v.seat;
+  for (const n of $$(".t-seatname")) n.textContent = v.seat;
+  $("#t-sees").textContent = v.sees.join("\n");
+  $("#t-log").replaceChildren(...v.log.map(e => el("li", { value: e.decision },
+    `${e.seat}: ${e.lines[0] ?? ""}`, ...e.lines.slice(1).map(l => el("div", {}, l)))));
+  $("#t-log").lastElementChild?.scrollIntoView({ block: "nearest" });
+  $("#t-moves").replaceChildren(...v.moves.map(m => el("button", { "data-move": m.move,
+    onclick: () => playMove(m.move) }, m.label)));
+  $("#t-turn").textContent = v.over ? "the game is over" : v.to_move === v.seat ? "your move"
+    : `${v.to_move} (${v.seats[Number(v.to_move.slice(1)) - 1]}) is thinking...`;
+  $("#t-ask").disabled = v.to_move !== v.seat;
+  $("#t-skip").disabled = v.over || v.moves.length > 0;
+  const r = $("#t-result");
+  r.hidden = !v.over;
+  if (v.over) {
+    const won = v.result.ranks.map((k, i) => k === 1 ? `P${i + 1}` : null).filter(Boolean);
+    r.textContent = `${v.result.end} after ${v.result.turns} turns: ${won.length ? won.join(", ") + " won" : "no winner"}; ` +
+      `scores ${v.result.scores.map((x, i) => `P${i + 1}=${x}`).join(", ")}. Replay it with: simkit replay --run ${v.folder}`;
+  }
+  clearTimeout(live.timer);
+  if (!v.over && v.seats[Number(v.to_move.slice(1)) - 1] !== "human")
+    live.timer = setTimeout(() => botStep(false), Number($("#t-pace").value));
+  else if (!v.over && v.moves.length === 0 && v.to_move !== v.seat)
+    live.timer = setTimeout(() => switchSeat(v.to_move), 300);  // another of your seats
+}
+
+async function botStep(skip) {
+  clearTimeout(live.timer);
+  try { showTable(await api(`/api/tables/${live.id}/step`, "POST", { seat: live.seat, skip })); }
+  catch (e) { say(e.message, true); }
+}
+
+async function playMove(move) {
+  $("#t-advice").hidden = true;
+  for (const b of $$("#t-moves button")) b.disabled = true;
+  try { showTable(await api(`/api/tables/${live.id}/play`, "POST", { seat: live.seat, move })); }
+  catch (e) { say(e.message, true); }
+}
+
+async function switchSeat(seat) {
+  try { showTable(await api(`/api/tables/${live.id}?seat=${seat}`)); }
+  catch (e) { say(e.message, true); }
+}
+
+function showAdvice(box, a) {
+  box.hidden = false;
+  const rated = a.ratings.some(r => r.visits !== null) ? ["visits", "mean reward"]
+    : a.ratings.some(r => r.value !== null) ? ["value"] : [];
+  box.replaceChildren(
+    el("p", {}, `${a.strategy} would play: `, el("strong", {}, a.label),
+       ` (from ${a.seat}'s observation only; ${a.seconds.toFixed(2)} s)`,
+       a.played !== null ? ` The game played: ${a.ratings.find(r => r.move === a.played)?.label ?? a.played}.` : ""),
+    el("table", {}, el("thead", {}, el("tr", {}, ["move", ...rated].map(h => el("th", {}, h)))),
+      el("tbody", {}, a.ratings.map(r => el("tr", { class: r.chosen ? "chosen" : "" }, el("td", {}, r.label),
+        rated.map(h => el("td", {}, h === "visits" ? String(r.visits ?? 0)
+          : h === "value" ? (r.value === null ? "" : r.value.toFixed(3))
+          : r.mean_reward === null ? "-" : r.mean_reward.toFixed(3))))))));
+}
+
+async function askTable() {
+  $("#t-ask").disabled = true;
+  say("asking...");
+  try {
+    showAdvice($("#t-advice"), await api(`/api/tables/${live.id}/ask`, "POST",
+      { seat: live.seat, strategy: $("#t-ask-strategy").value }));
+    say("advice ready");
+  } catch (e) { say(e.message, true); }
+  $("#t-ask").disabled = live.view.to_move !== live.seat;
+}
+
+async function askReplay() {
+  say("asking...");
+  try {
+    showAdvice($("#p-advice"), await api("/api/replay/ask", "POST", { path: replay.path, game: replay.game,
+      decision: replay.steps[replay.at].decision, strategy: $("#p-ask-strategy").value }));
+    say("advice ready");
+  } catch (e) { say(e.message, true); }
+}
+
+$("#g-game").addEventListener("change", syncPlayForm);
+$("#g-players").addEventListener("change", syncPlayForm);
+$("#g-start").addEventListener("click", startTable);
+$("#t-skip").addEventListener("click", () => botStep(true));
+$("#t-seat").addEventListener("change", e => switchSeat(e.target.value));
+$("#t-ask").addEventListener("click", askTable);
+$("#p-ask").addEventListener("click", askReplay);
+
 // ------------------------------------------------------------------ start
 (async () => {
   try {
     await loadGames();
     syncSeats();
+    $("#g-game").replaceChildren(...state.games.map(g => el("option", { value: g.name }, g.name)));
+    syncPlayForm();
     await loadChangesets();
     const tab = location.hash.slice(1);
-    showTab(["games", "run", "results", "replay"].includes(tab) ? tab : "games");
+    showTab(["games", "run", "results", "replay", "play"].includes(tab) ? tab : "games");
     say("ready");
   } catch (e) {
     say(e.message, true);
