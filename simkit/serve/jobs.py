@@ -31,6 +31,19 @@ RESUMABLE = ("run", "whatif", "sweep")
 CHANGESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
+BOOT = ("import os, signal, sys\n"
+        "def stopped(signum, frame):\n"
+        "    sys.stderr.write('interrupted: stopped before any game was played; nothing was "
+        "written\\n')\n"
+        "    os._exit(130)\n"
+        "signal.signal(signal.SIGINT, stopped)\n"
+        "from simkit.serve.worker import main\n"
+        "main(sys.argv[1])\n")
+"""A job's process: ``python -c BOOT JOB_FOLDER``, which takes Ctrl-C (the page's cancel)
+over before importing anything of simkit, so a cancel as the job starts is a cancel, never a
+traceback (``python -m simkit.serve.worker`` would import simkit's packages first)."""
+
+
 class FormError(SimkitError):
     """A field of the run form that cannot be played: ``field`` names it for the page."""
 
@@ -319,7 +332,7 @@ class Jobs:
         (folder / "progress.json").unlink(missing_ok=True)
         log = open(folder / "log.txt", "ab")  # noqa: SIM115 - the child holds it
         self.procs[job_id] = subprocess.Popen(
-            [self.python, "-m", "simkit.serve.worker", str(folder)], stdout=log,
+            [self.python, "-c", BOOT, str(folder)], stdout=log,
             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=Path.cwd(),
             start_new_session=True)  # the terminal's Ctrl-C stops the server, not its jobs
         log.close()

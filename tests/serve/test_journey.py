@@ -95,7 +95,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.fill("#f-games", "3000")
     page.select_option("#f-changeset", "cheap-boar")
     page.wait_for_function("document.querySelector('#f-command').textContent.includes("
-                           "'--games 3000')")
+                           "'--games 3000')", timeout=COMPILE)  # the check may compile
     command = page.inner_text("#f-command")
     assert command.startswith("simkit whatif war-of-the-wilds --players 2 --games 3000")
     assert "--set cards.boar.cost_berry=1" in command
@@ -136,7 +136,7 @@ def test_the_designers_journey(server, page, tmp_path):
     shot("08-replay")
     page.select_option("#p-seat", "P2")
     page.wait_for_function("document.querySelector('#p-setup').textContent.includes("
-                           "'hidden from P2')")
+                           "'hidden from P2')", timeout=COMPILE)
     assert page.inner_text("#p-pos").startswith("decision 6 of ")
     shot("09-replay-as-P2")
     # 7. a second job, cancelled and resumed
@@ -144,7 +144,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.select_option("#f-changeset", "")
     page.fill("#f-games", "100000")
     page.wait_for_function("document.querySelector('#f-command').textContent.startsWith("
-                           "'simkit run ')")
+                           "'simkit run ')", timeout=COMPILE)
     page.click("#f-run")
     second = '.job[data-out="war-of-the-wilds-2p-s0"]'
     page.wait_for_function("(() => { const p = document.querySelector('.job[data-out="
