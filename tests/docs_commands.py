@@ -93,6 +93,9 @@ SNIPPETS_NOT_RUN = {
 PREPARE = {
     "runs/war-of-the-wilds-2p-s1":
         "simkit run war-of-the-wilds --players 2 --seed 1 --strategies heuristic",
+    "runs/rh":
+        "simkit run rabbit-hunt --players 2 --games 4 --strategies learned,heuristic "
+        "--out runs/rh",
 }
 """Folders a snippet reads and the command (in its docs' comment) that writes them."""
 

@@ -37,11 +37,19 @@ BOOT = ("import os, signal, sys\n"
         "written\\n')\n"
         "    os._exit(130)\n"
         "signal.signal(signal.SIGINT, stopped)\n"
+        "if os.path.exists(os.path.join(sys.argv[1], 'cancel')):\n"
+        "    stopped(None, None)\n"
         "from simkit.serve.worker import main\n"
         "main(sys.argv[1])\n")
-"""A job's process: ``python -c BOOT JOB_FOLDER``, which takes Ctrl-C (the page's cancel)
-over before importing anything of simkit, so a cancel as the job starts is a cancel, never a
-traceback (``python -m simkit.serve.worker`` would import simkit's packages first)."""
+"""A job's process: ``python -c BOOT JOB_FOLDER``. It starts with Ctrl-C ignored (a cancel
+while Python itself starts would be a traceback), takes Ctrl-C over before importing
+anything of simkit, then looks for the ``cancel`` file that the page's cancel writes before
+it signals: a cancel as the job starts is a cancel, never lost and never a traceback."""
+
+
+def _ignore_ctrl_c() -> None:
+    """In the job's process before Python starts: Ctrl-C ignored until BOOT takes it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class FormError(SimkitError):
@@ -277,6 +285,7 @@ class Jobs:
                 proc = self.procs.get(job_id)
                 job["cancelling"] = True
                 self._save(job)
+                (self.root / job_id / "cancel").touch()  # seen by BOOT if it starts late
                 if proc is not None:
                     proc.send_signal(signal.SIGINT)  # as Ctrl-C: the finished games are kept
             else:
@@ -330,10 +339,12 @@ class Jobs:
         job = self._load(job_id)
         folder = self.root / job_id
         (folder / "progress.json").unlink(missing_ok=True)
+        (folder / "cancel").unlink(missing_ok=True)
         log = open(folder / "log.txt", "ab")  # noqa: SIM115 - the child holds it
         self.procs[job_id] = subprocess.Popen(
             [self.python, "-c", BOOT, str(folder)], stdout=log,
             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=Path.cwd(),
+            preexec_fn=_ignore_ctrl_c,
             start_new_session=True)  # the terminal's Ctrl-C stops the server, not its jobs
         log.close()
         job.update(status="running", started=time.time(), pid=self.procs[job_id].pid)
@@ -358,7 +369,8 @@ class Jobs:
         seconds to write its folder."""
         self.stopped.set()
         with self.lock:
-            for proc in self.procs.values():
+            for job_id, proc in self.procs.items():
+                (self.root / job_id / "cancel").touch()  # a job still starting stops too
                 proc.send_signal(signal.SIGINT)
             for job_id, proc in list(self.procs.items()):
                 try:

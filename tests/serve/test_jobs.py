@@ -82,8 +82,8 @@ def test_a_job_cancelled_as_it_starts_says_so_in_one_line(live):
     _wait(client, job["id"], lambda j: j["status"] == "running")
     client.post(f"/api/jobs/{job['id']}/cancel", json={})
     stopped = _wait(client, job["id"], lambda j: j["status"] not in ("running", "queued"))
-    assert stopped["status"] == "cancelled"
     log = (runs / ".workbench" / "jobs" / job["id"] / "log.txt").read_text()
+    assert stopped["status"] == "cancelled", (stopped, log)
     assert "Traceback" not in log and stopped["message"].startswith("interrupted: ")
 
 
