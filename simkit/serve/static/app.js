@@ -228,7 +228,10 @@ function syncSeats() {
   players.value = g.players.includes(Number(was)) ? was : g.players[0];
   const n = Number(players.value);
   const seats = $("#f-seats");
-  const old = $$("select", seats).map(s => s.value);
+  // a seat keeps its strategy when only the player count changes; another game starts
+  // from that game's strong player
+  const old = seats.dataset.game === g.name ? $$("select", seats).map(s => s.value) : [];
+  seats.dataset.game = g.name;
   seats.replaceChildren(...Array.from({ length: n }, (_, i) => el("label", {}, ` seat ${i + 1} `,
     el("select", { "data-seat": i, "aria-label": `strategy of seat ${i + 1}` },
        g.strategies.map(s => el("option", { value: s }, s))))));
