@@ -122,7 +122,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.click("#open-report")
     page.wait_for_selector("#report-frame:not([hidden])")
     frame = page.frame_locator("#report-frame")
-    frame.locator(".verdict").first.wait_for()
+    frame.locator(".headline").first.wait_for()  # the verdicts fold below it
     page.locator("#report-frame").scroll_into_view_if_needed()
     shot("07-report")
     # 6. a replay, stepped through, and as seat 2 saw it
