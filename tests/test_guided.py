@@ -163,38 +163,3 @@ def test_simkit_games_lists_it_with_its_defaults():
     assert "ismcts+learned" not in four  # no features kernel
 
 
-def test_a_decision_allocates_nothing():
-    """A game played on by guided seats (the driver's own ``play_out``, called from
-    Python) allocates as much for one decision as for a whole game: nothing a decision."""
-    from numba.core.runtime import _nrt_python, rtsys
-
-    from simkit.runner import workspace
-
-    run = RunSpec.make("pig", 2, 1, strategies="ismcts+learned@8",
-                       models={"ismcts+learned@8": pig_model(hidden=4, seed=1)})
-    q = plan(run)
-    start = position(q)
-
-    def play(budget):
-        return q.driver.module.play_out(
-            q.compiled, 2, q.seat_codes, q.kernels, q.weights, q.max_turns, start.copy(),
-            np.empty_like(start), np.empty(q.max_moves, np.int32),
-            np.arange(1, 4, dtype=np.uint64), np.zeros((2, 3), np.int32), np.zeros(2),
-            np.zeros(2, np.int32), np.zeros(0, np.int32), budget, workspace(q)[1])[2]
-
-    def allocations(budget):
-        before = rtsys.get_allocation_stats()
-        decisions = play(budget)
-        return rtsys.get_allocation_stats().alloc - before.alloc, decisions
-
-    play(-1)  # compiled
-    was_on = _nrt_python.memsys_stats_enabled()
-    _nrt_python.memsys_enable_stats()
-    try:
-        one, _ = allocations(1)
-        whole, decisions = allocations(-1)
-    finally:
-        if not was_on:
-            _nrt_python.memsys_disable_stats()
-    assert decisions > 10
-    assert one == whole

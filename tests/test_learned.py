@@ -113,11 +113,13 @@ def test_temperature_samples_a_softmax_of_the_values_and_ties_split():
     assert np.all(np.abs(draws - 1000) < 130)
 
 
-def test_a_decision_allocates_nothing():
-    """A game played on by learned seats (the driver's own ``play_out``, called from
-    Python) allocates as much for one decision as for a whole game: nothing a decision."""
-    run = RunSpec.make("pig", 2, 1, strategies="learned",
-                       models={"learned": pig_model(hidden=4, seed=1)})
+@pytest.mark.parametrize("strategy", ["learned", "ismcts+learned@8"])
+def test_a_decision_allocates_nothing(strategy):
+    """A game played on by seats that play by a model, ``learned`` or the guided search
+    (the driver's own ``play_out``, called from Python), allocates as much for one decision
+    as for a whole game: nothing a decision."""
+    run = RunSpec.make("pig", 2, 1, strategies=strategy,
+                       models={strategy: pig_model(hidden=4, seed=1)})
     q = plan(run)
     start = position(q)
 
