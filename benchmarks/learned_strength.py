@@ -23,6 +23,7 @@ Each row is printed when measured, so a stopped run has printed its partial figu
     python benchmarks/learned_strength.py cost --game pig --games 400
     python benchmarks/learned_strength.py strength --model m.npz --game pig --players 3
     python benchmarks/learned_strength.py strength --game pig --against hold-at
+    python benchmarks/learned_strength.py cost --game avalon --weight learned.by=values
 """
 
 from __future__ import annotations
@@ -40,8 +41,12 @@ def learnable() -> list[str]:
             if s.has_features and hasattr(s.rules, "determinize")]
 
 
+EXTRA: list[str] = []
+"""``--weight learned.KEY=VALUE`` given on the command line (e.g. ``learned.top=2``)."""
+
+
 def weights(model: str | None) -> list[str]:
-    return [f"learned.model={model}"] if model else []
+    return ([f"learned.model={model}"] if model else []) + EXTRA
 
 
 def strength(game: str, against: str, players: int, games: int, seed: int, workers: int,
@@ -87,7 +92,11 @@ def main() -> None:
     ap.add_argument("--against", help="the 2-player opponent (default: heuristic, else "
                     "random)")
     ap.add_argument("--skip", type=int, default=0, help="rows already measured")
+    ap.add_argument("--weight", action="append", default=[],
+                    help="a weight of learned, learned.KEY=VALUE (repeatable), e.g. "
+                    "learned.by=values or learned.top=2")
     args = ap.parse_args()
+    EXTRA.extend(args.weight)
     names = args.game or learnable()
     if args.part == "cost":
         print(f"{'game':18} {'learned':>9} {'heuristic':>10} {'random':>8} {'ratio':>6} "
