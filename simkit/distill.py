@@ -95,27 +95,35 @@ class Records:
     values: np.ndarray
 
 
-def play(table, model: learn.Model, ps: PolicySpec, workers: int = 1) -> Records:
+def play(table, model: learn.Model, ps: PolicySpec, workers: int = 1,
+         student: learn.Model | None = None, round_: int = 0) -> Records:
     """The teacher's self-play records (see the module's docstring), the same on any number
-    of ``workers``."""
+    of ``workers``; with a ``student`` (a policy being learnt) the student plays and the
+    teacher labels its decisions (DAgger), on the seeds of round ``round_``."""
     from simkit.rng import game_seeds
     from simkit.train import derived_seed
 
     teacher = model.without_policy()
     row = table.row(teacher, epsilon=ps.epsilon, samples=ps.samples,
                     by=learn.BY["values"])
-    seeds = np.ascontiguousarray(game_seeds(derived_seed(ps.seed, "distill"), 0, ps.games),
-                                 np.uint64)
+    actor = np.zeros(0) if student is None else table.row(student, epsilon=ps.epsilon)
+    seeds = np.ascontiguousarray(game_seeds(derived_seed(ps.seed, "distill", round_), 0,
+                                            ps.games), np.uint64)
     bounds = [(s, min(CHUNK, ps.games - s)) for s in range(0, ps.games, CHUNK)]
 
     def chunk(b):
-        return _chunk(table, row, seeds[b[0]:b[0] + b[1]])
+        return _chunk(table, row, actor, seeds[b[0]:b[0] + b[1]])
 
     if workers > 1 and len(bounds) > 1:
         with ThreadPoolExecutor(workers) as pool:
             parts = list(pool.map(chunk, bounds))
     else:
         parts = [chunk(b) for b in bounds]
+    return concat(parts)
+
+
+def concat(parts: list[Records]) -> Records:
+    """Records one after another, in order."""
     offsets = np.cumsum([0] + [len(p.codes) for p in parts[:-1]])
     return Records(np.concatenate([p.feats for p in parts]),
                    np.concatenate([p.seat for p in parts]),
@@ -125,7 +133,7 @@ def play(table, model: learn.Model, ps: PolicySpec, workers: int = 1) -> Records
                    np.concatenate([p.values for p in parts]))
 
 
-def _chunk(table, row: np.ndarray, seeds: np.ndarray) -> Records:
+def _chunk(table, row: np.ndarray, actor: np.ndarray, seeds: np.ndarray) -> Records:
     p, n, f = table.plan, table.players, table.features
     size, moves = p.state_size, p.max_moves
     k = max(1, len(p.item_columns))
@@ -140,8 +148,8 @@ def _chunk(table, row: np.ndarray, seeds: np.ndarray) -> Records:
         out = (np.zeros((cap, f), np.float32), np.zeros(cap, np.int32),
                np.zeros(cap, np.int64), np.zeros(cap, np.int32),
                np.zeros(16 * cap, np.int32), np.zeros(16 * cap, np.float32))
-        g, r, c = table.module.distill_games(p.compiled, n, seeds, first, row, p.max_turns,
-                                             table.teams, *scratch, *out)
+        g, r, c = table.module.distill_games(p.compiled, n, seeds, first, row, actor,
+                                             p.max_turns, table.teams, *scratch, *out)
         kept.append(Records(out[0][:r].copy(), out[1][:r].astype(np.int8), out[2][:r].copy(),
                             out[3][:r].copy(), out[4][:c].copy(), out[5][:c].copy()))
         if g == len(seeds):
@@ -149,13 +157,7 @@ def _chunk(table, row: np.ndarray, seeds: np.ndarray) -> Records:
         if r == 0:  # one game alone did not fit: room for twice as many decisions
             cap *= 2
         first = g
-    offsets = np.cumsum([0] + [len(x.codes) for x in kept[:-1]])
-    return Records(np.concatenate([x.feats for x in kept]),
-                   np.concatenate([x.seat for x in kept]),
-                   np.concatenate([x.start + o for x, o in zip(kept, offsets, strict=True)]),
-                   np.concatenate([x.n for x in kept]),
-                   np.concatenate([x.codes for x in kept]),
-                   np.concatenate([x.values for x in kept]))
+    return concat(kept)
 
 
 def known_moves(codes: np.ndarray, most: int) -> np.ndarray:

@@ -811,12 +811,13 @@ def learned_games(params, n_players, seeds, first, seat_rows, rows, max_turns, t
 
 
 @kernel
-def distill_games(params, n_players, seeds, first, w, max_turns, teams, state, obs, moves,
-                  streams, items, det, after, obs2, scratch_items, scores, ranks, shares, feat,
-                  values, out_feat, out_seat, out_start, out_n, out_moves, out_values):
-    """Self-play of games ``first``.. of ``seeds`` by ``learned`` playing its afterstate
-    values with the row ``w`` (the teacher of a policy: ``simkit.distill``), seeded as the
-    runner seeds a run, and at every decision of more than one move a record: the features
+def distill_games(params, n_players, seeds, first, w, w_play, max_turns, teams, state, obs,
+                  moves, streams, items, det, after, obs2, scratch_items, scores, ranks, shares,
+                  feat, values, out_feat, out_seat, out_start, out_n, out_moves, out_values):
+    """Self-play of games ``first``.. of ``seeds`` by ``learned`` with the row ``w_play``
+    (the teacher itself, or a policy learning from it: DAgger), seeded as the runner seeds
+    a run, labelled by the afterstate values of the row ``w`` (the teacher of a policy:
+    ``simkit.distill``): at every decision of more than one move a record: the features
     of the deciding seat's observation (``out_feat`` float32[R, F]), the seat, where its
     moves start in ``out_moves`` / ``out_values`` and how many there are, each legal move's
     code and the teacher's value of it (float32). With no room left for a decision, stops
@@ -855,6 +856,11 @@ def distill_games(params, n_players, seeds, first, w, max_turns, teams, state, o
                     out_values[c + j] = values[j]
                 r += 1
                 c += n
-                k = learned_pick(values, n, w, stream)
+                if w_play.shape[0] == 0:  # the teacher plays
+                    k = learned_pick(values, n, w, stream)
+                else:
+                    k = learned_choose(params, obs, seat, moves, n, w_play, stream, n_players,
+                                       max_turns, teams, det, after, obs2, scratch_items,
+                                       scores, ranks, shares, feat, values)
             game.apply_move(params, state, moves[k], streams[0:1], items)
     return seeds.shape[0], r, c
