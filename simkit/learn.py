@@ -43,13 +43,15 @@ from simkit.errors import SimkitError
 
 FORMAT = 1
 KIND = "simkit-model"
-NAMED = {"temperature": 0.0, "epsilon": 0.0, "samples": 1.0, "by": 0.0, "top": 1.0}
+NAMED = {"temperature": 0.0, "epsilon": 0.0, "samples": 1.0, "by": 0.0, "top": 1.0,
+         "margin": 1.0}
 """The ``learned`` strategy's own weights, in its row before the model: the softmax
 temperature of its choice (0: the best move), the chance of a uniformly random move, how
 many determinisations (and chance draws) each move's value is averaged over, what it plays
 by (``BY``: its model's policy when the model has one, or the afterstate values), and, by
 the policy, how many of its best moves are then valued by their afterstates (1: none, the
-policy's best is played)."""
+policy's best is played), and how close (in score shares) to the policy's best a move's
+score must be to be among them."""
 BY = {"policy": 0.0, "values": 1.0}
 """``learned.by``: ``policy`` (the default) plays by the model's policy when it has one and
 by its afterstate values otherwise; ``values`` always by the values (search_template's

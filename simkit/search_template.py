@@ -494,8 +494,8 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
 # (H > 0), or w[F], b (H = 0); then the policy: M (0: none), and when M > 0 its temperature,
 # the move codes it knows (codes[M], sorted), and per network (M + 1) rows of F weights and
 # a bias, row M for a code it does not know.
-L_TEMPERATURE, L_EPSILON, L_SAMPLES, L_BY, L_TOP = 0, 1, 2, 3, 4
-L_MODEL = 5
+L_TEMPERATURE, L_EPSILON, L_SAMPLES, L_BY, L_TOP, L_MARGIN = 0, 1, 2, 3, 4, 5
+L_MODEL = 6
 M_FEATURES, M_HIDDEN, M_NETS, M_PLAYERS, M_SEAT_NET = 0, 1, 2, 3, 4
 BY_POLICY, BY_VALUES = 0, 1  # ``by``: the policy when the model has one, or the values
 
@@ -716,19 +716,32 @@ SHORTLISTED = 2.0  # a shortlisted move's value is kept above this mark while it
 @kernel
 def shortlist_values(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns,
                      teams, state, after, obs2, items, scores, ranks, shares, feat, values):
-    """From the policy's scores in ``values[:n_moves]``: the ``w[L_TOP]`` best moves get
-    their afterstate value (as ``learned_values``, over ``w[L_SAMPLES]`` determinisations),
-    every other move -1, below any value. The scores are first mapped below -1 (monotone),
-    so a shortlisted move (marked from ``SHORTLISTED``) is told apart in place: allocates
-    nothing."""
+    """From the policy's scores in ``values[:n_moves]``: the ``w[L_TOP]`` best moves whose
+    score is within ``w[L_MARGIN]`` of the best's get their afterstate value (as
+    ``learned_values``, over ``w[L_SAMPLES]`` determinisations), every other move -1, below
+    any value; when the best alone is that close, it is played without values. The scores
+    are first mapped below -1 (monotone), so a shortlisted move (marked from
+    ``SHORTLISTED``) is told apart in place: allocates nothing."""
+    top = values[0]
+    for j in range(n_moves):
+        top = max(top, values[j])
+    low = -1.0 - math.exp(min(-(top - w[L_MARGIN]), 700.0))  # the margin, mapped
     for j in range(n_moves):
         values[j] = -1.0 - math.exp(min(-values[j], 700.0))
+    chosen = 0
     for _ in range(min(int(w[L_TOP]), n_moves)):
         best = -1
         for j in range(n_moves):
             if values[j] < SHORTLISTED and (best < 0 or values[j] > values[best]):
                 best = j
+        if chosen > 0 and values[best] < low:
+            break
         values[best] = SHORTLISTED
+        chosen += 1
+    if chosen == 1:  # no other move is close: the policy's best, without values
+        for j in range(n_moves):
+            values[j] = 0.0 if values[j] >= SHORTLISTED else -1.0
+        return
     samples = max(1, int(w[L_SAMPLES]))
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
     for _ in range(samples):

@@ -10,8 +10,9 @@ Its model is ``--weight learned.model=FILE``, else the one that matches the run'
 player count, VERSION and data (the user's, in simkit's cache, then the game's shipped
 one); its weights: ``temperature`` (0: the best move; more: a softmax of the values),
 ``epsilon`` (the chance of a random move), ``samples`` (determinisations a decision, by
-values) and ``by`` (``policy``, the default, or ``values``: the afterstate values even when
-the model has a policy)."""
+values), ``by`` (``policy``, the default, or ``values``: the afterstate values even when
+the model has a policy), and by a policy ``top`` and ``margin`` (its best moves, those
+within the margin of its best, valued by their afterstates)."""
 
 from simkit.learn import BY, NAMED
 from simkit.registry import StrategySpec, register_strategy

@@ -77,9 +77,11 @@ def test_learned_plays_the_policys_best_unless_told_to_play_by_values(p):
         assert MOVES[chooser.decide(state, 0, MOVES, 2, stream)] == rules.ROLL
         assert MOVES[by_values.decide(state, 0, MOVES, 2, stream)] == rules.HOLD
         assert MOVES[no_policy.decide(state, 0, MOVES, 2, stream)] == rules.HOLD
-    # top 2: the policy's two best are both valued by their afterstates, the values decide
-    assert MOVES[learn.Learned(p, m, {"top": 2}).decide(
-        state, 0, MOVES, 2, np.array([3], np.uint64))] == rules.HOLD
+    # top 2: the policy's two best are both valued by their afterstates, the values decide;
+    # unless HOLD's score is further than the margin from ROLL's (0.1 * (0.75 - 0.25) apart)
+    for margin, best in ((1.0, rules.HOLD), (0.06, rules.HOLD), (0.04, rules.ROLL)):
+        top = learn.Learned(p, m, {"top": 2, "margin": margin})
+        assert MOVES[top.decide(state, 0, MOVES, 2, np.array([3], np.uint64))] == best
 
 
 def test_runs_by_policy_and_by_values_differ_and_the_weight_is_checked(tmp_path):
