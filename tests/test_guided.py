@@ -99,10 +99,9 @@ def other_deal(p, rules, state, seat, seed):
     return obs, other
 
 
-@pytest.mark.parametrize("game,strategy", [
-    ("rabbit-hunt", "ismcts+learned@12"), ("rabbit-hunt", "learned"),
-    ("watership-down", "learned")])  # Watership Down's model plays by its policy
-def test_two_true_states_with_one_observation_get_one_advice(game, strategy):
+@pytest.mark.parametrize("strategy", ["ismcts+learned@12", "learned"])
+def test_two_true_states_with_one_observation_get_one_advice(strategy):
+    game = "rabbit-hunt"
     p = plan(RunSpec.make(game, 2, 1))
     rules = registry.get_game(game).rules
     state = np.zeros(p.state_size, np.int32)
@@ -127,9 +126,7 @@ def test_two_true_states_with_one_observation_get_one_advice(game, strategy):
     n = rules.legal_moves(p.compiled, state, moves)
     assert sorted(r.move for r in a.ratings) == sorted(moves[:n].tolist())
     assert a.ratings[0].move == a.move and a.label == a.ratings[0].label
-    if game == "watership-down":  # the policy's scores: the best is the move played
-        assert max(r.value for r in a.ratings) == a.ratings[0].value
-    elif strategy == "learned":
+    if strategy == "learned":
         assert all(0 <= r.value <= 1 for r in a.ratings)
     else:
         assert sum(r.visits for r in a.ratings) == 12

@@ -161,3 +161,17 @@ def test_a_corrupt_policy_is_one_line(tmp_path, damage, words):
                  "--weight", f"learned.model={path}", "--out", tmp_path / "r")
     one_line_error(res, "corrupt model file", words)
     assert not (tmp_path / "r").exists()
+
+
+def test_advice_rates_each_move_by_the_policys_score(p, tmp_path):
+    import simkit
+
+    m = built()
+    path = tmp_path / "m.npz"
+    learn.write_model(m, path)
+    state = position(p, seat=0, turn_total=2, banked=(5, 12))
+    a = simkit.advice("pig", state.copy(), 0, "learned", weights=[f"learned.model={path}"])
+    want = dict(zip(MOVES.tolist(), m.policy_values(0, features_of(p, state, 0), MOVES),
+                    strict=True))
+    assert a.move == rules.ROLL and a.ratings[0].move == rules.ROLL
+    assert {r.move: r.value for r in a.ratings} == pytest.approx(want)
