@@ -1979,8 +1979,14 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
     model = trainer.final(state)
     games = ts.games_per_generation if policy_games is None else policy_games
     if games:
-        model = _distilled(model, trainer.table, games, seed, policy, workers, say,
-                           model.card["training"]["command"], policy_games is not None)
+        try:
+            model = _distilled(model, trainer.table, games, seed, policy, workers, say,
+                               model.card["training"]["command"], policy_games is not None)
+        except KeyboardInterrupt:
+            click.echo(f"interrupted while distilling the policy: the {len(state.generations)} "
+                       f"generations are kept in {folder}; the same command with --resume "
+                       "distils it again", err=True)
+            sys.exit(130)
         model.card["training"]["command"] = model.card["policy"]["command"]
         model._bytes = None
     learn.write_model(model, out)

@@ -175,3 +175,28 @@ def test_advice_rates_each_move_by_the_policys_score(p, tmp_path):
                     strict=True))
     assert a.move == rules.ROLL and a.ratings[0].move == rules.ROLL
     assert {r.move: r.value for r in a.ratings} == pytest.approx(want)
+
+
+def test_a_training_stopped_while_distilling_resumes_to_the_same_bytes(tmp_path, monkeypatch):
+    from simkit import distill
+
+    args = ["train", "pig", "--players", 2, "--games", 100, "--generation-games", 100,
+            "--match-games", 60, "--yardstick-games", 0, "--hidden", 4, "--seed", 5,
+            "--workers", 1, "--quiet", "--policy-games", 30]
+    whole = invoke(*args, "--out", tmp_path / "a.npz")
+    assert whole.exit_code == 0, whole.output
+    real = distill.fit
+
+    def stopped(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(distill, "fit", stopped)
+    cut = invoke(*args, "--out", tmp_path / "b.npz")
+    assert cut.exit_code == 130 and "--resume" in cut.output
+    assert not (tmp_path / "b.npz").exists()
+    monkeypatch.setattr(distill, "fit", real)
+    again = invoke(*args, "--out", tmp_path / "b.npz", "--resume")
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "b.npz").read_bytes() == (tmp_path / "a.npz").read_bytes()
+    assert "--policy-games 30" in learn.read_model(tmp_path / "a.npz").card["training"][
+        "command"]
