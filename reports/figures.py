@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
+from simkit.reports import figdata as FD
 
 ACCENT = "#2b6cb0"  # estimates
 SECOND = "#dd6b20"  # the second series (per-seat points, changed run)
@@ -145,43 +146,42 @@ def seat_outcomes_figure(table: pd.DataFrame, title: str | None = None,
                          teams: pd.DataFrame | None = None) -> Figure:
     """Wins, ties and losses of each seat (``analysis.seat_outcomes``) as stacked bars, the
     95% Wilson interval of the win rate as an error bar; a row per seat (and per team, from
-    ``analysis.team_outcomes``), a panel per player count."""
-    groups = list(table.groupby("players", sort=True))
-    if not groups:
-        return _empty(title or "Outcome by seat")
-    rows = {p: [(r.name, r) for r in t.itertuples()] for p, t in groups}
-    if teams is not None:
-        for r in teams.itertuples():
-            rows.setdefault(r.players, []).append((f"team {r.team} (seats {r.seats})", r))
+    ``analysis.team_outcomes``), a panel per player count. Drawn from
+    ``figdata.seat_outcomes``, the data the workbench charts too."""
+    return seat_outcomes_drawn(FD.seat_outcomes(table, teams), title)
+
+
+def seat_outcomes_drawn(data: dict, title: str | None = None) -> Figure:
+    """The outcome-by-seat figure of ``figdata.seat_outcomes``'s data."""
+    if not data["panels"]:
+        return _empty(title or data["title"])
     with _style():
-        n_rows = sum(len(v) for v in rows.values())
-        fig = _figure(7.2, 1.2 + 0.42 * n_rows + 0.5 * len(rows))
-        axes = fig.subplots(len(rows), 1, squeeze=False)[:, 0]
-        for ax, (p, entries) in zip(axes, sorted(rows.items()), strict=True):
+        n_rows = sum(len(panel["rows"]) for panel in data["panels"])
+        fig = _figure(7.2, 1.2 + 0.42 * n_rows + 0.5 * len(data["panels"]))
+        axes = fig.subplots(len(data["panels"]), 1, squeeze=False)[:, 0]
+        for ax, panel in zip(axes, data["panels"], strict=True):
+            entries = panel["rows"]
             y = np.arange(len(entries))[::-1]
-            win = np.array([r.win_rate for _, r in entries])
-            tie = np.array([r.tie_rate for _, r in entries])
-            loss = np.array([r.loss_rate for _, r in entries])
+            win, tie, loss = (np.array([_nan(r[k]) for r in entries])
+                              for k in ("win", "tie", "loss"))
             ax.barh(y, win, color=ACCENT, height=0.6, label="win")
             ax.barh(y, tie, left=win, color=MUTED, height=0.6, label="tie")
             ax.barh(y, loss, left=win + tie, color="#edf2f7", height=0.6, label="loss",
                     edgecolor="#cbd5e0")
-            ax.errorbar(win, y, xerr=_err(win, [r.win_low for _, r in entries],
-                                          [r.win_high for _, r in entries]),
+            ax.errorbar(win, y, xerr=_err(win, [_nan(r["win_low"]) for r in entries],
+                                          [_nan(r["win_high"]) for r in entries]),
                         fmt="none", ecolor="black", capsize=3, lw=1)
             for yi, w, t_ in zip(y, win, tie, strict=True):
                 ax.annotate(f"{w:.1%}" + (f" + tie {t_:.1%}" if t_ > 0.0005 else ""),
                             (0.01, yi), xytext=(2, 0), textcoords="offset points",
                             va="center", fontsize=8, color="white" if w > 0.2 else "black")
-            ax.set_yticks(y, [name for name, _ in entries])
+            ax.set_yticks(y, [r["label"] for r in entries])
             ax.set_xlim(0, 1)
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-            games = entries[0][1].games
-            ax.set_title(f"{p} players, {_games_label(games)}", fontsize=10,
-                         fontweight="normal", loc="left")
+            ax.set_title(panel["title"], fontsize=10, fontweight="normal", loc="left")
             ax.legend(loc="lower right", ncols=3, fontsize=8)
-        axes[-1].set_xlabel("share of games: outright win (95% Wilson interval), tie, loss")
-        fig.suptitle(title or "Outcome by seat", fontweight="bold")
+        axes[-1].set_xlabel(data["xlabel"])
+        fig.suptitle(title or data["title"], fontweight="bold")
     return fig
 
 
@@ -371,9 +371,7 @@ def _share(x: float) -> str:
     return f"{x:.1%}" if x >= 0.001 else "<0.1%"
 
 
-_RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value",
-                  "item occurrence")
-_ITEM_MEASURES = ("item value", "item occurrence")
+_ITEM_MEASURES = FD.ITEM_MEASURES
 
 
 def whatif_figure(table: pd.DataFrame, title: str | None = None,
@@ -382,58 +380,40 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
     up to three panels with their own scales: rates in percentage points, items in
     percentage points, mean game lengths in their own units. Of the item rows only the
     ``max_items`` clearest changes are drawn (largest |difference| / interval half-width),
-    with a note."""
-    if len(table) == 0:
-        return _empty(title or "What-if: changed run minus base run", "nothing to compare")
-    is_item = table["measure"].isin(_ITEM_MEASURES)
-    items = table[is_item & table["difference"].notna()]
-    hidden = int(is_item.sum()) - len(items)
-    if len(items) > max_items:
-        diff = items["difference"].abs().to_numpy(dtype=float)
-        half = ((items["ci_high"] - items["ci_low"]) / 2).to_numpy(dtype=float)
-        clarity = np.zeros(len(items))
-        wide = np.isfinite(half) & (half > 0)
-        clarity[wide] = diff[wide] / half[wide]
-        clarity[~wide & (half == 0) & (diff > 0)] = np.inf  # a certain change
-        keep = items.index[np.argsort(-clarity, kind="stable")[:max_items]]
-        hidden += len(items) - max_items
-        items = items.loc[sorted(keep)]
-    panels = [(table[~is_item & table["measure"].isin(_RATE_MEASURES)], True),
-              (items, True),
-              (table[~is_item & ~table["measure"].isin(_RATE_MEASURES)], False)]
-    panels = [(t.reset_index(drop=True), pct) for t, pct in panels if len(t)]
-    heights = [max(len(t), 1) for t, _ in panels]
+    with a note. Drawn from ``figdata.whatif_differences``, the data the workbench charts
+    too."""
+    return whatif_drawn(FD.whatif_differences(table, max_items), title)
+
+
+def whatif_drawn(data: dict, title: str | None = None) -> Figure:
+    """The what-if figure of ``figdata.whatif_differences``'s data."""
+    if not data["panels"]:
+        return _empty(title or data["title"], data["note"])
+    heights = [max(len(panel["rows"]), 1) for panel in data["panels"]]
     with _style():
-        fig = _figure(7.5, 1.5 + 0.3 * sum(heights) + 0.6 * len(panels))
-        axes = fig.subplots(len(panels), 1, squeeze=False,
+        fig = _figure(7.5, 1.5 + 0.3 * sum(heights) + 0.6 * len(heights))
+        axes = fig.subplots(len(heights), 1, squeeze=False,
                             gridspec_kw={"height_ratios": heights})[:, 0]
-        for ax, (t, pct) in zip(axes, panels, strict=True):
-            y = np.arange(len(t))[::-1]
-            sig = (t["ci_low"] > 0) | (t["ci_high"] < 0)
-            colors = np.where(sig, np.where(t["difference"] > 0, GOOD, BAD), MUTED)
-            ax.scatter(t["difference"], y, color=colors, zorder=3, s=28)
-            ok = t["ci_low"].notna() & t["ci_high"].notna()
-            ax.hlines(y[ok], t["ci_low"][ok], t["ci_high"][ok], colors=colors[ok], lw=1.6)
+        for ax, panel in zip(axes, data["panels"], strict=True):
+            rows = panel["rows"]
+            y = np.arange(len(rows))[::-1]
+            value, low, high = (np.array([_nan(r[k]) for r in rows])
+                                for k in ("value", "low", "high"))
+            colors = np.array([{1: GOOD, -1: BAD, 0: MUTED}[r["sign"]] for r in rows])
+            ax.scatter(value, y, color=colors, zorder=3, s=28)
+            ok = np.isfinite(low) & np.isfinite(high)
+            ax.hlines(y[ok], low[ok], high[ok], colors=colors[ok], lw=1.6)
             ax.axvline(0, color=FAIR, lw=1)
-            ax.set_yticks(y, [f"{m}: {g}" for m, g in zip(t["measure"], t["group"],
-                                                         strict=True)])
-            if pct:
-                ax.xaxis.set_major_formatter(SHARE_IN_POINTS)
-                ax.set_xlabel("difference, changed - base (points, 95% interval)")
-            else:
-                ax.set_xlabel("difference, changed - base (per game, 95% interval)")
-            lim = _absmax(t["ci_low"], t["ci_high"], t["difference"])
+            ax.set_yticks(y, [r["label"] for r in rows])
+            if panel["unit"] == "points":
+                ax.xaxis.set_major_formatter(POINTS_AXIS)
+            ax.set_xlabel(panel["xlabel"])
+            lim = _absmax(low, high, value)
             if lim == 0:
-                lim = 0.01 if pct else 1.0
+                lim = 1.0
             ax.set_xlim(-lim * 1.15, lim * 1.15)
-        n = int(table["n"].iloc[0]) if len(table) else 0
-        fig.suptitle(title or f"What-if: changed run minus base run ({n:,} paired games)",
-                     fontweight="bold")
-        note = "coloured: the 95% interval excludes 0; grey: it does not"
-        if hidden:
-            note += (f"; {hidden} item rows with less clear (or no) changes not drawn (the "
-                     "table lists them all)")
-        _note(fig, note)
+        fig.suptitle(title or data["title"], fontweight="bold")
+        _note(fig, data["note"])
     return fig
 
 

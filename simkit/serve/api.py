@@ -315,6 +315,8 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
     print them with: the verdicts, then a run's seats and first-player advantage, or a
     what-if's paired differences (``reports.analysis.compare_runs``, the table the report's
     what-if figure draws)."""
+    from simkit.reports import figdata
+
     folder = inside(runs, rel)
     kind = folders.kind_of(folder)
     if kind == "whatif":
@@ -332,6 +334,8 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
         head = table[~table["measure"].str.startswith("item")]
         return {"kind": kind, "path": rel, "verdicts": [v.text for v in verdicts],
                 "differences": records(head), "games": int(len(c.games)),
+                # the report's what-if figure, from the same data (reports.figdata)
+                "figures": {"differences": figdata.whatif_differences(table)},
                 "game": b.meta.get("game"), "runs": ["base", "changed"],
                 "report": report_of(runs, folder, kind)}
     if kind == "run":
@@ -343,7 +347,9 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
             res = read_run(folder, items=False, trace=False)
             items = folder / "items.parquet"
             s = summary_dict(res.games, res.meta, items if items.is_file() else None, fair)
+            figures = figdata.run_figures(res.games, res.meta)
         return {"kind": kind, "path": rel, "verdicts": [v["text"] for v in s["verdicts"]],
+                "figures": figures,
                 "seats": s["seats"], "first_player_advantage": s["first_player_advantage"],
                 "games": s["games"], "game": s["game"], "complete": s["complete"],
                 "runs": ["."], "report": report_of(runs, folder, kind)}

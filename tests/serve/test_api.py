@@ -449,3 +449,52 @@ def test_a_sweep_is_built_as_the_command_would_play_it(client):
     res = client.post("/api/command", json={**form, "vary": "target=0..5"})
     assert res.status_code == 400 and res.json()["field"] == "vary"
     assert res.json()["error"] == "target=0 is outside its bounds 1..1000 (today 30)"
+
+
+# ------------------------------------------------------------------ one figure data
+
+def _drawn_points(fig):
+    """What a what-if figure draws: each panel's labels (top to bottom) and points."""
+    fig.canvas.draw()
+    out = []
+    for ax in fig.axes:
+        label = {round(y): t.get_text() for y, t in zip(ax.get_yticks(),
+                                                        ax.get_yticklabels(), strict=True)}
+        xy = sorted(ax.collections[0].get_offsets().tolist(), key=lambda p: -p[1])
+        out.append([(label[round(y)], float(x)) for x, y in xy])  # top row first
+    return out
+
+
+def test_the_page_and_the_report_draw_the_same_figures(client, runs):
+    import math
+
+    from simkit.reports import analysis as A
+    from simkit.reports import figures as F
+    from simkit.reports.build import load_run
+
+    page = client.get("/api/result", params={"path": "whatif-pig-s3"}).json()
+    fig = page["figures"]["differences"]
+    # the report's figure, from the table its report builds it from (build_whatif_report)
+    b, c = load_run(runs / "whatif-pig-s3/base"), load_run(runs / "whatif-pig-s3/changed")
+    table = A.compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
+                           b.trace_path, c.trace_path)
+    drawn = _drawn_points(F.whatif_figure(table))
+    sent = [[(r["label"], r["value"]) for r in p["rows"]] for p in fig["panels"]]
+    assert len(drawn) == len(sent) >= 2
+    for d, s in zip(drawn, sent, strict=True):
+        assert [lab for lab, _ in d] == [lab for lab, _ in s]
+        assert all(v is None and math.isnan(x) or x == pytest.approx(v)
+                   for (_, x), (_, v) in zip(d, s, strict=True))
+    rate = next(r for r in fig["panels"][0]["rows"] if r["measure"] == "win rate")
+    want = table[(table["measure"] == "win rate") & (table["group"] == rate["group"])].iloc[0]
+    assert rate["value"] == pytest.approx(100 * want["difference"])  # in points
+    assert rate["low"] == pytest.approx(100 * want["ci_low"])
+    # a run: the outcome-by-seat bars are the page's seat rows
+    page = client.get("/api/result", params={"path": "pig-2p-s3"}).json()
+    [panel] = page["figures"]["seats"]["panels"]
+    r = load_run(runs / "pig-2p-s3")
+    bars = F.seat_outcomes_figure(A.seat_outcomes(r.games, r.meta)).axes[0].patches
+    widths = sorted(round(b.get_width(), 9) for b in bars)
+    sent = sorted(round(row[k], 9) for row in panel["rows"] for k in ("win", "tie", "loss"))
+    assert widths == sent and panel["games"] == 400
+    assert [row["label"] for row in panel["rows"]] == [s["name"] for s in page["seats"]]

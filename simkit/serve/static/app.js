@@ -441,8 +441,9 @@ async function openResult(path) {
       rows.map(r => [r.measure, r.group, fmt(r.measure, r.base), fmt(r.measure, r.changed),
                      fmtd(r.measure, r.difference), `[${fmtd(r.measure, r.ci_low)}, ${fmtd(r.measure, r.ci_high)}]`,
                      r.p_value === null ? "" : Number(r.p_value).toPrecision(2)]), "paired"));
-    differenceChart(rows);
+    differenceChart(current.figures.differences);
   } else if (current.seats) {
+    seatChart(current.figures.seats);
     $("#result-table").replaceChildren(table(
       ["seat", "games", "wins", "ties", "score share", "advantage (points)"],
       current.seats.map(r => [r.name || r.seat, r.games, `${pct(r.win_rate)}%`, `${pct(r.tie_rate)}%`,
@@ -459,32 +460,44 @@ function table(head, rows, cls) {
             el("tbody", {}, rows.map(r => el("tr", {}, r.map(c => el("td", {}, String(c)))))));
 }
 
-function shortLabel(row) {
-  // a tick's label: the row's group, or the measure where the group says nothing more
-  const names = { "first-player advantage": "first-player adv.", "win rate": "win" };
-  if (row.measure === "share of games") return row.group;
-  return `${names[row.measure] || row.measure} ${row.measure === "first-player advantage" ? "" : row.group.replace("strategy ", "")}`.trim();
-}
-
-function differenceChart(rows) {
-  // the paired differences of the rates (the rows the report's what-if figure draws), in points
-  const r = rows.filter(x => SHARE.includes(x.measure) && x.difference !== null);
-  if (!r.length || !window.uPlot) return;
-  const xs = r.map((_, i) => i + 1);
-  const host = $("#result-chart");
+// The charts draw the report's own figure data (reports/figdata.py, sent as
+// result.figures): the same rows, labels, units and intervals as the report's figures.
+function intervalChart(host, title, rows, unit, low = "low", high = "high", value = "value") {
+  // one panel: a point per row with its 95% interval (hover a point; drag to zoom)
+  if (!rows.length || !window.uPlot) return;
+  const xs = rows.map((_, i) => i + 1);
+  const scale = unit === "share" ? 100 : 1;
+  const shown = unit === "share" ? "%" : unit;
   const opts = {
-    width: Math.max(640, Math.min(1100, 110 * r.length)), height: 240,
-    title: "changed minus base, points, with 95% paired intervals (hover a point; drag to zoom)",
-    scales: { x: { time: false, range: [0, r.length + 1] } },
-    axes: [{ values: (u, ticks) => ticks.map(t => (Number.isInteger(t) && r[t - 1] ? shortLabel(r[t - 1]) : "")),
+    width: Math.max(640, Math.min(1100, 110 * rows.length)), height: 240, title,
+    scales: { x: { time: false, range: [0, rows.length + 1] } },
+    axes: [{ values: (u, ticks) => ticks.map(t => (Number.isInteger(t) && rows[t - 1] ? rows[t - 1].label.slice(0, 28) : "")),
              size: 40 },
-           { label: "points" }],
-    series: [{ label: "row", value: (u, v) => (r[v - 1] ? `${r[v - 1].measure} ${r[v - 1].group}` : "") },
-      { label: "difference", stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
+           { label: shown }],
+    series: [{ label: "row", value: (u, v) => (rows[v - 1] ? rows[v - 1].label : "") },
+      { label: value === "value" ? "difference" : value, stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
       { label: "95% low", stroke: "#a0aec0", width: 0, points: { size: 5 } },
       { label: "95% high", stroke: "#a0aec0", width: 0, points: { size: 5 } }],
   };
-  new uPlot(opts, [xs, r.map(x => 100 * x.difference), r.map(x => 100 * x.ci_low), r.map(x => 100 * x.ci_high)], host);
+  const box = el("div", { class: "chart", "data-figure": title });
+  host.append(box);
+  const col = k => rows.map(r => (r[k] === null ? null : scale * r[k]));
+  new uPlot(opts, [xs, col(value), col(low), col(high)], box);
+}
+
+function differenceChart(fig) {
+  // the report's what-if figure (figdata.whatif_differences): a chart per panel
+  const host = $("#result-chart");
+  for (const p of fig.panels) intervalChart(host, `${fig.title}: ${p.xlabel}`, p.rows, p.unit);
+  if (fig.panels.length) host.append(el("p", { class: "why" }, fig.note));
+}
+
+function seatChart(fig) {
+  // the report's outcome-by-seat figure (figdata.seat_outcomes): outright wins per seat
+  const host = $("#result-chart");
+  for (const p of fig.panels)
+    intervalChart(host, `${fig.title}, ${p.title}: outright win (95% Wilson interval)`, p.rows,
+                  fig.unit, "win_low", "win_high", "win");
 }
 
 $("#open-report").addEventListener("click", async () => {

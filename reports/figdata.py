@@ -1,0 +1,114 @@
+"""The data of the report's figures: what each chart draws (its series, labels, intervals,
+units and notes), apart from how it is drawn. ``reports.figures`` draws its matplotlib
+figures from these, and the workbench (``simkit serve``) draws its uPlot charts from the
+same dictionaries, so the page and the report cannot show different figures.
+
+Every dictionary is plain JSON: numbers are floats or None (never NaN), labels are text.
+Rates are given in the unit the chart shows them in (``unit``): ``"points"`` for shares
+and differences of shares (0.04 is 4 points), ``"share"`` for rates drawn as shares of
+games (0..1), ``"per game"`` for means of per-game counts (turns, decisions)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value",
+                 "item occurrence")
+ITEM_MEASURES = ("item value", "item occurrence")
+
+
+def _num(x, scale: float = 1.0) -> float | None:
+    """``x * scale`` as a float, None where it is not a number."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if not np.isfinite(x) else x * scale
+
+
+def whatif_differences(table: pd.DataFrame, max_items: int = 20) -> dict:
+    """The what-if figure's data from ``analysis.compare_runs``'s table: changed minus base
+    with 95% intervals, in up to three panels with their own scales: rates (points), items
+    (points) and mean game lengths (per game). Of the item rows only the ``max_items``
+    clearest changes are kept (largest |difference| / interval half-width), and ``note``
+    says how many were left out.
+
+    Returns ``{"title", "n", "panels": [{"unit", "xlabel", "rows": [{"label", "measure",
+    "group", "value", "low", "high", "clear", "sign"}]}], "note"}``; ``clear``: the interval
+    excludes 0, ``sign``: +1 or -1 for a clear change, 0 otherwise."""
+    if len(table) == 0:
+        return {"title": "What-if: changed run minus base run", "n": 0, "panels": [],
+                "note": "nothing to compare"}
+    is_item = table["measure"].isin(ITEM_MEASURES)
+    items = table[is_item & table["difference"].notna()]
+    hidden = int(is_item.sum()) - len(items)
+    if len(items) > max_items:
+        diff = items["difference"].abs().to_numpy(dtype=float)
+        half = ((items["ci_high"] - items["ci_low"]) / 2).to_numpy(dtype=float)
+        clarity = np.zeros(len(items))
+        wide = np.isfinite(half) & (half > 0)
+        clarity[wide] = diff[wide] / half[wide]
+        clarity[~wide & (half == 0) & (diff > 0)] = np.inf  # a certain change
+        keep = items.index[np.argsort(-clarity, kind="stable")[:max_items]]
+        hidden += len(items) - max_items
+        items = items.loc[sorted(keep)]
+    panels = [(table[~is_item & table["measure"].isin(RATE_MEASURES)], "points"),
+              (items, "points"),
+              (table[~is_item & ~table["measure"].isin(RATE_MEASURES)], "per game")]
+    out = []
+    for t, unit in panels:
+        if not len(t):
+            continue
+        scale = 100.0 if unit == "points" else 1.0
+        rows = []
+        for r in t.itertuples(index=False):
+            lo, hi, d = _num(r.ci_low, scale), _num(r.ci_high, scale), _num(r.difference, scale)
+            clear = lo is not None and hi is not None and (lo > 0 or hi < 0)
+            rows.append({"label": f"{r.measure}: {r.group}", "measure": str(r.measure),
+                         "group": str(r.group), "value": d, "low": lo, "high": hi,
+                         "clear": bool(clear),
+                         "sign": (1 if d is not None and d > 0 else -1) if clear else 0})
+        out.append({"unit": unit, "rows": rows,
+                    "xlabel": f"difference, changed - base ({unit}, 95% interval)"})
+    n = int(table["n"].iloc[0])
+    note = "coloured: the 95% interval excludes 0; grey: it does not"
+    if hidden:
+        note += (f"; {hidden} item rows with less clear (or no) changes not drawn (the "
+                 "table lists them all)")
+    return {"title": f"What-if: changed run minus base run ({n:,} paired games)", "n": n,
+            "panels": out, "note": note}
+
+
+def seat_outcomes(table: pd.DataFrame, teams: pd.DataFrame | None = None) -> dict:
+    """The outcome-by-seat figure's data from ``analysis.seat_outcomes`` (and
+    ``analysis.team_outcomes``): a panel per player count, a row per seat (then per team),
+    each with its shares of outright wins, ties and losses and the win rate's 95% Wilson
+    interval, as shares of games (0..1).
+
+    Returns ``{"title", "unit": "share", "panels": [{"players", "games", "title", "rows":
+    [{"label", "win", "win_low", "win_high", "tie", "loss"}]}]}``."""
+    rows: dict[int, list] = {}
+    for p, t in table.groupby("players", sort=True):
+        rows[int(p)] = [(str(r.name), r) for r in t.itertuples()]
+    if teams is not None:
+        for r in teams.itertuples():
+            rows.setdefault(int(r.players), []).append((f"team {r.team} (seats {r.seats})", r))
+    panels = []
+    for p, entries in sorted(rows.items()):
+        games = int(entries[0][1].games)
+        panels.append({"players": p, "games": games, "title": f"{p} players, {games:,} games",
+                       "rows": [{"label": name, "win": _num(r.win_rate),
+                                 "win_low": _num(r.win_low), "win_high": _num(r.win_high),
+                                 "tie": _num(r.tie_rate), "loss": _num(r.loss_rate)}
+                                for name, r in entries]})
+    return {"title": "Outcome by seat", "unit": "share", "panels": panels,
+            "xlabel": "share of games: outright win (95% Wilson interval), tie, loss"}
+
+
+def run_figures(games: pd.DataFrame, meta: dict | None) -> dict:
+    """A run's figure data, as its report section draws it (``build._run_section``):
+    ``{"seats": seat_outcomes(...)}``."""
+    from simkit.reports import analysis as A
+
+    teams = A.team_outcomes(games, meta)
+    return {"seats": seat_outcomes(A.seat_outcomes(games, meta), teams if len(teams) else None)}
