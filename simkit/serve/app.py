@@ -113,10 +113,11 @@ class Workbench:
         from simkit.serve.jobs import Jobs as _J
 
         _J.reserved.discard(cmd.out.name)  # only shown, not started
-        return {"argv": cmd.argv, "command": cmd.text, "out": cmd.out.name}
+        return {"argv": cmd.argv, "command": cmd.text, "out": cmd.out.name, "runs": cmd.runs,
+                "total": cmd.total, "training": cmd.training}
 
     def start_job(self, request, doc):
-        cmd = self._command(doc)
+        cmd = self._command({**doc, "estimate": False})  # the command says it as it trains
         return self.jobs.add(cmd, {"game": doc.get("game"), "kind": doc.get("kind", "run"),
                                    "changeset": doc.get("changeset") or None})
 

@@ -217,7 +217,7 @@ def test_the_form_shows_the_command_line(client):
     ("games", "1e3", "--games"), ("games", "0", "number of games"), ("seed", "-1", "seed must be"),
     ("seed", str(2**64), "2**64 - 1"), ("precision", "0", "--precision"),
     ("precision", "nan", "--precision"),
-    ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "ladder", "kind must be"),
+    ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "tournament", "kind must be"),
 ])
 def test_a_bad_field_is_named_beside_it(client, field, value, says):
     form = {"kind": "run", "game": "pig", "players": "2", "strategies": "hold-at",
@@ -498,3 +498,90 @@ def test_the_page_and_the_report_draw_the_same_figures(client, runs):
     sent = sorted(round(row[k], 9) for row in panel["rows"] for k in ("win", "tie", "loss"))
     assert widths == sent and panel["games"] == 400
     assert [row["label"] for row in panel["rows"]] == [s["name"] for s in page["seats"]]
+
+
+# ------------------------------------------------------------------ sensitivity, balance, ladders
+
+def _parses(argv):
+    """``simkit ARGV`` read by the command line's own parser (nothing played)."""
+    import click
+
+    from simkit.cli import main
+
+    with click.Context(main) as ctx:
+        cmd = main.get_command(ctx, argv[0])
+        return cmd.make_context(argv[0], list(argv[1:])).params
+
+
+@pytest.mark.parametrize("form,argv,n_runs,total", [
+    ({"kind": "sensitivity", "keys": "target", "measure": "first-player-advantage"},
+     ["sensitivity", "pig", "--keys", "target", "--measure", "first-player-advantage"], 3,
+     3 * 500),
+    ({"kind": "balance", "vary": "target=20..40", "objective": "seat-spread", "trials": "6",
+      "confirm_games": "300"},
+     ["balance", "pig", "--vary", "target=20..40", "--objective", "seat-spread", "--trials",
+      "6", "--confirm-games", "300"], 6 + 3 + 2, 6 * 500 + 5 * 300),
+    ({"kind": "ladder", "levels": "random,hold-at"}, ["ladder", "pig"], 2 + 2,
+     2 * 250 + 2 * 500),  # two seatings of 250 games, then each level against itself
+])
+def test_sensitivity_balance_and_ladders_are_built_as_their_commands(client, form, argv,
+                                                                      n_runs, total):
+    doc = {"game": "pig", "players": "2", "strategies": "hold-at", "games": "500", **form}
+    res = client.post("/api/command", json=doc).json()
+    assert res["argv"][:len(argv)] == argv, res["command"]
+    assert (res["runs"], res["total"]) == (n_runs, total)
+    assert res["out"] == f"{form['kind']}-pig-2p-s0"
+    params = _parses(res["argv"])  # the command line takes it as it is
+    assert params["n_games"] == 500 and params["out"].name == res["out"]
+    if form["kind"] == "ladder":
+        assert params["strategies"] == "random,hold-at"
+
+
+@pytest.mark.parametrize("form,field,says", [
+    ({"kind": "sensitivity", "keys": "nothing"}, "keys", "nothing"),
+    ({"kind": "sensitivity", "measure": "fun"}, "measure", "valid choices"),
+    ({"kind": "balance"}, "vary", "--vary"),
+    ({"kind": "balance", "vary": "target", "objective": "fun"}, "objective", "fun"),
+    ({"kind": "balance", "vary": "target", "trials": "1"}, "trials", "--trials"),
+    ({"kind": "ladder", "levels": "random"}, "levels", "two different strategies"),
+    ({"kind": "ladder", "levels": "random,nobody"}, "levels", "unknown strategy"),
+    ({"kind": "ladder", "levels": "random,hold-at", "precision": "1"}, "precision", "a ladder"),
+])
+def test_bad_sensitivity_balance_and_ladder_fields_are_named(client, form, field, says):
+    doc = {"game": "pig", "players": "2", "strategies": "hold-at", "games": "100", **form}
+    res = client.post("/api/command", json=doc)
+    assert res.status_code == 400, res.text
+    assert res.json()["field"] == field and says in res.json()["error"]
+
+
+# ------------------------------------------------------------------ learned seats on changed data
+
+AVALON = {"kind": "whatif", "game": "avalon", "players": "2", "strategies": "learned",
+          "games": "100", "changeset": "long-hand"}
+
+
+def test_a_learned_seat_on_changed_data_offers_the_command_lines_ways_out(client):
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    res = client.post("/api/command", json=AVALON)
+    assert res.status_code == 400 and res.json()["field"] == "changeset"
+    assert "--train" in res.json()["error"] and "--model-mismatch ok" in res.json()["error"]
+    ok = client.post("/api/command", json={**AVALON, "model": "ok"}).json()
+    assert ok["argv"][-5:-3] == ["--model-mismatch", "ok"]
+    assert _parses(ok["argv"])["model_mismatch"] == "ok"
+    train = client.post("/api/command", json={**AVALON, "model": "train", "train": "50g"}).json()
+    assert train["argv"][-5:-3] == ["--train", "50g"] and train["training"] is None
+    assert _parses(train["argv"])["train_budget"] == "50g"
+
+
+@pytest.mark.parametrize("form,says", [
+    ({"model": "train", "train": "5"}, "a budget of self-play games"),
+    ({"model": "train", "train": "50g", "strategies": "random"}, "no seat here plays learned"),
+    ({"model": "maybe"}, "refuse, ok, train"),
+])
+def test_bad_training_choices_are_named(client, form, says):
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    res = client.post("/api/command", json={**AVALON, **form})
+    assert res.status_code == 400 and says in res.json()["error"]
+    assert res.json()["field"] == ("model" if form["model"] == "maybe" else "train")

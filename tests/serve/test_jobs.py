@@ -102,3 +102,29 @@ def test_stopping_the_server_keeps_a_jobs_games_for_the_next_to_resume(tmp_path,
     assert meta["complete"] is False and meta["games_completed"] > 0
     [again] = Jobs(tmp_path / "runs").all()  # the next server's queue
     assert again["status"] == "interrupted"
+
+
+def test_a_sensitivity_job_shows_progress_cancels_and_resumes(live):
+    from simkit import folders
+
+    client, runs = live
+    form = {"kind": "sensitivity", "game": "rabbit-hunt", "players": "2", "strategies": "random",
+            "games": "20000", "seed": "5", "keys": "carrots.start"}
+    shown = client.post("/api/command", json=form).json()
+    job = client.post("/api/jobs", json=form).json()
+    assert job["command"] == shown["command"] and job["total"] == 3 * 20_000
+    seen = _wait(client, job["id"], lambda j: (j["summary"].get("done") or 0) > 0)
+    assert seen["summary"]["total"] == 3 * 20_000 and seen["summary"]["estimate"]
+    client.post(f"/api/jobs/{job['id']}/cancel", json={})
+    stopped = _wait(client, job["id"], lambda j: j["status"] not in ("running", "queued"))
+    assert stopped["status"] == "cancelled", stopped["message"]
+    assert not (runs / job["out"] / "summary.json").exists()
+    assert client.post(f"/api/jobs/{job['id']}/resume", json={}).json()["resume"] is True
+    done = _wait(client, job["id"], lambda j: j["status"] not in ("running", "queued"))
+    assert done["status"] == "done", done["message"]
+    folder = runs / job["out"]
+    assert folders.kind_of(folder) == "sensitivity" and (folder / "summary.json").is_file()
+    points = sorted((folder / "points").iterdir())
+    assert len(points) == 3 and all(
+        json.loads((p / "run.json").read_text())["games_completed"] == 20_000 for p in points)
+    assert client.get("/api/result", params={"path": job["out"]}).json()["verdicts"]

@@ -242,12 +242,20 @@ function syncSeats() {
 }
 
 function formDoc(kind) {
+  const explore = ["sensitivity", "balance", "ladder"].includes(kind);
   return {
     kind, game: $("#f-game").value, players: $("#f-players").value,
     strategies: $$("#f-seats select").map(s => s.value).join(","),
     games: $("#f-games").value, seed: $("#f-seed").value, changeset: $("#f-changeset").value,
-    precision: $("#f-precision").value.trim() || null,
-    vary: kind === "sweep" ? $("#f-vary").value : undefined,
+    precision: explore ? null : $("#f-precision").value.trim() || null,
+    vary: kind === "sweep" || kind === "balance" ? $("#f-vary").value : undefined,
+    model: $("#f-model").value, train: $("#f-train").value,
+    keys: kind === "sensitivity" ? $("#f-keys").value : undefined,
+    measure: kind === "sensitivity" ? $("#f-measure").value : undefined,
+    objective: kind === "balance" ? $("#f-objective").value : undefined,
+    trials: kind === "balance" ? $("#f-trials").value : undefined,
+    confirm_games: kind === "balance" ? $("#f-confirm-games").value : undefined,
+    levels: kind === "ladder" ? $("#f-levels").value : undefined,
   };
 }
 
@@ -256,17 +264,27 @@ function fieldErrors(e) {
   if (e) {
     const where = $(`#run-form .err[data-for="${e.field || "form"}"]`) || $(`#run-form .err[data-for="form"]`);
     where.textContent = e.message;
+    const fold = where.closest("details");
+    if (fold) fold.open = true;
+    if (e.message.includes("--model-mismatch ok") && $("#f-model").value === "refuse")
+      $('#run-form .err[data-for="model"]').textContent = "the command line's two ways out are here";
   }
 }
 
 const syncForm = debounce(async () => {
-  const kind = $("#f-vary").value.trim() ? "sweep" : $("#f-changeset").value ? "whatif" : "run";
+  const kind = $("#f-kind").value || ($("#f-vary").value.trim() ? "sweep" : $("#f-changeset").value ? "whatif" : "run");
+  const training = $("#f-model").value === "train";
+  $("#f-train-box").hidden = !training;
+  $("#f-training").textContent = training ? "estimating the training's cost..." : "";
   try {
-    const res = await api("/api/command", "POST", formDoc(kind));
+    // with --train, the command's own estimate of the training before play (tune.training_estimate)
+    const res = await api("/api/command", "POST", { ...formDoc(kind), estimate: training });
     $("#f-command").textContent = res.command;
+    $("#f-training").textContent = res.training ? res.training.text : "";
     fieldErrors(null);
   } catch (e) {
     $("#f-command").textContent = "";
+    $("#f-training").textContent = "";
     fieldErrors(e);
   }
 }, 150);
@@ -278,7 +296,9 @@ $("#f-game").addEventListener("change", async () => {
   syncForm();
 });
 $("#f-players").addEventListener("change", () => { syncSeats(); syncForm(); });
-for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary"]) $(id).addEventListener("input", syncForm);
+for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary", "#f-train", "#f-keys",
+                  "#f-objective", "#f-trials", "#f-confirm-games", "#f-levels"]) $(id).addEventListener("input", syncForm);
+for (const id of ["#f-model", "#f-measure", "#f-kind"]) $(id).addEventListener("change", syncForm);
 $("#f-changeset").addEventListener("change", syncForm);
 $("#f-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#f-command").textContent));
 
@@ -295,6 +315,8 @@ async function startJob(kind) {
 $("#f-run").addEventListener("click", () => startJob("run"));
 $("#f-whatif").addEventListener("click", () => startJob("whatif"));
 $("#f-sweep").addEventListener("click", () => startJob("sweep"));
+for (const kind of ["sensitivity", "balance", "ladder"])
+  $(`#f-${kind}`).addEventListener("click", () => { $("#f-kind").value = kind; syncForm(); startJob(kind); });
 
 // ------------------------------------------------------------------ jobs
 const charts = {};
