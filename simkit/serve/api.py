@@ -14,6 +14,7 @@ import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
@@ -421,7 +422,9 @@ def run_folder(runs: Path, rel: str) -> Path:
 
 FILTERS = {
     "all": "every game",
+    "comeback": "comebacks: the winner trailed at some point",
     "timeout": "games that hit the turn limit",
+    "lost-by": "games seat S lost by N points or fewer",
     "close": "games won by one point or less",
     "seat1-lost": "games seat 1 lost",
     "seat2-lost": "games seat 2 lost",
@@ -429,8 +432,13 @@ FILTERS = {
 }
 
 
-def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200) -> dict:
-    """The games of a run folder, filtered (``FILTERS``), with their outcome columns."""
+def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200, seat=None,
+              by=None) -> dict:
+    """The games of a run folder, filtered (``FILTERS``), with their outcome columns.
+    ``lost-by`` takes ``seat`` (1..P) and ``by`` (points, at least 0): the games that seat
+    lost while a winner scored at most ``by`` more than it. ``comeback`` reads the run's
+    trace (``reports.feel.winner_trailed``): the games whose winner trailed, by the game's
+    progress measure, after some turn (docs/workbench.md)."""
     from simkit.results import read_games, read_meta, seat_column
 
     if which not in FILTERS:
@@ -442,6 +450,8 @@ def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200) -> dic
     g = read_games(folder, meta)
     n = int(meta["players"])
     score_cols = [seat_column("score", s + 1) for s in range(n)]
+    rank_cols = [seat_column("rank", s + 1) for s in range(n)]
+    deficit = traced = None
     if which == "timeout":
         g = g[g["end_reason"] == "timeout"]
     elif which == "close":
@@ -453,15 +463,69 @@ def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200) -> dic
         if s > n:
             raise SimkitError(f"{rel} is of {n} players")
         g = g[g[seat_column("rank", s)] != 1]
+    elif which == "lost-by":
+        g = _lost_by(g, rel, n, seat, by, score_cols, rank_cols)
+    elif which == "comeback":
+        g, deficit, traced = _comebacks(g, meta, folder, rel)
     elif which == "tie":
         g = g[g["winner"] == 0]
     shown = g.head(limit)
     rows = [{"game": int(r["game"]), "seed": str(r["seed"]), "winner": int(r["winner"]),
              "turns": int(r["turns"]), "end": str(r["end_reason"]),
              "strategies": [str(r[seat_column("strategy", s + 1)]) for s in range(n)],
-             "scores": [float(r[c]) for c in score_cols]} for _, r in shown.iterrows()]
+             "scores": [float(r[c]) for c in score_cols],
+             **({"deficit": float(deficit[int(r["game"])])} if deficit is not None else {})}
+            for _, r in shown.iterrows()]
     return {"path": rel, "filter": which, "filters": FILTERS, "matching": int(len(g)),
-            "games": rows}
+            "games": rows, "traced": traced,
+            "progress_unit": _progress_unit(meta) if which == "comeback" else None}
+
+
+def _lost_by(g, rel: str, n: int, seat, by, score_cols, rank_cols):
+    """The games seat ``seat`` lost (it has not rank 1, a seat has) by at most ``by``
+    points of the game's score: the best winner's score minus the seat's."""
+    from simkit.numeric import real, whole
+
+    s = whole(str(seat if seat not in (None, "") else ""), "seat", 1)
+    if s > n:
+        raise SimkitError(f"seat must be a seat of {rel}: 1 to {n}, not {s}")
+    margin = real(str(by if by not in (None, "") else ""), "by", 0)
+    ranks = g[rank_cols].to_numpy()
+    scores = g[score_cols].to_numpy(dtype=float)
+    won = ranks == 1
+    best = np.where(won, scores, -np.inf).max(axis=1)
+    lost = ~won[:, s - 1] & won.any(axis=1)
+    return g[lost & (best - scores[:, s - 1] <= margin)]
+
+
+def _comebacks(g, meta: dict, folder: Path, rel: str):
+    """The games whose winner trailed after some turn, among the traced ones; (games,
+    game -> the winner's largest deficit, games traced)."""
+    from simkit.reports.feel import winner_trailed
+
+    trace = folder / "trace.parquet"
+    if not trace.is_file():
+        raise SimkitError(f"{rel} traced no game turn by turn, and a comeback is read from "
+                          "every seat's progress after each turn: play it with "
+                          "--trace-turns N (the form's Trace turns), then filter")
+    t = winner_trailed(g, meta, trace)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pyarrow.parquet as pq
+
+        traced = int(len(np.unique(pq.read_table(trace, columns=["game"])["game"])))
+    back = t[t["trailed"]]
+    deficit = dict(zip(back["game"].astype(int), back["deficit"].astype(float), strict=True))
+    return g[g["game"].isin(back["game"])], deficit, traced
+
+
+def _progress_unit(meta: dict) -> str:
+    from simkit import registry
+
+    try:
+        return str(getattr(registry.get_game(meta["game"]), "progress_unit", "") or "")
+    except SimkitError:
+        return ""
 
 
 _SEEN = re.compile(r"\[([^\[\]]*?)\bseen by ((?:P\d+(?:, | and )?)+)\]")

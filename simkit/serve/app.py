@@ -148,7 +148,8 @@ class Workbench:
 
     def games_of(self, request):
         q = request.query_params
-        return api.game_list(self.runs, q.get("path", ""), q.get("filter", "all"))
+        return api.game_list(self.runs, q.get("path", ""), q.get("filter", "all"),
+                             seat=q.get("seat"), by=q.get("by"))
 
     def replay(self, request):
         q = request.query_params

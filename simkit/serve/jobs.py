@@ -124,6 +124,20 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
             real(str(precision), "--precision", 0, 50, lo_open=True, hi_open=True)
         except SimkitError as exc:
             raise FormError("precision", str(exc)) from None
+    trace = _field(form, "trace")
+    if trace is not None and str(trace).strip() != "0":
+        from simkit.runner import check_trace
+
+        trace = str(trace).strip()
+        if kind not in ("run", "whatif", "sweep", "ladder"):
+            raise FormError("trace", f"--trace-turns is for a run, a what-if, a sweep or a "
+                                     f"ladder, not a {kind}")
+        try:  # as the command checks it: the game needs a progress kernel
+            check_trace(spec, trace, numbers["games"])
+        except SimkitError as exc:
+            raise FormError("trace", str(exc)) from None
+    else:
+        trace = None
     mismatch, train = _model_choice(form)
     field_of_strategies = "levels" if kind == "ladder" else "strategies"
     strategies = _field(form, field_of_strategies, "random")
@@ -168,6 +182,8 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
         argv += ["--set", s]
     if precision is not None:
         argv += ["--precision", str(precision).strip()]
+    if trace is not None:
+        argv += ["--trace-turns", trace]
     if mismatch:
         argv += ["--model-mismatch", "ok"]
     if train:

@@ -218,6 +218,7 @@ def test_the_form_shows_the_command_line(client):
     ("seed", str(2**64), "2**64 - 1"), ("precision", "0", "--precision"),
     ("precision", "nan", "--precision"),
     ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "tournament", "kind must be"),
+    ("trace", "x", "--trace-turns"), ("trace", "101", "more games than the run has"),
 ])
 def test_a_bad_field_is_named_beside_it(client, field, value, says):
     form = {"kind": "run", "game": "pig", "players": "2", "strategies": "hold-at",
@@ -288,7 +289,7 @@ def test_games_are_listed_by_filter(client):
     assert doc["matching"] > 0 and all(g["winner"] != 1 for g in doc["games"])
     every = client.get("/api/games-of", params={"path": "pig-2p-s3"}).json()
     assert every["matching"] == 400
-    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "comeback"})
+    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "comebacks"})
     assert res.status_code == 400 and "valid choices" in res.json()["error"]
 
 
@@ -585,3 +586,96 @@ def test_bad_training_choices_are_named(client, form, says):
     res = client.post("/api/command", json={**AVALON, **form})
     assert res.status_code == 400 and says in res.json()["error"]
     assert res.json()["field"] == ("model" if form["model"] == "maybe" else "train")
+
+
+def test_the_form_shows_what_training_costs_before_play(client):
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    from simkit.ladder import say_duration
+
+    # a time budget costs its time (a games budget is measured by playing a few games);
+    # a what-if fine-tunes a model for each side's data
+    res = client.post("/api/command", json={**AVALON, "model": "train", "train": "10m",
+                                            "estimate": True}).json()
+    assert res["training"]["models"] == 2 and res["training"]["seconds"] == 1200
+    assert f"about {say_duration(1200)} before play" in res["training"]["text"]
+    run = client.post("/api/command", json={**AVALON, "kind": "run", "model": "train",
+                                            "train": "10m", "estimate": True}).json()
+    assert run["training"]["models"] == 1 and "--train 10m" in run["command"]
+
+
+# ------------------------------------------------------------------ the replay filter
+
+@pytest.fixture(scope="module")
+def traced(runs):
+    """A Pig run traced turn by turn (--trace-turns all): comebacks are read from it."""
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "300", "--seed",
+                                    "4", "--strategies", "hold-at,random", "--trace-turns",
+                                    "all", "--out", str(runs / "pig-traced"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    return "pig-traced"
+
+
+def test_comebacks_are_the_games_whose_winner_trailed(client, runs, traced):
+    import pandas as pd
+
+    doc = client.get("/api/games-of", params={"path": traced, "filter": "comeback"}).json()
+    assert doc["traced"] == 300 and 0 < doc["matching"] < 300
+    assert doc["progress_unit"] == "points"
+    # by hand from the trace: the winner's progress below another seat's after some turn
+    trace = pd.read_parquet(runs / traced / "trace.parquet")
+    games = pd.read_parquet(runs / traced / "games.parquet").set_index("game")
+    want = set()
+    for game, t in trace.groupby("game"):
+        w = int(games.loc[game, "winner"])
+        if w > 0:
+            mine, other = t[f"progress_s{w}"], t[f"progress_s{3 - w}"]
+            if ((t["turn"] >= 1) & (other > mine)).any():
+                want.add(int(game))
+    listed = client.get("/api/games-of", params={"path": traced, "filter": "comeback"}).json()
+    assert doc["matching"] == len(want)
+    assert {g["game"] for g in listed["games"]} <= want
+    assert all(g["deficit"] > 0 for g in listed["games"])
+    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "comeback"})
+    assert res.status_code == 400 and "--trace-turns" in res.json()["error"]
+
+
+def test_games_a_seat_lost_by_n_points_or_fewer(client, runs):
+    import pandas as pd
+
+    g = pd.read_parquet(runs / "pig-2p-s3" / "games.parquet")
+    for by in (0, 5, 30):
+        doc = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "lost-by",
+                                                  "seat": "2", "by": str(by)}).json()
+        want = g[(g["rank_s1"] == 1) & (g["rank_s2"] != 1)
+                 & (g["score_s1"] - g["score_s2"] <= by)]
+        assert doc["matching"] == len(want), by
+        assert all(r["winner"] == 1 and r["scores"][0] - r["scores"][1] <= by
+                   for r in doc["games"])
+    timeouts = client.get("/api/games-of", params={"path": "pig-2p-s3",
+                                                   "filter": "timeout"}).json()
+    assert timeouts["matching"] == int((g["end_reason"] == "timeout").sum())
+
+
+@pytest.mark.parametrize("params,says", [({"seat": "3", "by": "1"}, "1 to 2"),
+                                         ({"seat": "x", "by": "1"}, "seat"),
+                                         ({"seat": "1", "by": "-1"}, "by"),
+                                         ({"seat": "1"}, "by")])
+def test_a_bad_lost_by_is_one_line(client, params, says):
+    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "lost-by",
+                                              **params})
+    assert res.status_code == 400 and says in res.json()["error"], res.text
+
+
+def test_a_trace_is_the_commands_option(client):
+    res = client.post("/api/command", json={"kind": "run", "game": "pig", "players": "2",
+                                            "games": "100", "trace": "all"}).json()
+    assert res["argv"][-5:-3] == ["--trace-turns", "all"]
+    assert _parses(res["argv"])["trace"] == "all"
+    res = client.post("/api/command", json={"kind": "sensitivity", "game": "pig",
+                                            "players": "2", "games": "100", "trace": "5"})
+    assert res.status_code == 400 and res.json()["field"] == "trace"

@@ -248,6 +248,7 @@ function formDoc(kind) {
     strategies: $$("#f-seats select").map(s => s.value).join(","),
     games: $("#f-games").value, seed: $("#f-seed").value, changeset: $("#f-changeset").value,
     precision: explore ? null : $("#f-precision").value.trim() || null,
+    trace: ["sensitivity", "balance"].includes(kind) ? null : $("#f-trace").value.trim() || null,
     vary: kind === "sweep" || kind === "balance" ? $("#f-vary").value : undefined,
     model: $("#f-model").value, train: $("#f-train").value,
     keys: kind === "sensitivity" ? $("#f-keys").value : undefined,
@@ -296,7 +297,7 @@ $("#f-game").addEventListener("change", async () => {
   syncForm();
 });
 $("#f-players").addEventListener("change", () => { syncSeats(); syncForm(); });
-for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary", "#f-train", "#f-keys",
+for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary", "#f-train", "#f-keys", "#f-trace",
                   "#f-objective", "#f-trials", "#f-confirm-games", "#f-levels"]) $(id).addEventListener("input", syncForm);
 for (const id of ["#f-model", "#f-measure", "#f-kind"]) $(id).addEventListener("change", syncForm);
 $("#f-changeset").addEventListener("change", syncForm);
@@ -563,18 +564,30 @@ async function loadGameList() {
   const path = $("#p-folder").value;
   replayFolder = path;
   const filter = $("#p-filter").value || "all";
+  $("#p-lost-by").hidden = filter !== "lost-by";
+  const more = filter === "lost-by" ? `&seat=${encodeURIComponent($("#p-seat-lost").value)}&by=${encodeURIComponent($("#p-by").value)}` : "";
   try {
-    const res = await api(`/api/games-of?path=${encodeURIComponent(path)}&filter=${filter}`);
+    // the filters are the server's (api.game_list): a comeback is read from the run's trace there
+    const res = await api(`/api/games-of?path=${encodeURIComponent(path)}&filter=${filter}${more}`);
     if (!$("#p-filter").options.length)
       $("#p-filter").replaceChildren(...Object.entries(res.filters).map(([k, v]) => el("option", { value: k }, v)));
-    $("#p-count").textContent = `${res.matching.toLocaleString()} games${res.matching > res.games.length ? `, the first ${res.games.length} listed` : ""}`;
+    $("#p-count").className = "msg ok";
+    $("#p-count").textContent = `${res.matching.toLocaleString()} games${res.traced !== null ? ` of the ${res.traced.toLocaleString()} traced` : ""}${res.matching > res.games.length ? `, the first ${res.games.length} listed` : ""}`;
     $("#p-games").replaceChildren(...res.games.map(g => el("div", {
       "data-game": g.game, onclick: () => openReplay(path, g.game) },
-      `game ${g.game}: ${g.winner ? "P" + g.winner + " won" : "no single winner"}, ${g.turns} turns, ${g.end}; ${g.strategies.join(" v ")}`)));
-  } catch (e) { $("#p-count").textContent = e.message; }
+      `game ${g.game}: ${g.winner ? "P" + g.winner + " won" : "no single winner"}, ${g.turns} turns, ${g.end}; ${g.strategies.join(" v ")}; scores ${g.scores.join("-")}`
+      + (g.deficit !== undefined ? `; the winner trailed by up to ${g.deficit} ${res.progress_unit}` : ""))));
+  } catch (e) {
+    $("#p-count").className = "err";
+    $("#p-count").textContent = e.message;
+    $("#p-games").replaceChildren();
+  }
 }
 $("#p-folder").addEventListener("change", loadGameList);
 $("#p-filter").addEventListener("change", loadGameList);
+const lostBy = debounce(loadGameList, 200);
+$("#p-seat-lost").addEventListener("input", lostBy);
+$("#p-by").addEventListener("input", lostBy);
 
 async function openReplay(path, game, seat = $("#p-seat").value) {
   for (const d of $$("#p-games div")) d.classList.toggle("on", Number(d.dataset.game) === game);
