@@ -72,7 +72,7 @@ def _scalar(v) -> str:
     return json.dumps(v) if isinstance(v, list | tuple) else _text(v)
 
 
-def game_data(game: str, changes: dict[str, str]) -> dict:
+def game_data(game: str, changes: dict[str, str], lists: dict | None = None) -> dict:
     """The game's data table and card lists as `simkit rules` and `simkit cards` show them,
     under ``changes`` (``--set`` values), each value with its default, source, bounds and
     whether it changed."""
@@ -80,7 +80,8 @@ def game_data(game: str, changes: dict[str, str]) -> dict:
     from simkit.cards import own_source, removed
 
     spec = registry.get_game(game)
-    params, errors = effective(game, changes)
+    lists_given = lists or {}
+    params, errors = effective(game, changes, lists_given)
     scalars = []
     for key, p in params.items():
         if p.records is not None:
@@ -92,9 +93,11 @@ def game_data(game: str, changes: dict[str, str]) -> dict:
     lists = []
     for key, rl in data.lists_of(params).items():
         records = []
+        before = {name for name, _ in data.table(spec.data, key)}
         for name, row in data.table(params, key):
             src, why = own_source(row, rl)
             records.append({"name": name, "source": src, "why": why,
+                            "added": name not in before,
                             "cells": {f.name: {"key": row[f.name].key,
                                                "value": _text(row[f.name].value, f),
                                                "default": _text(row[f.name].default, f),
@@ -105,26 +108,28 @@ def game_data(game: str, changes: dict[str, str]) -> dict:
                                   "source": f.source, "why": f.why,
                                   "default": _text(f.default, f) if f.has_default else None}
                                  for f in rl.fields],
-                      "records": records, "removed": removed(params, spec.data, key)})
+                      "records": records, "removed": removed(params, spec.data, key),
+                      "replaced": key in lists_given})
     return {"game": game, "version": spec.version, "data_path": str(spec.data_path),
             "scalars": scalars, "lists": lists, "errors": errors}
 
 
-def effective(game: str, changes: dict[str, str]):
+def effective(game: str, changes: dict[str, str], lists: dict | None = None):
     """The game's data under ``changes``, and the message of every change the command line
     would refuse (``--set KEY=TEXT``, read by ``data.parse_overrides`` and checked by
     ``data.apply_overrides`` and ``runner.check_params``, as `simkit rules` checks it). A
     refused change is left out of the data; ``"*"`` holds a message about the changes
-    together."""
+    together. ``lists``: card lists replaced whole (``{list: [{column: text}]}``), each
+    read as the card file ``LIST.csv`` that ``--cards`` reads (``parse_lists``)."""
     from simkit import data, registry
     from simkit.runner import check_params
 
     spec = registry.get_game(game)
-    errors, good = {}, {}
+    good, errors = parse_lists(game, lists or {})
     for key, text in changes.items():
         try:
             over = data.parse_overrides([f"{key}={text}"])
-            data.apply_overrides(spec.data, over)
+            data.apply_overrides(spec.data, {**good, **over})
             good.update(over)
         except SimkitError as exc:
             errors[key] = str(exc)
@@ -152,6 +157,81 @@ def check_changes(doc: dict) -> dict[str, str]:
     return out
 
 
+# ------------------------------------------------------------------------ card lists
+
+def check_lists(doc: dict) -> dict[str, list[dict[str, str]]]:
+    """The card lists a request (or a change set) replaces whole: ``{list: [{column:
+    text}]}``, a row a card, the columns of the list's card file."""
+    lists = doc.get("lists") or {}
+    ok = isinstance(lists, dict) and all(
+        isinstance(k, str) and isinstance(rows, list) and all(
+            isinstance(r, dict) and all(isinstance(c, str) and isinstance(v, str | int | float)
+                                        and not isinstance(v, bool) for c, v in r.items())
+            for r in rows) for k, rows in lists.items())
+    if not ok:
+        raise SimkitError('lists are {"LIST": [{"COLUMN": "TEXT", ...}, ...]}: a card list '
+                          "replaced whole, a row a card, as --cards LIST.csv reads it")
+    out = {}
+    for key, rows in lists.items():
+        for r in rows:
+            if any("\n" in str(v) or "\r" in str(v) for v in r.values()):
+                raise SimkitError(f"{key}: a cell is one line")
+        out[key] = [{c: str(v).strip() for c, v in r.items()} for r in rows]
+    return out
+
+
+def list_csv(game: str, key: str, rows: list[dict[str, str]]) -> str:
+    """A replaced list as the card file ``--cards`` reads (``cards.columns``' header, text
+    cells made safe for a spreadsheet, as `simkit cards --export` writes them)."""
+    from simkit import data, registry
+    from simkit.cards import columns
+    from simkit.escape import csv_cell
+
+    rl = data.lists_of(registry.get_game(game).data)[key]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns(rl))
+    for r in rows:
+        w.writerow([csv_cell(r.get(c, "")) for c in columns(rl)])
+    return buf.getvalue()
+
+
+_AT_ROW = re.compile(r", row (\d+)(?: \([^)]*\))?, column (\w+)")
+
+
+def parse_lists(game: str, lists: dict) -> tuple[dict, dict[str, str]]:
+    """(overrides ``{list: rows}``, messages): each list read by ``cards.read_csv_text`` as
+    the card file ``LIST.csv``, so a refused cell gets the message `--cards LIST.csv` would
+    print. A message is keyed ``LIST[ROW].COLUMN`` (the grid's row, from 1) when it names a
+    cell, else ``LIST``."""
+    from simkit import data, registry
+    from simkit.cards import read_csv_text
+
+    spec = registry.get_game(game)
+    known = data.lists_of(spec.data)
+    over, errors = {}, {}
+    for key, rows in lists.items():
+        if key not in known:
+            from simkit.errors import unknown
+
+            errors[key] = str(unknown(f"list of {game}", key, known))
+            continue
+        try:
+            over[key], _ = read_csv_text(list_csv(game, key, rows), f"{key}.csv", known[key])
+            data.apply_overrides(spec.data, {key: over[key]})
+        except SimkitError as exc:
+            over.pop(key, None)
+            m = _AT_ROW.search(str(exc))
+            errors[f"{key}[{m.group(1)}].{m.group(2)}" if m else key] = str(exc)
+    return over, errors
+
+
+def changeset_cards(runs: Path, name: str) -> Path:
+    """The folder of a change set's card files (``--cards``): ``changesets/NAME/``."""
+    changeset_path(runs, name)  # the name checked
+    return inside(runs, f"changesets/{name}", must_exist=False)
+
+
 # ------------------------------------------------------------------------ change sets
 
 def changeset_dir(runs: Path) -> Path:
@@ -174,23 +254,37 @@ def read_changeset(runs: Path, name: str) -> dict:
                       if changeset_dir(runs).is_dir() else [])
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["changes"] = check_changes(doc)
+    doc["lists"] = check_lists(doc)
     return doc
 
 
-def save_changeset(runs: Path, name: str, game: str, changes: dict[str, str]) -> dict:
-    """Save a change set that the command line accepts whole (else the first refusal)."""
+def save_changeset(runs: Path, name: str, game: str, changes: dict[str, str],
+                   lists: dict | None = None) -> dict:
+    """Save a change set that the command line accepts whole (else the first refusal): its
+    ``--set`` values in ``changesets/NAME.json``, each card list it replaces whole as the
+    card file ``changesets/NAME/LIST.csv`` that a job gives ``--cards``."""
     from simkit import registry
 
     registry.get_game(game)
-    _, errors = effective(game, changes)
+    lists = lists or {}
+    _, errors = effective(game, changes, lists)
     if errors:
         key, msg = next(iter(errors.items()))
         raise SimkitError(msg)
     path = changeset_path(runs, name)
-    doc = {"name": name, "game": game, "changes": changes,
+    cards = changeset_cards(runs, name)
+    doc = {"name": name, "game": game, "changes": changes, "lists": lists,
            "saved": datetime.now(UTC).isoformat(timespec="seconds"),
-           "set": [f"--set {k}={v}" for k, v in changes.items()]}
+           "set": [f"--set {k}={v}" for k, v in changes.items()],
+           "cards": [f"changesets/{name}/{key}.csv" for key in lists]}
     path.parent.mkdir(parents=True, exist_ok=True)
+    if cards.is_dir():  # the lists it no longer replaces
+        for old in cards.glob("*.csv"):
+            if old.stem not in lists:
+                old.unlink()
+    for key, rows in lists.items():
+        cards.mkdir(exist_ok=True)
+        folders.write_text(cards / f"{key}.csv", list_csv(game, key, rows))
     folders.write_json(path, doc)
     return doc
 

@@ -78,10 +78,13 @@ def _field(form: dict, name: str, default=None):
     return default if v in (None, "") else v
 
 
-def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> Command:
+def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str],
+          lists: dict | None = None, cards=()) -> Command:
     """The command line of the page's form, each field checked by the function the command
     line checks it with (a FormError naming the field otherwise). ``changes``: the change
-    set's ``--set`` values; ``runs_shown``: the runs folder as the designer gave it.
+    set's ``--set`` values; ``lists``: its card lists replaced whole (``{list: rows}``, as
+    ``cards.read_card_files`` reads them) from the files ``cards`` (``--cards``);
+    ``runs_shown``: the runs folder as the designer gave it.
 
     ``kind`` is the command: run, whatif, sweep, sensitivity, balance or ladder. A learned
     seat on changed data is the command line's choice too: ``model`` ``refuse`` (the
@@ -149,10 +152,11 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
             registry.resolve_strategies(game, strategies.split(","), players)
         except SimkitError as exc:
             raise FormError("strategies", str(exc)) from None
-    if kind == "whatif" and not changes:
+    if kind == "whatif" and not (changes or lists):
         raise FormError("changeset", "a what-if needs a change set with at least one change "
                                      "to compare the game as it is against")
     sets = [f"{k}={v}" for k, v in changes.items()]
+    over = {**(lists or {}), **_overrides(sets)}  # the lists first, as apply_overrides does
     if train:
         from simkit.tune import require_learned
 
@@ -167,17 +171,19 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
 
         try:  # the run as the command checks it: a learned seat on changed data included
             learned_run(game, players, numbers["games"], numbers["seed"], strategies,
-                        _overrides(sets), True, (), mismatch=mismatch, train=train,
+                        over, True, (), mismatch=mismatch, train=train,
                         train_seed=numbers["seed"])
         except SimkitError as exc:
-            raise FormError("changeset" if sets else "form", str(exc)) from None
+            raise FormError("changeset" if over else "form", str(exc)) from None
     extra, n_runs, total, settings = PLANS[kind](form, game, players, numbers, strategies,
-                                                 sets, mismatch, train)
+                                                 over, mismatch, train)
     name = _folder_name(kind, game, players, numbers["seed"], _field(form, "changeset"))
     out = _free(runs, name)
     argv = [kind, game, *extra, "--players", str(players),
             "--games", str(numbers["games"]), "--seed", str(numbers["seed"]),
             "--strategies", strategies]
+    for path in cards:
+        argv += ["--cards", path]
     for s in sets:
         argv += ["--set", s]
     if precision is not None:
@@ -192,7 +198,7 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
     cmd = Command(argv, out, n_runs, total)
     if train and form.get("estimate"):
         cmd.training = training_cost(kind, game, players, strategies, settings, train,
-                                     numbers["seed"], n_runs, _overrides(sets))
+                                     numbers["seed"], n_runs, over)
     return cmd
 
 
@@ -222,9 +228,8 @@ def training_cost(kind, game, players, strategies, settings, train, seed, n_runs
     return {"models": todo, "seconds": round(seconds, 1), "text": text}
 
 
-def _settings(sets: list[str], points) -> list[dict]:
+def _settings(over: dict, points) -> list[dict]:
     """The data of each point of a sweep or a sensitivity run (for ``--train``)."""
-    over = _overrides(sets)
     return [{**over, **dict(pt.changes)} for pt in points]
 
 
@@ -255,28 +260,27 @@ def _varies(form: dict, field: str = "vary") -> list[str]:
     return [v.strip() for v in str(_field(form, field, "")).split(";") if v.strip()]
 
 
-def _plan_run(form, game, players, numbers, strategies, sets, mismatch, train):
+def _plan_run(form, game, players, numbers, strategies, over, mismatch, train):
     runs = 2 if form.get("kind") == "whatif" else 1
-    over = _overrides(sets)
     return [], runs, runs * numbers["games"], [{}, over] if runs == 2 else [over]
 
 
-def _plan_sweep(form, game, players, numbers, strategies, sets, mismatch, train):
+def _plan_sweep(form, game, players, numbers, strategies, over, mismatch, train):
     from simkit.explore import make_sweep
 
     varies = _varies(form)
     try:  # the sweep the command would play, every point checked (explore.make_sweep)
         points = make_sweep(game, players, varies, numbers["games"], numbers["seed"],
-                            strategies, _overrides(sets), model_mismatch=mismatch,
+                            strategies, over, model_mismatch=mismatch,
                             train=train).points
     except SimkitError as exc:
         raise FormError("vary", str(exc)) from None
     n = len(points)
     return [a for v in varies for a in ("--vary", v)], n, n * numbers["games"], \
-        _settings(sets, points)
+        _settings(over, points)
 
 
-def _plan_sensitivity(form, game, players, numbers, strategies, sets, mismatch, train):
+def _plan_sensitivity(form, game, players, numbers, strategies, over, mismatch, train):
     from simkit.explore import check_measure, make_sensitivity
 
     keys = [k.strip() for k in str(_field(form, "keys", "")).split(",") if k.strip()]
@@ -287,16 +291,16 @@ def _plan_sensitivity(form, game, players, numbers, strategies, sets, mismatch, 
         raise FormError("measure", str(exc)) from None
     try:  # every point checked as `simkit sensitivity` checks it
         spec = make_sensitivity(game, players, numbers["games"], numbers["seed"], strategies,
-                                _overrides(sets), True, (), keys or None, None, measure,
+                                over, True, (), keys or None, None, measure,
                                 model_mismatch=mismatch, train=train)
     except SimkitError as exc:
         raise FormError("keys", str(exc)) from None
     extra = (["--keys", ",".join(keys)] if keys else []) + ["--measure", measure]
     return extra, len(spec.points), len(spec.points) * numbers["games"], \
-        _settings(sets, spec.points)
+        _settings(over, spec.points)
 
 
-def _plan_balance(form, game, players, numbers, strategies, sets, mismatch, train):
+def _plan_balance(form, game, players, numbers, strategies, over, mismatch, train):
     from simkit.balance import make_balance
     from simkit.numeric import whole
 
@@ -312,7 +316,7 @@ def _plan_balance(form, game, players, numbers, strategies, sets, mismatch, trai
     try:  # the search as `simkit balance` checks it: each key's corners against the game
         spec = make_balance(game, players, varies, objectives, counts["trials"],
                             numbers["games"], 3, counts["confirm_games"], 0.01,
-                            numbers["seed"], strategies, _overrides(sets), True, (),
+                            numbers["seed"], strategies, over, True, (),
                             mismatch, train)
     except SimkitError as exc:
         field = "objective" if "objective" in str(exc) else \
@@ -328,16 +332,16 @@ def _plan_balance(form, game, players, numbers, strategies, sets, mismatch, trai
         None  # a model a setting tried: not known before the search
 
 
-def _plan_ladder(form, game, players, numbers, strategies, sets, mismatch, train):
+def _plan_ladder(form, game, players, numbers, strategies, over, mismatch, train):
     from simkit.ladder import LadderSpec
 
     try:  # every run of the ladder checked as `simkit ladder` checks it
         spec = LadderSpec.make(game, players, strategies, numbers["games"], None,
-                               numbers["seed"], _overrides(sets), (), 0, mismatch, train)
+                               numbers["seed"], over, (), 0, mismatch, train)
     except SimkitError as exc:
         raise FormError("levels", str(exc)) from None
     schedule = spec.schedule()
-    return [], len(schedule), sum(m.games for m in schedule), [_overrides(sets)]
+    return [], len(schedule), sum(m.games for m in schedule), [over]
 
 
 PLANS = {"run": _plan_run, "whatif": _plan_run, "sweep": _plan_sweep,

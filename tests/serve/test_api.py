@@ -679,3 +679,79 @@ def test_a_trace_is_the_commands_option(client):
     res = client.post("/api/command", json={"kind": "sensitivity", "game": "pig",
                                             "players": "2", "games": "100", "trace": "5"})
     assert res.status_code == 400 and res.json()["field"] == "trace"
+
+
+# ------------------------------------------------------------------ adding and removing cards
+
+def _wotw_rows(client):
+    d = client.get(f"/api/games/{WOTW}/data").json()
+    cards = next(lst for lst in d["lists"] if lst["key"] == "cards")
+    return [{"name": r["name"], **{f: c["value"] for f, c in r["cells"].items()}}
+            for r in cards["records"]]
+
+
+STAG = {"name": "stag", "count": "4", "cost_berry": "2", "strength": "5", "health": "3",
+        "words": "relentless", "ability": "none", "amount": "0"}
+
+
+def test_a_card_added_or_removed_is_checked_as_cards_csv(client, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    rows = [r for r in _wotw_rows(client) if r["name"] != "boar"]
+    res = client.post(f"/api/games/{WOTW}/check",
+                      json={"changes": {}, "lists": {"cards": [*rows, STAG]}}).json()
+    assert res["ok"], res["errors"]
+    short = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": {
+        "cards": rows}}).json()  # four copies fewer: the deck no longer adds up
+    assert "deck_size" in short["errors"]["*"]
+    bad = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": {
+        "cards": [*rows, {**STAG, "count": "x"}, {**STAG, "count": "1"}]}}).json()
+    [(key, message)] = bad["errors"].items()
+    assert key == f"cards[{len(rows) + 1}].count"
+    # the command line's message for the same card file
+    monkeypatch.chdir(tmp_path)
+    from simkit.serve.api import list_csv
+
+    (tmp_path / "cards.csv").write_text(list_csv(WOTW, "cards", [*rows, {**STAG, "count": "x"},
+                                                                {**STAG, "count": "1"}]))
+    out = CliRunner().invoke(main, ["cards", WOTW, "--cards", "cards.csv"])
+    assert out.exit_code == 2 and out.output.strip() == f"error: {message}"
+    twice = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": {
+        "cards": [*rows, STAG, STAG]}}).json()
+    assert f"cards[{len(rows) + 2}].name" in twice["errors"]
+    for lists in ({"nolist": []}, {"cards": "x"}, {"cards": [{"name": ["x"]}]}):
+        res = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": lists})
+        assert res.status_code == 400 or not res.json()["ok"], lists
+
+
+def test_a_change_set_keeps_its_cards_as_the_file_its_jobs_read(client, runs):
+    from simkit.cards import read_card_files
+
+    rows = [r for r in _wotw_rows(client) if r["name"] != "boar"] + [STAG]
+    res = client.put("/api/changesets/stag", json={"game": WOTW, "changes": {
+        "cards.stag.cost_berry": "1"}, "lists": {"cards": rows}})
+    assert res.status_code == 200, res.text
+    file = runs / "changesets" / "stag" / "cards.csv"
+    assert file.is_file()
+    d = client.get(f"/api/games/{WOTW}/data", params={"changeset": "stag"}).json()
+    cards = next(lst for lst in d["lists"] if lst["key"] == "cards")
+    assert cards["replaced"] and cards["removed"] == ["boar"]
+    stag = next(r for r in cards["records"] if r["name"] == "stag")
+    assert stag["added"] and stag["cells"]["cost_berry"]["value"] == "1"  # the --set on top
+    cmd = client.post("/api/command", json={"kind": "whatif", "game": WOTW, "players": "2",
+                                            "strategies": "heuristic", "games": "100",
+                                            "changeset": "stag"}).json()
+    at = cmd["argv"].index("--cards")
+    assert cmd["argv"][at + 1] == "runs/changesets/stag/cards.csv"
+    assert cmd["argv"][at + 2:at + 4] == ["--set", "cards.stag.cost_berry=1"]
+    assert _parses(cmd["argv"])["card_files"] == ("runs/changesets/stag/cards.csv",)
+    over, _ = read_card_files(WOTW, [str(file)])  # what the job's command reads
+    assert [r["name"] for r in over["cards"]][-1] == "stag" and len(over["cards"]) == 21
+    # a list no longer replaced leaves no file behind; one the command refuses is not saved
+    client.put("/api/changesets/stag", json={"game": WOTW, "changes": {"deck_size": "108"}})
+    assert not file.exists()
+    res = client.put("/api/changesets/stag2", json={"game": WOTW, "changes": {},
+                                                   "lists": {"cards": rows[:-1]}})
+    assert res.status_code == 400 and not (runs / "changesets" / "stag2.json").exists()

@@ -40,7 +40,9 @@ function debounce(fn, ms) {
   return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); };
 }
 
-const state = { games: [], game: null, data: null, changes: {}, errors: {}, changeset: "" };
+const state = { games: [], game: null, data: null, changes: {}, lists: {}, errors: {}, changeset: "" };
+// state.lists: the card lists replaced whole (a card added or removed), a row a card with its
+// cells as text: saved as the card file LIST.csv that --cards reads, and checked as it.
 
 // ------------------------------------------------------------------ tabs
 function showTab(name) {
@@ -72,6 +74,7 @@ async function loadGames() {
 async function pickGame(name, changeset = "") {
   state.game = name;
   state.changes = {};
+  state.lists = {};
   state.errors = {};
   state.changeset = changeset;
   for (const c of $$(".card")) c.classList.toggle("on", c.dataset.game === name);
@@ -81,6 +84,7 @@ async function pickGame(name, changeset = "") {
   if (changeset) {
     const cs = await api(`/api/changesets/${encodeURIComponent(changeset)}`);
     state.changes = { ...cs.changes };
+    state.lists = JSON.parse(JSON.stringify(cs.lists || {}));
     q = `?changeset=${encodeURIComponent(changeset)}`;
     $("#cs-name").value = changeset;
   }
@@ -113,20 +117,77 @@ function renderGrids() {
         + (s.choices ? ` (${s.choices.join(", ")})` : "")),
       el("td", {}, s.source), el("td", {}, el("span", { class: "why" }, s.why)))))));
   for (const l of d.lists) {
-    out.push(el("h3", {}, `${l.key}: ${l.records.length} ${l.nouns}`));
-    out.push(el("table", { class: "grid", "data-list": l.key },
-      el("thead", {}, el("tr", {}, el("th", {}, l.noun),
-        l.fields.map(f => el("th", { title: `${f.describe}; ${f.source}: ${f.why}` }, f.name,
-          el("div", { class: "why" }, f.describe))))),
-      el("tbody", {}, l.records.map(r => el("tr", {}, el("th", {}, r.name),
+    const rows = state.lists[l.key];
+    out.push(el("h3", {}, `${l.key}: ${rows ? rows.length : l.records.length} ${l.nouns}`,
+      rows ? el("span", { class: "why" }, ` (replaced whole: --cards ${l.key}.csv) `,
+        el("button", { class: "undo-list", onclick: () => { delete state.lists[l.key]; renderGrids(); check(); } },
+           "undo the added and removed")) : null));
+    const head = el("thead", {}, el("tr", {}, el("th", {}, l.noun),
+      l.fields.map(f => el("th", { title: `${f.describe}; ${f.source}: ${f.why}` }, f.name,
+        el("div", { class: "why" }, f.describe))), el("th", {}, "")));
+    const body = rows ? rows.map((r, i) => listRow(l, r, i))
+      : l.records.map(r => el("tr", { "data-name": r.name }, el("th", {}, r.name),
         l.fields.map(f => {
           const c = r.cells[f.name];
           return el("td", { "data-cell": c.key }, cellInput(c.key, c.value, c.default));
-        }))))));
-    if (l.removed.length) out.push(el("p", { class: "why" }, `removed: ${l.removed.join(", ")}`));
+        }),
+        el("td", {}, el("button", { class: "remove", title: `remove ${r.name} (the list is then replaced whole, as --cards does)`,
+                                    onclick: () => removeRecord(l, r.name) }, "Remove"))));
+    out.push(el("table", { class: "grid", "data-list": l.key }, head, el("tbody", {}, body)));
+    out.push(el("div", { class: "bar" }, el("button", { class: "add", "data-list": l.key, onclick: () => addRecord(l) },
+      `Add a${/^[aeiou]/.test(l.noun) ? "n" : ""} ${l.noun}`),
+      l.removed.length && !rows ? el("span", { class: "why" }, `removed: ${l.removed.join(", ")}`) : null));
   }
   $("#grids").replaceChildren(...out);
   markCells();
+}
+
+function listRows(l) {
+  // the list as its card file's rows, from the grid as it is (its --set edits folded in)
+  return l.records.map(r => {
+    const row = l.named ? { name: r.name } : {};
+    for (const f of l.fields) {
+      const c = r.cells[f.name];
+      row[f.name] = c.key in state.changes ? state.changes[c.key] : c.value;
+      delete state.changes[c.key];
+    }
+    if (r.source) row.source = r.source;
+    if (r.why) row.why = r.why;
+    return row;
+  });
+}
+
+function removeRecord(l, name) {
+  const rows = state.lists[l.key] || (state.lists[l.key] = listRows(l));
+  const i = l.named ? rows.findIndex(r => r.name === name) : Number(name) - 1;
+  if (i >= 0) rows.splice(i, 1);
+  renderGrids();
+  check();
+}
+
+function addRecord(l) {
+  const rows = state.lists[l.key] || (state.lists[l.key] = listRows(l));
+  const row = l.named ? { name: "" } : {};
+  for (const f of l.fields) row[f.name] = f.default ?? "";
+  rows.push(row);
+  renderGrids();
+  const names = $$(`table[data-list="${l.key}"] input[data-field="${l.named ? "name" : l.fields[0].name}"]`);
+  names[names.length - 1]?.focus();
+  check();
+}
+
+function listRow(l, r, i) {
+  // a row of a replaced list: every cell (and a card's name) editable
+  const cellOf = f => {
+    const input = el("input", { value: r[f] ?? "", "data-field": f, "aria-label": `${l.key} row ${i + 1} ${f}` });
+    input.addEventListener("input", () => { r[f] = input.value; check(); });
+    const name = l.named ? r.name : String(i + 1);
+    return el("td", { "data-cell": `${l.key}.${name}.${f}`, "data-row": `${l.key}[${i + 1}].${f}` }, input);
+  };
+  return el("tr", { "data-name": l.named ? r.name : String(i + 1) },
+    l.named ? cellOf("name") : el("th", {}, String(i + 1)),
+    l.fields.map(f => cellOf(f.name)),
+    el("td", {}, el("button", { class: "remove", onclick: () => { state.lists[l.key].splice(i, 1); renderGrids(); check(); } }, "Remove")));
 }
 
 function edited(input) {
@@ -140,7 +201,7 @@ const check = debounce(async () => {
   if (!state.game) return;
   try {
     const res = await api(`/api/games/${encodeURIComponent(state.game)}/check`, "POST",
-                          { changes: state.changes });
+                          { changes: state.changes, lists: state.lists });
     state.errors = res.errors;
   } catch (e) {
     state.errors = { "*": e.message };
@@ -152,19 +213,33 @@ const check = debounce(async () => {
 function markCells() {
   for (const td of $$("td[data-cell]")) {
     const key = td.dataset.cell;
-    td.classList.toggle("changed", key in state.changes && !(key in state.errors));
-    td.classList.toggle("bad", key in state.errors);
+    const err = state.errors[key] ?? state.errors[td.dataset.row];
+    td.classList.toggle("changed", key in state.changes && err === undefined);
+    td.classList.toggle("bad", err !== undefined);
     const old = $(".cellerr", td);
     if (old) old.remove();
-    if (key in state.errors) td.append(el("span", { class: "cellerr", role: "alert" }, state.errors[key]));
+    if (err !== undefined) td.append(el("span", { class: "cellerr", role: "alert" }, err));
   }
+}
+
+function listDiff(key, rows) {
+  // the names added and removed against the game's own list (as the grid was loaded)
+  const l = state.data.lists.find(x => x.key === key);
+  if (!l || !l.named) return "replaced";
+  const was = l.records.filter(r => !r.added).map(r => r.name).concat(l.removed);
+  const now = rows.map(r => r.name);
+  const added = now.filter(n => !was.includes(n)), gone = was.filter(n => !now.includes(n));
+  return [added.length ? `added ${added.join(", ")}` : "", gone.length ? `removed ${gone.join(", ")}` : ""]
+    .filter(Boolean).join("; ") || "the same names";
 }
 
 function showChanges() {
   const keys = Object.keys(state.changes);
-  const lines = keys.map(k => `--set ${k}=${state.changes[k]}`);
+  const lines = Object.entries(state.lists).map(([k, rows]) =>
+    `--cards ${k}.csv (${rows.length} rows: ${listDiff(k, rows)})` + (state.errors[k] ? `: ${state.errors[k]}` : ""));
+  lines.push(...keys.map(k => `--set ${k}=${state.changes[k]}`));
   if (state.errors["*"]) lines.push(`refused together: ${state.errors["*"]}`);
-  $("#changes").textContent = keys.length ? lines.join("\n") : "no changes: the game as it is";
+  $("#changes").textContent = lines.length ? lines.join("\n") : "no changes: the game as it is";
 }
 
 async function loadChangesets() {
@@ -189,9 +264,10 @@ $("#cs-save").addEventListener("click", async () => {
   const msg = $("#cs-msg");
   try {
     await api(`/api/changesets/${encodeURIComponent(name)}`, "PUT",
-              { game: state.game, changes: state.changes });
+              { game: state.game, changes: state.changes, lists: state.lists });
     state.changeset = name;
-    msg.textContent = `saved ${name} (${Object.keys(state.changes).length} changes)`;
+    const n = Object.keys(state.lists).length;
+    msg.textContent = `saved ${name} (${Object.keys(state.changes).length} changes${n ? `, ${n} card list${n > 1 ? "s" : ""} replaced` : ""})`;
     msg.className = "msg ok";
     await loadChangesets();
     $("#f-changeset").value = name;
