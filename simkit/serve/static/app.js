@@ -652,7 +652,7 @@ async function loadGameList() {
     $("#p-games").replaceChildren(...res.games.map(g => el("div", {
       "data-game": g.game, onclick: () => openReplay(path, g.game) },
       `game ${g.game}: ${g.winner ? "P" + g.winner + " won" : "no single winner"}, ${g.turns} turns, ${g.end}; ${g.strategies.join(" v ")}; scores ${g.scores.join("-")}`
-      + (g.deficit !== undefined ? `; the winner trailed by up to ${g.deficit} ${res.progress_unit}` : ""))));
+      + (g.deficit !== undefined ? `; the winner trailed by up to ${Number(g.deficit.toPrecision(3))} ${res.progress_unit}` : ""))));
   } catch (e) {
     $("#p-count").className = "err";
     $("#p-count").textContent = e.message;
