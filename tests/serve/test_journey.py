@@ -61,14 +61,26 @@ def page(tmp_path):
         browser.close()
 
 
-def test_the_designers_journey(server, page, tmp_path):
-    url, runs = server
+def screens(page, tmp_path):
+    """A function saving a screenshot of the page as NAME.png in the folder it prints
+    (SIMKIT_SCREENS, else the test's own)."""
     shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {shots}")
+    return lambda name: page.screenshot(path=str(shots / f"{name}.png"), full_page=False)
 
-    def shot(name):
-        page.screenshot(path=str(shots / f"{name}.png"), full_page=False)
+
+def command_has(page, text: str, start: bool = False) -> None:
+    """Wait until the form's command line holds ``text`` (begins with it: ``start``); the
+    form's check may compile a game's kernels first."""
+    test = "startsWith" if start else "includes"
+    page.wait_for_function(f"document.querySelector('#f-command').textContent.{test}("
+                           f"{text!r})", timeout=COMPILE)
+
+
+def test_the_designers_journey(server, page, tmp_path):
+    url, runs = server
+    shot = screens(page, tmp_path)
 
     # 1. the page, the games
     page.goto(url)
@@ -94,8 +106,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.click('nav button[data-tab="run"]')
     page.fill("#f-games", "3000")
     page.select_option("#f-changeset", "cheap-boar")
-    page.wait_for_function("document.querySelector('#f-command').textContent.includes("
-                           "'--games 3000')", timeout=COMPILE)  # the check may compile
+    command_has(page, "--games 3000")
     command = page.inner_text("#f-command")
     assert command.startswith("simkit whatif war-of-the-wilds --players 2 --games 3000")
     assert "--set cards.boar.cost_berry=1" in command
@@ -143,8 +154,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.click('nav button[data-tab="run"]')
     page.select_option("#f-changeset", "")
     page.fill("#f-games", "100000")
-    page.wait_for_function("document.querySelector('#f-command').textContent.startsWith("
-                           "'simkit run ')", timeout=COMPILE)
+    command_has(page, "simkit run ", start=True)
     page.click("#f-run")
     second = '.job[data-out="war-of-the-wilds-2p-s0"]'
     page.wait_for_function("(() => { const p = document.querySelector('.job[data-out="
@@ -169,9 +179,7 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     player twice, then the saved game played back by `simkit replay --run`."""
     pytest.importorskip("simkit.advise", reason="simkit.advise (the guided-search branch)")
     url, runs = server
-    shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
+    shot = screens(page, tmp_path)
     page.goto(url)
     page.wait_for_selector('.card[data-game="avalon"]')  # the page is ready
     page.click('nav button[data-tab="play"]')
@@ -184,7 +192,7 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     page.select_option("#t-pace", "0")
     assert "P1 hand" in page.inner_text("#t-sees")
     assert "territory order" not in page.inner_text("#t-sees")
-    page.screenshot(path=str(shots / "12-play-a-seat.png"))
+    shot("12-play-a-seat")
     asked = 0
     for _ in range(400):
         page.wait_for_selector('#t-moves button:not([disabled]), #table[data-over="true"]',
@@ -199,11 +207,11 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
             assert "learned would play" in said and "observation only" in said
             asked += 1
             if asked == 1:
-                page.screenshot(path=str(shots / "13-ask.png"))
+                shot("13-ask")
         page.click("#t-moves button >> nth=0")
     assert asked == 2 and page.get_attribute("#table", "data-over") == "true"
     result = page.inner_text("#t-result")
-    page.screenshot(path=str(shots / "14-played-to-the-end.png"))
+    shot("14-played-to-the-end")
     folder = re.search(r"simkit replay --run (\S+)", result).group(1)
     out = subprocess.run([sys.executable, "-m", "simkit", "replay", "--run",
                           str(runs / folder)], capture_output=True, text=True, timeout=300)
@@ -219,12 +227,7 @@ def test_cards_filters_explorations_and_training_in_the_page(server, page, tmp_p
     traced run played from the form, its outcome-by-seat chart, and its games found by the
     comeback and "lost by N points" filters."""
     url, runs = server
-    shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
-
-    def shot(name):
-        page.screenshot(path=str(shots / f"{name}.png"), full_page=False)
+    shot = screens(page, tmp_path)
 
     page.goto(url)
     # 1. a card added (a bad count first), a card removed, saved
@@ -262,8 +265,7 @@ def test_cards_filters_explorations_and_training_in_the_page(server, page, tmp_p
                            ".textContent.includes('--model-mismatch ok')", timeout=COMPILE)
     page.select_option("#f-model", "train")
     page.fill("#f-train", "10m")
-    page.wait_for_function("document.querySelector('#f-command').textContent.includes("
-                           "'--train 10m')", timeout=COMPILE)
+    command_has(page, "--train 10m")
     page.wait_for_function("document.querySelector('#f-training').textContent.includes("
                            "'before play')", timeout=COMPILE)
     assert "2 models to fine-tune first" in page.inner_text("#f-training")
@@ -275,17 +277,14 @@ def test_cards_filters_explorations_and_training_in_the_page(server, page, tmp_p
     page.click("#f-explore summary")
     page.select_option("#f-kind", "sensitivity")
     page.fill("#f-keys", "carrots.start")
-    page.wait_for_function("document.querySelector('#f-command').textContent.startsWith("
-                           "'simkit sensitivity rabbit-hunt --keys carrots.start')",
-                           timeout=COMPILE)
+    command_has(page, "simkit sensitivity rabbit-hunt --keys carrots.start", start=True)
     shot("17-sensitivity")
     page.select_option("#f-kind", "")
     for sel in page.query_selector_all("#f-seats select"):
         sel.select_option("random")
     page.fill("#f-games", "400")
     page.fill("#f-trace", "all")
-    page.wait_for_function("document.querySelector('#f-command').textContent.includes("
-                           "'--trace-turns all')", timeout=COMPILE)
+    command_has(page, "--trace-turns all")
     page.click("#f-run")
     page.wait_for_selector('.job[data-status="done"] button.open', timeout=COMPILE)
     page.click('.job[data-status="done"] button.open')
