@@ -578,6 +578,20 @@ class Jobs:
             self.procs.clear()
 
 
+def resume_options(job: dict, runs: Path) -> list[str]:
+    """What a resumed job adds to its command: ``--resume``, except for a balancing search
+    stopped before its first trial ended, which kept nothing to resume (`simkit balance
+    --resume` refuses its folder): it plays again from the start in its own folder
+    (``--overwrite``)."""
+    if not job.get("resume"):
+        return []
+    out = runs / job["out"]
+    if job["argv"][0] == "balance" and out.is_dir() and \
+            not (out / "trials.partial.json").is_file():
+        return ["--overwrite"]
+    return ["--resume"]
+
+
 def _last_line(path: Path) -> str:
     try:
         lines = [ln for ln in path.read_text("utf-8", errors="replace").splitlines()

@@ -100,8 +100,9 @@ def main(folder: str) -> None:
     except OSError:
         pass
     from simkit import cli, runner
+    from simkit.serve.jobs import resume_options
 
-    argv = list(job["argv"]) + (["--resume"] if job.get("resume") else [])
+    argv = list(job["argv"]) + resume_options(job, Path(folder).parents[2])
     sys.argv = ["simkit", *argv]
     with runner.watching(Progress(Path(folder) / "progress.json")):
         cli.entry()

@@ -128,3 +128,19 @@ def test_a_sensitivity_job_shows_progress_cancels_and_resumes(live):
     assert len(points) == 3 and all(
         json.loads((p / "run.json").read_text())["games_completed"] == 20_000 for p in points)
     assert client.get("/api/result", params={"path": job["out"]}).json()["verdicts"]
+
+
+def test_a_balancing_search_stopped_before_its_first_trial_plays_again(tmp_path):
+    """`simkit balance --resume` refuses a folder that holds no trial yet: such a job plays
+    again from the start in its own folder; one with trials resumes them."""
+    from simkit.serve.jobs import resume_options
+
+    runs = tmp_path / "runs"
+    (runs / "balance-x").mkdir(parents=True)
+    job = {"argv": ["balance", "rabbit-hunt", "--vary", "carrots.start"], "out": "balance-x",
+           "resume": True}
+    assert resume_options(job, runs) == ["--overwrite"]
+    (runs / "balance-x" / "trials.partial.json").write_text("[]")
+    assert resume_options(job, runs) == ["--resume"]
+    assert resume_options({**job, "argv": ["run", "pig"]}, runs) == ["--resume"]
+    assert resume_options({**job, "resume": False}, runs) == []
