@@ -105,10 +105,42 @@ def seat_outcomes(table: pd.DataFrame, teams: pd.DataFrame | None = None) -> dic
             "xlabel": "share of games: outright win (95% Wilson interval), tie, loss"}
 
 
+BAD_ENDINGS = ("timeout", "no winner", "tie")
+"""Endings drawn as a warning when they happened."""
+
+
+def endings(table: pd.DataFrame) -> dict:
+    """The how-games-ended figure's data from ``analysis.endings``: two panels, the share
+    of games by end reason and by outcome (rank-1 seats), each row with its 95% Wilson
+    interval and count, as shares of games (0..1); the first player count when there are
+    several. ``warn``: a timeout, a game nobody won or a tie that happened.
+
+    Returns ``{"title", "players", "games", "unit": "share", "panels": [{"kind", "title",
+    "rows": [{"label", "value", "low", "high", "count", "warn"}]}]}``."""
+    if len(table) == 0:
+        return {"title": "How games ended", "players": None, "games": 0, "unit": "share",
+                "panels": []}
+    p = int(table["players"].min())
+    t = table[table["players"] == p]
+    panels = []
+    for kind, title in (("end reason", "by end reason"),
+                        ("outcome", "by outcome (rank-1 seats)")):
+        part = t[t["kind"] == kind]
+        panels.append({"kind": kind, "title": title, "rows": [
+            {"label": str(r["name"]), "value": _num(r["share"]), "low": _num(r["ci_low"]),
+             "high": _num(r["ci_high"]), "count": int(r["count"]),
+             "warn": bool(r["name"] in BAD_ENDINGS and r["count"] > 0)}
+            for r in part.to_dict("records")]})
+    n = int(t["count"][t["kind"] == "outcome"].sum())
+    return {"title": f"How games ended ({p} players, {n:,} games)", "players": p, "games": n,
+            "unit": "share", "panels": panels}
+
+
 def run_figures(games: pd.DataFrame, meta: dict | None) -> dict:
     """A run's figure data, as its report section draws it (``build._run_section``):
-    ``{"seats": seat_outcomes(...)}``."""
+    ``{"seats": seat_outcomes(...), "endings": endings(...)}``."""
     from simkit.reports import analysis as A
 
     teams = A.team_outcomes(games, meta)
-    return {"seats": seat_outcomes(A.seat_outcomes(games, meta), teams if len(teams) else None)}
+    return {"seats": seat_outcomes(A.seat_outcomes(games, meta), teams if len(teams) else None),
+            "endings": endings(A.endings(games, meta))}

@@ -269,37 +269,38 @@ def game_length_figure(games: pd.DataFrame, measure: str = "turns",
 
 def endings_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
     """Share of games by end reason and by outcome (``analysis.endings``), with 95% Wilson
-    intervals; the first player count when there are several."""
-    if len(table) == 0:
-        return _empty(title or "How games ended")
-    p = int(table["players"].min())
-    t = table[table["players"] == p]
+    intervals; the first player count when there are several. Drawn from
+    ``figdata.endings``, the data the workbench charts too."""
+    return endings_drawn(FD.endings(table), title)
+
+
+def endings_drawn(data: dict, title: str | None = None) -> Figure:
+    """The how-games-ended figure of ``figdata.endings``'s data."""
+    if not data["panels"]:
+        return _empty(title or data["title"])
     with _style():
-        fig = _figure(7.5, 1.4 + 0.32 * len(t))
-        axes = fig.subplots(1, 2, squeeze=False)[0]
-        for ax, kind in zip(axes, ("end reason", "outcome"), strict=True):
-            part = t[t["kind"] == kind].reset_index(drop=True)
-            y = np.arange(len(part))[::-1]
-            colors = [BAD if name in ("timeout", "no winner", "tie") and c > 0 else ACCENT
-                      for name, c in zip(part["name"], part["count"], strict=True)]
-            ax.barh(y, part["share"], color=colors, height=0.6, alpha=0.85)
-            ax.errorbar(part["share"], y, xerr=_err(part["share"], part["ci_low"],
-                                                     part["ci_high"]),
-                        fmt="none", ecolor="black", capsize=3, lw=1)
-            for yi, s, c, hi in zip(y, part["share"], part["count"], part["ci_high"],
-                                    strict=True):
-                ax.annotate(f"{s:.1%} ({int(c):,})", (_absmax([s, hi]), yi), xytext=(5, 0),
-                            textcoords="offset points", va="center", fontsize=8)
-            ax.set_yticks(y, part["name"])
+        fig = _figure(7.5, 1.4 + 0.32 * sum(len(panel["rows"]) for panel in data["panels"]))
+        axes = fig.subplots(1, len(data["panels"]), squeeze=False)[0]
+        for ax, panel in zip(axes, data["panels"], strict=True):
+            rows = panel["rows"]
+            y = np.arange(len(rows))[::-1]
+            share, low, high = (np.array([_nan(r[k]) for r in rows])
+                                for k in ("value", "low", "high"))
+            colors = [BAD if r["warn"] else ACCENT for r in rows]
+            ax.barh(y, share, color=colors, height=0.6, alpha=0.85)
+            ax.errorbar(share, y, xerr=_err(share, low, high), fmt="none", ecolor="black",
+                        capsize=3, lw=1)
+            for yi, s, r, hi in zip(y, share, rows, high, strict=True):
+                ax.annotate(f"{s:.1%} ({r['count']:,})", (_absmax([s, hi]), yi),
+                            xytext=(5, 0), textcoords="offset points", va="center",
+                            fontsize=8)
+            ax.set_yticks(y, [r["label"] for r in rows])
             ax.set_xlim(0, 1.3)
             ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
             ax.set_xlabel("share of games")
-            ax.set_title("by end reason" if kind == "end reason" else
-                         "by outcome (rank-1 seats)", fontsize=10, fontweight="normal")
-        n = int(t["count"][t["kind"] == "outcome"].sum())
-        fig.suptitle(title or f"How games ended ({p} players, {_games_label(n)})",
-                     fontweight="bold")
+            ax.set_title(panel["title"], fontsize=10, fontweight="normal")
+        fig.suptitle(title or data["title"], fontweight="bold")
     return fig
 
 

@@ -499,6 +499,15 @@ def test_the_page_and_the_report_draw_the_same_figures(client, runs):
     sent = sorted(round(row[k], 9) for row in panel["rows"] for k in ("win", "tie", "loss"))
     assert widths == sent and panel["games"] == 400
     assert [row["label"] for row in panel["rows"]] == [s["name"] for s in page["seats"]]
+    endings = F.endings_figure(A.endings(r.games, r.meta))
+    for ax, panel in zip(endings.axes, page["figures"]["endings"]["panels"], strict=True):
+        drawn = sorted((round(b.get_y() + b.get_height() / 2), round(b.get_width(), 9))
+                       for b in ax.patches)
+        n = len(panel["rows"])
+        assert drawn == sorted((n - 1 - i, round(row["value"], 9))
+                               for i, row in enumerate(panel["rows"]))
+        assert [t.get_text() for t in ax.get_yticklabels()] == \
+            [row["label"] for row in panel["rows"]]
 
 
 # ------------------------------------------------------------------ sensitivity, balance, ladders

@@ -289,6 +289,10 @@ def test_cards_filters_explorations_and_training_in_the_page(server, page, tmp_p
     page.wait_for_selector('.job[data-status="done"] button.open', timeout=COMPILE)
     page.click('.job[data-status="done"] button.open')
     page.wait_for_selector('#result-chart .chart[data-figure^="Outcome by seat"] .uplot')
+    page.wait_for_selector('#result-chart .chart[data-figure^="How games ended"] .uplot')
+    with page.expect_download() as png:  # a chart exported as drawn
+        page.click('#result-chart .chart[data-figure^="Outcome by seat"] .export a >> nth=0')
+    assert png.value.suggested_filename.endswith(".png")
     # 4. its games found by outcome
     page.click("#open-games")
     page.wait_for_selector("#p-games div[data-game]")

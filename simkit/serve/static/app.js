@@ -543,6 +543,7 @@ async function openResult(path) {
     differenceChart(current.figures.differences);
   } else if (current.seats) {
     seatChart(current.figures.seats);
+    endingsChart(current.figures.endings);
     $("#result-table").replaceChildren(table(
       ["seat", "games", "wins", "ties", "score share", "advantage (points)"],
       current.seats.map(r => [r.name || r.seat, r.games, `${pct(r.win_rate)}%`, `${pct(r.tie_rate)}%`,
@@ -561,7 +562,7 @@ function table(head, rows, cls) {
 
 // The charts draw the report's own figure data (reports/figdata.py, sent as
 // result.figures): the same rows, labels, units and intervals as the report's figures.
-function intervalChart(host, title, rows, unit, low = "low", high = "high", value = "value") {
+function intervalChart(host, title, rows, unit, label = "difference", low = "low", high = "high", value = "value") {
   // one panel: a point per row with its 95% interval (hover a point; drag to zoom)
   if (!rows.length || !window.uPlot) return;
   const xs = rows.map((_, i) => i + 1);
@@ -574,14 +575,22 @@ function intervalChart(host, title, rows, unit, low = "low", high = "high", valu
              size: 40 },
            { label: shown }],
     series: [{ label: "row", value: (u, v) => (rows[v - 1] ? rows[v - 1].label : "") },
-      { label: value === "value" ? "difference" : value, stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
+      { label, stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
       { label: "95% low", stroke: "#a0aec0", width: 0, points: { size: 5 } },
       { label: "95% high", stroke: "#a0aec0", width: 0, points: { size: 5 } }],
   };
   const box = el("div", { class: "chart", "data-figure": title });
   host.append(box);
   const col = k => rows.map(r => (r[k] === null ? null : scale * r[k]));
-  new uPlot(opts, [xs, col(value), col(low), col(high)], box);
+  const u = new uPlot(opts, [xs, col(value), col(low), col(high)], box);
+  // export: the chart as drawn (PNG), and the figure data it was drawn from (JSON)
+  const name = title.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+  box.append(el("div", { class: "export" },
+    el("a", { href: "#", onclick: e => { e.target.href = u.ctx.canvas.toDataURL("image/png"); },
+              download: `${name}.png` }, "PNG"), " ",
+    el("a", { href: URL.createObjectURL(new Blob([JSON.stringify({ title, unit, rows }, null, 1)],
+                                                 { type: "application/json" })),
+              download: `${name}.json` }, "data")));
 }
 
 function differenceChart(fig) {
@@ -591,12 +600,19 @@ function differenceChart(fig) {
   if (fig.panels.length) host.append(el("p", { class: "why" }, fig.note));
 }
 
+function endingsChart(fig) {
+  // the report's how-games-ended figure (figdata.endings): a chart per panel
+  const host = $("#result-chart");
+  for (const p of fig.panels)
+    intervalChart(host, `${fig.title}: ${p.title} (95% Wilson interval)`, p.rows, fig.unit, "share of games");
+}
+
 function seatChart(fig) {
   // the report's outcome-by-seat figure (figdata.seat_outcomes): outright wins per seat
   const host = $("#result-chart");
   for (const p of fig.panels)
     intervalChart(host, `${fig.title}, ${p.title}: outright win (95% Wilson interval)`, p.rows,
-                  fig.unit, "win_low", "win_high", "win");
+                  fig.unit, "outright wins", "win_low", "win_high", "win");
 }
 
 $("#open-report").addEventListener("click", async () => {
