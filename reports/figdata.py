@@ -144,3 +144,40 @@ def run_figures(games: pd.DataFrame, meta: dict | None) -> dict:
     teams = A.team_outcomes(games, meta)
     return {"seats": seat_outcomes(A.seat_outcomes(games, meta), teams if len(teams) else None),
             "endings": endings(A.endings(games, meta))}
+
+
+def tornado(summary: dict, top: int = 20) -> dict:
+    """A sensitivity run's tornado from its summary (``reports.explore``): each number's
+    effect a step down and a step up on the measure, with 95% intervals, the largest first
+    (at most ``top``), in points (turns for ``length``). A step is ``clear`` when Holm's
+    correction keeps its effect or the seat ahead changed with it; ``tried``: the value the
+    step played.
+
+    Returns ``{"title", "measure", "unit", "games", "xlabel", "note", "rows": [{"key",
+    "label", "down", "up"}]}``, ``down`` and ``up`` each ``{"value", "low", "high", "tried",
+    "clear"}`` or None when that step could not move."""
+    scale = 1 if summary["measure"] == "length" else 100
+    unit = "turns" if summary["measure"] == "length" else "points"
+    by = {(r["key"], r["direction"]): r for r in summary["effects"]}
+    rows = []
+    for k in summary["ranked"][:top]:
+        key = k["key"]
+        label = key if k.get("today") is None else f"{key} = {k['today']} today"
+        if k.get("ahead"):
+            label += f" (seat ahead {k['ahead']})"
+        step = {}
+        for direction in ("down", "up"):
+            r = by.get((key, direction))
+            step[direction] = None if r is None else {
+                "value": _num(r["difference"], scale), "low": _num(r["ci_low"], scale),
+                "high": _num(r["ci_high"], scale), "tried": str(r["value"]),
+                "clear": bool(r["moves"] or r.get("ahead"))}
+        rows.append({"key": key, "label": label, **step})
+    return {"title": f"Sensitivity: a step down (orange) and up (blue); "
+                     f"{summary['games']:,} paired games each",
+            "measure": summary["measure"], "unit": unit, "games": summary["games"],
+            "xlabel": f"change of the {summary['measure']}"
+                      + ("" if unit == "turns" else " (points)"),
+            "note": "Grey: no detectable effect (Holm-corrected) and the same seat ahead. "
+                    "Beside each bar, the value the step tried.",
+            "rows": rows}

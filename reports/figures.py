@@ -665,46 +665,38 @@ def sweep_heatmap_figure(summary: dict) -> Figure:
 
 def tornado_figure(summary: dict, top: int = 20) -> Figure:
     """Sensitivity: each number's effect a step down and a step up on the measure, with 95%
-    intervals, the largest on top; numbers whose effect Holm's correction keeps in color."""
-    scale = 1 if summary["measure"] == "length" else 100
-    ranked = [k["key"] for k in summary["ranked"]][:top]
-    if not ranked:
+    intervals, the largest on top; numbers whose effect Holm's correction keeps in color.
+    Drawn from ``figdata.tornado``, the data the workbench charts too."""
+    return tornado_drawn(FD.tornado(summary, top))
+
+
+def tornado_drawn(data: dict) -> Figure:
+    """The tornado of ``figdata.tornado``'s data."""
+    rows = data["rows"]
+    if not rows:
         return _empty("Sensitivity", "no number could move")
-    by = {(r["key"], r["direction"]): r for r in summary["effects"]}
     with _style():
-        fig = _figure(8, 1.0 + 0.5 * len(ranked))  # room for each bar's value
+        fig = _figure(8, 1.0 + 0.5 * len(rows))  # room for each bar's value
         ax = fig.subplots()
-        y = np.arange(len(ranked))[::-1]
+        y = np.arange(len(rows))[::-1]
         for direction, color, dy in (("down", SECOND, -0.17), ("up", ACCENT, 0.17)):
-            for yi, key in zip(y, ranked, strict=True):
-                r = by.get((key, direction))
+            for yi, row in zip(y, rows, strict=True):
+                r = row[direction]
                 if r is None:
                     continue
-                d = scale * r["difference"]
-                c = color if r["moves"] or r.get("ahead") else MUTED  # a seat change shows
-                ax.barh(yi + dy, d, height=0.32, color=c)
-                ax.errorbar(d, yi + dy, xerr=_err([d], [scale * r["ci_low"]],
-                                                  [scale * r["ci_high"]]),
+                d = _nan(r["value"])
+                ax.barh(yi + dy, d, height=0.32, color=color if r["clear"] else MUTED)
+                ax.errorbar(d, yi + dy, xerr=_err([d], [_nan(r["low"])], [_nan(r["high"])]),
                             fmt="none", ecolor=FAIR, capsize=2, lw=0.8)
                 # the value the step tried, on the other side of 0 from its bar
-                ax.annotate(str(r["value"]), (0, yi + dy), xytext=(-4 if d >= 0 else 4, 0),
+                ax.annotate(r["tried"], (0, yi + dy), xytext=(-4 if d >= 0 else 4, 0),
                             textcoords="offset points", ha="right" if d >= 0 else "left",
                             va="center", fontsize=7, color=FAIR)
         ax.axvline(0, color=FAIR, lw=0.8)
-        ahead = {k["key"]: k.get("ahead") for k in summary["ranked"]}
-        today = {k["key"]: k.get("today") for k in summary["ranked"]}
-
-        def label(k):
-            text = k if today.get(k) is None else f"{k} = {today[k]} today"
-            return f"{text} (seat ahead {ahead[k]})" if ahead.get(k) else text
-
-        ax.set_yticks(y, [label(k) for k in ranked])
-        unit = "" if summary["measure"] == "length" else " (points)"
-        ax.set_xlabel(f"change of the {summary['measure']}{unit}")
-        ax.set_title(f"Sensitivity: a step down (orange) and up (blue); "
-                     f"{summary['games']:,} paired games each")
-        _note(fig, "Grey: no detectable effect (Holm-corrected) and the same seat ahead. "
-                   "Beside each bar, the value the step tried.")
+        ax.set_yticks(y, [row["label"] for row in rows])
+        ax.set_xlabel(data["xlabel"])
+        ax.set_title(data["title"])
+        _note(fig, data["note"])
     return fig
 
 

@@ -455,8 +455,14 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
             summary = {}
         verdicts = [v if isinstance(v, str) else v.get("text", "") for v in
                     summary.get("verdicts") or [] if isinstance(v, str | dict)]
+        figures = {}
+        if kind == "sensitivity" and summary.get("effects") and not summary.get("assumptions"):
+            from simkit.reports.explore import _with_fpa
+
+            # the report's tornado, from the same data (reports.figdata)
+            figures["tornado"] = figdata.tornado(_with_fpa(folder, summary))
         return {"kind": kind, "path": rel, "verdicts": verdicts, "game": summary.get("game"),
-                "runs": [], "report": report_of(runs, folder, kind)}
+                "runs": [], "report": report_of(runs, folder, kind), "figures": figures}
     raise SimkitError(f"{rel} is a {kind or 'folder simkit did not write'}; the page shows "
                       "the results of runs, what-ifs, sweeps, sensitivity, balance and "
                       "ladders")

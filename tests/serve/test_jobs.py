@@ -127,7 +127,17 @@ def test_a_sensitivity_job_shows_progress_cancels_and_resumes(live):
     points = sorted((folder / "points").iterdir())
     assert len(points) == 3 and all(
         json.loads((p / "run.json").read_text())["games_completed"] == 20_000 for p in points)
-    assert client.get("/api/result", params={"path": job["out"]}).json()["verdicts"]
+    res = client.get("/api/result", params={"path": job["out"]}).json()
+    assert res["verdicts"]
+    # the page's tornado is the report's: every bar the report draws, from the same data
+    from simkit.reports import figures as F
+
+    [row] = res["figures"]["tornado"]["rows"]
+    assert row["key"] == "carrots.start" and (row["down"]["tried"], row["up"]["tried"]) == \
+        ("1", "3")
+    summary = json.loads((folder / "summary.json").read_text())
+    drawn = sorted(round(b.get_width(), 9) for b in F.tornado_figure(summary).axes[0].patches)
+    assert drawn == sorted(round(row[d]["value"], 9) for d in ("down", "up"))
 
 
 def test_a_balancing_search_stopped_before_its_first_trial_plays_again(tmp_path):

@@ -533,6 +533,7 @@ async function openResult(path) {
     return;
   }
   $("#headline").replaceChildren(el("strong", {}, "Verdict"), ...current.verdicts.map(v => el("p", {}, v)));
+  if (current.figures?.tornado) tornadoChart(current.figures.tornado);
   if (current.kind === "whatif") {
     const rows = current.differences;
     $("#result-table").replaceChildren(table(
@@ -605,6 +606,17 @@ function endingsChart(fig) {
   const host = $("#result-chart");
   for (const p of fig.panels)
     intervalChart(host, `${fig.title}: ${p.title} (95% Wilson interval)`, p.rows, fig.unit, "share of games");
+}
+
+function tornadoChart(fig) {
+  // the report's tornado (figdata.tornado): each number a step down, then a step up
+  const host = $("#result-chart");
+  for (const [dir, name] of [["down", "a step down"], ["up", "a step up"]]) {
+    const rows = fig.rows.filter(r => r[dir]).map(r => ({ label: `${r.label}: ${r[dir].tried}`, ...r[dir] }));
+    intervalChart(host, `Sensitivity, ${name}: ${fig.xlabel}, ${fig.games.toLocaleString()} paired games each`,
+                  rows, fig.unit, "change");
+  }
+  host.append(el("p", { class: "why" }, fig.note));
 }
 
 function seatChart(fig) {
