@@ -129,9 +129,12 @@ class Workbench:
                 "total": cmd.total, "training": cmd.training}
 
     def start_job(self, request, doc):
-        cmd = self._command({**doc, "estimate": False})  # the command says it as it trains
+        # with --train, what the training costs is kept with the job (the command trains
+        # quietly before its first game; the page says so while it prepares)
+        cmd = self._command({**doc, "estimate": True})
         return self.jobs.add(cmd, {"game": doc.get("game"), "kind": doc.get("kind", "run"),
-                                   "changeset": doc.get("changeset") or None})
+                                   "changeset": doc.get("changeset") or None,
+                                   "training": cmd.training})
 
     def list_jobs(self, request):
         return {"jobs": self.jobs.all(), "limit": self.jobs.limit}

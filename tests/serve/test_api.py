@@ -764,3 +764,22 @@ def test_a_change_set_keeps_its_cards_as_the_file_its_jobs_read(client, runs):
     res = client.put("/api/changesets/stag2", json={"game": WOTW, "changes": {},
                                                    "lists": {"cards": rows[:-1]}})
     assert res.status_code == 400 and not (runs / "changesets" / "stag2.json").exists()
+
+
+def test_a_job_keeps_what_its_training_costs(client, runs, monkeypatch):
+    import shutil
+
+    from simkit.serve.jobs import Jobs
+
+    monkeypatch.setattr(Jobs, "poke", lambda self: None)  # queued only: no process here
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    job = client.post("/api/jobs", json={**AVALON, "model": "train", "train": "10m"}).json()
+    plain = client.post("/api/jobs", json={**AVALON, "model": "ok"}).json()
+    try:
+        assert job["training"]["models"] == 2 and job["training"]["seconds"] == 1200
+        assert job["status"] == "queued" and "--train 10m" in job["command"]
+        assert plain["training"] is None
+    finally:
+        for j in (job, plain):
+            shutil.rmtree(runs / ".workbench" / "jobs" / j["id"])

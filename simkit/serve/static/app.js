@@ -422,7 +422,8 @@ function jobView(job) {
       el("strong", {}, job.out),
       p.total ? el("progress", { max: p.total || 1, value: p.done || 0 }) : null,
       el("span", { class: "played" }, job.status === "running" && !job.progress?.runs?.length
-        ? "preparing (a game's first run compiles its kernels: up to a minute)"
+        ? (job.training?.models ? `training first: ${job.training.text}`
+           : "preparing (a game's first run compiles its kernels: up to a minute)")
         : p.total ? `${(p.done || 0).toLocaleString()} of ${p.total.toLocaleString()} games` : ""),
       el("span", { class: "left" }, job.status === "running" && p.eta !== undefined ? `time left ${duration(p.eta)}` : ""),
       ...actions),
