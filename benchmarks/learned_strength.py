@@ -2,15 +2,16 @@
 
 Two parts, each printing one table:
 
-- ``strength``: real runs through the engine, seats rotated, ``learned`` in one seat and
-  the opponent in the others: against the game's heuristic (else random; ``--against``)
-  and against random, at every player count (``--players``). Prints ``learned``'s outright win
-  rate (ties count as not won) with its 95% Wilson interval, the fair share (1/P, 1/2 for
-  two teams), PASS when the interval lies above it, and, against random, whether it is
-  also above 1.5 times the fair share (issue 29's bar at 3 and 4 players). The master seed
-  (``--seed``, default 2029) is a plain run seed: training draws every seed it uses from
-  sha256-derived master seeds of its own (``simkit.train.derived_seed``), so these games
-  are not games it learnt from.
+- ``strength``: real runs through the engine, seats rotated, ``learned`` in one seat and the
+  opponent in the others: against the game's heuristic (else random; ``--against``) and
+  against random, at every player count (``--players``); in a game of teams, learned's
+  partners play learned too (Rabbit Hunt at 4: learned's team against the other). Prints
+  ``learned``'s outright win rate (ties count as not won) with its 95% Wilson interval, the
+  fair share (1/P, 1/2 for two teams), PASS when the interval lies above it, and, against
+  random, whether it is also above 1.5 times the fair share (issue 29's bar at 3 and 4
+  players). The master seed (``--seed``, default 2029) is a plain run seed: training draws
+  every seed it uses from sha256-derived master seeds of its own
+  (``simkit.train.derived_seed``), so these games are not games it learnt from.
 - ``cost``: the CPU time a decision (``--workers 1``): self-play runs of ``learned``, of
   the heuristic and of ``random`` (the engine's floor), each CPU second divided by the
   decisions its strategy made (forced moves excluded). Prints ms a decision and
@@ -51,7 +52,10 @@ def weights(model: str | None) -> list[str]:
 
 def strength(game: str, against: str, players: int, games: int, seed: int, workers: int,
              model: str | None) -> dict:
-    seats = ["learned"] + [against] * (players - 1)
+    teams = registry.get_game(game).teams(players)
+    # In a game of teams, learned's partners play learned too: a team is one strategy (the
+    # seats rotate by one a game, which keeps every team whole).
+    seats = ["learned" if teams[s] == teams[0] else against for s in range(players)]
     games -= games % players
     run = RunSpec.make(game, players, games, seed, seats, weights=weights(model))
     t = time.perf_counter()

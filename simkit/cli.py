@@ -1718,11 +1718,8 @@ def _delta(x: float, share: bool) -> str:
 
 
 def _p(p: float) -> str:
-    """A p-value as the report gives it: never "0" (a p below what floats hold is tiny, not
-    nil), "< 0.001" below that."""
-    if p != p:
-        return "\u2014"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    from simkit.reports.stats import p_text
+    return p_text(p)
 
 
 def _whatif_text(table) -> str:
