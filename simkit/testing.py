@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit import registry
-from simkit.errors import SimkitError
+from simkit.errors import SimkitError, compile_error
 from simkit.game import HIDDEN, GameSpec
 from simkit.rng import game_seeds, seed_streams
 
@@ -822,7 +822,7 @@ def check_strategies(ctx: Context) -> str:
         try:
             run_games(run, workers=1, progress=False)
         except Exception as exc:  # noqa: BLE001 - the checklist explains any failure
-            raise Failed(f"{name} failed in a game: {type(exc).__name__}: {exc}") from None
+            raise Failed(f"{name} failed in a game: {_raised(exc, '')}") from None
         played.append(name)
     if unable:
         skipped.append(f"{', '.join(unable)} (no determinize or features kernel)")
@@ -831,6 +831,12 @@ def check_strategies(ctx: Context) -> str:
 
 
 # ---- the checklist ----------------------------------------------------------------------
+
+def _raised(exc: Exception, verb: str = "raised ") -> str:
+    """An exception as the checklist tells it: a kernel that does not compile in one line
+    (numba's message repeats every caller, once in each check that compiles it)."""
+    return compile_error(exc) or f"{verb}{type(exc).__name__}: {exc}"
+
 
 def run_checks(game: str, size: str | Size = "quick", players=None,
                on_item: Callable[[Item], None] | None = None, overrides=None,
@@ -857,7 +863,7 @@ def run_checks(game: str, size: str | Size = "quick", players=None,
         except SimkitError as exc:
             item = Item(name, FAIL, str(exc))
         except Exception as exc:  # noqa: BLE001 - a kernel that raises is a failure to explain
-            item = Item(name, FAIL, f"raised {type(exc).__name__}: {exc}")
+            item = Item(name, FAIL, _raised(exc))
         items.append(item)
         if on_item:
             on_item(item)
