@@ -104,6 +104,7 @@ class Game:
     states: list[np.ndarray] = field(default_factory=list)
     first_hidden: np.ndarray | None = None  # the first state whose mover does not see all
     # of the declared hidden zones (the opening, in most games)
+    phases: dict[int, int] = field(default_factory=dict)  # decisions by phase index
 
 
 def playable(game: str) -> list[str]:
@@ -176,6 +177,9 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
     zones = spec.zones(p.compiled, n) if spec.hidden_zones is not None else None
     start = time.monotonic()
     trail = []
+    phased = spec.has_phases
+    new_phase = {}  # the trail's first state of each phase no earlier game has kept
+    kept = ctx.__dict__.setdefault("phases_kept", {}).setdefault(n, set())
     while not rules.is_over(state) and rules.turn_number(state) < p.max_turns:
         at = f"decision {g.decisions + 1} ({where})"
         if g.decisions >= cap:
@@ -200,6 +204,8 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         rules.observe(p.compiled, state, seat, obs)
         if not np.array_equal(before, state):
             raise Failed(f"observe changed the state at {at}")
+        if phased:
+            phased = _count_phase(rules, p, state, g, kept, new_phase, len(trail))
         trail.append(before)
         if g.first_hidden is None and zones and any(
                 (obs[z.start:z.start + z.length] == HIDDEN).any() for z in zones):
@@ -211,9 +217,26 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
             raise Failed(f"check_state after move {move} at {at}: {'; '.join(problems[:3])}")
     if trail:
         picks = rng.choice(len(trail), size=min(keep, len(trail)), replace=False)
+        picks = set(picks.tolist()) | set(new_phase.values())
         g.states = [trail[i] for i in sorted(picks)]
+        kept.update(new_phase)
     g.states.append(state.copy())  # the end, for progress
     return g
+
+
+def _count_phase(rules, p, state, g: Game, kept: set, new_phase: dict, at: int) -> bool:
+    """Counts the decision's phase in ``g.phases``, and marks the state to keep when its
+    phase is one no sampled state has yet, so the checks of states see every kind of
+    decision the random games reached (a rare phase, such as a reply by another seat, is
+    easily missed by a sample). False when the kernel raises: the phase check tells it."""
+    try:
+        k = int(rules.phase(p.compiled, state))
+    except Exception:  # noqa: BLE001 - told by the phase check, which calls it again
+        return False
+    g.phases[k] = g.phases.get(k, 0) + 1
+    if k not in kept and k not in new_phase:
+        new_phase[k] = at
+    return True
 
 
 def _context_of(p, size: Size = SIZES["full"]) -> Context:
@@ -553,7 +576,21 @@ def check_phase(ctx: Context) -> str:
                 raise Failed(f"phase gave {k}, not an index into phases {list(phases)} "
                              f"({n} players, game seed {g.seed})")
             seen.add(phases[k])
-    return f"indices into {len(phases)} phases; seen: {', '.join(sorted(seen))}"
+    counts: dict[int, int] = {}
+    for n in ctx.players:
+        for g in ctx.played.get(n, []):
+            for k, c in g.phases.items():
+                if not 0 <= k < len(phases):
+                    raise Failed(f"phase gave {k}, not an index into phases {list(phases)} "
+                                 f"({n} players, game seed {g.seed})")
+                counts[k] = counts.get(k, 0) + c
+    seen |= {phases[k] for k in counts}
+    text = f"indices into {len(phases)} phases; seen: {', '.join(sorted(seen))}"
+    never = [name for name in phases if name not in seen]
+    if never:
+        text += (f"; never reached in random play: {', '.join(never)} (no check saw such a "
+                 "decision: --full plays more games, or a rule never lets it happen)")
+    return text
 
 
 def check_features(ctx: Context) -> str:

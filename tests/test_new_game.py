@@ -119,6 +119,24 @@ def test_a_game_that_never_ends_is_caught_not_hung(faulty):
     assert items["observe and determinise"].status == testing.UNCHECKED
 
 
+def test_the_phase_check_names_a_phase_random_play_never_reached(faulty, monkeypatch):
+    """Every phase random play reaches has a sampled state (the checks of states see each
+    kind of decision), and one it never reaches is named: no check saw such a decision."""
+    import dataclasses
+
+    spec = registry.get_game(faulty)
+    monkeypatch.setitem(registry._games, faulty,
+                        dataclasses.replace(spec, phases=spec.phases + ("never",)))
+    item = _checks_only(faulty, "phase kernel")
+    assert item.status == testing.OK, item
+    assert "seen: answer, lead; never reached in random play: never" in item.detail
+
+
+def _checks_only(game: str, check: str) -> testing.Item:
+    items = testing.run_checks(game, overrides={"fault": 0}, only=[check])
+    return {i.name: i for i in items}[check]
+
+
 def test_simkit_new_refuses_in_one_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "taken").mkdir()
