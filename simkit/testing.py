@@ -177,6 +177,7 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
     zones = spec.zones(p.compiled, n) if spec.hidden_zones is not None else None
     start = time.monotonic()
     trail = []
+    path: list[tuple[int, int]] = []  # (seat, move) of every decision, for a failure
     phased = spec.has_phases
     new_phase = {}  # the trail's first state of each phase no earlier game has kept
     kept = ctx.__dict__.setdefault("phases_kept", {}).setdefault(n, set())
@@ -214,7 +215,9 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         rules.apply_move(p.compiled, state, move, chance, items)
         g.decisions += 1
         if problems := _problems(spec, p, n, state):
-            raise Failed(f"check_state after move {move} at {at}: {'; '.join(problems[:3])}")
+            raise Failed(f"check_state after move {_move(spec, p, n, move)} at {at}: "
+                         f"{'; '.join(problems[:3])}{_path(spec, p, n, path)}")
+        path.append((seat, move))
     if trail:
         picks = rng.choice(len(trail), size=min(keep, len(trail)), replace=False)
         picks = set(picks.tolist()) | set(new_phase.values())
@@ -222,6 +225,22 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         kept.update(new_phase)
     g.states.append(state.copy())  # the end, for progress
     return g
+
+
+def _move(spec: GameSpec, p, n: int, move: int) -> str:
+    """A move code, with the game's own label when it gives one: "11 (play Constable)"."""
+    label = spec.move_label(p.compiled, n, move) if spec.move_label else ""
+    return f"{move} ({label})" if label else str(move)
+
+
+def _path(spec: GameSpec, p, n: int, path: list[tuple[int, int]], last: int = 6) -> str:
+    """The decisions that led to a failure (the random moves cannot be replayed from the
+    game seed alone: they come from the check's own generator)."""
+    if not path:
+        return ""
+    told = [f"P{seat + 1} {_move(spec, p, n, m)}" for seat, m in path[-last:]]
+    more = "..., " if len(path) > last else ""
+    return f"; the moves before it: {more}{', '.join(told)}"
 
 
 def _count_phase(rules, p, state, g: Game, kept: set, new_phase: dict, at: int) -> bool:
