@@ -179,7 +179,7 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
     trail = []
     path: list[tuple[int, int]] = []  # (seat, move) of every decision, for a failure
     phased = spec.has_phases
-    new_phase = {}  # the trail's first state of each phase no earlier game has kept
+    trail_phase: list[int] = []  # the phase of each state of the trail
     kept = ctx.__dict__.setdefault("phases_kept", {}).setdefault(n, set())
     while not rules.is_over(state) and rules.turn_number(state) < p.max_turns:
         at = f"decision {g.decisions + 1} ({where})"
@@ -206,7 +206,7 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         if not np.array_equal(before, state):
             raise Failed(f"observe changed the state at {at}")
         if phased:
-            phased = _count_phase(rules, p, state, g, kept, new_phase, len(trail))
+            phased = _count_phase(rules, p, state, g, trail_phase)
         trail.append(before)
         if g.first_hidden is None and zones and any(
                 (obs[z.start:z.start + z.length] == HIDDEN).any() for z in zones):
@@ -220,9 +220,9 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         path.append((seat, move))
     if trail:
         picks = rng.choice(len(trail), size=min(keep, len(trail)), replace=False)
-        picks = set(picks.tolist()) | set(new_phase.values())
+        if len(trail_phase) == len(trail):  # else the phase kernel raised: told later
+            picks = _with_every_phase(set(picks.tolist()), trail_phase, kept)
         g.states = [trail[i] for i in sorted(picks)]
-        kept.update(new_phase)
     g.states.append(state.copy())  # the end, for progress
     return g
 
@@ -243,19 +243,29 @@ def _path(spec: GameSpec, p, n: int, path: list[tuple[int, int]], last: int = 6)
     return f"; the moves before it: {more}{', '.join(told)}"
 
 
-def _count_phase(rules, p, state, g: Game, kept: set, new_phase: dict, at: int) -> bool:
-    """Counts the decision's phase in ``g.phases``, and marks the state to keep when its
-    phase is one no sampled state has yet, so the checks of states see every kind of
-    decision the random games reached (a rare phase, such as a reply by another seat, is
-    easily missed by a sample). False when the kernel raises: the phase check tells it."""
+def _count_phase(rules, p, state, g: Game, trail_phase: list[int]) -> bool:
+    """Counts the decision's phase in ``g.phases`` and notes it for the state about to join
+    the trail; False when the kernel raises (the phase check calls it again and tells)."""
     try:
         k = int(rules.phase(p.compiled, state))
-    except Exception:  # noqa: BLE001 - told by the phase check, which calls it again
+    except Exception:  # noqa: BLE001 - told by the phase check
         return False
     g.phases[k] = g.phases.get(k, 0) + 1
-    if k not in kept and k not in new_phase:
-        new_phase[k] = at
+    trail_phase.append(k)
     return True
+
+
+def _with_every_phase(picks: set[int], trail_phase: list[int], kept: set[int]) -> set[int]:
+    """The sampled states, and the trail's first state of each phase that no sampled state
+    of this game or an earlier one has, so the checks of states see every kind of decision
+    random play reached (a rare phase, such as a reply by another seat, is easily missed by
+    a sample). ``kept``: the phases sampled so far at this player count, updated."""
+    kept.update(trail_phase[i] for i in picks)
+    for i, k in enumerate(trail_phase):
+        if k not in kept:
+            kept.add(k)
+            picks.add(i)
+    return picks
 
 
 def _context_of(p, size: Size = SIZES["full"]) -> Context:
@@ -358,6 +368,9 @@ def check_determinize(ctx: Context) -> str:
                     dealt.add(det[hidden].tobytes())
                 checked += 1
                 if len(set(state[hidden].tolist())) > 1:
+                    if dealt == {state[hidden].tobytes()}:
+                        continue  # every draw dealt the truth, which determinize never
+                        # sees: the observation leaves one deal (a count that settles it)
                     if len(dealt) < 2:
                         raise Failed(f"{ctx.size.draws} determinisations dealt the unseen "
                                      f"parts the same way every time ({at})")
