@@ -110,7 +110,8 @@ def test_a_kernel_that_loses_a_card_is_caught(faulty):
     item = _checks(faulty, 3)["random play"]
     assert item.status == testing.FAIL
     assert "check_state after move 1 (card 1) at decision" in item.detail
-    assert "rank 1" in item.detail and "; the moves before it: P1 5 (card 5), P2 3 (card 3)" in item.detail
+    assert "rank 1" in item.detail
+    assert "; the moves before it: P1 5 (card 5), P2 3 (card 3)" in item.detail
 
 
 def test_a_game_that_never_ends_is_caught_not_hung(faulty):
