@@ -26,7 +26,7 @@ from pathlib import Path  # noqa: E402
 
 import click  # noqa: E402
 
-from simkit.errors import SimkitError  # noqa: E402
+from simkit.errors import SimkitError, compile_error  # noqa: E402
 
 
 def one_line(message: str) -> str:
@@ -83,6 +83,8 @@ class Command(click.Group):
             if ctx.params.get("debug") or os.environ.get("SIMKIT_DEBUG"):
                 raise
             log = _log_traceback()
+            if broken := compile_error(exc):  # the game's or a strategy's code, not simkit
+                fail(f"{broken}. The traceback is in {log}", 1)
             click.echo(f"error: internal error ({type(exc).__name__}: {one_line(str(exc))}); "
                        "this is a bug "
                        f"in simkit. The traceback is in {log} (run with --debug to see it)",

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit import registry
-from simkit.errors import SimkitError
+from simkit.errors import SimkitError, compile_error
 from simkit.game import HIDDEN, GameSpec
 from simkit.rng import game_seeds, seed_streams
 
@@ -104,6 +104,7 @@ class Game:
     states: list[np.ndarray] = field(default_factory=list)
     first_hidden: np.ndarray | None = None  # the first state whose mover does not see all
     # of the declared hidden zones (the opening, in most games)
+    phases: dict[int, int] = field(default_factory=dict)  # decisions by phase index
 
 
 def playable(game: str) -> list[str]:
@@ -176,6 +177,10 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
     zones = spec.zones(p.compiled, n) if spec.hidden_zones is not None else None
     start = time.monotonic()
     trail = []
+    path: list[tuple[int, int]] = []  # (seat, move) of every decision, for a failure
+    phased = spec.has_phases
+    trail_phase: list[int] = []  # the phase of each state of the trail
+    kept = ctx.__dict__.setdefault("phases_kept", {}).setdefault(n, set())
     while not rules.is_over(state) and rules.turn_number(state) < p.max_turns:
         at = f"decision {g.decisions + 1} ({where})"
         if g.decisions >= cap:
@@ -200,6 +205,8 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         rules.observe(p.compiled, state, seat, obs)
         if not np.array_equal(before, state):
             raise Failed(f"observe changed the state at {at}")
+        if phased:
+            phased = _count_phase(rules, p, state, g, trail_phase)
         trail.append(before)
         if g.first_hidden is None and zones and any(
                 (obs[z.start:z.start + z.length] == HIDDEN).any() for z in zones):
@@ -208,12 +215,57 @@ def play_random(ctx: Context, n: int, seed: int, rng, keep: int) -> Game:
         rules.apply_move(p.compiled, state, move, chance, items)
         g.decisions += 1
         if problems := _problems(spec, p, n, state):
-            raise Failed(f"check_state after move {move} at {at}: {'; '.join(problems[:3])}")
+            raise Failed(f"check_state after move {_move(spec, p, n, move)} at {at}: "
+                         f"{'; '.join(problems[:3])}{_path(spec, p, n, path)}")
+        path.append((seat, move))
     if trail:
         picks = rng.choice(len(trail), size=min(keep, len(trail)), replace=False)
+        if len(trail_phase) == len(trail):  # else the phase kernel raised: told later
+            picks = _with_every_phase(set(picks.tolist()), trail_phase, kept)
         g.states = [trail[i] for i in sorted(picks)]
     g.states.append(state.copy())  # the end, for progress
     return g
+
+
+def _move(spec: GameSpec, p, n: int, move: int) -> str:
+    """A move code, with the game's own label when it gives one: "11 (play Constable)"."""
+    label = spec.move_label(p.compiled, n, move) if spec.move_label else ""
+    return f"{move} ({label})" if label else str(move)
+
+
+def _path(spec: GameSpec, p, n: int, path: list[tuple[int, int]], last: int = 6) -> str:
+    """The decisions that led to a failure (the random moves cannot be replayed from the
+    game seed alone: they come from the check's own generator)."""
+    if not path:
+        return ""
+    told = [f"P{seat + 1} {_move(spec, p, n, m)}" for seat, m in path[-last:]]
+    more = "..., " if len(path) > last else ""
+    return f"; the moves before it: {more}{', '.join(told)}"
+
+
+def _count_phase(rules, p, state, g: Game, trail_phase: list[int]) -> bool:
+    """Counts the decision's phase in ``g.phases`` and notes it for the state about to join
+    the trail; False when the kernel raises (the phase check calls it again and tells)."""
+    try:
+        k = int(rules.phase(p.compiled, state))
+    except Exception:  # noqa: BLE001 - told by the phase check
+        return False
+    g.phases[k] = g.phases.get(k, 0) + 1
+    trail_phase.append(k)
+    return True
+
+
+def _with_every_phase(picks: set[int], trail_phase: list[int], kept: set[int]) -> set[int]:
+    """The sampled states, and the trail's first state of each phase that no sampled state
+    of this game or an earlier one has, so the checks of states see every kind of decision
+    random play reached (a rare phase, such as a reply by another seat, is easily missed by
+    a sample). ``kept``: the phases sampled so far at this player count, updated."""
+    kept.update(trail_phase[i] for i in picks)
+    for i, k in enumerate(trail_phase):
+        if k not in kept:
+            kept.add(k)
+            picks.add(i)
+    return picks
 
 
 def _context_of(p, size: Size = SIZES["full"]) -> Context:
@@ -316,6 +368,9 @@ def check_determinize(ctx: Context) -> str:
                     dealt.add(det[hidden].tobytes())
                 checked += 1
                 if len(set(state[hidden].tolist())) > 1:
+                    if dealt == {state[hidden].tobytes()}:
+                        continue  # every draw dealt the truth, which determinize never
+                        # sees: the observation leaves one deal (a count that settles it)
                     if len(dealt) < 2:
                         raise Failed(f"{ctx.size.draws} determinisations dealt the unseen "
                                      f"parts the same way every time ({at})")
@@ -579,7 +634,21 @@ def check_phase(ctx: Context) -> str:
                 raise Failed(f"phase gave {k}, not an index into phases {list(phases)} "
                              f"({n} players, game seed {g.seed})")
             seen.add(phases[k])
-    return f"indices into {len(phases)} phases; seen: {', '.join(sorted(seen))}"
+    counts: dict[int, int] = {}
+    for n in ctx.players:
+        for g in ctx.played.get(n, []):
+            for k, c in g.phases.items():
+                if not 0 <= k < len(phases):
+                    raise Failed(f"phase gave {k}, not an index into phases {list(phases)} "
+                                 f"({n} players, game seed {g.seed})")
+                counts[k] = counts.get(k, 0) + c
+    seen |= {phases[k] for k in counts}
+    text = f"indices into {len(phases)} phases; seen: {', '.join(sorted(seen))}"
+    never = [name for name in phases if name not in seen]
+    if never:
+        text += (f"; never reached in random play: {', '.join(never)} (no check saw such a "
+                 "decision: --full plays more games, or a rule never lets it happen)")
+    return text
 
 
 def check_features(ctx: Context) -> str:
@@ -848,7 +917,7 @@ def check_strategies(ctx: Context) -> str:
         try:
             run_games(run, workers=1, progress=False)
         except Exception as exc:  # noqa: BLE001 - the checklist explains any failure
-            raise Failed(f"{name} failed in a game: {type(exc).__name__}: {exc}") from None
+            raise Failed(f"{name} failed in a game: {_raised(exc, '')}") from None
         played.append(name)
     if unable:
         skipped.append(f"{', '.join(unable)} (no determinize or features kernel)")
@@ -857,6 +926,12 @@ def check_strategies(ctx: Context) -> str:
 
 
 # ---- the checklist ----------------------------------------------------------------------
+
+def _raised(exc: Exception, verb: str = "raised ") -> str:
+    """An exception as the checklist tells it: a kernel that does not compile in one line
+    (numba's message repeats every caller, once in each check that compiles it)."""
+    return compile_error(exc) or f"{verb}{type(exc).__name__}: {exc}"
+
 
 def run_checks(game: str, size: str | Size = "quick", players=None,
                on_item: Callable[[Item], None] | None = None, overrides=None,
@@ -883,7 +958,7 @@ def run_checks(game: str, size: str | Size = "quick", players=None,
         except SimkitError as exc:
             item = Item(name, FAIL, str(exc))
         except Exception as exc:  # noqa: BLE001 - a kernel that raises is a failure to explain
-            item = Item(name, FAIL, f"raised {type(exc).__name__}: {exc}")
+            item = Item(name, FAIL, _raised(exc))
         items.append(item)
         if on_item:
             on_item(item)

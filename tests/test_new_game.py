@@ -146,7 +146,9 @@ def test_a_determinisation_that_always_deals_the_same_way_is_caught(faulty):
 def test_a_kernel_that_loses_a_card_is_caught(faulty):
     item = _checks(faulty, 3)["random play"]
     assert item.status == testing.FAIL
-    assert "check_state after move 1" in item.detail and "rank 1" in item.detail
+    assert "check_state after move 1 (card 1) at decision" in item.detail
+    assert "rank 1" in item.detail
+    assert "; the moves before it: P1 5 (card 5), P2 3 (card 3)" in item.detail
 
 
 def test_a_game_that_never_ends_is_caught_not_hung(faulty):
@@ -154,6 +156,24 @@ def test_a_game_that_never_ends_is_caught_not_hung(faulty):
     play = items["random play"]
     assert play.status == testing.FAIL and "the game is stuck" in play.detail, play
     assert items["observe and determinise"].status == testing.UNCHECKED
+
+
+def test_the_phase_check_names_a_phase_random_play_never_reached(faulty, monkeypatch):
+    """Every phase random play reaches has a sampled state (the checks of states see each
+    kind of decision), and one it never reaches is named: no check saw such a decision."""
+    import dataclasses
+
+    spec = registry.get_game(faulty)
+    monkeypatch.setitem(registry._games, faulty,
+                        dataclasses.replace(spec, phases=spec.phases + ("never",)))
+    item = _checks_only(faulty, "phase kernel")
+    assert item.status == testing.OK, item
+    assert "seen: answer, lead; never reached in random play: never" in item.detail
+
+
+def _checks_only(game: str, check: str) -> testing.Item:
+    items = testing.run_checks(game, overrides={"fault": 0}, only=[check])
+    return {i.name: i for i in items}[check]
 
 
 def test_simkit_new_refuses_in_one_line(tmp_path, monkeypatch):
