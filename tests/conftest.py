@@ -3,6 +3,7 @@
 engine is always tested on games it does not own."""
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -23,6 +24,12 @@ registry.register_game(CONNECT_FOUR)
 # a cold run compiles alone here (its compile-ahead helper would only compete with the other
 # test workers for the cores); tests/test_ahead.py switches the helper on where it tests it
 os.environ.setdefault("SIMKIT_COMPILE_AHEAD", "0")
+
+# the Ctrl-C tests send SIGINT to the process: a shell that starts the suite in the background
+# (`pytest &`) leaves SIGINT ignored, and Python then keeps it ignored, so those tests would
+# see no interrupt at all; here, as at a terminal, Ctrl-C is KeyboardInterrupt
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
