@@ -8,8 +8,8 @@ within ``--time`` of wall time at ``nice -n 5``. Then the CPU time a decision of
 strategy, rating with its 95% interval, seat-games, CPU ms a decision, the model it played
 (digest) where it plays by one, and what it was measured on (game VERSION, data digest, the
 command, the date, the CPU time the ladder took). The headline reads the file to say "a
-stronger player exists" (``simkit.reports.headline``); a test checks each file's VERSION
-and data digest against its game (tests/test_ladder_ratings.py).
+stronger player exists" (``simkit.reports.headline``); a test checks each file's VERSION,
+data digest and model digests against its game (tests/test_ladder_ratings.py).
 
 Resumable: a game whose ladder folder (under ``--out``) is complete is not played again;
 one stopped part-way is resumed (``simkit ladder --resume``); the costs are kept beside it.
@@ -20,6 +20,7 @@ partial figures. Rerun one game (after a rules, data or model change) with ``--g
     python benchmarks/ladder_ratings.py                          # all five, 6 min each
     python benchmarks/ladder_ratings.py --game avalon --fresh    # one game again
     python benchmarks/ladder_ratings.py --game avalon --time 2m --dry-run   # no file written
+    python benchmarks/ladder_ratings.py --notes --game avalon   # its NOTES.md section
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ LEVELS = ("random", "heuristic", "learned", "ismcts", "ismcts+learned")
 SEED = 3030
 """The ladder's master seed: a plain run seed (training draws its own, sha256-derived)."""
 COST_CPU_SECONDS = 3.0
-"""CPU seconds of self-play that measure a level's cost a decision (at least two games)."""
+"""CPU seconds of self-play that measure a level's cost a decision (at least one game)."""
 
 
 def levels_for(game: str) -> list[str]:
@@ -59,7 +60,8 @@ def children_cpu() -> float:
 
 
 def ladder_command(game: str, levels: list[str], time_budget: str, out: Path) -> list[str]:
-    return ["nice", "-n", "5", sys.executable, "-m", "simkit", "ladder", game, "--players",
+    """The ladder's command (run from this process, which ``main`` has niced by 5)."""
+    return [sys.executable, "-m", "simkit", "ladder", game, "--players",
             "2", "--strategies", ",".join(levels), "--time", time_budget, "--seed", str(SEED),
             "--workers", "2", "--out", str(out), "--quiet"]
 
@@ -75,7 +77,7 @@ def play(game: str, levels: list[str], time_budget: str, out: Path) -> dict:
     cmd = ladder_command(game, levels, time_budget, out)
     if meta.is_file():
         cmd += ["--resume"]
-    print(f"{game}: {' '.join(cmd[3:])}", flush=True)
+    print(f"{game}: {' '.join(cmd[2:])}", flush=True)
     cpu, wall = children_cpu(), time.perf_counter()
     done = subprocess.run(cmd, check=False)
     account["cpu_seconds"] += children_cpu() - cpu
@@ -96,8 +98,8 @@ def cost_ms(game: str, strategy: str, levels: list[str]) -> float:
     def make(games: int, seed: int) -> RunSpec:
         return RunSpec.make(game, 2, games, seed, strategy, compile_with=tuple(levels))
 
-    run_games(make(2, SEED), workers=1)  # loaded or compiled, not timed
-    cpu, chosen, games, start = 0.0, 0, 2, 1
+    run_games(make(1, SEED), workers=1)  # loaded or compiled, not timed
+    cpu, chosen, games, start = 0.0, 0, 1, 1
     while cpu < COST_CPU_SECONDS and start < 100_000:
         run = make(games, SEED + start)
         t = time.process_time()
@@ -164,8 +166,8 @@ def shipped(game: str, out: Path, account: dict, cost: dict[str, float], time_bu
         "settled": [{k: s.get(k) for k in ("figure", "state", "top", "below", "text")}
                     for s in summary.get("settled", [])],
         "command": f"python benchmarks/ladder_ratings.py --game {game} --time {time_budget}",
-        "ladder_command": " ".join(ladder_command(game, names, time_budget, Path("OUT"))[3:])
-        .replace(f"{sys.executable} -m simkit", "simkit"),
+        "ladder_command": "nice -n 5 simkit " + " ".join(
+            ladder_command(game, names, time_budget, Path("OUT"))[3:]),
         "cpu_seconds": round(account["cpu_seconds"], 1),
         "wall_seconds": round(account["wall_seconds"], 1),
         "date": dt.date.today().isoformat(),
@@ -223,7 +225,8 @@ def main() -> None:
     ap.add_argument("--game", action="append", choices=GAMES,
                     help="a game (repeatable; default: all five)")
     ap.add_argument("--time", default="6m", help="each ladder's wall time (simkit ladder "
-                    "--time; default 6m: about 12 CPU minutes on two cores)")
+                    "--time; default 6m: about 12 CPU minutes on an idle "
+                    "2-core machine)")
     ap.add_argument("--out", type=Path, default=Path("runs/ladder-ratings"),
                     help="where the ladder folders are kept (resumed from)")
     ap.add_argument("--fresh", action="store_true", help="play the named games again")

@@ -36,13 +36,14 @@ def wrapped(sentences, width: int = 100) -> list[str]:
             for line in textwrap.wrap(x, width, subsequent_indent="  ")]
 
 
-def _fit(head: str, claims: list[str], extras: list[str] = ()) -> str:
-    """``head: claim; claim (extra).`` within ``MAX_WORDS``, the extras (parenthesised
-    figures) dropped first, the last first."""
+def _fit(head: str, claims: list[str], extras: list[str] = (), last: list[str] = ()) -> str:
+    """``head: claim; claim (extra); last.`` within ``MAX_WORDS``, the extras (parenthesised
+    figures) dropped first, the last first; ``last``: claims after the extras (which belong
+    to the claims before them)."""
     extras = list(extras)
     while True:
         body = "; ".join(claims) + "".join(x if x.startswith(" (") else f"; {x}"
-                                           for x in extras)
+                                           for x in extras) + "".join(f"; {x}" for x in last)
         text = f"{head}: {body}." if head else f"{body[0].upper()}{body[1:]}."
         if words(text) <= MAX_WORDS or not extras:
             return text
@@ -179,8 +180,8 @@ def run_headline(t: dict, strategies, players: int, fair: float = V.DEFAULT_FAIR
         return _fit(head, ["no games"])
     _, claims, extras = seat_claim(seats, fpa[0], teams, fair)
     strat = strategy_claim(_at(t["strategies"], players))
-    return _fit(head, ([strat] if strat else []) + claims + ([stronger] if stronger else []),
-                extras)
+    return _fit(head, ([strat] if strat else []) + claims, extras,
+                [stronger] if stronger else [])
 
 
 def run_headlines(t: dict, meta: dict | None, fair: float = V.DEFAULT_FAIR,

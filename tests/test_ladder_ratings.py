@@ -115,3 +115,27 @@ def test_nothing_is_said_where_the_ratings_do_not_speak_of_this_play():
         other = _meta(doc, [learned["strategy"]] * 2)
         other["models"][learned["strategy"]] = {"digest": "0" * 64}  # --train's model
         assert H.stronger_claim(other, 2, doc) is None
+
+
+def test_the_note_comes_last_within_forty_words_after_the_figures_of_its_claim():
+    """The note follows the seat claim's figures (which are that claim's, not the note's)
+    and the headline still keeps to its 40 words, with the longest 2-player line-up."""
+    def strat(name, share, lo, hi):
+        return {"players": 2, "seat": "all", "strategy": name, "score_share": share,
+                "share_low": lo, "share_high": hi, "win_rate": share, "win_low": lo,
+                "win_high": hi}
+    seats = [{"players": 2, "seat": s, "name": f"seat {s}", "games": 400, "advantage": a,
+              "adv_low": a - 0.05, "adv_high": a + 0.05, "win_rate": 0.5}
+             for s, a in ((1, 0.02), (2, -0.02))]
+    t = {"seats": seats, "teams": [], "strategies": [strat("heuristic-v1", 0.9, 0.88, 0.92),
+                                                     strat("random", 0.1, 0.08, 0.12)],
+         "fpa": [{"players": 2, "games": 400, "advantage": 0.02, "ci_low": -0.03,
+                  "ci_high": 0.07}]}
+    note = ("a stronger player than heuristic v1 exists: ismcts+learned@500 (measured at the "
+            "default data)")
+    text = H.run_headline(t, ["heuristic-v1", "random"], 2, 0.01, note)
+    assert text.endswith(f"; {note}.") and len(text.split()) <= H.MAX_WORDS, text
+    plain = H.run_headline(t, ["heuristic-v1", "random"], 2, 0.01)
+    assert "(first-player advantage" in plain  # the figures the note may push out
+    if "(first-player advantage" in text:
+        assert text.index("(first-player advantage") < text.index("a stronger player")
