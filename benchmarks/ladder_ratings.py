@@ -136,8 +136,10 @@ def stronger(fit: dict, names: list[str]) -> dict[str, list[str]]:
 def shipped(game: str, out: Path, account: dict, cost: dict[str, float], time_budget: str
             ) -> dict:
     """The file the game ships, from its ladder folder."""
+    from simkit.reports.ladder import summarise
+
     doc = json.loads((out / "ladder.json").read_text())
-    summary = json.loads((out / "summary.json").read_text())
+    summary = summarise(out, doc)  # afresh: the verdicts as the current code words them
     spec = registry.get_game(game)
     names = summary["strategies"]
     fit = summary["ratings"]
@@ -163,7 +165,8 @@ def shipped(game: str, out: Path, account: dict, cost: dict[str, float], time_bu
         "anchor": fit["anchor"], "rating_model": fit["model"],
         "games_a_pair": lad["games"], "level_games": lad["level_games"], "seed": lad["seed"],
         "levels": levels,
-        "settled": [{k: s.get(k) for k in ("figure", "state", "top", "below", "text")}
+        "settled": [{k: s.get(k) for k in ("figure", "state", "top", "below", "difference",
+                                          "ci_low", "ci_high", "games", "text")}
                     for s in summary.get("settled", [])],
         "command": f"python benchmarks/ladder_ratings.py --game {game} --time {time_budget}",
         "ladder_command": "nice -n 5 simkit " + " ".join(
@@ -199,7 +202,9 @@ def notes(doc: dict) -> str:
         f"orders on the same deals) and {doc['level_games']:,} self-play games a level, seed "
         f"{doc['seed']}, measured {doc['date']} on the shared 2-core machine at `nice -n 5` "
         f"within `--time {doc['command'].rsplit(' ', 1)[-1]}`: {doc['cpu_seconds'] / 60:.1f} "
-        f"CPU minutes, {doc['wall_seconds'] / 60:.1f} minutes of wall time. Command: "
+        f"CPU minutes, {doc['wall_seconds'] / 60:.1f} minutes of wall time (the machine "
+        f"was shared: the ladder had {doc['cpu_seconds'] / doc['wall_seconds']:.2f} of a core "
+        f"on average, and each ladder's size is what fitted). Command: "
         f"`{doc['command']}`, which runs `{doc['ladder_command']}`. The ratings ship in "
         f"`ladder.json` (the headline's \"a stronger player exists\", docs/ladder.md). Elo "
         f"against random ({doc['rating_model']} with a seat term); CPU ms a decision in "
@@ -217,6 +222,11 @@ def notes(doc: dict) -> str:
         lines += ["", f"Has balance settled? The ladder's own verdict, between its two "
                   f"levels rated highest ({s0['top']} and {s0['below']}):", ""]
         lines += [f"- **{s['state']}**: {s['text']}" for s in doc["settled"]]
+        if any(s.get("ci_low") is not None and s["ci_low"] == s["ci_high"]
+               for s in doc["settled"]):
+            lines += ["", "An interval of zero width comes from so few paired level games "
+                      "that every one gave the same difference: it is no evidence of "
+                      "precision."]
     return "\n".join(lines) + "\n"
 
 

@@ -53,31 +53,38 @@ def test_shipped_ratings_name_the_models_the_game_ships(game):
             assert learn.read_model(path).digest == lv["model_digest"], lv["strategy"]
 
 
-def run_json(tmp_path, *extra):
+def play(tmp_path, *extra):
     out = tmp_path / "run"
     res = CliRunner().invoke(main, ["run", GAME, "--players", "2", "--games", "20",
                                     "--strategies", "random", "--workers", "1", "--out",
-                                    str(out), "--json", *extra], catch_exceptions=False)
+                                    str(out), *extra], catch_exceptions=False)
     assert res.exit_code == 0, res.output
-    return json.loads(res.stdout)["headline"][0], json.loads((out / "run.json").read_text())
+    return res, json.loads((out / "run.json").read_text())
 
 
 def test_random_seats_hear_that_a_stronger_player_exists_and_its_name(tmp_path):
     doc = shipped_ratings(GAME)
     random = next(lv for lv in doc["levels"] if lv["strategy"] == "random")
     assert random["stronger"], "the shipped ladder rates nothing above random"
-    text, _ = run_json(tmp_path)
+    res, _ = play(tmp_path, "--json")
+    [text] = json.loads(res.stdout)["headline"]
     best = H.strategy_name(random["stronger"][0])
     assert f"a stronger player than random exists: {best}." in text, text
     assert "measured at the default data" not in text
     assert len(text.split()) <= H.MAX_WORDS
 
 
-def test_a_run_at_other_data_says_the_ratings_were_measured_at_the_default_data(tmp_path):
-    text, meta = run_json(tmp_path, "--set", "carrots.cap=4")
+def test_a_run_at_other_data_says_the_ratings_were_measured_at_the_default_data(
+        tmp_path, monkeypatch):
+    from simkit.reports import figures
+
+    monkeypatch.setattr(figures, "save", lambda fig, buf: None)  # the text is what is read
+    res, meta = play(tmp_path, "--set", "carrots.cap=4", "--report", tmp_path / "page")
     assert meta["data_digest"] != shipped_ratings(GAME)["data_digest"]
-    assert "exists: " in text and text.endswith(" (measured at the default data).")
-    assert len(text.split()) <= H.MAX_WORDS
+    said = " ".join(res.output.split())  # the terminal's headline, its lines joined
+    assert "exists: " in said and " (measured at the default data)." in said, res.output
+    page = (tmp_path / "page" / "index.html").read_text()
+    assert "(measured at the default data)." in page
 
 
 def _meta(doc, names, **over):
