@@ -2,15 +2,16 @@
 
 Two parts, each printing one table:
 
-- ``strength``: real runs through the engine, seats rotated, ``learned`` in one seat and
-  the opponent in the others: against the game's heuristic (else random; ``--against``)
-  and against random, at every player count (``--players``). Prints ``learned``'s outright win
-  rate (ties count as not won) with its 95% Wilson interval, the fair share (1/P, 1/2 for
-  two teams), PASS when the interval lies above it, and, against random, whether it is
-  also above 1.5 times the fair share (issue 29's bar at 3 and 4 players). The master seed
-  (``--seed``, default 2029) is a plain run seed: training draws every seed it uses from
-  sha256-derived master seeds of its own (``simkit.train.derived_seed``), so these games
-  are not games it learnt from.
+- ``strength``: real runs through the engine, seats rotated, ``learned`` in one seat and the
+  opponent in the others: against the game's heuristic (else random; ``--against``) and
+  against random, at every player count (``--players``); in a game of teams, learned's
+  partners play learned too (Rabbit Hunt at 4: learned's team against the other). Prints
+  ``learned``'s outright win rate (ties count as not won) with its 95% Wilson interval, the
+  fair share (1/P, 1/2 for two teams), PASS when the interval lies above it, and, against
+  random, whether it is also above 1.5 times the fair share (issue 29's bar at 3 and 4
+  players). The master seed (``--seed``, default 2029) is a plain run seed: training draws
+  every seed it uses from sha256-derived master seeds of its own
+  (``simkit.train.derived_seed``), so these games are not games it learnt from.
 - ``cost``: the CPU time a decision (``--workers 1``): self-play runs of ``learned``, of
   the heuristic and of ``random`` (the engine's floor), each CPU second divided by the
   decisions its strategy made (forced moves excluded). Prints ms a decision and
@@ -23,6 +24,7 @@ Each row is printed when measured, so a stopped run has printed its partial figu
     python benchmarks/learned_strength.py cost --game pig --games 400
     python benchmarks/learned_strength.py strength --model m.npz --game pig --players 3
     python benchmarks/learned_strength.py strength --game pig --against hold-at
+    python benchmarks/learned_strength.py cost --game avalon --weight learned.by=values
 """
 
 from __future__ import annotations
@@ -40,13 +42,20 @@ def learnable() -> list[str]:
             if s.has_features and hasattr(s.rules, "determinize")]
 
 
+EXTRA: list[str] = []
+"""``--weight learned.KEY=VALUE`` given on the command line (e.g. ``learned.top=2``)."""
+
+
 def weights(model: str | None) -> list[str]:
-    return [f"learned.model={model}"] if model else []
+    return ([f"learned.model={model}"] if model else []) + EXTRA
 
 
 def strength(game: str, against: str, players: int, games: int, seed: int, workers: int,
              model: str | None) -> dict:
-    seats = ["learned"] + [against] * (players - 1)
+    teams = registry.get_game(game).teams(players)
+    # In a game of teams, learned's partners play learned too: a team is one strategy (the
+    # seats rotate by one a game, which keeps every team whole).
+    seats = ["learned" if teams[s] == teams[0] else against for s in range(players)]
     games -= games % players
     run = RunSpec.make(game, players, games, seed, seats, weights=weights(model))
     t = time.perf_counter()
@@ -87,7 +96,11 @@ def main() -> None:
     ap.add_argument("--against", help="the 2-player opponent (default: heuristic, else "
                     "random)")
     ap.add_argument("--skip", type=int, default=0, help="rows already measured")
+    ap.add_argument("--weight", action="append", default=[],
+                    help="a weight of learned, learned.KEY=VALUE (repeatable), e.g. "
+                    "learned.by=values or learned.top=2")
     args = ap.parse_args()
+    EXTRA.extend(args.weight)
     names = args.game or learnable()
     if args.part == "cost":
         print(f"{'game':18} {'learned':>9} {'heuristic':>10} {'random':>8} {'ratio':>6} "

@@ -27,6 +27,7 @@ from simkit.reports import analysis as A
 from simkit.reports import figures as F
 from simkit.reports import headline as H
 from simkit.reports import pages as P
+from simkit.reports import stats as st
 from simkit.reports import summary as S
 from simkit.reports import verdict as V
 from simkit.reports.ladder import ladder_section
@@ -144,9 +145,7 @@ def num(x, digits: int = 2) -> str:
 
 
 def pvalue(p) -> str:
-    if _is_nan(p):
-        return MISSING
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+    return MISSING if _is_nan(p) else st.p_text(p)
 
 
 def interval(lo, hi, fmt: Callable = pct) -> str:

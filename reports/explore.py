@@ -558,7 +558,7 @@ def sensitivity_frame(summary: dict) -> pd.DataFrame:
                      "95% interval": f"[{_signed(scale * r['ci_low'])}, "
                                      f"{_signed(scale * r['ci_high'])}]"
                      if r["ci_low"] == r["ci_low"] else "\u2014",
-                     "p (Holm)": "< 0.001" if r["p_holm"] < 0.001 else f"{r['p_holm']:.3g}",
+                     "p (Holm)": st.p_text(r["p_holm"]),
                      "moves": "yes" if r["moves"] else "",
                      "first-player advantage": _changed(f),
                      "seat ahead": r["ahead"] or "",

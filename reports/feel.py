@@ -831,6 +831,24 @@ def _traced_metrics(games: pd.DataFrame, meta: dict, trace) -> tuple[dict, np.nd
     return out, np.concatenate(ids)[:AUC_GAMES]
 
 
+def winner_trailed(games: pd.DataFrame, meta: dict, trace) -> pd.DataFrame:
+    """Each traced game's winner against the others, from its progress turn by turn
+    (``per_game`` on the run's trace; the first ``AUC_GAMES`` traced games): columns
+    ``game``, ``trailed`` (another team's progress was strictly ahead of the winner's after
+    some turn: ``behind_share`` > 0), ``last`` (the winner was last at some turn: the
+    ``comeback`` of docs/metrics.md) and ``deficit`` (the winner's largest deficit, in
+    progress units: ``drama``). Games nobody won alone are left out."""
+    import pandas as pd
+
+    m, ids = _traced_metrics(games, meta, trace)
+    if not len(ids):
+        return pd.DataFrame({"game": np.zeros(0, np.int64), "trailed": np.zeros(0, bool),
+                             "last": np.zeros(0, bool), "deficit": np.zeros(0)})
+    won = m["winner"] >= 0
+    return pd.DataFrame({"game": ids[won], "trailed": m["behind_share"][won] > 0,
+                         "last": m["comeback"][won], "deficit": m["drama"][won]})
+
+
 def _bootstrap_rows(mb, mc, ib, ic, seed, method) -> list[dict]:
     """Uncertainty and the AUC at half time, base and changed, with the difference's 95%
     interval from a paired Poisson bootstrap over the shared traced games."""

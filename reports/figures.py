@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
+from simkit.reports import figdata as FD
 
 ACCENT = "#2b6cb0"  # estimates
 SECOND = "#dd6b20"  # the second series (per-seat points, changed run)
@@ -145,43 +146,42 @@ def seat_outcomes_figure(table: pd.DataFrame, title: str | None = None,
                          teams: pd.DataFrame | None = None) -> Figure:
     """Wins, ties and losses of each seat (``analysis.seat_outcomes``) as stacked bars, the
     95% Wilson interval of the win rate as an error bar; a row per seat (and per team, from
-    ``analysis.team_outcomes``), a panel per player count."""
-    groups = list(table.groupby("players", sort=True))
-    if not groups:
-        return _empty(title or "Outcome by seat")
-    rows = {p: [(r.name, r) for r in t.itertuples()] for p, t in groups}
-    if teams is not None:
-        for r in teams.itertuples():
-            rows.setdefault(r.players, []).append((f"team {r.team} (seats {r.seats})", r))
+    ``analysis.team_outcomes``), a panel per player count. Drawn from
+    ``figdata.seat_outcomes``, the data the workbench charts too."""
+    return seat_outcomes_drawn(FD.seat_outcomes(table, teams), title)
+
+
+def seat_outcomes_drawn(data: dict, title: str | None = None) -> Figure:
+    """The outcome-by-seat figure of ``figdata.seat_outcomes``'s data."""
+    if not data["panels"]:
+        return _empty(title or data["title"])
     with _style():
-        n_rows = sum(len(v) for v in rows.values())
-        fig = _figure(7.2, 1.2 + 0.42 * n_rows + 0.5 * len(rows))
-        axes = fig.subplots(len(rows), 1, squeeze=False)[:, 0]
-        for ax, (p, entries) in zip(axes, sorted(rows.items()), strict=True):
+        n_rows = sum(len(panel["rows"]) for panel in data["panels"])
+        fig = _figure(7.2, 1.2 + 0.42 * n_rows + 0.5 * len(data["panels"]))
+        axes = fig.subplots(len(data["panels"]), 1, squeeze=False)[:, 0]
+        for ax, panel in zip(axes, data["panels"], strict=True):
+            entries = panel["rows"]
             y = np.arange(len(entries))[::-1]
-            win = np.array([r.win_rate for _, r in entries])
-            tie = np.array([r.tie_rate for _, r in entries])
-            loss = np.array([r.loss_rate for _, r in entries])
+            win, tie, loss = (np.array([_nan(r[k]) for r in entries])
+                              for k in ("win", "tie", "loss"))
             ax.barh(y, win, color=ACCENT, height=0.6, label="win")
             ax.barh(y, tie, left=win, color=MUTED, height=0.6, label="tie")
             ax.barh(y, loss, left=win + tie, color="#edf2f7", height=0.6, label="loss",
                     edgecolor="#cbd5e0")
-            ax.errorbar(win, y, xerr=_err(win, [r.win_low for _, r in entries],
-                                          [r.win_high for _, r in entries]),
+            ax.errorbar(win, y, xerr=_err(win, [_nan(r["win_low"]) for r in entries],
+                                          [_nan(r["win_high"]) for r in entries]),
                         fmt="none", ecolor="black", capsize=3, lw=1)
             for yi, w, t_ in zip(y, win, tie, strict=True):
                 ax.annotate(f"{w:.1%}" + (f" + tie {t_:.1%}" if t_ > 0.0005 else ""),
                             (0.01, yi), xytext=(2, 0), textcoords="offset points",
                             va="center", fontsize=8, color="white" if w > 0.2 else "black")
-            ax.set_yticks(y, [name for name, _ in entries])
+            ax.set_yticks(y, [r["label"] for r in entries])
             ax.set_xlim(0, 1)
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-            games = entries[0][1].games
-            ax.set_title(f"{p} players, {_games_label(games)}", fontsize=10,
-                         fontweight="normal", loc="left")
+            ax.set_title(panel["title"], fontsize=10, fontweight="normal", loc="left")
             ax.legend(loc="lower right", ncols=3, fontsize=8)
-        axes[-1].set_xlabel("share of games: outright win (95% Wilson interval), tie, loss")
-        fig.suptitle(title or "Outcome by seat", fontweight="bold")
+        axes[-1].set_xlabel(data["xlabel"])
+        fig.suptitle(title or data["title"], fontweight="bold")
     return fig
 
 
@@ -269,37 +269,38 @@ def game_length_figure(games: pd.DataFrame, measure: str = "turns",
 
 def endings_figure(table: pd.DataFrame, title: str | None = None) -> Figure:
     """Share of games by end reason and by outcome (``analysis.endings``), with 95% Wilson
-    intervals; the first player count when there are several."""
-    if len(table) == 0:
-        return _empty(title or "How games ended")
-    p = int(table["players"].min())
-    t = table[table["players"] == p]
+    intervals; the first player count when there are several. Drawn from
+    ``figdata.endings``, the data the workbench charts too."""
+    return endings_drawn(FD.endings(table), title)
+
+
+def endings_drawn(data: dict, title: str | None = None) -> Figure:
+    """The how-games-ended figure of ``figdata.endings``'s data."""
+    if not data["panels"]:
+        return _empty(title or data["title"])
     with _style():
-        fig = _figure(7.5, 1.4 + 0.32 * len(t))
-        axes = fig.subplots(1, 2, squeeze=False)[0]
-        for ax, kind in zip(axes, ("end reason", "outcome"), strict=True):
-            part = t[t["kind"] == kind].reset_index(drop=True)
-            y = np.arange(len(part))[::-1]
-            colors = [BAD if name in ("timeout", "no winner", "tie") and c > 0 else ACCENT
-                      for name, c in zip(part["name"], part["count"], strict=True)]
-            ax.barh(y, part["share"], color=colors, height=0.6, alpha=0.85)
-            ax.errorbar(part["share"], y, xerr=_err(part["share"], part["ci_low"],
-                                                     part["ci_high"]),
-                        fmt="none", ecolor="black", capsize=3, lw=1)
-            for yi, s, c, hi in zip(y, part["share"], part["count"], part["ci_high"],
-                                    strict=True):
-                ax.annotate(f"{s:.1%} ({int(c):,})", (_absmax([s, hi]), yi), xytext=(5, 0),
-                            textcoords="offset points", va="center", fontsize=8)
-            ax.set_yticks(y, part["name"])
+        fig = _figure(7.5, 1.4 + 0.32 * sum(len(panel["rows"]) for panel in data["panels"]))
+        axes = fig.subplots(1, len(data["panels"]), squeeze=False)[0]
+        for ax, panel in zip(axes, data["panels"], strict=True):
+            rows = panel["rows"]
+            y = np.arange(len(rows))[::-1]
+            share, low, high = (np.array([_nan(r[k]) for r in rows])
+                                for k in ("value", "low", "high"))
+            colors = [BAD if r["warn"] else ACCENT for r in rows]
+            ax.barh(y, share, color=colors, height=0.6, alpha=0.85)
+            ax.errorbar(share, y, xerr=_err(share, low, high), fmt="none", ecolor="black",
+                        capsize=3, lw=1)
+            for yi, s, r, hi in zip(y, share, rows, high, strict=True):
+                ax.annotate(f"{s:.1%} ({r['count']:,})", (_absmax([s, hi]), yi),
+                            xytext=(5, 0), textcoords="offset points", va="center",
+                            fontsize=8)
+            ax.set_yticks(y, [r["label"] for r in rows])
             ax.set_xlim(0, 1.3)
             ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
             ax.xaxis.set_major_formatter(PercentFormatter(1.0))
             ax.set_xlabel("share of games")
-            ax.set_title("by end reason" if kind == "end reason" else
-                         "by outcome (rank-1 seats)", fontsize=10, fontweight="normal")
-        n = int(t["count"][t["kind"] == "outcome"].sum())
-        fig.suptitle(title or f"How games ended ({p} players, {_games_label(n)})",
-                     fontweight="bold")
+            ax.set_title(panel["title"], fontsize=10, fontweight="normal")
+        fig.suptitle(title or data["title"], fontweight="bold")
     return fig
 
 
@@ -371,9 +372,7 @@ def _share(x: float) -> str:
     return f"{x:.1%}" if x >= 0.001 else "<0.1%"
 
 
-_RATE_MEASURES = ("win rate", "first-player advantage", "share of games", "item value",
-                  "item occurrence")
-_ITEM_MEASURES = ("item value", "item occurrence")
+_ITEM_MEASURES = FD.ITEM_MEASURES
 
 
 def whatif_figure(table: pd.DataFrame, title: str | None = None,
@@ -382,58 +381,40 @@ def whatif_figure(table: pd.DataFrame, title: str | None = None,
     up to three panels with their own scales: rates in percentage points, items in
     percentage points, mean game lengths in their own units. Of the item rows only the
     ``max_items`` clearest changes are drawn (largest |difference| / interval half-width),
-    with a note."""
-    if len(table) == 0:
-        return _empty(title or "What-if: changed run minus base run", "nothing to compare")
-    is_item = table["measure"].isin(_ITEM_MEASURES)
-    items = table[is_item & table["difference"].notna()]
-    hidden = int(is_item.sum()) - len(items)
-    if len(items) > max_items:
-        diff = items["difference"].abs().to_numpy(dtype=float)
-        half = ((items["ci_high"] - items["ci_low"]) / 2).to_numpy(dtype=float)
-        clarity = np.zeros(len(items))
-        wide = np.isfinite(half) & (half > 0)
-        clarity[wide] = diff[wide] / half[wide]
-        clarity[~wide & (half == 0) & (diff > 0)] = np.inf  # a certain change
-        keep = items.index[np.argsort(-clarity, kind="stable")[:max_items]]
-        hidden += len(items) - max_items
-        items = items.loc[sorted(keep)]
-    panels = [(table[~is_item & table["measure"].isin(_RATE_MEASURES)], True),
-              (items, True),
-              (table[~is_item & ~table["measure"].isin(_RATE_MEASURES)], False)]
-    panels = [(t.reset_index(drop=True), pct) for t, pct in panels if len(t)]
-    heights = [max(len(t), 1) for t, _ in panels]
+    with a note. Drawn from ``figdata.whatif_differences``, the data the workbench charts
+    too."""
+    return whatif_drawn(FD.whatif_differences(table, max_items), title)
+
+
+def whatif_drawn(data: dict, title: str | None = None) -> Figure:
+    """The what-if figure of ``figdata.whatif_differences``'s data."""
+    if not data["panels"]:
+        return _empty(title or data["title"], data["note"])
+    heights = [max(len(panel["rows"]), 1) for panel in data["panels"]]
     with _style():
-        fig = _figure(7.5, 1.5 + 0.3 * sum(heights) + 0.6 * len(panels))
-        axes = fig.subplots(len(panels), 1, squeeze=False,
+        fig = _figure(7.5, 1.5 + 0.3 * sum(heights) + 0.6 * len(heights))
+        axes = fig.subplots(len(heights), 1, squeeze=False,
                             gridspec_kw={"height_ratios": heights})[:, 0]
-        for ax, (t, pct) in zip(axes, panels, strict=True):
-            y = np.arange(len(t))[::-1]
-            sig = (t["ci_low"] > 0) | (t["ci_high"] < 0)
-            colors = np.where(sig, np.where(t["difference"] > 0, GOOD, BAD), MUTED)
-            ax.scatter(t["difference"], y, color=colors, zorder=3, s=28)
-            ok = t["ci_low"].notna() & t["ci_high"].notna()
-            ax.hlines(y[ok], t["ci_low"][ok], t["ci_high"][ok], colors=colors[ok], lw=1.6)
+        for ax, panel in zip(axes, data["panels"], strict=True):
+            rows = panel["rows"]
+            y = np.arange(len(rows))[::-1]
+            value, low, high = (np.array([_nan(r[k]) for r in rows])
+                                for k in ("value", "low", "high"))
+            colors = np.array([{1: GOOD, -1: BAD, 0: MUTED}[r["sign"]] for r in rows])
+            ax.scatter(value, y, color=colors, zorder=3, s=28)
+            ok = np.isfinite(low) & np.isfinite(high)
+            ax.hlines(y[ok], low[ok], high[ok], colors=colors[ok], lw=1.6)
             ax.axvline(0, color=FAIR, lw=1)
-            ax.set_yticks(y, [f"{m}: {g}" for m, g in zip(t["measure"], t["group"],
-                                                         strict=True)])
-            if pct:
-                ax.xaxis.set_major_formatter(SHARE_IN_POINTS)
-                ax.set_xlabel("difference, changed - base (points, 95% interval)")
-            else:
-                ax.set_xlabel("difference, changed - base (per game, 95% interval)")
-            lim = _absmax(t["ci_low"], t["ci_high"], t["difference"])
+            ax.set_yticks(y, [r["label"] for r in rows])
+            if panel["unit"] == "points":
+                ax.xaxis.set_major_formatter(POINTS_AXIS)
+            ax.set_xlabel(panel["xlabel"])
+            lim = _absmax(low, high, value)
             if lim == 0:
-                lim = 0.01 if pct else 1.0
+                lim = 1.0
             ax.set_xlim(-lim * 1.15, lim * 1.15)
-        n = int(table["n"].iloc[0]) if len(table) else 0
-        fig.suptitle(title or f"What-if: changed run minus base run ({n:,} paired games)",
-                     fontweight="bold")
-        note = "coloured: the 95% interval excludes 0; grey: it does not"
-        if hidden:
-            note += (f"; {hidden} item rows with less clear (or no) changes not drawn (the "
-                     "table lists them all)")
-        _note(fig, note)
+        fig.suptitle(title or data["title"], fontweight="bold")
+        _note(fig, data["note"])
     return fig
 
 
@@ -684,46 +665,38 @@ def sweep_heatmap_figure(summary: dict) -> Figure:
 
 def tornado_figure(summary: dict, top: int = 20) -> Figure:
     """Sensitivity: each number's effect a step down and a step up on the measure, with 95%
-    intervals, the largest on top; numbers whose effect Holm's correction keeps in color."""
-    scale = 1 if summary["measure"] == "length" else 100
-    ranked = [k["key"] for k in summary["ranked"]][:top]
-    if not ranked:
+    intervals, the largest on top; numbers whose effect Holm's correction keeps in color.
+    Drawn from ``figdata.tornado``, the data the workbench charts too."""
+    return tornado_drawn(FD.tornado(summary, top))
+
+
+def tornado_drawn(data: dict) -> Figure:
+    """The tornado of ``figdata.tornado``'s data."""
+    rows = data["rows"]
+    if not rows:
         return _empty("Sensitivity", "no number could move")
-    by = {(r["key"], r["direction"]): r for r in summary["effects"]}
     with _style():
-        fig = _figure(8, 1.0 + 0.5 * len(ranked))  # room for each bar's value
+        fig = _figure(8, 1.0 + 0.5 * len(rows))  # room for each bar's value
         ax = fig.subplots()
-        y = np.arange(len(ranked))[::-1]
+        y = np.arange(len(rows))[::-1]
         for direction, color, dy in (("down", SECOND, -0.17), ("up", ACCENT, 0.17)):
-            for yi, key in zip(y, ranked, strict=True):
-                r = by.get((key, direction))
+            for yi, row in zip(y, rows, strict=True):
+                r = row[direction]
                 if r is None:
                     continue
-                d = scale * r["difference"]
-                c = color if r["moves"] or r.get("ahead") else MUTED  # a seat change shows
-                ax.barh(yi + dy, d, height=0.32, color=c)
-                ax.errorbar(d, yi + dy, xerr=_err([d], [scale * r["ci_low"]],
-                                                  [scale * r["ci_high"]]),
+                d = _nan(r["value"])
+                ax.barh(yi + dy, d, height=0.32, color=color if r["clear"] else MUTED)
+                ax.errorbar(d, yi + dy, xerr=_err([d], [_nan(r["low"])], [_nan(r["high"])]),
                             fmt="none", ecolor=FAIR, capsize=2, lw=0.8)
                 # the value the step tried, on the other side of 0 from its bar
-                ax.annotate(str(r["value"]), (0, yi + dy), xytext=(-4 if d >= 0 else 4, 0),
+                ax.annotate(r["tried"], (0, yi + dy), xytext=(-4 if d >= 0 else 4, 0),
                             textcoords="offset points", ha="right" if d >= 0 else "left",
                             va="center", fontsize=7, color=FAIR)
         ax.axvline(0, color=FAIR, lw=0.8)
-        ahead = {k["key"]: k.get("ahead") for k in summary["ranked"]}
-        today = {k["key"]: k.get("today") for k in summary["ranked"]}
-
-        def label(k):
-            text = k if today.get(k) is None else f"{k} = {today[k]} today"
-            return f"{text} (seat ahead {ahead[k]})" if ahead.get(k) else text
-
-        ax.set_yticks(y, [label(k) for k in ranked])
-        unit = "" if summary["measure"] == "length" else " (points)"
-        ax.set_xlabel(f"change of the {summary['measure']}{unit}")
-        ax.set_title(f"Sensitivity: a step down (orange) and up (blue); "
-                     f"{summary['games']:,} paired games each")
-        _note(fig, "Grey: no detectable effect (Holm-corrected) and the same seat ahead. "
-                   "Beside each bar, the value the step tried.")
+        ax.set_yticks(y, [row["label"] for row in rows])
+        ax.set_xlabel(data["xlabel"])
+        ax.set_title(data["title"])
+        _note(fig, data["note"])
     return fig
 
 

@@ -123,6 +123,14 @@ def _t_quantile(df: int) -> float:
     return float(_special().stdtrit(df, 1 - ALPHA / 2))
 
 
+def p_text(p) -> str:
+    """A p-value as every page and terminal gives it: "—" when there is none, never "0" (a p
+    below what floats hold is tiny, not nil): "< 0.001" below that, else three decimals."""
+    if p is None or p != p:
+        return "\u2014"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
 def _t_two_sided_p(t: float, df: int) -> float:
     """Two-sided p-value of a t statistic (``2 * t.sf(|t|, df)``)."""
     return float(2 * _special().stdtr(df, -abs(t)))

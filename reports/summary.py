@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from simkit.reports import headline as H
 from simkit.reports import verdict as V
-from simkit.reports.stats import item_kind, item_name
+from simkit.reports.stats import item_kind, item_name, p_text
 from simkit.reports.verdict import rows
 
 if TYPE_CHECKING:
@@ -153,9 +153,7 @@ def _ci(lo, hi) -> str:
 
 
 def _p(p) -> str:
-    if p is None or math.isnan(p):
-        return "n/a"
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+    return p_text(p)
 
 
 def _wrap(prefix: str, parts: list[str], width: int = 100) -> list[str]:

@@ -10,8 +10,11 @@ game index, decision)`` takes the position from a recorded game (the decision nu
 ``simkit replay`` numbers them) and, by default, asks the strategy that played it.
 
 A search (``mc``, ``ismcts``, ``ismcts+learned``) rates each move by its visits and its mean
-reward for the seat (score shares, 0 to 1); ``learned`` by the model's value (the seat's
-expected score share after the move); any other strategy gives its move alone.
+reward for the seat (score shares, 0 to 1); ``learned`` by its score: with a model that
+has a policy, the policy's score of the move (its logit times the temperature it was
+distilled at, in score shares: only differences between moves mean something), else the
+model's value (the seat's expected score share after the move); any other strategy gives its
+move alone.
 """
 
 from __future__ import annotations
@@ -189,7 +192,7 @@ def _decide(p, i: int, strategy, obs, seat: int, moves: np.ndarray, stream: np.n
         args = (p.compiled, obs, seat, moves, n_moves, p.weights[i], stream, p.run.players,
                 p.max_turns, p.teams, ws.state, ws.after, ws.obs, ws.items, ws.scores,
                 ws.ranks, ws.reward, ws.feat, ws.values)
-        module.learned_values(*args)
+        module.learned_scores(*args)  # by its policy, or its values
         values = ws.values[:n_moves].copy()
         k = int(module.learned_pick(ws.values, n_moves, p.weights[i], stream))
         order = sorted(range(n_moves), key=lambda j: (j != k, -values[j], j))

@@ -155,6 +155,12 @@ def read_csv(path: Path, rl: RecordList) -> tuple[list[dict], Origin]:
     """The rows of a list's CSV file, every cell checked; a SimkitError naming the file, the
     row, the column and what is allowed otherwise."""
     text = data.read_input(path, "card file", "save the sheet as CSV, UTF-8")
+    return read_csv_text(text, path, rl)
+
+
+def read_csv_text(text: str, path, rl: RecordList) -> tuple[list[dict], Origin]:
+    """``read_csv`` of a card file's text (``path`` names it in the messages): the
+    workbench's grid checks a list it edits as the card file it saves."""
     try:
         # every cell as it was before export made it safe for a spreadsheet ('=x -> =x)
         table = [[csv_uncell(c) for c in r] for r in csv.reader(io.StringIO(text))]

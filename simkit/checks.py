@@ -52,7 +52,8 @@ class CopiesRule:
     ``NAME`` of the record list ``LIST`` (``lists``: ``(PREFIX, LIST)`` pairs, the first that
     fits wins), whose ``field`` counts its copies; each key of ``ties`` (a total such as
     ``deck_size``) goes down by one with it. ``fixed``: ``(PREFIX, WHY)`` pairs for items
-    that have no copy to remove (a hand of one of each card), with the reason."""
+    that have no copy to remove (a hand of one of each card), with the reason, for an item
+    that is no record of the lists (a prefix matches every item that starts with it)."""
 
     lists: tuple[tuple[str, str], ...]
     ties: tuple[str, ...] = ()
@@ -60,9 +61,8 @@ class CopiesRule:
     fixed: tuple[tuple[str, str], ...] = ()
 
     def __call__(self, values: dict[str, Any], item: str) -> dict[str, Any]:
-        for prefix, why in self.fixed:
-            if item.startswith(prefix):
-                raise SimkitError(why)
+        # a card of a list first: a fixed prefix matches by its start, and "card" (card
+        # events) would otherwise leave a "cardinal" of the list unchecked
         for prefix, key in self.lists:
             if not item.startswith(prefix):
                 continue
@@ -76,6 +76,9 @@ class CopiesRule:
             for tie in self.ties:
                 changes[tie] = values[tie] - 1
             return changes
+        for prefix, why in self.fixed:
+            if item.startswith(prefix):
+                raise SimkitError(why)
         raise SimkitError("it is not a card with a count in the game's data")
 
 

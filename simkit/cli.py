@@ -26,7 +26,7 @@ from pathlib import Path  # noqa: E402
 
 import click  # noqa: E402
 
-from simkit.errors import SimkitError  # noqa: E402
+from simkit.errors import SimkitError, compile_error  # noqa: E402
 
 
 def one_line(message: str) -> str:
@@ -83,6 +83,8 @@ class Command(click.Group):
             if ctx.params.get("debug") or os.environ.get("SIMKIT_DEBUG"):
                 raise
             log = _log_traceback()
+            if broken := compile_error(exc):  # the game's or a strategy's code, not simkit
+                fail(f"{broken}. The traceback is in {log}", 1)
             click.echo(f"error: internal error ({type(exc).__name__}: {one_line(str(exc))}); "
                        "this is a bug "
                        f"in simkit. The traceback is in {log} (run with --debug to see it)",
@@ -1718,11 +1720,8 @@ def _delta(x: float, share: bool) -> str:
 
 
 def _p(p: float) -> str:
-    """A p-value as the report gives it: never "0" (a p below what floats hold is tiny, not
-    nil), "< 0.001" below that."""
-    if p != p:
-        return "\u2014"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    from simkit.reports.stats import p_text
+    return p_text(p)
 
 
 def _whatif_text(table) -> str:
@@ -1879,21 +1878,44 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
                                   "the game's heuristic, else random); never a teacher.")
 @click.option("--yardstick-games", type=int,
               help="Games against the yardstick a generation (default 200; 0: none).")
+@click.option("--policy-games", type=int,
+              help="Self-play games by the model's values that its policy is distilled from, "
+                   "after the training (default: the games of a generation; 0: no policy).")
+@click.option("--distill-only", is_flag=True,
+              help="Train no values: give the --from model a policy distilled from its own "
+                   "values (--policy-games, default 2,000) and write it to --out.")
+@click.option("--policy-temperature", type=float,
+              help="The softmax temperature of the values the policy imitates, in score "
+                   "shares (default 0.02).")
+@click.option("--policy-epochs", type=int, help="The policy's passes over its data (default 6).")
+@click.option("--policy-l2", type=float, help="The policy's L2 penalty (default 0.0001).")
+@click.option("--policy-moves", type=int,
+              help="Move codes that get a row of their own, the most frequent (default 1,024).")
 @quiet_option
 @json_option
 def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
           base_file, overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
           temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
-          quiet, as_json):
+          policy_games, distill_only, policy_temperature, policy_epochs, policy_l2,
+          policy_moves, quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
     generations of self-play, a fit of each seat's network to TD(lambda) targets, and a
-    match that accepts the new generation only when it beats the last accepted one."""
+    match that accepts the new generation only when it beats the last accepted one; then a
+    policy distilled from the model's values, so that `learned` decides without applying
+    moves."""
     from simkit import data, learn
     from simkit import train as tr
     from simkit.cards import explained
     from simkit.ladder import parse_duration, say_duration
 
     players = _players(game, players)
+    policy = {"temperature": policy_temperature, "epochs": policy_epochs, "l2": policy_l2,
+              "moves": policy_moves}
+    if distill_only:
+        _distill_only(game, players, seed, overrides, card_files, out, base_file, overwrite,
+                      workers, policy_games, policy, quiet, as_json,
+                      n_games=n_games, time_budget=time_budget, resume=resume)
+        return
     if (n_games is None) == (time_budget is None):
         raise SimkitError("give the training's budget: --games N (self-play games, "
                           "reproducible) or --time DURATION (e.g. 20m), one of them")
@@ -1954,6 +1976,18 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
                    f"{folder}; continue with the same command and --resume", err=True)
         sys.exit(130)
     model = trainer.final(state)
+    games = ts.games_per_generation if policy_games is None else policy_games
+    if games:
+        try:
+            model = _distilled(model, trainer.table, games, seed, policy, workers, say,
+                               model.card["training"]["command"], policy_games is not None)
+        except KeyboardInterrupt:
+            click.echo(f"interrupted while distilling the policy: the {len(state.generations)} "
+                       f"generations are kept in {folder}; the same command with --resume "
+                       "distils it again", err=True)
+            sys.exit(130)
+        model.card["training"]["command"] = model.card["policy"]["command"]
+        model._bytes = None
     learn.write_model(model, out)
     last = state.generations[-1] if state.generations else {}
     stick = next((r["yardstick"] for r in state.generations
@@ -1972,6 +2006,104 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
                    f"{state.games:,} self-play games{rating}")
         if seconds is not None:
             click.echo(f"reproduce it with: {model.card['training']['command']}")
+
+
+def _policy_spec(games: int, seed: int, policy: dict, epsilon: float, samples: int):
+    from simkit import distill
+
+    ps = distill.PolicySpec(games=games, seed=seed, epsilon=epsilon, samples=samples,
+                            **{k: v for k, v in policy.items() if v is not None})
+    distill.check(ps)
+    return ps
+
+
+def _policy_flags(ps, games_flag: bool) -> str:
+    """The flags that reproduce the policy ``ps`` (its games when given, and each knob that
+    is not its default)."""
+    from simkit import distill
+
+    default = distill.PolicySpec()
+    parts = [f"--policy-games {ps.games}"] if games_flag else []
+    for name in ("temperature", "epochs", "l2", "moves"):
+        if getattr(ps, name) != getattr(default, name):
+            parts.append(f"{distill.FLAGS[name]} {getattr(ps, name):g}")
+    return " ".join(parts)
+
+
+def _distilled(model, table, games: int, seed: int, policy: dict, workers: int, say,
+               command: str, games_flag: bool):
+    """``model`` with a policy distilled from its values (``simkit.distill``), its card's
+    policy giving ``command`` with the policy's flags."""
+    from simkit import distill, learn
+
+    # the teacher explores as the model's self-play did, and values as the model plays
+    knobs = (model.card.get("training") or {}).get("knobs") or {}
+    ps = _policy_spec(games, seed, policy, float(knobs.get("epsilon", 0.1)),
+                      int(learn.play_defaults(model).get("samples", 1)))
+    flags = _policy_flags(ps, games_flag)
+    return distill.distill(model, table, ps, workers, (command + " " + flags).strip(), say)
+
+
+def _distill_only(game, players, seed, overrides, card_files, out, base_file, overwrite,
+                  workers, policy_games, policy, quiet, as_json, n_games, time_budget,
+                  resume) -> None:
+    """``simkit train GAME --from MODEL --distill-only``: the model given, with a policy
+    distilled from its values, written to ``--out`` (whole or not at all)."""
+    from simkit import data, learn, registry
+    from simkit import train as tr
+    from simkit.cards import explained
+
+    if base_file is None:
+        raise SimkitError("--distill-only needs the model whose values the policy learns: "
+                          "--from MODEL")
+    if n_games is not None or time_budget is not None or resume:
+        raise SimkitError("--distill-only trains no values: its budget is --policy-games N, "
+                          "not --games, --time or --resume")
+    if policy_games == 0:
+        raise SimkitError("--distill-only with --policy-games 0 distils nothing; give a "
+                          "number of games from 1")
+    base = learn.read_model(base_file, game, players, tuple(registry.get_game(game).features),
+                            what="--from")
+    over, origins = _overrides(game, overrides, card_files)
+    with explained(origins):
+        params = data.apply_overrides(registry.get_game(game).data, over)
+    digest = data.data_digest(params)
+    if base.card["data_digest"] != digest:
+        raise SimkitError(f"--from {base_file} was trained on other data (digest "
+                          f"{base.card['data_digest']}) than this command's ({digest}): give "
+                          "the --set and --cards it was trained with")
+    out = Path(out) if out is not None else learn.user_model_path(game, players, digest)
+    if out.is_dir() or out.suffix != ".npz":
+        raise SimkitError(f"--out {out}: give the model's file name, ending in .npz")
+    if out.exists() and not overwrite and out.resolve() != Path(base_file).resolve():
+        raise SimkitError(f"--out {out} exists; give --overwrite to replace it")
+    workers = workers or os.cpu_count() or 1
+
+    def say(text):
+        if not quiet:
+            click.echo(text, err=True)
+
+    command = (f"simkit train {game} --players {players} --from {base_file} --distill-only "
+               f"--seed {seed}" + "".join(f" --set {o}" for o in overrides or ()))
+    try:
+        model = _distilled(base, tr.Table(game, players, tuple(over.items())),
+                           2000 if policy_games is None else policy_games, seed, policy,
+                           workers, say, command, True)
+    except KeyboardInterrupt:
+        click.echo("interrupted: nothing was written", err=True)
+        sys.exit(130)
+    learn.write_model(model, out)
+    fit = model.card["policy"]["fit"]
+    summary = {"model": str(out), "digest": model.digest, "command": model.card["policy"][
+        "command"], "decisions": model.card["policy"]["decisions"],
+        "moves": model.card["policy"]["moves"], "fit": fit}
+    if as_json:
+        _emit_json(summary)
+    elif not quiet:
+        agree = ", ".join(f"{v['agreement']:.1%}" for v in fit.values())
+        click.echo(f"wrote {out}: a policy of {model.card['policy']['moves']} move codes, "
+                   f"fitted to {model.card['policy']['decisions']:,} decisions (the values' "
+                   f"best move agreed: {agree})")
 
 
 def _check_model_out(out: Path, folder: Path, resume: bool, overwrite: bool) -> None:

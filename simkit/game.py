@@ -249,8 +249,15 @@ class HiddenZone:
     block (cards seen going there), which a determinisation keeps and the check leaves
     out. Zones with one ``pool`` are dealt from one set of cards (a hand and the pile it
     draws from); each pool is checked apart (cards and territories are different pools).
-    ``kinds`` (counts only): how many of a block's first counts are cards of the pool (a
-    hand's own bunnies, which no other place can hold, left out); all of them by default.
+    ``kinds``: which cards are the pool's. Counts: how many of a block's first counts are
+    (a hand's own bunnies, which no other place can hold, left out); slots: the codes 0 to
+    ``kinds`` - 1 are, any other code (a bunny lying on the farmland, the warehouse) is
+    another pool's and left out. All of them by default.
+    ``away``: the offset of a count of the pool's cards put away unseen, at no place of the
+    state (cards removed at setup): a determinisation may deal that many other cards of
+    the pool to the zones, so the check asks that the zones hold as many of the pool's
+    cards as the game's, at most ``state[away]`` of them others. Give it on one zone of
+    the pool.
     ``complete`` False: the pool's cards may lie in places not declared too (face-down
     cards on a board), so a determinisation may deal the zones other cards; the check
     then tests only that each place gets each kind as often as the others.
@@ -264,6 +271,7 @@ class HiddenZone:
     pool: str = ""
     kinds: int | None = None
     complete: bool = True
+    away: int | None = None
 
     def __post_init__(self):
         if self.start < 0 or self.length < 0:
@@ -273,6 +281,11 @@ class HiddenZone:
                              f"blocks of {self.counts} counts")
         if self.known is not None and not self.counts:
             raise ValueError(f"hidden zone {self.name!r}: known goes with counts")
+        if self.kinds is not None and not 0 < self.kinds <= (self.counts or self.kinds):
+            raise ValueError(f"hidden zone {self.name!r}: kinds {self.kinds} must be 1 to "
+                             f"counts ({self.counts})")
+        if self.away is not None and self.away < 0:
+            raise ValueError(f"hidden zone {self.name!r}: away must be a state offset")
 
 
 def plain_name(code: str) -> str:

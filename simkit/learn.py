@@ -13,6 +13,12 @@ Each network maps the standardised features ``z = (x - mean) / std`` to the seat
 score share: ``sigmoid(w2 . tanh(W1 z + b1) + b2)``, or ``sigmoid(w2 . z + b2)`` when it has
 no hidden layer (``hidden`` 0, a linear model).
 
+A model may also hold a *policy* (``docs/learning.md``, "The policy"), distilled from its
+own afterstate values (``simkit.distill``): the move codes it knows and, per network, a row
+of weights over the standardised features and a bias for each code (and one for a code it
+does not know), so that ``learned`` scores each legal move from the seat's observation alone,
+``temperature * (W[code] . z + c[code])``, without applying any move.
+
 How the kernels get a model: a slot played by ``learned`` has its weights row grown by the
 flattened model after its named weights (``flat``; ``search_template`` reads it at
 ``L_MODEL``), so every slot of a run carries its own model and every kernel that is handed
@@ -37,11 +43,24 @@ from simkit.errors import SimkitError
 
 FORMAT = 1
 KIND = "simkit-model"
-NAMED = {"temperature": 0.0, "epsilon": 0.0, "samples": 1.0}
+NAMED = {"temperature": 0.0, "epsilon": 0.0, "samples": 1.0, "by": 0.0, "top": 1.0,
+         "margin": 1.0}
 """The ``learned`` strategy's own weights, in its row before the model: the softmax
-temperature of its choice (0: the best move), the chance of a uniformly random move, and
-how many determinisations (and chance draws) each move's value is averaged over."""
+temperature of its choice (0: the best move), the chance of a uniformly random move, how
+many determinisations (and chance draws) each move's value is averaged over, what it plays
+by (``BY``: its model's policy when the model has one, or the afterstate values), and, by
+the policy, how many of its best moves are then valued by their afterstates (1: none, the
+policy's best is played), and how close (in score shares) to the policy's best a move's
+score must be to be among them."""
+BY = {"policy": 0.0, "values": 1.0}
+"""``learned.by``: ``policy`` (the default) plays by the model's policy when it has one and
+by its afterstate values otherwise; ``values`` always by the values (search_template's
+``BY_POLICY``, ``BY_VALUES``)."""
 ARRAYS = ("mean", "std", "w1", "b1", "w2", "b2", "seat_net")
+POLICY_ARRAYS = ("policy_codes", "policy_w", "policy_b")
+"""A policy's arrays (all or none): the move codes it knows (int64[M], sorted), per network
+a row of weights for each code and one for any other (float64[K, M + 1, F]), and their
+biases (float64[K, M + 1])."""
 HEADER = 4  # features, hidden, nets, players; then seat_net[players]
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -63,6 +82,24 @@ class Model:
     b2: np.ndarray
     seat_net: np.ndarray
     _bytes: bytes | None = field(default=None, repr=False, compare=False)
+    policy_codes: np.ndarray | None = None
+    policy_w: np.ndarray | None = None
+    policy_b: np.ndarray | None = None
+
+    @property
+    def has_policy(self) -> bool:
+        return self.policy_codes is not None
+
+    @property
+    def policy_temperature(self) -> float:
+        """The temperature that turns the policy's logits into score shares (the one it
+        was distilled at)."""
+        return float(self.card["policy"]["temperature"])
+
+    def without_policy(self) -> Model:
+        """This model's value networks and card, without its policy."""
+        card = {k: v for k, v in self.card.items() if k != "policy"}
+        return Model(card, *(np.copy(getattr(self, k)) for k in ARRAYS))
 
     @property
     def game(self) -> str:
@@ -88,6 +125,9 @@ class Model:
                 card = json.dumps(self.card, sort_keys=True, indent=1, allow_nan=False)
                 arrays = {"card": np.frombuffer(card.encode(), np.uint8)}
                 arrays.update({k: np.ascontiguousarray(getattr(self, k)) for k in ARRAYS})
+                if self.has_policy:
+                    arrays.update({k: np.ascontiguousarray(getattr(self, k))
+                                   for k in POLICY_ARRAYS})
                 for name, arr in arrays.items():
                     info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
                     info.compress_type = zipfile.ZIP_DEFLATED
@@ -106,7 +146,9 @@ class Model:
     def flat(self) -> np.ndarray:
         """float64: the model as the kernels read it, after the strategy's named weights:
         F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1 (H x F, row by row),
-        b1[H], w2[H], b2 (H > 0) or w[F], b (H = 0)."""
+        b1[H], w2[H], b2 (H > 0) or w[F], b (H = 0); then the policy: M (0: none), and
+        when M > 0 its temperature, codes[M], and per network M + 1 rows of F weights and
+        their bias."""
         k = self.w1.shape[0]
         parts = [np.array([self.n_features, self.hidden, k, self.players], np.float64),
                  self.seat_net.astype(np.float64), self.mean, 1.0 / self.std]
@@ -115,7 +157,25 @@ class Model:
                 parts += [self.w1[i].ravel(), self.b1[i], self.w2[i], self.b2[i:i + 1]]
             else:
                 parts += [self.w2[i], self.b2[i:i + 1]]
+        if not self.has_policy:
+            parts.append(np.zeros(1))
+        else:
+            m = len(self.policy_codes)
+            parts += [np.array([m, self.policy_temperature], np.float64),
+                      self.policy_codes.astype(np.float64)]
+            for i in range(k):
+                parts.append(np.concatenate([self.policy_w[i], self.policy_b[i][:, None]],
+                                            axis=1).ravel())
         return np.concatenate(parts).astype(np.float64)
+
+    def policy_values(self, seat: int, x: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """The policy's score (in score shares) of each move of ``codes`` (int[N]) from
+        the features ``x`` (float[F]) of ``seat``'s observation, as the kernels compute it
+        (for the tests)."""
+        k = int(self.seat_net[seat])
+        z = (np.asarray(x, np.float64) - self.mean) / self.std
+        rows = move_rows(self.policy_codes, codes)
+        return self.policy_temperature * (self.policy_w[k][rows] @ z + self.policy_b[k][rows])
 
     def value(self, seat: int, x: np.ndarray) -> np.ndarray:
         """The model's values (float64[N]) of feature rows ``x`` (float[N, F]) for
@@ -140,6 +200,16 @@ def play_defaults(model: Model) -> dict[str, float]:
     return {k: float(v) for k, v in play.items()
             if k in NAMED and isinstance(v, int | float) and not isinstance(v, bool)
             and math.isfinite(v)}
+
+
+def move_rows(known: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The policy's row of each move code: its index in the sorted ``known`` codes, or
+    ``len(known)`` for a code it does not know (search_template's ``move_bucket``)."""
+    codes = np.asarray(codes, np.int64)
+    at = np.searchsorted(known, codes)
+    hit = (at < len(known)) & (known[np.minimum(at, len(known) - 1)] == codes) \
+        if len(known) else np.zeros(len(codes), bool)
+    return np.where(hit, at, len(known))
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -213,7 +283,14 @@ def model_from_bytes(raw: bytes, name: str) -> Model:
     if missing:
         raise SimkitError(f"{name} is a corrupt model file (no {missing[0]} array)")
     model = Model(card, *(arrays[k] for k in ARRAYS))
-    problem = _shape_problem(model)
+    held = [k for k in POLICY_ARRAYS if k in arrays]
+    if held and len(held) < len(POLICY_ARRAYS):
+        missing = next(k for k in POLICY_ARRAYS if k not in arrays)
+        raise SimkitError(f"{name} is a corrupt model file (a policy without its {missing} "
+                          "array)")
+    for k in held:
+        setattr(model, k, arrays[k])
+    problem = _shape_problem(model) or (_policy_problem(model) if held else None)
     if problem:
         raise SimkitError(f"{name} is a corrupt model file ({problem})")
     model._bytes = raw
@@ -253,6 +330,34 @@ def _shape_problem(m: Model) -> str | None:
     for name in ("mean", "std", "w1", "b1", "w2", "b2"):
         setattr(m, name, getattr(m, name).astype(np.float64))
     m.seat_net = m.seat_net.astype(np.int64)
+    return None
+
+
+def _policy_problem(m: Model) -> str | None:
+    """What is wrong with a model's policy (its arrays and its card's ``policy``), or None."""
+    for k in POLICY_ARRAYS:
+        arr = getattr(m, k)
+        if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "fiu":
+            return f"{k} is not numbers"
+        if not np.all(np.isfinite(arr)):
+            return f"{k} holds a value that is not finite"
+    policy = m.card.get("policy")
+    t = policy.get("temperature") if isinstance(policy, dict) else None
+    if isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t < math.inf:
+        return "its card's policy has no positive temperature"
+    codes = m.policy_codes
+    k, f = m.w1.shape[0], m.n_features
+    if codes.ndim != 1 or len(codes) < 1 or np.any(codes != np.round(codes)) \
+            or np.any(np.diff(codes) <= 0):
+        return "policy_codes is not a sorted list of distinct move codes"
+    n = len(codes)
+    if m.policy_w.shape != (k, n + 1, f):
+        return f"policy_w has shape {m.policy_w.shape}, not {(k, n + 1, f)}"
+    if m.policy_b.shape != (k, n + 1):
+        return f"policy_b has shape {m.policy_b.shape}, not {(k, n + 1)}"
+    m.policy_codes = codes.astype(np.int64)
+    m.policy_w = m.policy_w.astype(np.float64)
+    m.policy_b = m.policy_b.astype(np.float64)
     return None
 
 

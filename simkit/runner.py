@@ -481,7 +481,7 @@ def _with_models(run: RunSpec, slots: tuple[str, ...], weights: np.ndarray
 
     flats = {slot: learn.recall(d).flat() for slot, d in run.models}
     specs = registry.strategies_for(run.game)
-    # a slot's model follows its strategy's named weights (learned's 3, the guided search's
+    # a slot's model follows its strategy's named weights (learned's 6, the guided search's
     # knobs): search_template's L_MODEL and G_MODEL
     named = {slot: len(specs[registry.split_budget(slot)[0]].weights) for slot in flats}
     width = max(weights.shape[1], max(named[s] + len(f) for s, f in flats.items()))

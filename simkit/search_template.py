@@ -491,10 +491,13 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
 # ---------------------------------------------------------------- learned (docs/learning.md)
 # The learned strategy's weights row: its named weights, then the model (simkit.learn.flat):
 # F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1[H, F], b1[H], w2[H], b2
-# (H > 0), or w[F], b (H = 0).
-L_TEMPERATURE, L_EPSILON, L_SAMPLES = 0, 1, 2
-L_MODEL = 3
+# (H > 0), or w[F], b (H = 0); then the policy: M (0: none), and when M > 0 its temperature,
+# the move codes it knows (codes[M], sorted), and per network (M + 1) rows of F weights and
+# a bias, row M for a code it does not know.
+L_TEMPERATURE, L_EPSILON, L_SAMPLES, L_BY, L_TOP, L_MARGIN = 0, 1, 2, 3, 4, 5
+L_MODEL = 6
 M_FEATURES, M_HIDDEN, M_NETS, M_PLAYERS, M_SEAT_NET = 0, 1, 2, 3, 4
+BY_POLICY, BY_VALUES = 0, 1  # ``by``: the policy when the model has one, or the values
 
 
 @kernel
@@ -630,11 +633,136 @@ def learned_pick(values, n_moves, w, stream):
 
 
 @kernel
+def policy_at(w):
+    """Where the policy of the model in the learned row ``w`` starts (its M), after the
+    value networks."""
+    F = int(w[L_MODEL + M_FEATURES])
+    H = int(w[L_MODEL + M_HIDDEN])
+    size = H * F + 2 * H + 1 if H > 0 else F + 1
+    return (L_MODEL + M_SEAT_NET + int(w[L_MODEL + M_PLAYERS]) + 2 * F
+            + int(w[L_MODEL + M_NETS]) * size)
+
+
+@kernel
+def by_policy(w):
+    """Whether ``learned`` with the row ``w`` plays by its model's policy: it has one, and
+    ``by`` does not ask for the values."""
+    return int(w[L_BY]) == BY_POLICY and int(w[policy_at(w)]) > 0
+
+
+@kernel
+def move_bucket(w, codes_at, m, move):
+    """The policy's row of ``move``: its index among the ``m`` sorted codes from
+    ``w[codes_at]`` (a binary search), or ``m`` for a code it does not know."""
+    lo = 0
+    hi = m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if w[codes_at + mid] < move:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < m and w[codes_at + lo] == move:
+        return lo
+    return m
+
+
+@kernel
+def policy_values(params, obs, seat, moves, n_moves, w, feat, values):
+    """Fill ``values[:n_moves]`` with the policy's score of each legal move, from ``seat``'s
+    observation ``obs`` alone (no move applied): the features once (standardised in place
+    in ``feat``), then per move ``temperature * (W[b] . z + c[b])``, ``b`` the move's row,
+    so the scores are in score shares as ``learned_values``' are. Draws nothing; allocates
+    nothing."""
+    F = int(w[L_MODEL + M_FEATURES])
+    mean = L_MODEL + M_SEAT_NET + int(w[L_MODEL + M_PLAYERS])
+    scale = mean + F
+    at = policy_at(w)
+    m = int(w[at])
+    temperature = w[at + 1]
+    codes_at = at + 2
+    rows = codes_at + m + int(w[L_MODEL + M_SEAT_NET + seat]) * (m + 1) * (F + 1)
+    game_features(params, obs, seat, feat)
+    for i in range(F):
+        feat[i] = (feat[i] - w[mean + i]) * w[scale + i]
+    for j in range(n_moves):
+        row = rows + move_bucket(w, codes_at, m, moves[j]) * (F + 1)
+        x = w[row + F]
+        for i in range(F):
+            x += w[row + i] * feat[i]
+        values[j] = temperature * x
+
+
+@kernel
+def learned_scores(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns, teams,
+                   state, after, obs2, items, scores, ranks, shares, feat, values):
+    """Fill ``values[:n_moves]`` with ``learned``'s score of each legal move: the model's
+    policy (``policy_values``) when it has one and ``by`` says so, else its afterstate
+    values (``learned_values``)."""
+    if by_policy(w):
+        policy_values(params, obs, seat, moves, n_moves, w, feat, values)
+        if int(w[L_TOP]) > 1 and n_moves > 1:
+            shortlist_values(params, obs, seat, moves, n_moves, w, stream, n_players,
+                             max_turns, teams, state, after, obs2, items, scores, ranks,
+                             shares, feat, values)
+    else:
+        learned_values(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns,
+                       teams, state, after, obs2, items, scores, ranks, shares, feat, values)
+
+
+SHORTLISTED = 2.0  # a shortlisted move's value is kept above this mark while it is summed
+
+
+@kernel
+def shortlist_values(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns,
+                     teams, state, after, obs2, items, scores, ranks, shares, feat, values):
+    """From the policy's scores in ``values[:n_moves]``: the ``w[L_TOP]`` best moves whose
+    score is within ``w[L_MARGIN]`` of the best's get their afterstate value (as
+    ``learned_values``, over ``w[L_SAMPLES]`` determinisations), every other move -1, below
+    any value; when the best alone is that close, it is played without values. The scores
+    are first mapped below -1 (monotone), so a shortlisted move (marked from
+    ``SHORTLISTED``) is told apart in place: allocates nothing."""
+    top = values[0]
+    for j in range(n_moves):
+        top = max(top, values[j])
+    low = -1.0 - math.exp(min(-(top - w[L_MARGIN]), 700.0))  # the margin, mapped
+    for j in range(n_moves):
+        values[j] = -1.0 - math.exp(min(-values[j], 700.0))
+    chosen = 0
+    for _ in range(min(int(w[L_TOP]), n_moves)):
+        best = -1
+        for j in range(n_moves):
+            if values[j] < SHORTLISTED and (best < 0 or values[j] > values[best]):
+                best = j
+        if chosen > 0 and values[best] < low:
+            break
+        values[best] = SHORTLISTED
+        chosen += 1
+    if chosen == 1:  # no other move is close: the policy's best, without values
+        for j in range(n_moves):
+            values[j] = 0.0 if values[j] >= SHORTLISTED else -1.0
+        return
+    samples = max(1, int(w[L_SAMPLES]))
+    items[:, :] = 0  # a scratch counter: never read, kept from overflowing
+    for _ in range(samples):
+        game.determinize(params, obs, seat, state, stream, obs2)
+        for j in range(n_moves):
+            if values[j] >= SHORTLISTED:
+                copy_into(after, state)
+                game.apply_move(params, after, moves[j], stream, items)
+                values[j] += afterstate_value(params, after, seat, w, n_players, max_turns,
+                                              teams, obs2, scores, ranks, shares,
+                                              feat) / samples
+    for j in range(n_moves):
+        values[j] = values[j] - SHORTLISTED if values[j] >= SHORTLISTED else -1.0
+
+
+@kernel
 def learned_choose(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns, teams,
                    state, after, obs2, items, scores, ranks, shares, feat, values):
     """``learned``: the index (into ``moves``) of the move ``seat`` plays, by
-    ``learned_values`` and ``learned_pick``."""
-    learned_values(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns, teams,
+    ``learned_scores`` and ``learned_pick``."""
+    learned_scores(params, obs, seat, moves, n_moves, w, stream, n_players, max_turns, teams,
                    state, after, obs2, items, scores, ranks, shares, feat, values)
     return learned_pick(values, n_moves, w, stream)
 
@@ -670,10 +798,9 @@ def learned_games(params, n_players, seeds, first, seat_rows, rows, max_turns, t
                 w = rows[seat_rows[g, seat]]
                 stream = streams[1 + seat:2 + seat]
                 game.observe(params, state, seat, obs)
-                learned_values(params, obs, seat, moves, n, w, stream, n_players, max_turns,
-                               teams, det, after, obs2, scratch_items, scores, ranks, shares,
-                               feat, values)
-                k = learned_pick(values, n, w, stream)
+                k = learned_choose(params, obs, seat, moves, n, w, stream, n_players,
+                                   max_turns, teams, det, after, obs2, scratch_items, scores,
+                                   ranks, shares, feat, values)
             game.apply_move(params, state, moves[k], streams[0:1], items)
             if n > 1 and cap > 0:
                 game.observe(params, state, seat, obs2)
@@ -694,3 +821,59 @@ def learned_games(params, n_players, seeds, first, seat_rows, rows, max_turns, t
             out_shares[g, s] = shares[s]
         out_turns[g] = game.turn_number(state)
     return seeds.shape[0], r
+
+
+@kernel
+def distill_games(params, n_players, seeds, first, w, w_play, max_turns, teams, state, obs,
+                  moves, streams, items, det, after, obs2, scratch_items, scores, ranks, shares,
+                  feat, values, out_feat, out_seat, out_start, out_n, out_moves, out_values):
+    """Self-play of games ``first``.. of ``seeds`` by ``learned`` with the row ``w_play``
+    (the teacher itself, or a policy learning from it: DAgger), seeded as the runner seeds
+    a run, labelled by the afterstate values of the row ``w`` (the teacher of a policy:
+    ``simkit.distill``): at every decision of more than one move a record: the features
+    of the deciding seat's observation (``out_feat`` float32[R, F]), the seat, where its
+    moves start in ``out_moves`` / ``out_values`` and how many there are, each legal move's
+    code and the teacher's value of it (float32). With no room left for a decision, stops
+    before that game: returns (the first game not played, records, moves recorded).
+    Allocates nothing."""
+    cap = out_feat.shape[0]
+    cap_moves = out_moves.shape[0]
+    r = 0
+    c = 0
+    for g in range(first, seeds.shape[0]):
+        r_start = r
+        c_start = c
+        seed_streams(seeds[g], n_players, streams)
+        game.new_game(params, n_players, state, streams[0:1])
+        items[:, :] = 0
+        while not game.is_over(state) and game.turn_number(state) < max_turns:
+            n = game.legal_moves(params, state, moves)
+            k = 0
+            seat = game.to_move(state)
+            if n > 1:
+                if r >= cap or c + n > cap_moves:
+                    return g, r_start, c_start
+                stream = streams[1 + seat:2 + seat]
+                game.observe(params, state, seat, obs)
+                game_features(params, obs, seat, feat)
+                for i in range(out_feat.shape[1]):
+                    out_feat[r, i] = feat[i]
+                learned_values(params, obs, seat, moves, n, w, stream, n_players, max_turns,
+                               teams, det, after, obs2, scratch_items, scores, ranks, shares,
+                               feat, values)
+                out_seat[r] = seat
+                out_start[r] = c
+                out_n[r] = n
+                for j in range(n):
+                    out_moves[c + j] = moves[j]
+                    out_values[c + j] = values[j]
+                r += 1
+                c += n
+                if w_play.shape[0] == 0:  # the teacher plays
+                    k = learned_pick(values, n, w, stream)
+                else:
+                    k = learned_choose(params, obs, seat, moves, n, w_play, stream, n_players,
+                                       max_turns, teams, det, after, obs2, scratch_items,
+                                       scores, ranks, shares, feat, values)
+            game.apply_move(params, state, moves[k], streams[0:1], items)
+    return seeds.shape[0], r, c

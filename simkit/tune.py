@@ -136,7 +136,8 @@ class Plan:
 
         ts = self.spec
         table = Table(self.game, self.players, ts.overrides)
-        row = table.row(self.base.model, samples=ts.samples)
+        # training plays by values (a base model's policy is not what it costs)
+        row = table.row(self.base.model, samples=ts.samples, by=learn.BY["values"])
         seeds = game_seeds(0, 0, PROBE_GAMES)
         zeros = np.zeros((PROBE_GAMES, self.players), np.int32)
         table.play(row[None], zeros[:1], seeds[:1], record=False)  # compiled, not timed

@@ -99,6 +99,11 @@ def test_removing_one_copy_follows_each_games_data_rule():
         removal("pig", {}, "roll")
     rule = CopiesRule(lists=(("tile_", "supply"),))
     assert rule({"supply.dark.count": 2}, "tile_dark") == {"supply.dark.count": 1}
+    # a fixed prefix never hides a card of a list whose name starts with it
+    rule = CopiesRule(lists=(("", "cards"),), fixed=(("card", "a card redrawn is no card"),))
+    assert rule({"cards.cardinal.count": 1}, "cardinal") == {"cards.cardinal.count": 0}
+    with pytest.raises(SimkitError, match="a card redrawn is no card"):
+        rule({"cards.cardinal.count": 1}, "card")
 
 
 # ------------------------------------------------------------------ the verdict's words

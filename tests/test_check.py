@@ -76,3 +76,76 @@ def test_simkit_check_refuses_bad_input_in_one_line(args, words):
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 2
     assert words in res.output and res.output.count("\n") == 1, res.output
+
+
+def _biased_deal(rules):
+    """A copy of Rabbit Hunt's rules whose ``determinize`` then trades, for each other hand
+    it dealt, the hand's highest farmland card for a lower one from a uniformly chosen
+    pile place: sound (every card is somewhere, the observation unchanged) and every pile
+    place alike, but the hands hold lower cards than a uniform deal gives them."""
+    import types
+
+    from simkit.game import HIDDEN
+    from simkit.games.rabbit_hunt import state as S
+
+    rng = np.random.default_rng(0)
+    faulty = types.ModuleType("rabbit_hunt_biased")
+    faulty.__dict__.update(vars(rules))
+
+    def determinize(params, obs, seat, state, stream, scratch):
+        rules.determinize(params, obs, seat, state, stream, scratch)
+        for other in range(int(state[S.N_PLAYERS])):
+            hand = state[S.HAND + other * S.N_KINDS:S.HAND + other * S.N_KINDS + S.N_FARMLAND]
+            if other == seat or obs[S.HAND + other * S.N_KINDS] != HIDDEN or not hand.any():
+                continue
+            high, i = np.flatnonzero(hand)[-1], S.PILE + rng.integers(state[S.PILE_LEN])
+            if obs[i] == HIDDEN and state[i] < high:
+                hand[high] -= 1
+                hand[state[i]] += 1
+                state[i] = high
+
+    faulty.determinize = determinize
+    return faulty
+
+
+def test_rabbit_hunts_hands_are_dealt_uniformly_and_a_biased_deal_of_them_is_caught():
+    """Rabbit Hunt declares its hands and cells with the pile (``HiddenZone.kinds`` leaves
+    the bunnies out, ``away`` allows for the cards put away at setup): a determinisation
+    that deals the hands lower cards than the pile is caught, where the pile alone, as
+    declared before, saw nothing wrong."""
+    import dataclasses
+
+    from simkit.game import HiddenZone
+    from simkit.games.rabbit_hunt import state as S
+
+    size = dataclasses.replace(testing.SIZES["quick"], games=2, deal_states=2)
+    ctx = testing.Context("rabbit-hunt", size, players=(3,))
+    testing.check_random_play(ctx)
+    spec = ctx.spec
+    assert {z.name for z in spec.zones(ctx.plans[3].compiled, 3)} == {"pile", "hands", "cells"}
+    assert "6 deals" in testing.check_uniform_deal(ctx)
+    ctx.spec = dataclasses.replace(spec, rules=_biased_deal(spec.rules))
+    with pytest.raises(testing.Failed, match="not dealt uniformly.*pool 'farmland'"):
+        testing.check_uniform_deal(ctx)
+    ctx.spec = dataclasses.replace(ctx.spec, hidden_zones=(
+        HiddenZone("pile", S.PILE, S.DECK_MAX, complete=False),))
+    testing.check_uniform_deal(ctx)  # the old declaration: the fault goes unseen
+
+
+def test_a_pool_with_cards_put_away_may_deal_as_many_others_and_no_more():
+    """``HiddenZone.away``: a pool's cards put away unseen may stand in for as many dealt
+    ones; ``kinds`` on slots leaves another pool's codes out (a bunny on a cell)."""
+    from simkit.game import HiddenZone
+
+    zones = (HiddenZone("pile", 0, 4, pool="cards", away=7),
+             HiddenZone("cells", 4, 3, kinds=5, pool="cards"))
+    # the pile, three cells (14: a bunny, 30: the house), two cards put away
+    state = np.array([0, 1, 2, -1, 3, 14, 30, 2], np.int32)
+    swapped = np.array([0, 4, 2, -1, 4, 14, 30, 2], np.int32)  # the two put away stand in
+    assert testing._pool_change(zones, state, swapped) is None
+    for away in (1, 0):
+        state[7] = away
+        assert f"({away} put away" in testing._pool_change(zones, state, swapped)
+    made = np.array([0, 1, 2, 4, 3, 14, 30, 2], np.int32)  # one card more
+    assert "more" in testing._pool_change(zones, state, made)
+    assert testing._pool_cards(zones, state)["cards"] == [0, 1, 2, 3]

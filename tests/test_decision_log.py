@@ -151,3 +151,96 @@ def test_shipped_labels_name_every_move_by_action_and_card():
     assert not [x for x in named if fallback.match(x)]
     assert named[0] == named[1] == "place an empty farmland"
     assert rabbit(None, 3, (state.M_PLACE << 16) | (state.BUNNY * 256 + 9)) == "place a bunny"
+
+
+def _legal_labels(game: str, n: int, seed: int = 3) -> dict[str, int]:
+    """Every legal move of a seeded random game of ``game``, by label (how often legal): the
+    moves as the game builds them, labelled with the run's own parameters."""
+    from simkit import registry
+    from simkit.rng import seed_streams
+    from simkit.runner import plan
+
+    spec, p = registry.get_game(game), plan(RunSpec.make(game, n, 1))
+    rules, rng = spec.rules, np.random.default_rng(seed)
+    streams = np.empty(1 + n, np.uint64)
+    seed_streams(np.uint64(seed), n, streams)
+    state, moves = np.empty(p.state_size, np.int32), np.empty(p.max_moves, np.int32)
+    items = np.zeros((n, len(p.item_columns)), np.int32)
+    rules.new_game(p.compiled, n, state, streams[0:1])
+    seen: dict[str, int] = {}
+    while not rules.is_over(state) and rules.turn_number(state) < p.max_turns:
+        k = rules.legal_moves(p.compiled, state, moves)
+        for m in moves[:k]:
+            label = spec.move_label(p.compiled, n, int(m))
+            seen[label] = seen.get(label, 0) + 1
+        rules.apply_move(p.compiled, state, moves[rng.integers(k)], streams[0:1], items)
+    return seen
+
+
+FALLBACK = re.compile(r"^move \d+$")
+
+
+def test_war_of_the_wilds_labels_name_the_card_and_the_action():
+    from simkit.games.war_of_the_wilds import kind_names, move_label
+    from simkit.games.war_of_the_wilds import state as S
+    from simkit.runner import plan
+
+    params = plan(RunSpec.make("war-of-the-wilds", 3, 1)).compiled
+    boar = kind_names(params).index("boar")
+    assert move_label(params, 3, S.PLAY + 4 * boar + 2) == "play Boar"  # (t: a trick's target)
+    assert move_label(params, 3, S.DISCARD_CARD + boar) == "discard Boar"
+    pair = [list(q) for q in S.PAIRS.tolist()].index([0, 1])
+    assert move_label(params, 3, S.SWAP + 4 * pair + 2) == "swap berry and twig for 1 pebble"
+    assert move_label(params, 3, S.BURY + 1) == "bury 2 acorns"
+    assert move_label(params, 3, S.OFFER_ADD + S.TRADE_ACORN) == "offer 1 stored acorn"
+    assert not [x for x in (move_label(params, 3, m) for m in range(S.MAX_MOVES))
+                if FALLBACK.match(x)]
+    seen = _legal_labels("war-of-the-wilds", 3)
+    assert not [x for x in seen if FALLBACK.match(x)], seen
+    assert {"draw", "forage", "gather (0 of the home's second kind)"} <= set(seen), seen
+
+
+def test_watership_down_labels_name_the_character_the_card_and_the_space():
+    from simkit.games.watership_down import move_label
+    from simkit.games.watership_down import state as S
+    from simkit.runner import plan
+
+    params = plan(RunSpec.make("watership-down", 2, 1)).compiled
+    assert move_label(params, 2, S.BIGWIG * S.N_SPACES + 7) == "move Bigwig"
+    assert move_label(params, 2, S.M_GIFT + S.HAZEL * S.N_SPACES + 3) == \
+        "move Hazel with Gift to the Thousand"
+    assert move_label(params, 2, S.M_CARD + 4) == "play 5"  # both hands' fifth card
+    assert move_label(params, 2, S.M_CARD + 8) == "play Flaming Stick (elil) or Kehaar " \
+                                                  "(hlessil)"
+    assert move_label(params, 2, S.M_CHAR + S.HOLLY) == "choose Holly"
+    assert move_label(params, 2, S.M_SPACE + int(params[0][0])) == "choose Efrafa"
+    codes = [*range(S.N_CHARS * S.N_SPACES), *range(S.M_SPACE, S.M_PASS + 1),
+             *range(S.M_CHAR, S.M_CHAR + S.N_CHARS),
+             *range(S.M_GIFT, S.M_GIFT + S.N_CHARS * S.N_SPACES)]
+    assert not [x for x in (move_label(params, 2, m) for m in codes) if FALLBACK.match(x)]
+    seen = _legal_labels("watership-down", 2)
+    assert not [x for x in seen if FALLBACK.match(x)], seen
+    assert "move Woundwort" in seen and "choose Hazel" in seen, seen
+
+
+def test_dolina_labels_name_the_die_face_and_the_action():
+    from simkit.games.dolina_krolikow import move_label
+    from simkit.games.dolina_krolikow import rules as R
+    from simkit.games.dolina_krolikow import state as S
+    from simkit.runner import plan
+
+    params = plan(RunSpec.make("dolina-krolikow", 3, 1)).compiled
+    die, pos, green_4 = 2, 5, 1 * 6 + 4 - 1
+    placed = R.PLACE + (die * S.MAXPOS + pos) * S.N_FACES + green_4
+    assert move_label(params, 3, placed) == "die on a rabbit as green 4"
+    assert move_label(params, 3, R.RES + die) == "die for resources"
+    assert move_label(params, 3, R.PAY_TOKEN + 1) == "pay 1 cabbage"
+    assert move_label(params, 3, R.F_KEEP + 1) == "keep Forest card 2"
+    assert move_label(params, 3, R.LEFT_SWAP + die) == \
+        "leftover die for its pips: a rabbit swapped"
+    assert not [x for x in (move_label(params, 3, m) for m in range(R.N_MOVES))
+                if FALLBACK.match(x)]
+    seen = _legal_labels("dolina-krolikow", 3)
+    assert not [x for x in seen if FALLBACK.match(x)], seen
+    assert {"die for resources", "draw House cards", "leftover die for its colour"} <= \
+        set(seen), seen

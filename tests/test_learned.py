@@ -113,13 +113,34 @@ def test_temperature_samples_a_softmax_of_the_values_and_ties_split():
     assert np.all(np.abs(draws - 1000) < 130)
 
 
-@pytest.mark.parametrize("strategy", ["learned", "ismcts+learned@8"])
-def test_a_decision_allocates_nothing(strategy):
-    """A game played on by seats that play by a model, ``learned`` or the guided search
-    (the driver's own ``play_out``, called from Python), allocates as much for one decision
-    as for a whole game: nothing a decision."""
-    run = RunSpec.make("pig", 2, 1, strategies=strategy,
-                       models={strategy: pig_model(hidden=4, seed=1)})
+def with_policy(m: learn.Model, codes, w, b, temperature=0.02) -> learn.Model:
+    """``m`` with a hand-made policy: ``codes`` (sorted), ``w`` float[K, M + 1, F], ``b``
+    float[K, M + 1]."""
+    m.policy_codes = np.asarray(codes, np.int64)
+    m.policy_w, m.policy_b = np.asarray(w, float), np.asarray(b, float)
+    m.card["policy"] = {"temperature": temperature}
+    m._bytes = None
+    return m
+
+
+def policy_model(seed=1) -> learn.Model:
+    """A network of 4 hidden units with a random policy over Pig's two moves."""
+    rng = np.random.default_rng(seed)
+    return with_policy(pig_model(hidden=4, seed=seed), MOVES[np.argsort(MOVES)],
+                       rng.normal(0, 1, (2, 3, len(F))), rng.normal(0, 1, (2, 3)))
+
+
+@pytest.mark.parametrize("strategy,policy,weights", [
+    ("learned", False, []), ("learned", True, []), ("learned", True, ["learned.top=2"]),
+    ("ismcts+learned@8", False, [])])
+def test_a_decision_allocates_nothing(strategy, policy, weights):
+    """A game played on by seats that play by a model, ``learned`` (by values, by a policy,
+    by a policy's shortlist valued) or the guided search (the driver's own ``play_out``,
+    called from Python), allocates as much for one decision as for a whole game: nothing a
+    decision."""
+    model = policy_model() if policy else pig_model(hidden=4, seed=1)
+    run = RunSpec.make("pig", 2, 1, strategies=strategy, models={strategy: model},
+                       weights=weights)
     q = plan(run)
     start = position(q)
 

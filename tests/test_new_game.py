@@ -1,7 +1,8 @@
-"""``simkit new``, proven from outside: the package it writes is imported from a temporary
-folder (put on ``sys.path`` and registered with ``registry.register_game``, as a notebook
-would; installing it with pip would take a minute of the suite), never from simkit's own
-tree. On it, ``simkit check`` catches each planted fault (an observation that shows the
+"""``simkit new``, proven from outside: the package it writes (to a temporary folder, then
+kept in a folder of the kernel cache named by its files' digest, ``_settled``) is imported
+from there (put on ``sys.path`` and registered with ``registry.register_game``, as a
+notebook would; installing it with pip would take a minute of the suite), never from
+simkit's own tree. On it, ``simkit check`` catches each planted fault (an observation that shows the
 opponent's card, a determinisation that always deals the same way, a kernel that loses a
 card, a game that never ends), and a copy edited into another game passes the checks and
 plays a run, a report and a search."""
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simkit import registry, testing
+from simkit import registry, sources, testing
 from simkit.cli import main
 from simkit.new import new_game
 
@@ -26,9 +27,45 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def _settled(folder: Path, package: str) -> Path:
+    """The plugin written to ``folder`` (its package ``package``), as a copy in the kernel
+    cache's folder named by a digest of its files; an earlier run's copy of the same files
+    is used as it is. Its files then keep their path and time from one run of the suite to
+    the next, as an installed plugin's do, so the compiled kernels cached for them are
+    loaded, not compiled again (a new temporary folder each run compiled them all)."""
+    import hashlib
+    import os
+    import shutil
+
+    from simkit.driver import cache_dir
+
+    digest = hashlib.sha256()
+    for file in sorted(folder.rglob("*")):
+        if file.is_file() and "__pycache__" not in file.parts:
+            digest.update(f"{file.relative_to(folder)}\0".encode() + file.read_bytes())
+    home = cache_dir().parent / "test-plugins" / f"{package}-{digest.hexdigest()[:16]}"
+    if not (home / package).is_dir():
+        tmp = home.with_name(f"{home.name}.{os.getpid()}.tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(folder, tmp, ignore=shutil.ignore_patterns("__pycache__"))
+        try:
+            tmp.rename(home)
+        except OSError:  # another process settled the same files first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return home
+
+
 def _load(folder: Path, package: str) -> str:
+    """Import the plugin written to ``folder`` and register its game. Its files were written
+    after this process started, which ``simkit.sources`` takes as a change it may not have
+    read (then no kernel of the plugin is cached, and every step and worker compiles them
+    all again); they are read now, as a new process would read an installed plugin, so
+    their kernels are cached and shared by the check, its workers, the run and the search."""
+    folder = _settled(folder, package)
     sys.path.insert(0, str(folder))
     spec = importlib.import_module(package).GAME
+    for file in (folder / package).glob("*.py"):
+        sources.note_defined(str(file))
     registry.register_game(spec)
     return spec.name
 
@@ -109,7 +146,9 @@ def test_a_determinisation_that_always_deals_the_same_way_is_caught(faulty):
 def test_a_kernel_that_loses_a_card_is_caught(faulty):
     item = _checks(faulty, 3)["random play"]
     assert item.status == testing.FAIL
-    assert "check_state after move 1" in item.detail and "rank 1" in item.detail
+    assert "check_state after move 1 (card 1) at decision" in item.detail
+    assert "rank 1" in item.detail
+    assert "; the moves before it: P1 5 (card 5), P2 3 (card 3)" in item.detail
 
 
 def test_a_game_that_never_ends_is_caught_not_hung(faulty):
@@ -117,6 +156,24 @@ def test_a_game_that_never_ends_is_caught_not_hung(faulty):
     play = items["random play"]
     assert play.status == testing.FAIL and "the game is stuck" in play.detail, play
     assert items["observe and determinise"].status == testing.UNCHECKED
+
+
+def test_the_phase_check_names_a_phase_random_play_never_reached(faulty, monkeypatch):
+    """Every phase random play reaches has a sampled state (the checks of states see each
+    kind of decision), and one it never reaches is named: no check saw such a decision."""
+    import dataclasses
+
+    spec = registry.get_game(faulty)
+    monkeypatch.setitem(registry._games, faulty,
+                        dataclasses.replace(spec, phases=spec.phases + ("never",)))
+    item = _checks_only(faulty, "phase kernel")
+    assert item.status == testing.OK, item
+    assert "seen: answer, lead; never reached in random play: never" in item.detail
+
+
+def _checks_only(game: str, check: str) -> testing.Item:
+    items = testing.run_checks(game, overrides={"fault": 0}, only=[check])
+    return {i.name: i for i in items}[check]
 
 
 def test_simkit_new_refuses_in_one_line(tmp_path, monkeypatch):
@@ -131,7 +188,8 @@ def test_simkit_new_refuses_in_one_line(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # nothing half-written
 
 
-@pytest.mark.slow  # 145 s the first time (its drivers compile), 44 s warm, at a load of 12
+@pytest.mark.slow  # 46 s with a cold kernel cache, 5 s warm (load 8; was 222 s and 240 s:
+# every run and step compiled the plugin's kernels afresh; see _load and _settled)
 def test_a_new_game_edited_into_another_is_checked_run_reported_and_searched(tmp_path,
                                                                               monkeypatch):
     """From ``simkit new`` to another game: three cards in hand from a deck of ten ranks
@@ -156,7 +214,8 @@ def test_a_new_game_edited_into_another_is_checked_run_reported_and_searched(tmp
         assert "tri-card v2" in res.output and "all passed" in res.output
         run = tmp_path / "run"
         res = CliRunner().invoke(main, ["run", name, "--games", "40", "--strategies",
-                                        "ismcts@16,heuristic", "--out", str(run), "--quiet"])
+                                        "ismcts@16,heuristic", "--workers", "1", "--out",
+                                        str(run), "--quiet"])
         assert res.exit_code == 0, res.output
         res = CliRunner().invoke(main, ["report", str(run), "--out", str(tmp_path / "rep"),
                                         "--quiet"])

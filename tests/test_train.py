@@ -35,6 +35,7 @@ def test_same_model_bytes_on_one_and_two_workers_and_after_a_resume(tmp_path, mo
     card = learn.read_model(one).card
     assert [r["generation"] for r in card["curve"]] == [1, 2, 3]
     assert card["training"]["games"] == 300 and "--games 300" in card["training"]["command"]
+    assert learn.read_model(one).has_policy  # distilled after the training (a generation's games)
 
     real = train.Trainer.generation
 

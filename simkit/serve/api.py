@@ -14,6 +14,7 @@ import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
@@ -71,7 +72,7 @@ def _scalar(v) -> str:
     return json.dumps(v) if isinstance(v, list | tuple) else _text(v)
 
 
-def game_data(game: str, changes: dict[str, str]) -> dict:
+def game_data(game: str, changes: dict[str, str], lists: dict | None = None) -> dict:
     """The game's data table and card lists as `simkit rules` and `simkit cards` show them,
     under ``changes`` (``--set`` values), each value with its default, source, bounds and
     whether it changed."""
@@ -79,7 +80,8 @@ def game_data(game: str, changes: dict[str, str]) -> dict:
     from simkit.cards import own_source, removed
 
     spec = registry.get_game(game)
-    params, errors = effective(game, changes)
+    lists_given = lists or {}
+    params, errors = effective(game, changes, lists_given)
     scalars = []
     for key, p in params.items():
         if p.records is not None:
@@ -91,9 +93,11 @@ def game_data(game: str, changes: dict[str, str]) -> dict:
     lists = []
     for key, rl in data.lists_of(params).items():
         records = []
+        before = {name for name, _ in data.table(spec.data, key)}
         for name, row in data.table(params, key):
             src, why = own_source(row, rl)
             records.append({"name": name, "source": src, "why": why,
+                            "added": name not in before,
                             "cells": {f.name: {"key": row[f.name].key,
                                                "value": _text(row[f.name].value, f),
                                                "default": _text(row[f.name].default, f),
@@ -104,26 +108,28 @@ def game_data(game: str, changes: dict[str, str]) -> dict:
                                   "source": f.source, "why": f.why,
                                   "default": _text(f.default, f) if f.has_default else None}
                                  for f in rl.fields],
-                      "records": records, "removed": removed(params, spec.data, key)})
+                      "records": records, "removed": removed(params, spec.data, key),
+                      "replaced": key in lists_given})
     return {"game": game, "version": spec.version, "data_path": str(spec.data_path),
             "scalars": scalars, "lists": lists, "errors": errors}
 
 
-def effective(game: str, changes: dict[str, str]):
+def effective(game: str, changes: dict[str, str], lists: dict | None = None):
     """The game's data under ``changes``, and the message of every change the command line
     would refuse (``--set KEY=TEXT``, read by ``data.parse_overrides`` and checked by
     ``data.apply_overrides`` and ``runner.check_params``, as `simkit rules` checks it). A
     refused change is left out of the data; ``"*"`` holds a message about the changes
-    together."""
+    together. ``lists``: card lists replaced whole (``{list: [{column: text}]}``), each
+    read as the card file ``LIST.csv`` that ``--cards`` reads (``parse_lists``)."""
     from simkit import data, registry
     from simkit.runner import check_params
 
     spec = registry.get_game(game)
-    errors, good = {}, {}
+    good, errors = parse_lists(game, lists or {})
     for key, text in changes.items():
         try:
             over = data.parse_overrides([f"{key}={text}"])
-            data.apply_overrides(spec.data, over)
+            data.apply_overrides(spec.data, {**good, **over})
             good.update(over)
         except SimkitError as exc:
             errors[key] = str(exc)
@@ -151,6 +157,81 @@ def check_changes(doc: dict) -> dict[str, str]:
     return out
 
 
+# ------------------------------------------------------------------------ card lists
+
+def check_lists(doc: dict) -> dict[str, list[dict[str, str]]]:
+    """The card lists a request (or a change set) replaces whole: ``{list: [{column:
+    text}]}``, a row a card, the columns of the list's card file."""
+    lists = doc.get("lists") or {}
+    ok = isinstance(lists, dict) and all(
+        isinstance(k, str) and isinstance(rows, list) and all(
+            isinstance(r, dict) and all(isinstance(c, str) and isinstance(v, str | int | float)
+                                        and not isinstance(v, bool) for c, v in r.items())
+            for r in rows) for k, rows in lists.items())
+    if not ok:
+        raise SimkitError('lists are {"LIST": [{"COLUMN": "TEXT", ...}, ...]}: a card list '
+                          "replaced whole, a row a card, as --cards LIST.csv reads it")
+    out = {}
+    for key, rows in lists.items():
+        for r in rows:
+            if any("\n" in str(v) or "\r" in str(v) for v in r.values()):
+                raise SimkitError(f"{key}: a cell is one line")
+        out[key] = [{c: str(v).strip() for c, v in r.items()} for r in rows]
+    return out
+
+
+def list_csv(game: str, key: str, rows: list[dict[str, str]]) -> str:
+    """A replaced list as the card file ``--cards`` reads (``cards.columns``' header, text
+    cells made safe for a spreadsheet, as `simkit cards --export` writes them)."""
+    from simkit import data, registry
+    from simkit.cards import columns
+    from simkit.escape import csv_cell
+
+    rl = data.lists_of(registry.get_game(game).data)[key]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns(rl))
+    for r in rows:
+        w.writerow([csv_cell(r.get(c, "")) for c in columns(rl)])
+    return buf.getvalue()
+
+
+_AT_ROW = re.compile(r", row (\d+)(?: \([^)]*\))?, column (\w+)")
+
+
+def parse_lists(game: str, lists: dict) -> tuple[dict, dict[str, str]]:
+    """(overrides ``{list: rows}``, messages): each list read by ``cards.read_csv_text`` as
+    the card file ``LIST.csv``, so a refused cell gets the message `--cards LIST.csv` would
+    print. A message is keyed ``LIST[ROW].COLUMN`` (the grid's row, from 1) when it names a
+    cell, else ``LIST``."""
+    from simkit import data, registry
+    from simkit.cards import read_csv_text
+
+    spec = registry.get_game(game)
+    known = data.lists_of(spec.data)
+    over, errors = {}, {}
+    for key, rows in lists.items():
+        if key not in known:
+            from simkit.errors import unknown
+
+            errors[key] = str(unknown(f"list of {game}", key, known))
+            continue
+        try:
+            over[key], _ = read_csv_text(list_csv(game, key, rows), f"{key}.csv", known[key])
+            data.apply_overrides(spec.data, {key: over[key]})
+        except SimkitError as exc:
+            over.pop(key, None)
+            m = _AT_ROW.search(str(exc))
+            errors[f"{key}[{m.group(1)}].{m.group(2)}" if m else key] = str(exc)
+    return over, errors
+
+
+def changeset_cards(runs: Path, name: str) -> Path:
+    """The folder of a change set's card files (``--cards``): ``changesets/NAME/``."""
+    changeset_path(runs, name)  # the name checked
+    return inside(runs, f"changesets/{name}", must_exist=False)
+
+
 # ------------------------------------------------------------------------ change sets
 
 def changeset_dir(runs: Path) -> Path:
@@ -173,23 +254,37 @@ def read_changeset(runs: Path, name: str) -> dict:
                       if changeset_dir(runs).is_dir() else [])
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["changes"] = check_changes(doc)
+    doc["lists"] = check_lists(doc)
     return doc
 
 
-def save_changeset(runs: Path, name: str, game: str, changes: dict[str, str]) -> dict:
-    """Save a change set that the command line accepts whole (else the first refusal)."""
+def save_changeset(runs: Path, name: str, game: str, changes: dict[str, str],
+                   lists: dict | None = None) -> dict:
+    """Save a change set that the command line accepts whole (else the first refusal): its
+    ``--set`` values in ``changesets/NAME.json``, each card list it replaces whole as the
+    card file ``changesets/NAME/LIST.csv`` that a job gives ``--cards``."""
     from simkit import registry
 
     registry.get_game(game)
-    _, errors = effective(game, changes)
+    lists = lists or {}
+    _, errors = effective(game, changes, lists)
     if errors:
         key, msg = next(iter(errors.items()))
         raise SimkitError(msg)
     path = changeset_path(runs, name)
-    doc = {"name": name, "game": game, "changes": changes,
+    cards = changeset_cards(runs, name)
+    doc = {"name": name, "game": game, "changes": changes, "lists": lists,
            "saved": datetime.now(UTC).isoformat(timespec="seconds"),
-           "set": [f"--set {k}={v}" for k, v in changes.items()]}
+           "set": [f"--set {k}={v}" for k, v in changes.items()],
+           "cards": [f"changesets/{name}/{key}.csv" for key in lists]}
     path.parent.mkdir(parents=True, exist_ok=True)
+    if cards.is_dir():  # the lists it no longer replaces
+        for old in cards.glob("*.csv"):
+            if old.stem not in lists:
+                old.unlink()
+    for key, rows in lists.items():
+        cards.mkdir(exist_ok=True)
+        folders.write_text(cards / f"{key}.csv", list_csv(game, key, rows))
     folders.write_json(path, doc)
     return doc
 
@@ -315,6 +410,8 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
     print them with: the verdicts, then a run's seats and first-player advantage, or a
     what-if's paired differences (``reports.analysis.compare_runs``, the table the report's
     what-if figure draws)."""
+    from simkit.reports import figdata
+
     folder = inside(runs, rel)
     kind = folders.kind_of(folder)
     if kind == "whatif":
@@ -332,6 +429,8 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
         head = table[~table["measure"].str.startswith("item")]
         return {"kind": kind, "path": rel, "verdicts": [v.text for v in verdicts],
                 "differences": records(head), "games": int(len(c.games)),
+                # the report's what-if figure, from the same data (reports.figdata)
+                "figures": {"differences": figdata.whatif_differences(table)},
                 "game": b.meta.get("game"), "runs": ["base", "changed"],
                 "report": report_of(runs, folder, kind)}
     if kind == "run":
@@ -343,7 +442,9 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
             res = read_run(folder, items=False, trace=False)
             items = folder / "items.parquet"
             s = summary_dict(res.games, res.meta, items if items.is_file() else None, fair)
+            figures = figdata.run_figures(res.games, res.meta)
         return {"kind": kind, "path": rel, "verdicts": [v["text"] for v in s["verdicts"]],
+                "figures": figures,
                 "seats": s["seats"], "first_player_advantage": s["first_player_advantage"],
                 "games": s["games"], "game": s["game"], "complete": s["complete"],
                 "runs": ["."], "report": report_of(runs, folder, kind)}
@@ -354,8 +455,14 @@ def result(runs: Path, rel: str, fair: float = 0.01) -> dict:
             summary = {}
         verdicts = [v if isinstance(v, str) else v.get("text", "") for v in
                     summary.get("verdicts") or [] if isinstance(v, str | dict)]
+        figures = {}
+        if kind == "sensitivity" and summary.get("effects") and not summary.get("assumptions"):
+            from simkit.reports.explore import _with_fpa
+
+            # the report's tornado, from the same data (reports.figdata)
+            figures["tornado"] = figdata.tornado(_with_fpa(folder, summary))
         return {"kind": kind, "path": rel, "verdicts": verdicts, "game": summary.get("game"),
-                "runs": [], "report": report_of(runs, folder, kind)}
+                "runs": [], "report": report_of(runs, folder, kind), "figures": figures}
     raise SimkitError(f"{rel} is a {kind or 'folder simkit did not write'}; the page shows "
                       "the results of runs, what-ifs, sweeps, sensitivity, balance and "
                       "ladders")
@@ -415,7 +522,9 @@ def run_folder(runs: Path, rel: str) -> Path:
 
 FILTERS = {
     "all": "every game",
+    "comeback": "comebacks: the winner trailed at some point",
     "timeout": "games that hit the turn limit",
+    "lost-by": "games seat S lost by N points or fewer",
     "close": "games won by one point or less",
     "seat1-lost": "games seat 1 lost",
     "seat2-lost": "games seat 2 lost",
@@ -423,8 +532,13 @@ FILTERS = {
 }
 
 
-def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200) -> dict:
-    """The games of a run folder, filtered (``FILTERS``), with their outcome columns."""
+def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200, seat=None,
+              by=None) -> dict:
+    """The games of a run folder, filtered (``FILTERS``), with their outcome columns.
+    ``lost-by`` takes ``seat`` (1..P) and ``by`` (points, at least 0): the games that seat
+    lost while a winner scored at most ``by`` more than it. ``comeback`` reads the run's
+    trace (``reports.feel.winner_trailed``): the games whose winner trailed, by the game's
+    progress measure, after some turn (docs/workbench.md)."""
     from simkit.results import read_games, read_meta, seat_column
 
     if which not in FILTERS:
@@ -436,6 +550,8 @@ def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200) -> dic
     g = read_games(folder, meta)
     n = int(meta["players"])
     score_cols = [seat_column("score", s + 1) for s in range(n)]
+    rank_cols = [seat_column("rank", s + 1) for s in range(n)]
+    deficit = traced = None
     if which == "timeout":
         g = g[g["end_reason"] == "timeout"]
     elif which == "close":
@@ -447,15 +563,69 @@ def game_list(runs: Path, rel: str, which: str = "all", limit: int = 200) -> dic
         if s > n:
             raise SimkitError(f"{rel} is of {n} players")
         g = g[g[seat_column("rank", s)] != 1]
+    elif which == "lost-by":
+        g = _lost_by(g, rel, n, seat, by, score_cols, rank_cols)
+    elif which == "comeback":
+        g, deficit, traced = _comebacks(g, meta, folder, rel)
     elif which == "tie":
         g = g[g["winner"] == 0]
     shown = g.head(limit)
     rows = [{"game": int(r["game"]), "seed": str(r["seed"]), "winner": int(r["winner"]),
              "turns": int(r["turns"]), "end": str(r["end_reason"]),
              "strategies": [str(r[seat_column("strategy", s + 1)]) for s in range(n)],
-             "scores": [float(r[c]) for c in score_cols]} for _, r in shown.iterrows()]
+             "scores": [float(r[c]) for c in score_cols],
+             **({"deficit": float(deficit[int(r["game"])])} if deficit is not None else {})}
+            for _, r in shown.iterrows()]
     return {"path": rel, "filter": which, "filters": FILTERS, "matching": int(len(g)),
-            "games": rows}
+            "games": rows, "traced": traced,
+            "progress_unit": _progress_unit(meta) if which == "comeback" else None}
+
+
+def _lost_by(g, rel: str, n: int, seat, by, score_cols, rank_cols):
+    """The games seat ``seat`` lost (it has not rank 1, a seat has) by at most ``by``
+    points of the game's score: the best winner's score minus the seat's."""
+    from simkit.numeric import real, whole
+
+    s = whole(str(seat if seat not in (None, "") else ""), "seat", 1)
+    if s > n:
+        raise SimkitError(f"seat must be a seat of {rel}: 1 to {n}, not {s}")
+    margin = real(str(by if by not in (None, "") else ""), "by", 0)
+    ranks = g[rank_cols].to_numpy()
+    scores = g[score_cols].to_numpy(dtype=float)
+    won = ranks == 1
+    best = np.where(won, scores, -np.inf).max(axis=1)
+    lost = ~won[:, s - 1] & won.any(axis=1)
+    return g[lost & (best - scores[:, s - 1] <= margin)]
+
+
+def _comebacks(g, meta: dict, folder: Path, rel: str):
+    """The games whose winner trailed after some turn, among the traced ones; (games,
+    game -> the winner's largest deficit, games traced)."""
+    from simkit.reports.feel import winner_trailed
+
+    trace = folder / "trace.parquet"
+    if not trace.is_file():
+        raise SimkitError(f"{rel} traced no game turn by turn, and a comeback is read from "
+                          "every seat's progress after each turn: play it with "
+                          "--trace-turns N (the form's Trace turns), then filter")
+    t = winner_trailed(g, meta, trace)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pyarrow.parquet as pq
+
+        traced = int(len(np.unique(pq.read_table(trace, columns=["game"])["game"])))
+    back = t[t["trailed"]]
+    deficit = dict(zip(back["game"].astype(int), back["deficit"].astype(float), strict=True))
+    return g[g["game"].isin(back["game"])], deficit, traced
+
+
+def _progress_unit(meta: dict) -> str:
+    from simkit import registry
+
+    try:
+        return str(getattr(registry.get_game(meta["game"]), "progress_unit", "") or "")
+    except SimkitError:
+        return ""
 
 
 _SEEN = re.compile(r"\[([^\[\]]*?)\bseen by ((?:P\d+(?:, | and )?)+)\]")

@@ -59,13 +59,13 @@ class Workbench:
     def game_data(self, request):
         game = request.path_params["game"]
         name = request.query_params.get("changeset")
-        changes = api.read_changeset(self.runs, name)["changes"] if name else {}
-        return api.game_data(game, changes)
+        cs = api.read_changeset(self.runs, name) if name else {}
+        return api.game_data(game, cs.get("changes", {}), cs.get("lists", {}))
 
     def check(self, request, doc):
         game = request.path_params["game"]
         changes = api.check_changes(doc)
-        params, errors = api.effective(game, changes)
+        params, errors = api.effective(game, changes, api.check_lists(doc))
         values = {k: api._scalar(params[k].value) for k in changes if k in params
                   and k not in errors}
         return {"errors": errors, "values": values, "ok": not errors,
@@ -88,11 +88,11 @@ class Workbench:
         return api.read_changeset(self.runs, request.path_params["name"])
 
     def save_changeset(self, request, doc):
-        changes = api.check_changes(doc)
+        changes, lists = api.check_changes(doc), api.check_lists(doc)
         if "csv" in doc:
             changes = api.changes_from_csv(str(doc["csv"]))
         return api.save_changeset(self.runs, request.path_params["name"],
-                                  str(doc.get("game", "")), changes)
+                                  str(doc.get("game", "")), changes, lists)
 
     def changeset_csv(self, request):
         name = request.path_params["name"]
@@ -101,24 +101,40 @@ class Workbench:
                                           f'attachment; filename="{name}.csv"'})
 
     # -- commands and jobs
-    def _command(self, doc):
+    def _changeset(self, doc) -> tuple[dict, dict, list[str]]:
+        """The form's change set: its ``--set`` values, its card lists (as ``--cards``
+        reads them) and its card files as the command line names them."""
         name = doc.get("changeset") or None
-        changes = api.read_changeset(self.runs, name)["changes"] if name else {}
-        if name and api.read_changeset(self.runs, name)["game"] != doc.get("game"):
+        if not name:
+            return {}, {}, []
+        cs = api.read_changeset(self.runs, name)
+        if cs["game"] != doc.get("game"):
             raise FormError("changeset", f"change set {name!r} is of another game")
-        return build(doc, self.runs, self.runs_shown, changes)
+        lists, errors = api.parse_lists(cs["game"], cs["lists"])
+        if errors:
+            raise FormError("changeset", next(iter(errors.values())))
+        shown = self.runs_shown.rstrip("/")
+        return cs["changes"], lists, [f"{shown}/changesets/{name}/{key}.csv" for key in lists]
+
+    def _command(self, doc):
+        changes, lists, cards = self._changeset(doc)
+        return build(doc, self.runs, self.runs_shown, changes, lists, cards)
 
     def command(self, request, doc):
         cmd = self._command(doc)
         from simkit.serve.jobs import Jobs as _J
 
         _J.reserved.discard(cmd.out.name)  # only shown, not started
-        return {"argv": cmd.argv, "command": cmd.text, "out": cmd.out.name}
+        return {"argv": cmd.argv, "command": cmd.text, "out": cmd.out.name, "runs": cmd.runs,
+                "total": cmd.total, "training": cmd.training}
 
     def start_job(self, request, doc):
-        cmd = self._command(doc)
+        # with --train, what the training costs is kept with the job (the command trains
+        # quietly before its first game; the page says so while it prepares)
+        cmd = self._command({**doc, "estimate": True})
         return self.jobs.add(cmd, {"game": doc.get("game"), "kind": doc.get("kind", "run"),
-                                   "changeset": doc.get("changeset") or None})
+                                   "changeset": doc.get("changeset") or None,
+                                   "training": cmd.training})
 
     def list_jobs(self, request):
         return {"jobs": self.jobs.all(), "limit": self.jobs.limit}
@@ -147,7 +163,8 @@ class Workbench:
 
     def games_of(self, request):
         q = request.query_params
-        return api.game_list(self.runs, q.get("path", ""), q.get("filter", "all"))
+        return api.game_list(self.runs, q.get("path", ""), q.get("filter", "all"),
+                             seat=q.get("seat"), by=q.get("by"))
 
     def replay(self, request):
         q = request.query_params
@@ -156,14 +173,8 @@ class Workbench:
 
     # -- live games (simkit.serve.table) and advice
     def new_table(self, request, doc):
-        name = doc.get("changeset") or None
-        changes = {}
-        if name:
-            cs = api.read_changeset(self.runs, name)
-            if cs["game"] != doc.get("game"):
-                raise FormError("changeset", f"change set {name!r} is of another game")
-            changes = cs["changes"]
-        table = self.tables.new(doc, changes)
+        changes, lists, _ = self._changeset(doc)
+        table = self.tables.new(doc, {**lists, **changes})
         with table.lock:
             return table.view(table.humans[0])
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from simkit import folders
 from simkit.errors import SimkitError
 
-KINDS = ("run", "whatif", "sweep")
-RESUMABLE = ("run", "whatif", "sweep")
+KINDS = ("run", "whatif", "sweep", "sensitivity", "balance", "ladder")
+RESUMABLE = KINDS
 """Commands that take ``--resume``."""
 
 CHANGESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -65,6 +65,8 @@ class Command:
     argv: list[str]
     out: Path
     runs: int = 1  # the runs it plays (a what-if two, a sweep one a point), for progress
+    total: int = 0  # the games of all its runs (a balancing search: at most), for progress
+    training: dict | None = None  # --train: what the training costs before play
 
     @property
     def text(self) -> str:
@@ -76,13 +78,21 @@ def _field(form: dict, name: str, default=None):
     return default if v in (None, "") else v
 
 
-def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> Command:
+def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str],
+          lists: dict | None = None, cards=()) -> Command:
     """The command line of the page's form, each field checked by the function the command
     line checks it with (a FormError naming the field otherwise). ``changes``: the change
-    set's ``--set`` values; ``runs_shown``: the runs folder as the designer gave it."""
+    set's ``--set`` values; ``lists``: its card lists replaced whole (``{list: rows}``, as
+    ``cards.read_card_files`` reads them) from the files ``cards`` (``--cards``);
+    ``runs_shown``: the runs folder as the designer gave it.
+
+    ``kind`` is the command: run, whatif, sweep, sensitivity, balance or ladder. A learned
+    seat on changed data is the command line's choice too: ``model`` ``refuse`` (the
+    default), ``ok`` (``--model-mismatch ok``) or ``train`` (``--train`` with the budget of
+    the ``train`` field)."""
     from simkit import registry
     from simkit.numeric import whole
-    from simkit.runner import RunSpec, check_seed
+    from simkit.runner import check_seed
 
     kind = _field(form, "kind", "run")
     if kind not in KINDS:
@@ -100,7 +110,7 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
     except SimkitError as exc:
         raise FormError("players", str(exc)) from None
     numbers = {}
-    for name, option, default, check in (("games", "--games", 10_000, _games),
+    for name, option, default, check in (("games", "--games", DEFAULT_GAMES[kind], _games),
                                          ("seed", "--seed", 0, check_seed)):
         try:
             numbers[name] = check(whole(str(_field(form, name, default)), option))
@@ -110,48 +120,234 @@ def build(form: dict, runs: Path, runs_shown: str, changes: dict[str, str]) -> C
     if precision is not None:
         from simkit.numeric import real
 
+        if kind not in ("run", "whatif", "sweep"):
+            raise FormError("precision", f"--precision is for a run, a what-if or a sweep; "
+                                         f"a {kind} plays a number of games")
         try:  # as the command line's --precision reads it (cli.precision_option)
             real(str(precision), "--precision", 0, 50, lo_open=True, hi_open=True)
         except SimkitError as exc:
             raise FormError("precision", str(exc)) from None
-    strategies = _field(form, "strategies", "random")
+    trace = _field(form, "trace")
+    if trace is not None and str(trace).strip() != "0":
+        from simkit.runner import check_trace
+
+        trace = str(trace).strip()
+        if kind not in ("run", "whatif", "sweep", "ladder"):
+            raise FormError("trace", f"--trace-turns is for a run, a what-if, a sweep or a "
+                                     f"ladder, not a {kind}")
+        try:  # as the command checks it: the game needs a progress kernel
+            check_trace(spec, trace, numbers["games"])
+        except SimkitError as exc:
+            raise FormError("trace", str(exc)) from None
+    else:
+        trace = None
+    mismatch, train = _model_choice(form)
+    field_of_strategies = "levels" if kind == "ladder" else "strategies"
+    strategies = _field(form, field_of_strategies, "random")
     if isinstance(strategies, list):
         strategies = ",".join(str(s).strip() for s in strategies)
     strategies = str(strategies)
-    try:
-        registry.resolve_strategies(game, strategies.split(","), players)
-    except SimkitError as exc:
-        raise FormError("strategies", str(exc)) from None
-    if kind == "whatif" and not changes:
+    if kind != "ladder":
+        try:
+            registry.resolve_strategies(game, strategies.split(","), players)
+        except SimkitError as exc:
+            raise FormError("strategies", str(exc)) from None
+    if kind == "whatif" and not (changes or lists):
         raise FormError("changeset", "a what-if needs a change set with at least one change "
                                      "to compare the game as it is against")
     sets = [f"{k}={v}" for k, v in changes.items()]
-    try:
-        RunSpec.make(game, players, numbers["games"], numbers["seed"], strategies,
-                     _overrides(sets), True)
-    except SimkitError as exc:
-        raise FormError("changeset" if sets else "form", str(exc)) from None
-    varies, n_runs = [], 2 if kind == "whatif" else 1
-    if kind == "sweep":
-        varies = [v.strip() for v in str(_field(form, "vary", "")).split(";") if v.strip()]
-        try:  # the sweep the command would play, every point checked (explore.make_sweep)
-            from simkit.explore import make_sweep
+    over = {**(lists or {}), **_overrides(sets)}  # the lists first, as apply_overrides does
+    if train:
+        from simkit.tune import require_learned
 
-            n_runs = len(make_sweep(game, players, varies, numbers["games"], numbers["seed"],
-                                    strategies, _overrides(sets)).points)
+        try:
+            require_learned(game, registry.resolve_strategies(
+                game, strategies.split(","), players) if kind != "ladder" else
+                [s.strip() for s in strategies.split(",")], train)
         except SimkitError as exc:
-            raise FormError("vary", str(exc)) from None
+            raise FormError("train", str(exc)) from None
+    if kind != "ladder":
+        from simkit.tune import learned_run
+
+        try:  # the run as the command checks it: a learned seat on changed data included
+            learned_run(game, players, numbers["games"], numbers["seed"], strategies,
+                        over, True, (), mismatch=mismatch, train=train,
+                        train_seed=numbers["seed"])
+        except SimkitError as exc:
+            raise FormError("changeset" if over else "form", str(exc)) from None
+    extra, n_runs, total, settings = PLANS[kind](form, game, players, numbers, strategies,
+                                                 over, mismatch, train)
     name = _folder_name(kind, game, players, numbers["seed"], _field(form, "changeset"))
     out = _free(runs, name)
-    argv = [kind, game, *[a for v in varies for a in ("--vary", v)], "--players", str(players),
-            "--games", str(numbers["games"]), "--seed", str(numbers["seed"]), "--strategies",
-            strategies]
+    argv = [kind, game, *extra, "--players", str(players),
+            "--games", str(numbers["games"]), "--seed", str(numbers["seed"]),
+            "--strategies", strategies]
+    for path in cards:
+        argv += ["--cards", path]
     for s in sets:
         argv += ["--set", s]
     if precision is not None:
         argv += ["--precision", str(precision).strip()]
+    if trace is not None:
+        argv += ["--trace-turns", trace]
+    if mismatch:
+        argv += ["--model-mismatch", "ok"]
+    if train:
+        argv += ["--train", train]
     argv += ["--out", f"{runs_shown.rstrip('/')}/{out.name}", "--quiet"]
-    return Command(argv, out, n_runs)
+    cmd = Command(argv, out, n_runs, total)
+    if train and form.get("estimate"):
+        cmd.training = training_cost(kind, game, players, strategies, settings, train,
+                                     numbers["seed"], n_runs, over)
+    return cmd
+
+
+def training_cost(kind, game, players, strategies, settings, train, seed, n_runs,
+                  base: dict) -> dict:
+    """What ``--train`` costs before play, as the command estimates it
+    (``tune.training_estimate``: the self-play of one model measured now, times the models
+    still to train; a model trained before costs nothing). A balancing search trains a
+    model for each setting it tries: at most one a run."""
+    import os
+
+    from simkit import tune
+
+    workers = os.cpu_count() or 1
+    names = strategies.split(",")
+    if kind == "ladder":  # the levels: the learned ones, each fine-tuned once
+        names = tune.learned_slots(game, names)[:1]
+    todo, seconds = tune.training_estimate(game, players, settings or [base], names, (),
+                                           train, seed, workers)
+    if settings is None and todo:
+        todo, seconds = n_runs, seconds * n_runs
+    from simkit.ladder import say_duration
+
+    text = (f"--train {train}: {todo} model{'s' * (todo != 1)} to fine-tune first, about "
+            f"{say_duration(seconds)} before play" + (" (at most)" if settings is None else "")
+            if todo else f"--train {train}: trained before, nothing to train")
+    return {"models": todo, "seconds": round(seconds, 1), "text": text}
+
+
+def _settings(over: dict, points) -> list[dict]:
+    """The data of each point of a sweep or a sensitivity run (for ``--train``)."""
+    return [{**over, **dict(pt.changes)} for pt in points]
+
+
+DEFAULT_GAMES = {"run": 10_000, "whatif": 10_000, "sweep": 10_000, "sensitivity": 20_000,
+                 "balance": 4_000, "ladder": 200}
+"""The number of games when the form gives none: the command's own default (a what-if,
+a sweep and a run take the form's 10,000)."""
+
+
+def _model_choice(form: dict) -> tuple[bool, str]:
+    """(``--model-mismatch ok``, ``--train`` budget) of the form's ``model`` field."""
+    choice = _field(form, "model", "refuse")
+    if choice not in ("refuse", "ok", "train"):
+        raise FormError("model", f"model must be one of refuse, ok, train, not {choice!r}")
+    if choice != "train":
+        return choice == "ok", ""
+    from simkit.tune import parse_budget
+
+    train = str(_field(form, "train", "")).strip()
+    try:
+        parse_budget(train)
+    except SimkitError as exc:
+        raise FormError("train", str(exc)) from None
+    return False, train
+
+
+def _varies(form: dict, field: str = "vary") -> list[str]:
+    return [v.strip() for v in str(_field(form, field, "")).split(";") if v.strip()]
+
+
+def _plan_run(form, game, players, numbers, strategies, over, mismatch, train):
+    runs = 2 if form.get("kind") == "whatif" else 1
+    return [], runs, runs * numbers["games"], [{}, over] if runs == 2 else [over]
+
+
+def _plan_sweep(form, game, players, numbers, strategies, over, mismatch, train):
+    from simkit.explore import make_sweep
+
+    varies = _varies(form)
+    try:  # the sweep the command would play, every point checked (explore.make_sweep)
+        points = make_sweep(game, players, varies, numbers["games"], numbers["seed"],
+                            strategies, over, model_mismatch=mismatch,
+                            train=train).points
+    except SimkitError as exc:
+        raise FormError("vary", str(exc)) from None
+    n = len(points)
+    return [a for v in varies for a in ("--vary", v)], n, n * numbers["games"], \
+        _settings(over, points)
+
+
+def _plan_sensitivity(form, game, players, numbers, strategies, over, mismatch, train):
+    from simkit.explore import check_measure, make_sensitivity
+
+    keys = [k.strip() for k in str(_field(form, "keys", "")).split(",") if k.strip()]
+    measure = str(_field(form, "measure", "seat-spread")).strip()
+    try:
+        check_measure(game, measure)
+    except SimkitError as exc:
+        raise FormError("measure", str(exc)) from None
+    try:  # every point checked as `simkit sensitivity` checks it
+        spec = make_sensitivity(game, players, numbers["games"], numbers["seed"], strategies,
+                                over, True, (), keys or None, None, measure,
+                                model_mismatch=mismatch, train=train)
+    except SimkitError as exc:
+        raise FormError("keys", str(exc)) from None
+    extra = (["--keys", ",".join(keys)] if keys else []) + ["--measure", measure]
+    return extra, len(spec.points), len(spec.points) * numbers["games"], \
+        _settings(over, spec.points)
+
+
+def _plan_balance(form, game, players, numbers, strategies, over, mismatch, train):
+    from simkit.balance import make_balance
+    from simkit.numeric import whole
+
+    varies = _varies(form)
+    objectives = _varies(form, "objective") or ["first-player-advantage"]
+    counts = {}
+    for name, option, default in (("trials", "--trials", 40),
+                                  ("confirm_games", "--confirm-games", 20_000)):
+        try:
+            counts[name] = whole(str(_field(form, name, default)), option)
+        except SimkitError as exc:
+            raise FormError(name, str(exc)) from None
+    try:  # the search as `simkit balance` checks it: each key's corners against the game
+        spec = make_balance(game, players, varies, objectives, counts["trials"],
+                            numbers["games"], 3, counts["confirm_games"], 0.01,
+                            numbers["seed"], strategies, over, True, (),
+                            mismatch, train)
+    except SimkitError as exc:
+        field = "objective" if "objective" in str(exc) else \
+            "trials" if "--trials" in str(exc) else \
+            "confirm_games" if "--confirm-games" in str(exc) else "vary"
+        raise FormError(field, str(exc)) from None
+    extra = [a for v in varies for a in ("--vary", v)]
+    extra += [a for o in objectives for a in ("--objective", o)]
+    extra += ["--trials", str(spec.trials), "--confirm-games", str(spec.confirm_games)]
+    # the trials, then at most today's data, each best setting and the smallest change
+    runs = spec.trials + spec.confirm + 2
+    return extra, runs, spec.trials * spec.games + (spec.confirm + 2) * spec.confirm_games, \
+        None  # a model a setting tried: not known before the search
+
+
+def _plan_ladder(form, game, players, numbers, strategies, over, mismatch, train):
+    from simkit.ladder import LadderSpec
+
+    try:  # every run of the ladder checked as `simkit ladder` checks it
+        spec = LadderSpec.make(game, players, strategies, numbers["games"], None,
+                               numbers["seed"], over, (), 0, mismatch, train)
+    except SimkitError as exc:
+        raise FormError("levels", str(exc)) from None
+    schedule = spec.schedule()
+    return [], len(schedule), sum(m.games for m in schedule), [over]
+
+
+PLANS = {"run": _plan_run, "whatif": _plan_run, "sweep": _plan_sweep,
+         "sensitivity": _plan_sensitivity, "balance": _plan_balance, "ladder": _plan_ladder}
+"""Each command's own options from the form (checked by the function the command checks
+them with), its number of runs and its games in all (for the job's progress)."""
 
 
 def _games(n: int) -> int:
@@ -173,9 +369,9 @@ def _overrides(sets: list[str]) -> dict:
 def _folder_name(kind: str, game: str, players: int, seed: int, changeset) -> str:
     """The command line's default folder name, with the change set's name in it."""
     tag = f"-{changeset}" if changeset else ""
-    if kind in ("whatif", "sweep"):
-        return f"{kind}-{game}-{players}p{tag}-s{seed}" if kind == "sweep" else \
-            f"whatif-{game}{tag}-s{seed}"
+    if kind != "run":
+        return f"whatif-{game}{tag}-s{seed}" if kind == "whatif" else \
+            f"{kind}-{game}-{players}p{tag}-s{seed}"
     return f"{game}-{players}p{tag}-s{seed}"
 
 
@@ -267,7 +463,7 @@ class Jobs:
         job = {"id": job_id, "argv": command.argv, "command": command.text,
                "out": command.out.name, "status": "queued", "created": time.time(),
                "started": None, "ended": None, "resume": False, "message": "",
-               "runs": command.runs, **meta}
+               "runs": command.runs, "total": command.total, **meta}
         with self.lock:
             self._save(job)
         self.poke()
@@ -382,6 +578,20 @@ class Jobs:
             self.procs.clear()
 
 
+def resume_options(job: dict, runs: Path) -> list[str]:
+    """What a resumed job adds to its command: ``--resume``, except for a balancing search
+    stopped before its first trial ended, which kept nothing to resume (`simkit balance
+    --resume` refuses its folder): it plays again from the start in its own folder
+    (``--overwrite``)."""
+    if not job.get("resume"):
+        return []
+    out = runs / job["out"]
+    if job["argv"][0] == "balance" and out.is_dir() and \
+            not (out / "trials.partial.json").is_file():
+        return ["--overwrite"]
+    return ["--resume"]
+
+
 def _last_line(path: Path) -> str:
     try:
         lines = [ln for ln in path.read_text("utf-8", errors="replace").splitlines()
@@ -397,13 +607,14 @@ def summary(job: dict) -> dict:
     argv = job["argv"]
     per_run = int(argv[argv.index("--games") + 1]) if "--games" in argv else 0
     n_runs = job.get("runs") or (2 if argv[0] == "whatif" else 1)
-    total = per_run * n_runs
+    total = job.get("total") or per_run * n_runs
     runs = (job.get("progress") or {}).get("runs") or []
     if not runs:
         return {"total": total, "done": 0}
     last = runs[-1]
     # a run played in steps (--precision) starts again at each step: its latest counts
-    latest = {r["folder"]: r["done"] for r in runs}
+    # (a run kept in memory, a balancing trial, has no folder: each counts apart)
+    latest = {r["folder"] or i: r["done"] for i, r in enumerate(runs)}
     done = min(total, sum(latest.values())) if total else last["done"]
     out = {"total": total, "done": done, "estimate": last.get("estimate"),
            "run_label": "/".join(Path(last["folder"]).parts[-2:]) if n_runs > 2 else

@@ -52,6 +52,8 @@ class Progress:
             self.tallies[len(self.runs)] = Tally(p.run.players, spec.teams(p.run.players),
                                                  p.slots, p.run.strategies, spec.end_reasons,
                                                  p.item_columns)
+            if self.runs:  # only the current run's estimate is charted: keep the file small
+                self.runs[-1]["history"] = []
             self.runs.append({"folder": str(out) if out is not None else None,
                               "total": p.run.games, "first": done, "done": done,
                               "started": now, "history": []})
@@ -98,8 +100,9 @@ def main(folder: str) -> None:
     except OSError:
         pass
     from simkit import cli, runner
+    from simkit.serve.jobs import resume_options
 
-    argv = list(job["argv"]) + (["--resume"] if job.get("resume") else [])
+    argv = list(job["argv"]) + resume_options(job, Path(folder).parents[2])
     sys.argv = ["simkit", *argv]
     with runner.watching(Progress(Path(folder) / "progress.json")):
         cli.entry()

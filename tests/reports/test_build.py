@@ -105,7 +105,7 @@ def test_whatif_of_identical_runs_is_zero(pig_runs, tmp_path):
     md = (out / "summary.md").read_text(encoding="utf-8")
     diffs = md.split("## Differences")[1].split("![")[0]
     rows = [r for r in diffs.splitlines() if r.startswith("| win rate")]
-    assert rows and all("| +0.00 pp | [+0.00 pp, +0.00 pp] | 1.0000 |" in r for r in rows)
+    assert rows and all("| +0.00 pp | [+0.00 pp, +0.00 pp] | 1.000 |" in r for r in rows)
 
 
 def test_not_a_run_folder(tmp_path):

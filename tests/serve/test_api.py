@@ -217,7 +217,8 @@ def test_the_form_shows_the_command_line(client):
     ("games", "1e3", "--games"), ("games", "0", "number of games"), ("seed", "-1", "seed must be"),
     ("seed", str(2**64), "2**64 - 1"), ("precision", "0", "--precision"),
     ("precision", "nan", "--precision"),
-    ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "ladder", "kind must be"),
+    ("strategies", "hold-at,nobody", "unknown strategy"), ("kind", "tournament", "kind must be"),
+    ("trace", "x", "--trace-turns"), ("trace", "101", "more games than the run has"),
 ])
 def test_a_bad_field_is_named_beside_it(client, field, value, says):
     form = {"kind": "run", "game": "pig", "players": "2", "strategies": "hold-at",
@@ -288,7 +289,7 @@ def test_games_are_listed_by_filter(client):
     assert doc["matching"] > 0 and all(g["winner"] != 1 for g in doc["games"])
     every = client.get("/api/games-of", params={"path": "pig-2p-s3"}).json()
     assert every["matching"] == 400
-    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "comeback"})
+    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "comebacks"})
     assert res.status_code == 400 and "valid choices" in res.json()["error"]
 
 
@@ -449,3 +450,336 @@ def test_a_sweep_is_built_as_the_command_would_play_it(client):
     res = client.post("/api/command", json={**form, "vary": "target=0..5"})
     assert res.status_code == 400 and res.json()["field"] == "vary"
     assert res.json()["error"] == "target=0 is outside its bounds 1..1000 (today 30)"
+
+
+# ------------------------------------------------------------------ one figure data
+
+def _drawn_points(fig):
+    """What a what-if figure draws: each panel's labels (top to bottom) and points."""
+    fig.canvas.draw()
+    out = []
+    for ax in fig.axes:
+        label = {round(y): t.get_text() for y, t in zip(ax.get_yticks(),
+                                                        ax.get_yticklabels(), strict=True)}
+        xy = sorted(ax.collections[0].get_offsets().tolist(), key=lambda p: -p[1])
+        out.append([(label[round(y)], float(x)) for x, y in xy])  # top row first
+    return out
+
+
+def test_the_page_and_the_report_draw_the_same_figures(client, runs):
+    import math
+
+    from simkit.reports import analysis as A
+    from simkit.reports import figures as F
+    from simkit.reports.build import load_run
+
+    page = client.get("/api/result", params={"path": "whatif-pig-s3"}).json()
+    fig = page["figures"]["differences"]
+    # the report's figure, from the table its report builds it from (build_whatif_report)
+    b, c = load_run(runs / "whatif-pig-s3/base"), load_run(runs / "whatif-pig-s3/changed")
+    table = A.compare_runs(b.games, c.games, b.meta, c.meta, b.items_path, c.items_path,
+                           b.trace_path, c.trace_path)
+    drawn = _drawn_points(F.whatif_figure(table))
+    sent = [[(r["label"], r["value"]) for r in p["rows"]] for p in fig["panels"]]
+    assert len(drawn) == len(sent) >= 2
+    for d, s in zip(drawn, sent, strict=True):
+        assert [lab for lab, _ in d] == [lab for lab, _ in s]
+        assert all(v is None and math.isnan(x) or x == pytest.approx(v)
+                   for (_, x), (_, v) in zip(d, s, strict=True))
+    rate = next(r for r in fig["panels"][0]["rows"] if r["measure"] == "win rate")
+    want = table[(table["measure"] == "win rate") & (table["group"] == rate["group"])].iloc[0]
+    assert rate["value"] == pytest.approx(100 * want["difference"])  # in points
+    assert rate["low"] == pytest.approx(100 * want["ci_low"])
+    # a run: the outcome-by-seat bars are the page's seat rows
+    page = client.get("/api/result", params={"path": "pig-2p-s3"}).json()
+    [panel] = page["figures"]["seats"]["panels"]
+    r = load_run(runs / "pig-2p-s3")
+    bars = F.seat_outcomes_figure(A.seat_outcomes(r.games, r.meta)).axes[0].patches
+    widths = sorted(round(b.get_width(), 9) for b in bars)
+    sent = sorted(round(row[k], 9) for row in panel["rows"] for k in ("win", "tie", "loss"))
+    assert widths == sent and panel["games"] == 400
+    assert [row["label"] for row in panel["rows"]] == [s["name"] for s in page["seats"]]
+    endings = F.endings_figure(A.endings(r.games, r.meta))
+    for ax, panel in zip(endings.axes, page["figures"]["endings"]["panels"], strict=True):
+        drawn = sorted((round(b.get_y() + b.get_height() / 2), round(b.get_width(), 9))
+                       for b in ax.patches)
+        n = len(panel["rows"])
+        assert drawn == sorted((n - 1 - i, round(row["value"], 9))
+                               for i, row in enumerate(panel["rows"]))
+        assert [t.get_text() for t in ax.get_yticklabels()] == \
+            [row["label"] for row in panel["rows"]]
+
+
+# ------------------------------------------------------------------ sensitivity, balance, ladders
+
+def _parses(argv):
+    """``simkit ARGV`` read by the command line's own parser (nothing played)."""
+    import click
+
+    from simkit.cli import main
+
+    with click.Context(main) as ctx:
+        cmd = main.get_command(ctx, argv[0])
+        return cmd.make_context(argv[0], list(argv[1:])).params
+
+
+@pytest.mark.parametrize("form,argv,n_runs,total", [
+    ({"kind": "sensitivity", "keys": "target", "measure": "first-player-advantage"},
+     ["sensitivity", "pig", "--keys", "target", "--measure", "first-player-advantage"], 3,
+     3 * 500),
+    ({"kind": "balance", "vary": "target=20..40", "objective": "seat-spread", "trials": "6",
+      "confirm_games": "300"},
+     ["balance", "pig", "--vary", "target=20..40", "--objective", "seat-spread", "--trials",
+      "6", "--confirm-games", "300"], 6 + 3 + 2, 6 * 500 + 5 * 300),
+    ({"kind": "ladder", "levels": "random,hold-at"}, ["ladder", "pig"], 2 + 2,
+     2 * 250 + 2 * 500),  # two seatings of 250 games, then each level against itself
+])
+def test_sensitivity_balance_and_ladders_are_built_as_their_commands(client, form, argv,
+                                                                      n_runs, total):
+    doc = {"game": "pig", "players": "2", "strategies": "hold-at", "games": "500", **form}
+    res = client.post("/api/command", json=doc).json()
+    assert res["argv"][:len(argv)] == argv, res["command"]
+    assert (res["runs"], res["total"]) == (n_runs, total)
+    assert res["out"] == f"{form['kind']}-pig-2p-s0"
+    params = _parses(res["argv"])  # the command line takes it as it is
+    assert params["n_games"] == 500 and params["out"].name == res["out"]
+    if form["kind"] == "ladder":
+        assert params["strategies"] == "random,hold-at"
+
+
+@pytest.mark.parametrize("form,field,says", [
+    ({"kind": "sensitivity", "keys": "nothing"}, "keys", "nothing"),
+    ({"kind": "sensitivity", "measure": "fun"}, "measure", "valid choices"),
+    ({"kind": "balance"}, "vary", "--vary"),
+    ({"kind": "balance", "vary": "target", "objective": "fun"}, "objective", "fun"),
+    ({"kind": "balance", "vary": "target", "trials": "1"}, "trials", "--trials"),
+    ({"kind": "ladder", "levels": "random"}, "levels", "two different strategies"),
+    ({"kind": "ladder", "levels": "random,nobody"}, "levels", "unknown strategy"),
+    ({"kind": "ladder", "levels": "random,hold-at", "precision": "1"}, "precision", "a ladder"),
+])
+def test_bad_sensitivity_balance_and_ladder_fields_are_named(client, form, field, says):
+    doc = {"game": "pig", "players": "2", "strategies": "hold-at", "games": "100", **form}
+    res = client.post("/api/command", json=doc)
+    assert res.status_code == 400, res.text
+    assert res.json()["field"] == field and says in res.json()["error"]
+
+
+# ------------------------------------------------------------------ learned seats on changed data
+
+AVALON = {"kind": "whatif", "game": "avalon", "players": "2", "strategies": "learned",
+          "games": "100", "changeset": "long-hand"}
+
+
+def test_a_learned_seat_on_changed_data_offers_the_command_lines_ways_out(client):
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    res = client.post("/api/command", json=AVALON)
+    assert res.status_code == 400 and res.json()["field"] == "changeset"
+    assert "--train" in res.json()["error"] and "--model-mismatch ok" in res.json()["error"]
+    ok = client.post("/api/command", json={**AVALON, "model": "ok"}).json()
+    assert ok["argv"][-5:-3] == ["--model-mismatch", "ok"]
+    assert _parses(ok["argv"])["model_mismatch"] == "ok"
+    train = client.post("/api/command", json={**AVALON, "model": "train", "train": "50g"}).json()
+    assert train["argv"][-5:-3] == ["--train", "50g"] and train["training"] is None
+    assert _parses(train["argv"])["train_budget"] == "50g"
+
+
+@pytest.mark.parametrize("form,says", [
+    ({"model": "train", "train": "5"}, "a budget of self-play games"),
+    ({"model": "train", "train": "50g", "strategies": "random"}, "no seat here plays learned"),
+    ({"model": "maybe"}, "refuse, ok, train"),
+])
+def test_bad_training_choices_are_named(client, form, says):
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    res = client.post("/api/command", json={**AVALON, **form})
+    assert res.status_code == 400 and says in res.json()["error"]
+    assert res.json()["field"] == ("model" if form["model"] == "maybe" else "train")
+
+
+def test_the_form_shows_what_training_costs_before_play(client):
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    from simkit.ladder import say_duration
+
+    # a time budget costs its time (a games budget is measured by playing a few games);
+    # a what-if fine-tunes a model for each side's data
+    res = client.post("/api/command", json={**AVALON, "model": "train", "train": "10m",
+                                            "estimate": True}).json()
+    assert res["training"]["models"] == 2 and res["training"]["seconds"] == 1200
+    assert f"about {say_duration(1200)} before play" in res["training"]["text"]
+    run = client.post("/api/command", json={**AVALON, "kind": "run", "model": "train",
+                                            "train": "10m", "estimate": True}).json()
+    assert run["training"]["models"] == 1 and "--train 10m" in run["command"]
+
+
+# ------------------------------------------------------------------ the replay filter
+
+@pytest.fixture(scope="module")
+def traced(runs):
+    """A Pig run traced turn by turn (--trace-turns all): comebacks are read from it."""
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    res = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "300", "--seed",
+                                    "4", "--strategies", "hold-at,random", "--trace-turns",
+                                    "all", "--out", str(runs / "pig-traced"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    return "pig-traced"
+
+
+def test_comebacks_are_the_games_whose_winner_trailed(client, runs, traced):
+    import pandas as pd
+
+    doc = client.get("/api/games-of", params={"path": traced, "filter": "comeback"}).json()
+    assert doc["traced"] == 300 and 0 < doc["matching"] < 300
+    assert doc["progress_unit"] == "points"
+    # by hand from the trace: the winner's progress below another seat's after some turn
+    trace = pd.read_parquet(runs / traced / "trace.parquet")
+    games = pd.read_parquet(runs / traced / "games.parquet").set_index("game")
+    want = set()
+    for game, t in trace.groupby("game"):
+        w = int(games.loc[game, "winner"])
+        if w > 0:
+            mine, other = t[f"progress_s{w}"], t[f"progress_s{3 - w}"]
+            if ((t["turn"] >= 1) & (other > mine)).any():
+                want.add(int(game))
+    listed = client.get("/api/games-of", params={"path": traced, "filter": "comeback"}).json()
+    assert doc["matching"] == len(want)
+    assert {g["game"] for g in listed["games"]} <= want
+    assert all(g["deficit"] > 0 for g in listed["games"])
+    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "comeback"})
+    assert res.status_code == 400 and "--trace-turns" in res.json()["error"]
+
+
+def test_games_a_seat_lost_by_n_points_or_fewer(client, runs):
+    import pandas as pd
+
+    g = pd.read_parquet(runs / "pig-2p-s3" / "games.parquet")
+    for by in (0, 5, 30):
+        doc = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "lost-by",
+                                                  "seat": "2", "by": str(by)}).json()
+        want = g[(g["rank_s1"] == 1) & (g["rank_s2"] != 1)
+                 & (g["score_s1"] - g["score_s2"] <= by)]
+        assert doc["matching"] == len(want), by
+        assert all(r["winner"] == 1 and r["scores"][0] - r["scores"][1] <= by
+                   for r in doc["games"])
+    timeouts = client.get("/api/games-of", params={"path": "pig-2p-s3",
+                                                   "filter": "timeout"}).json()
+    assert timeouts["matching"] == int((g["end_reason"] == "timeout").sum())
+
+
+@pytest.mark.parametrize("params,says", [({"seat": "3", "by": "1"}, "1 to 2"),
+                                         ({"seat": "x", "by": "1"}, "seat"),
+                                         ({"seat": "1", "by": "-1"}, "by"),
+                                         ({"seat": "1"}, "by")])
+def test_a_bad_lost_by_is_one_line(client, params, says):
+    res = client.get("/api/games-of", params={"path": "pig-2p-s3", "filter": "lost-by",
+                                              **params})
+    assert res.status_code == 400 and says in res.json()["error"], res.text
+
+
+def test_a_trace_is_the_commands_option(client):
+    res = client.post("/api/command", json={"kind": "run", "game": "pig", "players": "2",
+                                            "games": "100", "trace": "all"}).json()
+    assert res["argv"][-5:-3] == ["--trace-turns", "all"]
+    assert _parses(res["argv"])["trace"] == "all"
+    res = client.post("/api/command", json={"kind": "sensitivity", "game": "pig",
+                                            "players": "2", "games": "100", "trace": "5"})
+    assert res.status_code == 400 and res.json()["field"] == "trace"
+
+
+# ------------------------------------------------------------------ adding and removing cards
+
+def _wotw_rows(client):
+    d = client.get(f"/api/games/{WOTW}/data").json()
+    cards = next(lst for lst in d["lists"] if lst["key"] == "cards")
+    return [{"name": r["name"], **{f: c["value"] for f, c in r["cells"].items()}}
+            for r in cards["records"]]
+
+
+STAG = {"name": "stag", "count": "4", "cost_berry": "2", "strength": "5", "health": "3",
+        "words": "relentless", "ability": "none", "amount": "0"}
+
+
+def test_a_card_added_or_removed_is_checked_as_cards_csv(client, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    rows = [r for r in _wotw_rows(client) if r["name"] != "boar"]
+    res = client.post(f"/api/games/{WOTW}/check",
+                      json={"changes": {}, "lists": {"cards": [*rows, STAG]}}).json()
+    assert res["ok"], res["errors"]
+    short = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": {
+        "cards": rows}}).json()  # four copies fewer: the deck no longer adds up
+    assert "deck_size" in short["errors"]["*"]
+    bad = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": {
+        "cards": [*rows, {**STAG, "count": "x"}, {**STAG, "count": "1"}]}}).json()
+    [(key, message)] = bad["errors"].items()
+    assert key == f"cards[{len(rows) + 1}].count"
+    # the command line's message for the same card file
+    monkeypatch.chdir(tmp_path)
+    from simkit.serve.api import list_csv
+
+    (tmp_path / "cards.csv").write_text(list_csv(WOTW, "cards", [*rows, {**STAG, "count": "x"},
+                                                                {**STAG, "count": "1"}]))
+    out = CliRunner().invoke(main, ["cards", WOTW, "--cards", "cards.csv"])
+    assert out.exit_code == 2 and out.output.strip() == f"error: {message}"
+    twice = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": {
+        "cards": [*rows, STAG, STAG]}}).json()
+    assert f"cards[{len(rows) + 2}].name" in twice["errors"]
+    for lists in ({"nolist": []}, {"cards": "x"}, {"cards": [{"name": ["x"]}]}):
+        res = client.post(f"/api/games/{WOTW}/check", json={"changes": {}, "lists": lists})
+        assert res.status_code == 400 or not res.json()["ok"], lists
+
+
+def test_a_change_set_keeps_its_cards_as_the_file_its_jobs_read(client, runs):
+    from simkit.cards import read_card_files
+
+    rows = [r for r in _wotw_rows(client) if r["name"] != "boar"] + [STAG]
+    res = client.put("/api/changesets/stag", json={"game": WOTW, "changes": {
+        "cards.stag.cost_berry": "1"}, "lists": {"cards": rows}})
+    assert res.status_code == 200, res.text
+    file = runs / "changesets" / "stag" / "cards.csv"
+    assert file.is_file()
+    d = client.get(f"/api/games/{WOTW}/data", params={"changeset": "stag"}).json()
+    cards = next(lst for lst in d["lists"] if lst["key"] == "cards")
+    assert cards["replaced"] and cards["removed"] == ["boar"]
+    stag = next(r for r in cards["records"] if r["name"] == "stag")
+    assert stag["added"] and stag["cells"]["cost_berry"]["value"] == "1"  # the --set on top
+    cmd = client.post("/api/command", json={"kind": "whatif", "game": WOTW, "players": "2",
+                                            "strategies": "heuristic", "games": "100",
+                                            "changeset": "stag"}).json()
+    at = cmd["argv"].index("--cards")
+    assert cmd["argv"][at + 1] == "runs/changesets/stag/cards.csv"
+    assert cmd["argv"][at + 2:at + 4] == ["--set", "cards.stag.cost_berry=1"]
+    assert _parses(cmd["argv"])["card_files"] == ("runs/changesets/stag/cards.csv",)
+    over, _ = read_card_files(WOTW, [str(file)])  # what the job's command reads
+    assert [r["name"] for r in over["cards"]][-1] == "stag" and len(over["cards"]) == 21
+    # a list no longer replaced leaves no file behind; one the command refuses is not saved
+    client.put("/api/changesets/stag", json={"game": WOTW, "changes": {"deck_size": "108"}})
+    assert not file.exists()
+    res = client.put("/api/changesets/stag2", json={"game": WOTW, "changes": {},
+                                                   "lists": {"cards": rows[:-1]}})
+    assert res.status_code == 400 and not (runs / "changesets" / "stag2.json").exists()
+
+
+def test_a_job_keeps_what_its_training_costs(client, runs, monkeypatch):
+    import shutil
+
+    from simkit.serve.jobs import Jobs
+
+    monkeypatch.setattr(Jobs, "poke", lambda self: None)  # queued only: no process here
+    client.put("/api/changesets/long-hand", json={"game": "avalon",
+                                                  "changes": {"rules.hand_limit": "6"}})
+    job = client.post("/api/jobs", json={**AVALON, "model": "train", "train": "10m"}).json()
+    plain = client.post("/api/jobs", json={**AVALON, "model": "ok"}).json()
+    try:
+        assert job["training"]["models"] == 2 and job["training"]["seconds"] == 1200
+        assert job["status"] == "queued" and "--train 10m" in job["command"]
+        assert plain["training"] is None
+    finally:
+        for j in (job, plain):
+            shutil.rmtree(runs / ".workbench" / "jobs" / j["id"])

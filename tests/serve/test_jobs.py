@@ -102,3 +102,55 @@ def test_stopping_the_server_keeps_a_jobs_games_for_the_next_to_resume(tmp_path,
     assert meta["complete"] is False and meta["games_completed"] > 0
     [again] = Jobs(tmp_path / "runs").all()  # the next server's queue
     assert again["status"] == "interrupted"
+
+
+def test_a_sensitivity_job_shows_progress_cancels_and_resumes(live):
+    from simkit import folders
+
+    client, runs = live
+    form = {"kind": "sensitivity", "game": "rabbit-hunt", "players": "2", "strategies": "random",
+            "games": "20000", "seed": "5", "keys": "carrots.start"}
+    shown = client.post("/api/command", json=form).json()
+    job = client.post("/api/jobs", json=form).json()
+    assert job["command"] == shown["command"] and job["total"] == 3 * 20_000
+    seen = _wait(client, job["id"], lambda j: (j["summary"].get("done") or 0) > 0)
+    assert seen["summary"]["total"] == 3 * 20_000 and seen["summary"]["estimate"]
+    client.post(f"/api/jobs/{job['id']}/cancel", json={})
+    stopped = _wait(client, job["id"], lambda j: j["status"] not in ("running", "queued"))
+    assert stopped["status"] == "cancelled", stopped["message"]
+    assert not (runs / job["out"] / "summary.json").exists()
+    assert client.post(f"/api/jobs/{job['id']}/resume", json={}).json()["resume"] is True
+    done = _wait(client, job["id"], lambda j: j["status"] not in ("running", "queued"))
+    assert done["status"] == "done", done["message"]
+    folder = runs / job["out"]
+    assert folders.kind_of(folder) == "sensitivity" and (folder / "summary.json").is_file()
+    points = sorted((folder / "points").iterdir())
+    assert len(points) == 3 and all(
+        json.loads((p / "run.json").read_text())["games_completed"] == 20_000 for p in points)
+    res = client.get("/api/result", params={"path": job["out"]}).json()
+    assert res["verdicts"]
+    # the page's tornado is the report's: every bar the report draws, from the same data
+    from simkit.reports import figures as F
+
+    [row] = res["figures"]["tornado"]["rows"]
+    assert row["key"] == "carrots.start" and (row["down"]["tried"], row["up"]["tried"]) == \
+        ("1", "3")
+    summary = json.loads((folder / "summary.json").read_text())
+    drawn = sorted(round(b.get_width(), 9) for b in F.tornado_figure(summary).axes[0].patches)
+    assert drawn == sorted(round(row[d]["value"], 9) for d in ("down", "up"))
+
+
+def test_a_balancing_search_stopped_before_its_first_trial_plays_again(tmp_path):
+    """`simkit balance --resume` refuses a folder that holds no trial yet: such a job plays
+    again from the start in its own folder; one with trials resumes them."""
+    from simkit.serve.jobs import resume_options
+
+    runs = tmp_path / "runs"
+    (runs / "balance-x").mkdir(parents=True)
+    job = {"argv": ["balance", "rabbit-hunt", "--vary", "carrots.start"], "out": "balance-x",
+           "resume": True}
+    assert resume_options(job, runs) == ["--overwrite"]
+    (runs / "balance-x" / "trials.partial.json").write_text("[]")
+    assert resume_options(job, runs) == ["--resume"]
+    assert resume_options({**job, "argv": ["run", "pig"]}, runs) == ["--resume"]
+    assert resume_options({**job, "resume": False}, runs) == []

@@ -61,14 +61,26 @@ def page(tmp_path):
         browser.close()
 
 
-def test_the_designers_journey(server, page, tmp_path):
-    url, runs = server
+def screens(page, tmp_path):
+    """A function saving a screenshot of the page as NAME.png in the folder it prints
+    (SIMKIT_SCREENS, else the test's own)."""
     shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
     shots.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {shots}")
+    return lambda name: page.screenshot(path=str(shots / f"{name}.png"), full_page=False)
 
-    def shot(name):
-        page.screenshot(path=str(shots / f"{name}.png"), full_page=False)
+
+def command_has(page, text: str, start: bool = False) -> None:
+    """Wait until the form's command line holds ``text`` (begins with it: ``start``); the
+    form's check may compile a game's kernels first."""
+    test = "startsWith" if start else "includes"
+    page.wait_for_function(f"document.querySelector('#f-command').textContent.{test}("
+                           f"{text!r})", timeout=COMPILE)
+
+
+def test_the_designers_journey(server, page, tmp_path):
+    url, runs = server
+    shot = screens(page, tmp_path)
 
     # 1. the page, the games
     page.goto(url)
@@ -94,8 +106,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.click('nav button[data-tab="run"]')
     page.fill("#f-games", "3000")
     page.select_option("#f-changeset", "cheap-boar")
-    page.wait_for_function("document.querySelector('#f-command').textContent.includes("
-                           "'--games 3000')", timeout=COMPILE)  # the check may compile
+    command_has(page, "--games 3000")
     command = page.inner_text("#f-command")
     assert command.startswith("simkit whatif war-of-the-wilds --players 2 --games 3000")
     assert "--set cards.boar.cost_berry=1" in command
@@ -143,8 +154,7 @@ def test_the_designers_journey(server, page, tmp_path):
     page.click('nav button[data-tab="run"]')
     page.select_option("#f-changeset", "")
     page.fill("#f-games", "100000")
-    page.wait_for_function("document.querySelector('#f-command').textContent.startsWith("
-                           "'simkit run ')", timeout=COMPILE)
+    command_has(page, "simkit run ", start=True)
     page.click("#f-run")
     second = '.job[data-out="war-of-the-wilds-2p-s0"]'
     page.wait_for_function("(() => { const p = document.querySelector('.job[data-out="
@@ -169,9 +179,7 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     player twice, then the saved game played back by `simkit replay --run`."""
     pytest.importorskip("simkit.advise", reason="simkit.advise (the guided-search branch)")
     url, runs = server
-    shots = Path(os.environ.get("SIMKIT_SCREENS") or tmp_path / "screens")
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
+    shot = screens(page, tmp_path)
     page.goto(url)
     page.wait_for_selector('.card[data-game="avalon"]')  # the page is ready
     page.click('nav button[data-tab="play"]')
@@ -184,7 +192,7 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
     page.select_option("#t-pace", "0")
     assert "P1 hand" in page.inner_text("#t-sees")
     assert "territory order" not in page.inner_text("#t-sees")
-    page.screenshot(path=str(shots / "12-play-a-seat.png"))
+    shot("12-play-a-seat")
     asked = 0
     for _ in range(400):
         page.wait_for_selector('#t-moves button:not([disabled]), #table[data-over="true"]',
@@ -199,14 +207,103 @@ def test_playing_a_seat_of_avalon_against_learned(server, page, tmp_path):
             assert "learned would play" in said and "observation only" in said
             asked += 1
             if asked == 1:
-                page.screenshot(path=str(shots / "13-ask.png"))
+                shot("13-ask")
         page.click("#t-moves button >> nth=0")
     assert asked == 2 and page.get_attribute("#table", "data-over") == "true"
     result = page.inner_text("#t-result")
-    page.screenshot(path=str(shots / "14-played-to-the-end.png"))
+    shot("14-played-to-the-end")
     folder = re.search(r"simkit replay --run (\S+)", result).group(1)
     out = subprocess.run([sys.executable, "-m", "simkit", "replay", "--run",
                           str(runs / folder)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "seats: P1=human, P2=learned" in out.stdout and "\nend: " in out.stdout
     assert page.errors == []
+
+
+def test_cards_filters_explorations_and_training_in_the_page(server, page, tmp_path):
+    """The rest of the loop in Chromium: add a card and remove one in the grid (the message
+    of `--cards cards.csv` beside a bad cell), save it; the form's sensitivity command and
+    its --train choice (with the training's cost) for a learned seat on changed data; a
+    traced run played from the form, its outcome-by-seat chart, and its games found by the
+    comeback and "lost by N points" filters."""
+    url, runs = server
+    shot = screens(page, tmp_path)
+
+    page.goto(url)
+    # 1. a card added (a bad count first), a card removed, saved
+    page.click('.card[data-game="war-of-the-wilds"]')
+    page.click('button.add[data-list="cards"]')
+    row = 'table[data-list="cards"] tr:last-child'
+    page.fill(f'{row} input[data-field="name"]', "stag")
+    page.fill(f'{row} input[data-field="count"]', "x")
+    page.wait_for_selector('td[data-row="cards[22].count"] .cellerr')
+    assert page.inner_text('td[data-row="cards[22].count"] .cellerr') == \
+        "cards.csv, row 22 (stag), column count must be an integer, not 'x'"
+    for field, value in (("count", "4"), ("cost_berry", "2"), ("strength", "5"),
+                         ("health", "3")):
+        page.fill(f'{row} input[data-field="{field}"]', value)
+    page.click('table[data-list="cards"] tr[data-name="boar"] button.remove')
+    page.wait_for_function("document.querySelector('#changes').textContent.includes("
+                           "'added stag; removed boar')")
+    page.wait_for_function("!document.querySelector('#grids .cellerr')")
+    shot("15-card-added")
+    page.fill("#cs-name", "stag")
+    page.click("#cs-save")
+    page.wait_for_selector("#cs-msg.ok")
+    assert (runs / "changesets" / "stag" / "cards.csv").is_file()
+    # 2. a learned seat on changed data: the command line's two ways out
+    page.click('.card[data-game="avalon"]')
+    page.fill('input[data-key="rules.hand_limit"]', "6")
+    page.wait_for_selector('td.changed[data-cell="rules.hand_limit"]')
+    page.fill("#cs-name", "long-hand")
+    page.click("#cs-save")
+    page.wait_for_selector("#cs-msg.ok")
+    page.click('nav button[data-tab="run"]')
+    page.select_option("#f-game", "avalon")
+    page.select_option("#f-changeset", "long-hand")
+    page.wait_for_function("document.querySelector('#run-form .err[data-for=\"changeset\"]')"
+                           ".textContent.includes('--model-mismatch ok')", timeout=COMPILE)
+    page.select_option("#f-model", "train")
+    page.fill("#f-train", "10m")
+    command_has(page, "--train 10m")
+    page.wait_for_function("document.querySelector('#f-training').textContent.includes("
+                           "'before play')", timeout=COMPILE)
+    assert "2 models to fine-tune first" in page.inner_text("#f-training")
+    shot("16-train")
+    page.select_option("#f-model", "refuse")
+    # 3. a sensitivity run's command, then a traced run played from the form
+    page.select_option("#f-changeset", "")
+    page.select_option("#f-game", "rabbit-hunt")
+    page.click("#f-explore summary")
+    page.select_option("#f-kind", "sensitivity")
+    page.fill("#f-keys", "carrots.start")
+    command_has(page, "simkit sensitivity rabbit-hunt --keys carrots.start", start=True)
+    shot("17-sensitivity")
+    page.select_option("#f-kind", "")
+    for sel in page.query_selector_all("#f-seats select"):
+        sel.select_option("random")
+    page.fill("#f-games", "400")
+    page.fill("#f-trace", "all")
+    command_has(page, "--trace-turns all")
+    page.click("#f-run")
+    page.wait_for_selector('.job[data-status="done"] button.open', timeout=COMPILE)
+    page.click('.job[data-status="done"] button.open')
+    page.wait_for_selector('#result-chart .chart[data-figure^="Outcome by seat"] .uplot')
+    page.wait_for_selector('#result-chart .chart[data-figure^="How games ended"] .uplot')
+    with page.expect_download() as png:  # a chart exported as drawn
+        page.click('#result-chart .chart[data-figure^="Outcome by seat"] .export a >> nth=0')
+    assert png.value.suggested_filename.endswith(".png")
+    # 4. its games found by outcome
+    page.click("#open-games")
+    page.wait_for_selector("#p-games div[data-game]")
+    page.select_option("#p-filter", "comeback")
+    page.wait_for_function("document.querySelector('#p-count').textContent.includes("
+                           "'of the 400 traced')")
+    assert "the winner trailed by up to" in page.inner_text("#p-games div[data-game]")
+    shot("18-comebacks")
+    page.select_option("#p-filter", "lost-by")
+    page.fill("#p-by", "0")
+    page.wait_for_function("/^[0-9,]+ games/.test(document.querySelector('#p-count')"
+                           ".textContent) && !document.querySelector('#p-lost-by').hidden")
+    # the form's refusals above are answers of status 400, which Chromium logs; nothing else
+    assert [e for e in page.errors if "status of 400" not in e] == []

@@ -74,9 +74,17 @@ from .state import (
     MAXH,
     MAXHC,
     MAXP,
+    N_FACES,
 )
 from .tables import REACH_TOTALS, pack
-from .transcript import check_state, describe_choice, describe_move, describe_setup
+from .transcript import (
+    TOKEN_NAMES,
+    check_state,
+    describe_choice,
+    describe_move,
+    describe_setup,
+    die,
+)
 
 DICE_COLOURS = {"O": 0, "G": 1, "B": 2}
 RABBIT_COLOURS = {"white": 0, "brown": 1, "spotted": 2}
@@ -360,6 +368,46 @@ def choice_columns(columns) -> list[str]:
 ITEM_COLUMNS = item_columns_of({k: p.value for k, p in load_data(
     Path(__file__).parent / "data.toml").items()})
 
+
+def _pick_label(move: int) -> str:
+    """A pick of the dice: a die for resources, a die put on a rabbit as the face it counts
+    as (after any change), or two Wanderers traded for a rabbit."""
+    if move < rules.PLACE:
+        return "die for resources"
+    if move >= rules.EXCHANGE:
+        return "trade two Wanderers for a rabbit"
+    return f"die on a rabbit as {die((move - rules.PLACE) % N_FACES)}"
+
+
+def move_label(params, n_players, move) -> str:
+    """The decision log's name of a move (the encoding in rules.py), by action, and by die
+    face, token or card place where the code says one, as the replay names them: "die on a
+    rabbit as orange 3", "leftover die for its colour", "draw House cards", "pay 1 carrot",
+    "keep Forest card 2". Which die, position or card lies there is the state's, not the
+    code's, so a card chosen by its place in a hand reads by that place."""
+    r = rules
+    if 0 <= move < r.HOUSE:
+        return _pick_label(move)
+    for start, end, text in ((r.HOUSE, r.LEFT_COLOUR, "rabbit into House {}"),
+                             (r.KEEP, r.WAND_ADD, "keep drawn House card {}"),
+                             (r.WAND_ADD, r.WAND_DONE, "Wanderer {} into the new House"),
+                             (r.F_KEEP, r.F_REDEAL, "keep Forest card {}"),
+                             (r.H_DISCARD, r.H_KEEP_ALL, "discard dealt House card {}"),
+                             (r.R_KEEP, r.PAY_TOKEN, "redeal: keep Forest card {}")):
+        if start <= move < end:
+            return text.format(move - start + 1)
+    if r.LEFT_COLOUR <= move < r.LEFT_SWAP:
+        return "leftover die for its colour"
+    if r.LEFT_SWAP <= move < r.LEFT_PASS:
+        return "leftover die for its pips: a rabbit swapped"
+    if r.PAY_TOKEN <= move < r.N_MOVES:
+        return f"pay 1 {TOKEN_NAMES[move - r.PAY_TOKEN]}"
+    return {r.LEFT_PASS: "leftover die for its pips: no swap",
+            r.DRAW_PASS: "draw no House card", r.DRAW_TAKE: "draw House cards",
+            r.WAND_DONE: "keep the Wanderers waiting", r.F_REDEAL: "wait for the Forest redeal",
+            r.H_KEEP_ALL: "keep all dealt House cards"}.get(move, f"move {move}")
+
+
 GAME = GameSpec(
     name="dolina-krolikow",
     package_dir=Path(__file__).parent,
@@ -381,6 +429,7 @@ GAME = GameSpec(
     describe_setup=describe_setup,
     describe_move=describe_move,
     describe_choice=describe_choice,
+    move_label=move_label,
     check_state=check_state,
     summary="roll and pick dice to acquire rabbits, raise families, complete missions",
     # its heuristic is costly as a rollout (~23 us a decision when these were chosen; v2

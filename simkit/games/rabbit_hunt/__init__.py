@@ -36,6 +36,19 @@ def move_label(params, n_players, move) -> str:
     return f"move {move}"
 
 
+def hidden_zones(params, n_players) -> tuple[HiddenZone, ...]:
+    """Where the farmland cards a seat may not see lie (NOTES.md, Determinisation), all
+    dealt from one set: the pile, the other hands (counts by kind; a hand's own bunnies,
+    at 14, are no farmland card) and the face-down cells (a bunny on a cell, 14 and up, and
+    the warehouse are not either). The cards put away at setup (``REMOVED``) lie nowhere
+    in the state, so a determinisation may deal as many others in their stead."""
+    cells = int(params[0][state.P_CELLS])
+    return (HiddenZone("pile", PILE, DECK_MAX, pool="farmland", away=state.REMOVED),
+            HiddenZone("hands", state.HAND, state.MAX_SEATS * state.N_KINDS,
+                       counts=state.N_KINDS, kinds=state.N_FARMLAND, pool="farmland"),
+            HiddenZone("cells", state.CELLS, cells, kinds=state.N_FARMLAND, pool="farmland"))
+
+
 GAME = GameSpec(
     name="rabbit-hunt",
     package_dir=Path(__file__).parent,
@@ -64,9 +77,5 @@ GAME = GameSpec(
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
     features=rules.FEATURES,
-    # the pile: its order is dealt anew, uniformly. Its cards are dealt from one set with
-    # the other hands' farmland cards and the face-down cells, where a seat's own bunnies
-    # lie too, so the pile alone is declared, as not the whole of its pool (the per-game
-    # tests check the hands and the cells)
-    hidden_zones=(HiddenZone("pile", PILE, DECK_MAX, complete=False),),
+    hidden_zones=hidden_zones,
 )

@@ -14,7 +14,7 @@ from simkit.data import fixed_records, load_data, records
 from simkit.errors import SimkitError
 from simkit.game import GameSpec, HiddenZone, plain_name
 
-from . import rules
+from . import rules, state
 from .state import (
     C_AMOUNT,
     C_ANY,
@@ -282,6 +282,74 @@ CARD_NAMES = card_table(_DEFAULTS)[0]
 """The card kinds of the default data (a run's own are in its item columns)."""
 ITEM_COLUMNS = item_columns_of(_DEFAULTS)
 
+def _mix(g: int) -> str:
+    return f"{g} of the home's second kind"
+
+
+def _trade(kind: int) -> str:
+    return "1 stored acorn" if kind == state.TRADE_ACORN else f"1 {RESOURCE_NAMES[kind]}"
+
+
+def _fixed_label(move: int) -> str | None:
+    """The moves whose code alone names them (no card kind, no place)."""
+    s = state
+    if move < s.DRAW:
+        return f"gather ({_mix(move - s.GATHER)})"
+    if s.BURY <= move < s.TAKE_ROW:
+        n = move - s.BURY + 1
+        return f"bury {n} acorn{'s' if n > 1 else ''}"
+    if s.ATTACK <= move < s.NO_BLOCK:
+        return "send to attack"
+    if s.BLOCK <= move < s.ACCEPT:
+        return f"block the attacker at army place {move - s.BLOCK + 1}"
+    if s.TAKE_ROW <= move < s.TAKE_DECK:
+        return f"take row card {move - s.TAKE_ROW + 1}"
+    if s.ABILITY <= move < s.SWAP:
+        return f"ability of army place {move - s.ABILITY + 1}"
+    if s.SWAP <= move < s.OFFER_START:
+        q, c = divmod(move - s.SWAP, 4)
+        a, b = (RESOURCE_NAMES[r] for r in s.PAIRS[q])
+        return f"swap {'2 ' + a if a == b else a + ' and ' + b} for 1 {RESOURCE_NAMES[c]}"
+    if s.OFFER_START <= move < s.OFFER_ADD:
+        return "begin an offer"
+    if s.OFFER_ADD <= move < s.OFFER_MAKE:
+        i = move - s.OFFER_ADD
+        return f"offer {_trade(i)}" if i < s.N_TRADE_KINDS else \
+            f"ask for {_trade(i - s.N_TRADE_KINDS)}"
+    if s.RETURN_RES <= move < s.PLAY:
+        return f"put back a {RESOURCE_NAMES[move - s.RETURN_RES]} card"
+    if s.PAY_RES <= move < s.MIX:
+        return f"pay 1 {RESOURCE_NAMES[move - s.PAY_RES]}"
+    if s.MIX <= move < s.MAX_MOVES:
+        return f"gather with an ability ({_mix(move - s.MIX)})"
+    return {s.DRAW: "draw", s.DRAW_REFRESH: "refresh the row, then draw",
+            s.FORAGE: "forage", s.TAKE_DECK: "take the deck's top card",
+            s.END_PLAY: "done (end plays, or the turn)", s.STAY: "keep home",
+            s.NO_BLOCK: "no block", s.BLOCK_FOX: "block the Fox",
+            s.ACCEPT: "accept the offer", s.DECLINE: "decline the offer",
+            s.OFFER_MAKE: "make the offer", s.OFFER_DROP: "withdraw the offer"}.get(move)
+
+
+def move_label(params, n_players, move) -> str:
+    """The decision log's name of a move (``state.py``'s encoding), by card and action as
+    the replay names them, never by seat: "play Boar", "discard Hedgehog", "draw", "bury 2
+    acorns", "swap berry and twig for 1 pebble". A move that picks a place (a row card, an
+    army place) names the place, not the card lying there. ``DISCARD`` is also the setup's
+    return of a card to the deck, and ``END_PLAY`` ends the plays, or the turn after the
+    attacks: the log's phase tells them apart."""
+    names = kind_names(params) if params is not None else CARD_NAMES
+
+    def card(k: int) -> str:
+        return names[k].replace("_", " ").title() if k < len(names) else f"card {k + 1}"
+
+    if state.PLAY <= move < state.ABILITY:
+        return f"play {card((move - state.PLAY) // 4)}"
+    if state.DISCARD_CARD <= move < state.RETURN_RES:
+        return f"discard {card(move - state.DISCARD_CARD)}"
+    fixed = _fixed_label(move) if 0 <= move < state.MAX_MOVES else None
+    return fixed or f"move {move}"
+
+
 def hidden_zones(params: tuple, n_players: int) -> tuple[HiddenZone, ...]:
     """What a seat may not see (``rules.observe``): the deck and the other hands (counts
     by kind, less the cards the table saw go in, KNOWN), dealt from one set of cards, and
@@ -313,6 +381,7 @@ GAME = GameSpec(
     describe_setup=describe_setup,
     describe_move=describe_move,
     describe_choice=describe_choice,
+    move_label=move_label,
     check_state=check_state,
     summary="raise woodland creatures, raid stores and bury the most acorns in 16 days",
     # random rollouts beat heuristic ones here, at half the cost (NOTES.md, Search)

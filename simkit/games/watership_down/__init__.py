@@ -13,6 +13,7 @@ from simkit.game import GameSpec, HiddenZone, plain_name
 from . import rules
 from .state import (
     CHAR_KEYS,
+    CHAR_NAMES,
     D_BACK,
     D_FWD,
     D_SIDE,
@@ -23,6 +24,14 @@ from .state import (
     HLESSIL,
     KIND_NAMES,
     LOC,
+    M_CARD,
+    M_CHAR,
+    M_GIFT,
+    M_NO,
+    M_NOCARD,
+    M_PASS,
+    M_SPACE,
+    M_YES,
     N_CHARS,
     N_JOINERS,
     N_RABBITS,
@@ -39,7 +48,13 @@ from .state import (
     O_SP,
     PARAMS_SIZE,
 )
-from .transcript import check_state, describe_choice, describe_move, describe_setup
+from .transcript import (
+    check_state,
+    describe_choice,
+    describe_move,
+    describe_setup,
+    space_names,
+)
 
 
 def _space(names, name, key):
@@ -269,6 +284,39 @@ def item_name(item: str) -> str:
     return plain_name(item)
 
 
+
+def _card_label(params, k: int) -> str:
+    """Hand place ``k``'s card, by name: "5" when both hands hold the same card there,
+    else both ("6 (elil) or Retreat Backward (hlessil)"): a code does not say whose hand."""
+    names = [card_names(params, side) if params is not None else default
+             for side, default in (("elil", rules.E_CARDS), ("hlessil", rules.H_CARDS))]
+    elil, hlessil = (n[k].replace("_", " ").title() if k < len(n) else f"card {k + 1}"
+                     for n in names)
+    return elil if elil == hlessil else f"{elil} (elil) or {hlessil} (hlessil)"
+
+
+def move_label(params, n_players, move) -> str:
+    """The decision log's name of a move (``state.py``'s encoding), by character, card and
+    space as the replay names them, never by where a character comes from: "move Bigwig",
+    "play 5", "choose Efrafa", "yes". A move code is one character's move whatever the
+    step (a move, Dandelion's second, a retreat): the log's phase tells them apart."""
+    def space(s: int) -> str:
+        return space_names(params)[s] if params is not None else f"space {s + 1}"
+
+    if M_GIFT <= move < M_GIFT + N_CHARS * N_SPACES:
+        return f"move {CHAR_NAMES[(move - M_GIFT) // N_SPACES]} with Gift to the Thousand"
+    if 0 <= move < N_CHARS * N_SPACES:
+        return f"move {CHAR_NAMES[move // N_SPACES]}"
+    if M_SPACE <= move < M_SPACE + N_SPACES:
+        return f"choose {space(move - M_SPACE)}"
+    if M_CARD <= move < M_NOCARD:
+        return f"play {_card_label(params, move - M_CARD)}"
+    if M_CHAR <= move < M_CHAR + N_CHARS:
+        return f"choose {CHAR_NAMES[move - M_CHAR]}"
+    named = {M_NOCARD: "play no card", M_NO: "no", M_YES: "yes", M_PASS: "pass"}
+    return named.get(move, f"move {move}")
+
+
 GAME = GameSpec(
     name="watership-down",
     package_dir=Path(__file__).parent,
@@ -287,6 +335,7 @@ GAME = GameSpec(
     describe_setup=describe_setup,
     describe_move=describe_move,
     describe_choice=describe_choice,
+    move_label=move_label,
     check_state=check_state,
     summary="hlessil against elil: hidden identities, secret battle cards, a warren to found",
     progress_unit="share of the way to a win",

@@ -40,7 +40,9 @@ function debounce(fn, ms) {
   return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); };
 }
 
-const state = { games: [], game: null, data: null, changes: {}, errors: {}, changeset: "" };
+const state = { games: [], game: null, data: null, changes: {}, lists: {}, errors: {}, changeset: "" };
+// state.lists: the card lists replaced whole (a card added or removed), a row a card with its
+// cells as text: saved as the card file LIST.csv that --cards reads, and checked as it.
 
 // ------------------------------------------------------------------ tabs
 function showTab(name) {
@@ -72,6 +74,7 @@ async function loadGames() {
 async function pickGame(name, changeset = "") {
   state.game = name;
   state.changes = {};
+  state.lists = {};
   state.errors = {};
   state.changeset = changeset;
   for (const c of $$(".card")) c.classList.toggle("on", c.dataset.game === name);
@@ -81,6 +84,7 @@ async function pickGame(name, changeset = "") {
   if (changeset) {
     const cs = await api(`/api/changesets/${encodeURIComponent(changeset)}`);
     state.changes = { ...cs.changes };
+    state.lists = JSON.parse(JSON.stringify(cs.lists || {}));
     q = `?changeset=${encodeURIComponent(changeset)}`;
     $("#cs-name").value = changeset;
   }
@@ -113,20 +117,77 @@ function renderGrids() {
         + (s.choices ? ` (${s.choices.join(", ")})` : "")),
       el("td", {}, s.source), el("td", {}, el("span", { class: "why" }, s.why)))))));
   for (const l of d.lists) {
-    out.push(el("h3", {}, `${l.key}: ${l.records.length} ${l.nouns}`));
-    out.push(el("table", { class: "grid", "data-list": l.key },
-      el("thead", {}, el("tr", {}, el("th", {}, l.noun),
-        l.fields.map(f => el("th", { title: `${f.describe}; ${f.source}: ${f.why}` }, f.name,
-          el("div", { class: "why" }, f.describe))))),
-      el("tbody", {}, l.records.map(r => el("tr", {}, el("th", {}, r.name),
+    const rows = state.lists[l.key];
+    out.push(el("h3", {}, `${l.key}: ${rows ? rows.length : l.records.length} ${l.nouns}`,
+      rows ? el("span", { class: "why" }, ` (replaced whole: --cards ${l.key}.csv) `,
+        el("button", { class: "undo-list", onclick: () => { delete state.lists[l.key]; renderGrids(); check(); } },
+           "undo the added and removed")) : null));
+    const head = el("thead", {}, el("tr", {}, el("th", {}, l.noun),
+      l.fields.map(f => el("th", { title: `${f.describe}; ${f.source}: ${f.why}` }, f.name,
+        el("div", { class: "why" }, f.describe))), el("th", {}, "")));
+    const body = rows ? rows.map((r, i) => listRow(l, r, i))
+      : l.records.map(r => el("tr", { "data-name": r.name }, el("th", {}, r.name),
         l.fields.map(f => {
           const c = r.cells[f.name];
           return el("td", { "data-cell": c.key }, cellInput(c.key, c.value, c.default));
-        }))))));
-    if (l.removed.length) out.push(el("p", { class: "why" }, `removed: ${l.removed.join(", ")}`));
+        }),
+        el("td", {}, el("button", { class: "remove", title: `remove ${r.name} (the list is then replaced whole, as --cards does)`,
+                                    onclick: () => removeRecord(l, r.name) }, "Remove"))));
+    out.push(el("table", { class: "grid", "data-list": l.key }, head, el("tbody", {}, body)));
+    out.push(el("div", { class: "bar" }, el("button", { class: "add", "data-list": l.key, onclick: () => addRecord(l) },
+      `Add a${/^[aeiou]/.test(l.noun) ? "n" : ""} ${l.noun}`),
+      l.removed.length && !rows ? el("span", { class: "why" }, `removed: ${l.removed.join(", ")}`) : null));
   }
   $("#grids").replaceChildren(...out);
   markCells();
+}
+
+function listRows(l) {
+  // the list as its card file's rows, from the grid as it is (its --set edits folded in)
+  return l.records.map(r => {
+    const row = l.named ? { name: r.name } : {};
+    for (const f of l.fields) {
+      const c = r.cells[f.name];
+      row[f.name] = c.key in state.changes ? state.changes[c.key] : c.value;
+      delete state.changes[c.key];
+    }
+    if (r.source) row.source = r.source;
+    if (r.why) row.why = r.why;
+    return row;
+  });
+}
+
+function removeRecord(l, name) {
+  const rows = state.lists[l.key] || (state.lists[l.key] = listRows(l));
+  const i = l.named ? rows.findIndex(r => r.name === name) : Number(name) - 1;
+  if (i >= 0) rows.splice(i, 1);
+  renderGrids();
+  check();
+}
+
+function addRecord(l) {
+  const rows = state.lists[l.key] || (state.lists[l.key] = listRows(l));
+  const row = l.named ? { name: "" } : {};
+  for (const f of l.fields) row[f.name] = f.default ?? "";
+  rows.push(row);
+  renderGrids();
+  const names = $$(`table[data-list="${l.key}"] input[data-field="${l.named ? "name" : l.fields[0].name}"]`);
+  names[names.length - 1]?.focus();
+  check();
+}
+
+function listRow(l, r, i) {
+  // a row of a replaced list: every cell (and a card's name) editable
+  const cellOf = f => {
+    const input = el("input", { value: r[f] ?? "", "data-field": f, "aria-label": `${l.key} row ${i + 1} ${f}` });
+    input.addEventListener("input", () => { r[f] = input.value; check(); });
+    const name = l.named ? r.name : String(i + 1);
+    return el("td", { "data-cell": `${l.key}.${name}.${f}`, "data-row": `${l.key}[${i + 1}].${f}` }, input);
+  };
+  return el("tr", { "data-name": l.named ? r.name : String(i + 1) },
+    l.named ? cellOf("name") : el("th", {}, String(i + 1)),
+    l.fields.map(f => cellOf(f.name)),
+    el("td", {}, el("button", { class: "remove", onclick: () => { state.lists[l.key].splice(i, 1); renderGrids(); check(); } }, "Remove")));
 }
 
 function edited(input) {
@@ -140,7 +201,7 @@ const check = debounce(async () => {
   if (!state.game) return;
   try {
     const res = await api(`/api/games/${encodeURIComponent(state.game)}/check`, "POST",
-                          { changes: state.changes });
+                          { changes: state.changes, lists: state.lists });
     state.errors = res.errors;
   } catch (e) {
     state.errors = { "*": e.message };
@@ -152,19 +213,33 @@ const check = debounce(async () => {
 function markCells() {
   for (const td of $$("td[data-cell]")) {
     const key = td.dataset.cell;
-    td.classList.toggle("changed", key in state.changes && !(key in state.errors));
-    td.classList.toggle("bad", key in state.errors);
+    const err = state.errors[key] ?? state.errors[td.dataset.row];
+    td.classList.toggle("changed", key in state.changes && err === undefined);
+    td.classList.toggle("bad", err !== undefined);
     const old = $(".cellerr", td);
     if (old) old.remove();
-    if (key in state.errors) td.append(el("span", { class: "cellerr", role: "alert" }, state.errors[key]));
+    if (err !== undefined) td.append(el("span", { class: "cellerr", role: "alert" }, err));
   }
+}
+
+function listDiff(key, rows) {
+  // the names added and removed against the game's own list (as the grid was loaded)
+  const l = state.data.lists.find(x => x.key === key);
+  if (!l || !l.named) return "replaced";
+  const was = l.records.filter(r => !r.added).map(r => r.name).concat(l.removed);
+  const now = rows.map(r => r.name);
+  const added = now.filter(n => !was.includes(n)), gone = was.filter(n => !now.includes(n));
+  return [added.length ? `added ${added.join(", ")}` : "", gone.length ? `removed ${gone.join(", ")}` : ""]
+    .filter(Boolean).join("; ") || "the same names";
 }
 
 function showChanges() {
   const keys = Object.keys(state.changes);
-  const lines = keys.map(k => `--set ${k}=${state.changes[k]}`);
+  const lines = Object.entries(state.lists).map(([k, rows]) =>
+    `--cards ${k}.csv (${rows.length} rows: ${listDiff(k, rows)})` + (state.errors[k] ? `: ${state.errors[k]}` : ""));
+  lines.push(...keys.map(k => `--set ${k}=${state.changes[k]}`));
   if (state.errors["*"]) lines.push(`refused together: ${state.errors["*"]}`);
-  $("#changes").textContent = keys.length ? lines.join("\n") : "no changes: the game as it is";
+  $("#changes").textContent = lines.length ? lines.join("\n") : "no changes: the game as it is";
 }
 
 async function loadChangesets() {
@@ -189,9 +264,10 @@ $("#cs-save").addEventListener("click", async () => {
   const msg = $("#cs-msg");
   try {
     await api(`/api/changesets/${encodeURIComponent(name)}`, "PUT",
-              { game: state.game, changes: state.changes });
+              { game: state.game, changes: state.changes, lists: state.lists });
     state.changeset = name;
-    msg.textContent = `saved ${name} (${Object.keys(state.changes).length} changes)`;
+    const n = Object.keys(state.lists).length;
+    msg.textContent = `saved ${name} (${Object.keys(state.changes).length} changes${n ? `, ${n} card list${n > 1 ? "s" : ""} replaced` : ""})`;
     msg.className = "msg ok";
     await loadChangesets();
     $("#f-changeset").value = name;
@@ -242,12 +318,21 @@ function syncSeats() {
 }
 
 function formDoc(kind) {
+  const explore = ["sensitivity", "balance", "ladder"].includes(kind);
   return {
     kind, game: $("#f-game").value, players: $("#f-players").value,
     strategies: $$("#f-seats select").map(s => s.value).join(","),
     games: $("#f-games").value, seed: $("#f-seed").value, changeset: $("#f-changeset").value,
-    precision: $("#f-precision").value.trim() || null,
-    vary: kind === "sweep" ? $("#f-vary").value : undefined,
+    precision: explore ? null : $("#f-precision").value.trim() || null,
+    trace: ["sensitivity", "balance"].includes(kind) ? null : $("#f-trace").value.trim() || null,
+    vary: kind === "sweep" || kind === "balance" ? $("#f-vary").value : undefined,
+    model: $("#f-model").value, train: $("#f-train").value,
+    keys: kind === "sensitivity" ? $("#f-keys").value : undefined,
+    measure: kind === "sensitivity" ? $("#f-measure").value : undefined,
+    objective: kind === "balance" ? $("#f-objective").value : undefined,
+    trials: kind === "balance" ? $("#f-trials").value : undefined,
+    confirm_games: kind === "balance" ? $("#f-confirm-games").value : undefined,
+    levels: kind === "ladder" ? $("#f-levels").value : undefined,
   };
 }
 
@@ -256,17 +341,27 @@ function fieldErrors(e) {
   if (e) {
     const where = $(`#run-form .err[data-for="${e.field || "form"}"]`) || $(`#run-form .err[data-for="form"]`);
     where.textContent = e.message;
+    const fold = where.closest("details");
+    if (fold) fold.open = true;
+    if (e.message.includes("--model-mismatch ok") && $("#f-model").value === "refuse")
+      $('#run-form .err[data-for="model"]').textContent = "the command line's two ways out are here";
   }
 }
 
 const syncForm = debounce(async () => {
-  const kind = $("#f-vary").value.trim() ? "sweep" : $("#f-changeset").value ? "whatif" : "run";
+  const kind = $("#f-kind").value || ($("#f-vary").value.trim() ? "sweep" : $("#f-changeset").value ? "whatif" : "run");
+  const training = $("#f-model").value === "train";
+  $("#f-train-box").hidden = !training;
+  $("#f-training").textContent = training ? "estimating the training's cost..." : "";
   try {
-    const res = await api("/api/command", "POST", formDoc(kind));
+    // with --train, the command's own estimate of the training before play (tune.training_estimate)
+    const res = await api("/api/command", "POST", { ...formDoc(kind), estimate: training });
     $("#f-command").textContent = res.command;
+    $("#f-training").textContent = res.training ? res.training.text : "";
     fieldErrors(null);
   } catch (e) {
     $("#f-command").textContent = "";
+    $("#f-training").textContent = "";
     fieldErrors(e);
   }
 }, 150);
@@ -278,7 +373,9 @@ $("#f-game").addEventListener("change", async () => {
   syncForm();
 });
 $("#f-players").addEventListener("change", () => { syncSeats(); syncForm(); });
-for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary"]) $(id).addEventListener("input", syncForm);
+for (const id of ["#f-games", "#f-seed", "#f-changeset", "#f-precision", "#f-vary", "#f-train", "#f-keys", "#f-trace",
+                  "#f-objective", "#f-trials", "#f-confirm-games", "#f-levels"]) $(id).addEventListener("input", syncForm);
+for (const id of ["#f-model", "#f-measure", "#f-kind"]) $(id).addEventListener("change", syncForm);
 $("#f-changeset").addEventListener("change", syncForm);
 $("#f-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#f-command").textContent));
 
@@ -295,6 +392,8 @@ async function startJob(kind) {
 $("#f-run").addEventListener("click", () => startJob("run"));
 $("#f-whatif").addEventListener("click", () => startJob("whatif"));
 $("#f-sweep").addEventListener("click", () => startJob("sweep"));
+for (const kind of ["sensitivity", "balance", "ladder"])
+  $(`#f-${kind}`).addEventListener("click", () => { $("#f-kind").value = kind; syncForm(); startJob(kind); });
 
 // ------------------------------------------------------------------ jobs
 const charts = {};
@@ -323,7 +422,8 @@ function jobView(job) {
       el("strong", {}, job.out),
       p.total ? el("progress", { max: p.total || 1, value: p.done || 0 }) : null,
       el("span", { class: "played" }, job.status === "running" && !job.progress?.runs?.length
-        ? "preparing (a game's first run compiles its kernels: up to a minute)"
+        ? (job.training?.models ? `training first: ${job.training.text}`
+           : "preparing (a game's first run compiles its kernels: up to a minute)")
         : p.total ? `${(p.done || 0).toLocaleString()} of ${p.total.toLocaleString()} games` : ""),
       el("span", { class: "left" }, job.status === "running" && p.eta !== undefined ? `time left ${duration(p.eta)}` : ""),
       ...actions),
@@ -434,6 +534,7 @@ async function openResult(path) {
     return;
   }
   $("#headline").replaceChildren(el("strong", {}, "Verdict"), ...current.verdicts.map(v => el("p", {}, v)));
+  if (current.figures?.tornado) tornadoChart(current.figures.tornado);
   if (current.kind === "whatif") {
     const rows = current.differences;
     $("#result-table").replaceChildren(table(
@@ -441,8 +542,10 @@ async function openResult(path) {
       rows.map(r => [r.measure, r.group, fmt(r.measure, r.base), fmt(r.measure, r.changed),
                      fmtd(r.measure, r.difference), `[${fmtd(r.measure, r.ci_low)}, ${fmtd(r.measure, r.ci_high)}]`,
                      r.p_value === null ? "" : Number(r.p_value).toPrecision(2)]), "paired"));
-    differenceChart(rows);
+    differenceChart(current.figures.differences);
   } else if (current.seats) {
+    seatChart(current.figures.seats);
+    endingsChart(current.figures.endings);
     $("#result-table").replaceChildren(table(
       ["seat", "games", "wins", "ties", "score share", "advantage (points)"],
       current.seats.map(r => [r.name || r.seat, r.games, `${pct(r.win_rate)}%`, `${pct(r.tie_rate)}%`,
@@ -459,32 +562,70 @@ function table(head, rows, cls) {
             el("tbody", {}, rows.map(r => el("tr", {}, r.map(c => el("td", {}, String(c)))))));
 }
 
-function shortLabel(row) {
-  // a tick's label: the row's group, or the measure where the group says nothing more
-  const names = { "first-player advantage": "first-player adv.", "win rate": "win" };
-  if (row.measure === "share of games") return row.group;
-  return `${names[row.measure] || row.measure} ${row.measure === "first-player advantage" ? "" : row.group.replace("strategy ", "")}`.trim();
-}
-
-function differenceChart(rows) {
-  // the paired differences of the rates (the rows the report's what-if figure draws), in points
-  const r = rows.filter(x => SHARE.includes(x.measure) && x.difference !== null);
-  if (!r.length || !window.uPlot) return;
-  const xs = r.map((_, i) => i + 1);
-  const host = $("#result-chart");
+// The charts draw the report's own figure data (reports/figdata.py, sent as
+// result.figures): the same rows, labels, units and intervals as the report's figures.
+function intervalChart(host, title, rows, unit, label = "difference", low = "low", high = "high", value = "value") {
+  // one panel: a point per row with its 95% interval (hover a point; drag to zoom)
+  if (!rows.length || !window.uPlot) return;
+  const xs = rows.map((_, i) => i + 1);
+  const scale = unit === "share" ? 100 : 1;
+  const shown = unit === "share" ? "%" : unit;
   const opts = {
-    width: Math.max(640, Math.min(1100, 110 * r.length)), height: 240,
-    title: "changed minus base, points, with 95% paired intervals (hover a point; drag to zoom)",
-    scales: { x: { time: false, range: [0, r.length + 1] } },
-    axes: [{ values: (u, ticks) => ticks.map(t => (Number.isInteger(t) && r[t - 1] ? shortLabel(r[t - 1]) : "")),
+    width: Math.max(640, Math.min(1100, 110 * rows.length)), height: 240, title,
+    scales: { x: { time: false, range: [0, rows.length + 1] } },
+    axes: [{ values: (u, ticks) => ticks.map(t => (Number.isInteger(t) && rows[t - 1] ? rows[t - 1].label.slice(0, 28) : "")),
              size: 40 },
-           { label: "points" }],
-    series: [{ label: "row", value: (u, v) => (r[v - 1] ? `${r[v - 1].measure} ${r[v - 1].group}` : "") },
-      { label: "difference", stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
+           { label: shown }],
+    series: [{ label: "row", value: (u, v) => (rows[v - 1] ? rows[v - 1].label : "") },
+      { label, stroke: "#2b6cb0", width: 0, points: { size: 8, fill: "#2b6cb0" } },
       { label: "95% low", stroke: "#a0aec0", width: 0, points: { size: 5 } },
       { label: "95% high", stroke: "#a0aec0", width: 0, points: { size: 5 } }],
   };
-  new uPlot(opts, [xs, r.map(x => 100 * x.difference), r.map(x => 100 * x.ci_low), r.map(x => 100 * x.ci_high)], host);
+  const box = el("div", { class: "chart", "data-figure": title });
+  host.append(box);
+  const col = k => rows.map(r => (r[k] === null ? null : scale * r[k]));
+  const u = new uPlot(opts, [xs, col(value), col(low), col(high)], box);
+  // export: the chart as drawn (PNG), and the figure data it was drawn from (JSON)
+  const name = title.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+  box.append(el("div", { class: "export" },
+    el("a", { href: "#", onclick: e => { e.target.href = u.ctx.canvas.toDataURL("image/png"); },
+              download: `${name}.png` }, "PNG"), " ",
+    el("a", { href: URL.createObjectURL(new Blob([JSON.stringify({ title, unit, rows }, null, 1)],
+                                                 { type: "application/json" })),
+              download: `${name}.json` }, "data")));
+}
+
+function differenceChart(fig) {
+  // the report's what-if figure (figdata.whatif_differences): a chart per panel
+  const host = $("#result-chart");
+  for (const p of fig.panels) intervalChart(host, `${fig.title}: ${p.xlabel}`, p.rows, p.unit);
+  if (fig.panels.length) host.append(el("p", { class: "why" }, fig.note));
+}
+
+function endingsChart(fig) {
+  // the report's how-games-ended figure (figdata.endings): a chart per panel
+  const host = $("#result-chart");
+  for (const p of fig.panels)
+    intervalChart(host, `${fig.title}: ${p.title} (95% Wilson interval)`, p.rows, fig.unit, "share of games");
+}
+
+function tornadoChart(fig) {
+  // the report's tornado (figdata.tornado): each number a step down, then a step up
+  const host = $("#result-chart");
+  for (const [dir, name] of [["down", "a step down"], ["up", "a step up"]]) {
+    const rows = fig.rows.filter(r => r[dir]).map(r => ({ label: `${r.label}: ${r[dir].tried}`, ...r[dir] }));
+    intervalChart(host, `Sensitivity, ${name}: ${fig.xlabel}, ${fig.games.toLocaleString()} paired games each`,
+                  rows, fig.unit, "change");
+  }
+  host.append(el("p", { class: "why" }, fig.note));
+}
+
+function seatChart(fig) {
+  // the report's outcome-by-seat figure (figdata.seat_outcomes): outright wins per seat
+  const host = $("#result-chart");
+  for (const p of fig.panels)
+    intervalChart(host, `${fig.title}, ${p.title}: outright win (95% Wilson interval)`, p.rows,
+                  fig.unit, "outright wins", "win_low", "win_high", "win");
 }
 
 $("#open-report").addEventListener("click", async () => {
@@ -528,18 +669,30 @@ async function loadGameList() {
   const path = $("#p-folder").value;
   replayFolder = path;
   const filter = $("#p-filter").value || "all";
+  $("#p-lost-by").hidden = filter !== "lost-by";
+  const more = filter === "lost-by" ? `&seat=${encodeURIComponent($("#p-seat-lost").value)}&by=${encodeURIComponent($("#p-by").value)}` : "";
   try {
-    const res = await api(`/api/games-of?path=${encodeURIComponent(path)}&filter=${filter}`);
+    // the filters are the server's (api.game_list): a comeback is read from the run's trace there
+    const res = await api(`/api/games-of?path=${encodeURIComponent(path)}&filter=${filter}${more}`);
     if (!$("#p-filter").options.length)
       $("#p-filter").replaceChildren(...Object.entries(res.filters).map(([k, v]) => el("option", { value: k }, v)));
-    $("#p-count").textContent = `${res.matching.toLocaleString()} games${res.matching > res.games.length ? `, the first ${res.games.length} listed` : ""}`;
+    $("#p-count").className = "msg ok";
+    $("#p-count").textContent = `${res.matching.toLocaleString()} games${res.traced !== null ? ` of the ${res.traced.toLocaleString()} traced` : ""}${res.matching > res.games.length ? `, the first ${res.games.length} listed` : ""}`;
     $("#p-games").replaceChildren(...res.games.map(g => el("div", {
       "data-game": g.game, onclick: () => openReplay(path, g.game) },
-      `game ${g.game}: ${g.winner ? "P" + g.winner + " won" : "no single winner"}, ${g.turns} turns, ${g.end}; ${g.strategies.join(" v ")}`)));
-  } catch (e) { $("#p-count").textContent = e.message; }
+      `game ${g.game}: ${g.winner ? "P" + g.winner + " won" : "no single winner"}, ${g.turns} turns, ${g.end}; ${g.strategies.join(" v ")}; scores ${g.scores.join("-")}`
+      + (g.deficit !== undefined ? `; the winner trailed by up to ${Number(g.deficit.toPrecision(3))} ${res.progress_unit}` : ""))));
+  } catch (e) {
+    $("#p-count").className = "err";
+    $("#p-count").textContent = e.message;
+    $("#p-games").replaceChildren();
+  }
 }
 $("#p-folder").addEventListener("change", loadGameList);
 $("#p-filter").addEventListener("change", loadGameList);
+const lostBy = debounce(loadGameList, 200);
+$("#p-seat-lost").addEventListener("input", lostBy);
+$("#p-by").addEventListener("input", lostBy);
 
 async function openReplay(path, game, seat = $("#p-seat").value) {
   for (const d of $$("#p-games div")) d.classList.toggle("on", Number(d.dataset.game) === game);

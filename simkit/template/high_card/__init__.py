@@ -15,7 +15,13 @@ from simkit.game import GameSpec, HiddenZone
 
 from . import rules, strategy  # noqa: F401  (strategy registers itself)
 from .state import DECK, HAND, MAX_DECK, MAX_HAND
-from .transcript import check_state, describe_choice, describe_move, describe_setup
+from .transcript import (
+    check_state,
+    describe_choice,
+    describe_move,
+    describe_setup,
+    move_label,
+)
 
 
 def compile_params(values: dict, n_players: int) -> tuple:
@@ -46,6 +52,7 @@ GAME = GameSpec(
     describe_move=describe_move,
     describe_choice=describe_choice,
     check_state=check_state,
+    move_label=move_label,
     summary="a hidden hand, a shuffled deck: the higher card wins the trick",
     progress_unit="tricks won",
     phases=rules.PHASES,

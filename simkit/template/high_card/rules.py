@@ -2,7 +2,7 @@
 kernel's contract). Moves are card ranks: move ``r`` plays a card of rank ``r``."""
 
 from simkit.game import HIDDEN
-from simkit.jit import copy_into, kernel
+from simkit.jit import copy_into, inline, kernel
 from simkit.rng import shuffle
 
 from .state import (
@@ -43,7 +43,7 @@ def max_moves(params, n_players):
     return MAX_HAND
 
 
-@kernel
+@inline  # a helper of apply_move: inlined, as docs/adding-a-game.md's speed advice says
 def draw(state, seat):
     """The deck's top card into ``seat``'s first empty hand slot (none when it is empty)."""
     if state[DECK_N] == 0:

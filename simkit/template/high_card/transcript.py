@@ -30,6 +30,11 @@ def describe_move(params, n_players, before, move, after):
     return lines
 
 
+def move_label(params, n_players, move) -> str:
+    """A move's short name, for the decision log and the checklist: "card 5"."""
+    return f"card {move}"
+
+
 def describe_choice(params, n_players, obs, move, after):
     """A move a search weighed, from its seat's view: the card, and the card it answers."""
     if obs[LED] < 0:
