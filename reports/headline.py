@@ -36,13 +36,14 @@ def wrapped(sentences, width: int = 100) -> list[str]:
             for line in textwrap.wrap(x, width, subsequent_indent="  ")]
 
 
-def _fit(head: str, claims: list[str], extras: list[str] = ()) -> str:
-    """``head: claim; claim (extra).`` within ``MAX_WORDS``, the extras (parenthesised
-    figures) dropped first, the last first."""
+def _fit(head: str, claims: list[str], extras: list[str] = (), last: list[str] = ()) -> str:
+    """``head: claim; claim (extra); last.`` within ``MAX_WORDS``, the extras (parenthesised
+    figures) dropped first, the last first; ``last``: claims after the extras (which belong
+    to the claims before them)."""
     extras = list(extras)
     while True:
         body = "; ".join(claims) + "".join(x if x.startswith(" (") else f"; {x}"
-                                           for x in extras)
+                                           for x in extras) + "".join(f"; {x}" for x in last)
         text = f"{head}: {body}." if head else f"{body[0].upper()}{body[1:]}."
         if words(text) <= MAX_WORDS or not extras:
             return text
@@ -162,9 +163,12 @@ def _at(table, players: int) -> list[dict]:
     return [r for r in rows(table) if int(r["players"]) == players]
 
 
-def run_headline(t: dict, strategies, players: int, fair: float = V.DEFAULT_FAIR) -> str:
+def run_headline(t: dict, strategies, players: int, fair: float = V.DEFAULT_FAIR,
+                 stronger: str | None = None) -> str:
     """The headline of one player count of a run, from its summary tables ``t``
-    (``reports.summary.tables``) and the line-up ``strategies`` (a name per seat)."""
+    (``reports.summary.tables``) and the line-up ``strategies`` (a name per seat);
+    ``stronger``: the note that a stronger player exists (``stronger_claim``), its last
+    claim, kept before the figures a long headline leaves out."""
     fpa = _at(t["fpa"], players)
     seats = _at(t["seats"], players)
     teams = _at(t.get("teams"), players)
@@ -176,14 +180,56 @@ def run_headline(t: dict, strategies, players: int, fair: float = V.DEFAULT_FAIR
         return _fit(head, ["no games"])
     _, claims, extras = seat_claim(seats, fpa[0], teams, fair)
     strat = strategy_claim(_at(t["strategies"], players))
-    return _fit(head, ([strat] if strat else []) + claims, extras)
+    return _fit(head, ([strat] if strat else []) + claims, extras,
+                [stronger] if stronger else [])
 
 
-def run_headlines(t: dict, meta: dict | None, fair: float = V.DEFAULT_FAIR) -> list[str]:
-    """One headline per player count of a run (its summary tables ``t``)."""
+def run_headlines(t: dict, meta: dict | None, fair: float = V.DEFAULT_FAIR,
+                  ratings=None) -> list[str]:
+    """One headline per player count of a run (its summary tables ``t``); ``ratings``: the
+    game's shipped ladder ratings (``simkit.ladder.shipped_ratings``), read when not given."""
     meta = meta or {}
+    if ratings is None:
+        from simkit.ladder import shipped_ratings
+
+        ratings = shipped_ratings(meta.get("game")) if meta.get("game") else None
     counts = sorted({int(r["players"]) for r in rows(t["fpa"])})
-    return [run_headline(t, meta.get("strategies") or _played(t, p), p, fair) for p in counts]
+    return [run_headline(t, meta.get("strategies") or _played(t, p), p, fair,
+                         stronger_claim(meta, p, ratings)) for p in counts]
+
+
+def stronger_claim(meta: dict, players: int, ratings: dict | None) -> str | None:
+    """"a stronger player than X exists: Y" when the game's shipped ladder ratings
+    (``ratings``) rate a level Y above X, the strongest strategy the run used (their rating
+    difference's interval above 0), with "(measured at the default data)" when the run's
+    data differ from the ratings'. None when it cannot be said: no ratings (a plugin), other
+    players or another VERSION than they were measured at, a strategy of the run the ladder
+    did not rate, a weight given (``--weight``: another player than the rated one), or a
+    model other than the rated one (``--train``, ``learned.model=``)."""
+    if not ratings or int(ratings.get("players") or 0) != players \
+            or str(meta.get("game_version")) != str(ratings.get("game_version")):
+        return None
+    if (meta.get("run_spec") or {}).get("weights"):
+        return None
+    levels = {lv["strategy"]: lv for lv in ratings.get("levels") or ()}
+    models = meta.get("models") or {}
+    used = []
+    for name in dict.fromkeys(str(s) for s in meta.get("strategies") or ()):
+        lv = levels.get(name)
+        if lv is None or (lv.get("model_digest") and
+                          (models.get(name) or {}).get("digest") != lv["model_digest"]):
+            return None
+        used.append(lv)
+    if not used:
+        return None
+    best = max(used, key=lambda lv: lv["rating"])
+    if not best.get("stronger"):
+        return None
+    text = (f"a stronger player than {strategy_name(best['strategy'])} exists: "
+            f"{strategy_name(best['stronger'][0])}")
+    if meta.get("data_digest") != ratings.get("data_digest"):
+        text += " (measured at the default data)"
+    return text
 
 
 def _played(t: dict, players: int) -> list[str]:

@@ -173,6 +173,12 @@ def settle_verdict(figure: str, difference: float, ci_low: float, ci_high: float
         return {**base, "state": UNSURE, "more_level_games": None, "more_match_games": None,
                 "text": f"{figure}: not enough games to say whether it has settled (its "
                         f"change from {below} to {top} has no interval yet)."}
+    if ci_low == ci_high:  # every paired game gave one difference (a few games, or no play
+        # that differs): a t interval of zero width, which is no evidence of precision
+        return {**base, "state": UNSURE, "more_level_games": None, "more_match_games": None,
+                "text": f"{figure}: not enough games to say whether it has settled (all "
+                        f"{games:,} paired games from {below} to {top} give one change, "
+                        f"{_signed(difference)} points: no spread to measure)."}
     change = (f"{_signed(difference)} [{_signed(ci_low)}, {_signed(ci_high)}] points from "
               f"{below} to {top}")
     inside = -fair < ci_low and ci_high < fair
@@ -192,8 +198,10 @@ def settle_verdict(figure: str, difference: float, ci_low: float, ci_high: float
     more_match = 0
     if not rated_apart:
         h = (gap["ci_high"] - gap["ci_low"]) / 2
+        # a gap much smaller than its interval (under a tenth of the half-width: a hundred
+        # times the games) gives no useful count: the two are rated alike
         more_match = (math.ceil(match_games * ((h / gap["difference"]) ** 2 - 1))
-                      if gap["difference"] > 0 and h > 0 else None)
+                      if gap["difference"] > h / 10 and h > 0 else None)
     needs = []
     if more_level:
         needs.append(f"about {more_level:,} more level games")

@@ -550,3 +550,24 @@ class LadderInterrupted(KeyboardInterrupt):
     def __init__(self, out: Path, done: int, todo: int):
         super().__init__("interrupted")
         self.out, self.done, self.todo = out, done, todo
+
+
+# ---------------------------------------------------------------------------------------------
+# the ratings a game ships
+
+RATINGS_FILE = "ladder.json"
+"""A game's shipped ladder ratings, in its package (``benchmarks/ladder_ratings.py`` writes
+them): for each level its strategy, Elo with its 95% interval, seat-games, CPU ms a
+decision, the model digest of a level that plays by a model, and the levels rated above it;
+the game VERSION, data digest, command and date they were measured with."""
+
+
+def shipped_ratings(game: str) -> dict | None:
+    """The ladder ratings ``game`` ships, or None (a game without them, e.g. a plugin's, or
+    a game not installed here)."""
+    try:
+        path = registry.get_game(str(game)).package_dir / RATINGS_FILE
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (SimkitError, OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and doc.get("kind") == "ladder-ratings" else None

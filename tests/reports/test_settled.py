@@ -74,3 +74,19 @@ def test_the_paired_change_comes_from_the_same_deals():
     v = verdict(row["difference"], row["ci_low"], row["ci_high"], games=n)
     assert v["state"] == MOVING and "rises" in v["text"]
     assert 0.18 < row["difference"] < 0.32
+
+
+def test_two_levels_rated_alike_get_no_count_of_games_a_pairing():
+    """A rating gap of a rounding error (two levels that scored alike) made the count of
+    games a pairing astronomical (3.8e18 in Rabbit Hunt's shipped ladder)."""
+    v = verdict(0.0, -0.3, 0.3, rating=gap(1e-13, 330), games=7)
+    assert v["state"] == UNSURE and v["more_match_games"] is None
+    assert "are rated alike" in v["text"]
+    assert verdict(0.0, -0.3, 0.3, rating=gap(40, 60))["more_match_games"] == 500
+
+
+def test_a_change_of_zero_width_from_a_few_games_is_not_settled():
+    """Four paired level games that all gave one difference have a t interval of zero
+    width, inside any band: it is no evidence, so the verdict is not "settled"."""
+    v = verdict(0.0, 0.0, 0.0, games=4)
+    assert v["state"] == UNSURE and "give one change" in v["text"]
