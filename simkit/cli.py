@@ -1879,8 +1879,9 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @click.option("--yardstick-games", type=int,
               help="Games against the yardstick a generation (default 200; 0: none).")
 @click.option("--policy-games", type=int,
-              help="Self-play games by the model's values that its policy is distilled from, "
-                   "after the training (default: the games of a generation; 0: no policy).")
+              help="Self-play games by the model's values that a policy is distilled from, "
+                   "after the training (default 0: no policy; learned plays by a model's "
+                   "policy when it has one, so distil one only where it plays well).")
 @click.option("--distill-only", is_flag=True,
               help="Train no values: give the --from model a policy distilled from its own "
                    "values (--policy-games, default 2,000) and write it to --out.")
@@ -1976,7 +1977,9 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
                    f"{folder}; continue with the same command and --resume", err=True)
         sys.exit(130)
     model = trainer.final(state)
-    games = ts.games_per_generation if policy_games is None else policy_games
+    # no policy unless asked: learned plays by a model's policy when it has one, and a policy
+    # can play far worse than the values it imitates (docs/learning.md, "The policy")
+    games = policy_games or 0
     if games:
         try:
             model = _distilled(model, trainer.table, games, seed, policy, workers, say,
