@@ -36,6 +36,7 @@ import numpy as np
 
 from simkit import learn
 from simkit.errors import SimkitError
+from simkit.train import Adam, derived_seed
 
 CHUNK = 32
 """Games a task plays: fixed, so the data do not depend on the workers."""
@@ -101,7 +102,6 @@ def play(table, model: learn.Model, ps: PolicySpec, workers: int = 1,
     of ``workers``; with a ``student`` (a policy being learnt) the student plays and the
     teacher labels its decisions (DAgger), on the seeds of round ``round_``."""
     from simkit.rng import game_seeds
-    from simkit.train import derived_seed
 
     teacher = model.without_policy()
     row = table.row(teacher, epsilon=ps.epsilon, samples=ps.samples,
@@ -172,7 +172,6 @@ def fit(model: learn.Model, rec: Records, ps: PolicySpec) -> dict:
     """Give ``model`` the policy fitted to ``rec`` (in place) and return the fit's figures:
     per network the mean loss of the last pass and how often the policy's best move is the
     teacher's (``agreement``, on the data it learnt)."""
-    from simkit.train import derived_seed
 
     known = known_moves(rec.codes, ps.moves)
     rows = learn.move_rows(known, rec.codes)
@@ -217,9 +216,7 @@ def _fit_net(net: list, z: np.ndarray, rec: Records, rows: np.ndarray, mine: np.
     from scipy.sparse import coo_matrix
 
     grads = [np.zeros_like(q) for q in net]
-    first = [np.zeros_like(q) for q in net]
-    second = [np.zeros_like(q) for q in net]
-    beta1, beta2, eps, step = 0.9, 0.999, 1e-8, 0
+    adam = Adam(net, ps.learning_rate)
     loss = 0.0
     for _ in range(ps.epochs):
         order = mine[rng.permutation(len(mine))]
@@ -236,14 +233,7 @@ def _fit_net(net: list, z: np.ndarray, rec: Records, rows: np.ndarray, mine: np.
             spread = coo_matrix((g, (row, owner)), shape=(len(net[1]), len(idx))).tocsr()
             grads[0][:] = spread @ zb + ps.l2 * net[0]
             grads[1][:] = np.bincount(row, weights=g, minlength=len(net[1]))
-            step += 1
-            for q, gq, m1, m2 in zip(net, grads, first, second, strict=True):
-                m1 *= beta1
-                m1 += (1 - beta1) * gq
-                m2 *= beta2
-                m2 += (1 - beta2) * gq * gq
-                q -= ps.learning_rate * (m1 / (1 - beta1 ** step)) / (
-                    np.sqrt(m2 / (1 - beta2 ** step)) + eps)
+            adam.step(grads)
         loss = total / len(mine)
     return {"decisions": int(len(mine)), "loss": round(loss, 6),
             "agreement": round(_agreement(net, z, rec, rows, mine), 6)}

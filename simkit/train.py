@@ -443,13 +443,34 @@ def fit(model: learn.Model, x: np.ndarray, seat: np.ndarray, target: np.ndarray,
     return float(np.mean(losses)) if losses else float("nan")
 
 
+class Adam:
+    """Adam (Kingma and Ba 2015) over a list of arrays, updated in place: the value
+    networks' fit here and the policy's (``simkit.distill``)."""
+
+    def __init__(self, params: list, learning_rate: float, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-8):
+        self.params, self.learning_rate = params, learning_rate
+        self.beta1, self.beta2, self.eps, self.steps = beta1, beta2, eps, 0
+        self.first = [np.zeros_like(q) for q in params]
+        self.second = [np.zeros_like(q) for q in params]
+
+    def step(self, grads: list) -> None:
+        self.steps += 1
+        b1, b2, n = self.beta1, self.beta2, self.steps
+        for q, gq, m1, m2 in zip(self.params, grads, self.first, self.second, strict=True):
+            m1 *= b1
+            m1 += (1 - b1) * gq
+            m2 *= b2
+            m2 += (1 - b2) * gq * gq
+            q -= self.learning_rate * (m1 / (1 - b1 ** n)) / (
+                np.sqrt(m2 / (1 - b2 ** n)) + self.eps)
+
+
 def _fit_net(m: learn.Model, k: int, z: np.ndarray, t: np.ndarray, ts: TrainSpec,
              rng: np.random.Generator) -> float:
     h = m.hidden
     params = [m.w1[k], m.b1[k], m.w2[k], m.b2[k:k + 1]] if h else [m.w2[k], m.b2[k:k + 1]]
-    first = [np.zeros_like(q) for q in params]
-    second = [np.zeros_like(q) for q in params]
-    b1_, b2_, eps, step = 0.9, 0.999, 1e-8, 0
+    adam = Adam(params, ts.learning_rate)
     loss = 0.0
     for _ in range(ts.epochs):
         order = rng.permutation(len(t))
@@ -470,14 +491,7 @@ def _fit_net(m: learn.Model, k: int, z: np.ndarray, t: np.ndarray, ts: TrainSpec
                 grads = [ga.T @ zb, ga.sum(axis=0), a.T @ g, np.array([g.sum()])]
             else:
                 grads = [zb.T @ g, np.array([g.sum()])]
-            step += 1
-            for q, gq, m1, m2 in zip(params, grads, first, second, strict=True):
-                m1 *= b1_
-                m1 += (1 - b1_) * gq
-                m2 *= b2_
-                m2 += (1 - b2_) * gq * gq
-                q -= ts.learning_rate * (m1 / (1 - b1_ ** step)) / (
-                    np.sqrt(m2 / (1 - b2_ ** step)) + eps)
+            adam.step(grads)
         loss = total / len(t)
     return loss
 
