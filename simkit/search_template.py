@@ -127,9 +127,18 @@ def progress_shares(n_players, teams, progress, ranks, out, scale):
             ranks[s] = 1 if progress[s] == best else 2
         score_shares(n_players, teams, ranks, out)
         return
-    total = 0.0
     for s in range(n_players):
         out[s] = math.exp((progress[s] - best) / scale)
+    team_shares(n_players, teams, out)
+
+
+@kernel
+def team_shares(n_players, teams, out):
+    """Divide each seat's weight in ``out[:P]`` by the sum over the teams (each team's
+    first seat counted, partners holding their team's weight), so they sum to 1 as score
+    shares do."""
+    total = 0.0
+    for s in range(n_players):
         first = True
         for t in range(s):
             if teams[t] == teams[s]:
@@ -319,19 +328,11 @@ def leaf_values(params, state, w, n_players, teams, obs2, feat, out):
     """``out[:P]``: every seat's reward of the position ``state`` (not over) by the model:
     each seat's value from its own observation, divided by the sum over the teams (each
     counted once), so the rewards are score shares as a finished game's are."""
-    total = 0.0
     for s in range(n_players):
         game.observe(params, state, s, obs2)
         game_features(params, obs2, s, feat)
         out[s] = model_value_at(w, G_MODEL, s, feat)
-        first = True
-        for t in range(s):
-            if teams[t] == teams[s]:
-                first = False
-        if first:
-            total += out[s]
-    for s in range(n_players):
-        out[s] /= total
+    team_shares(n_players, teams, out)
 
 
 @kernel
