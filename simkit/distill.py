@@ -35,8 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit import learn
-from simkit.errors import SimkitError
-from simkit.train import Adam, derived_seed
+from simkit.train import Adam, check_ranges, derived_seed
 
 CHUNK = 32
 """Games a task plays: fixed, so the data do not depend on the workers."""
@@ -72,14 +71,9 @@ FLAGS = {"games": "--policy-games", "temperature": "--policy-temperature",
 
 
 def check(ps: PolicySpec) -> None:
-    """Every knob in its range, or one line naming it and the range."""
-    for name, (low, high, whole) in KNOB_RANGES.items():
-        v = getattr(ps, name)
-        if isinstance(v, bool) or not isinstance(v, int | float) or not low <= v <= high \
-                or (whole and v != int(v)):
-            kind = "a whole number" if whole else "a number"
-            flag = FLAGS.get(name, f"the policy's {name.replace('_', ' ')}")
-            raise SimkitError(f"{flag} must be {kind} from {low:g} to {high:,g}, not {v!r}")
+    """Every knob in its range, or one line naming it (its flag) and the range."""
+    check_ranges(ps, KNOB_RANGES,
+                 lambda name: FLAGS.get(name, f"the policy's {name.replace('_', ' ')}"))
 
 
 @dataclass

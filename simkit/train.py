@@ -177,14 +177,20 @@ KNOB_RANGES = {
     "yardstick_games": (0, 10**6, True)}
 
 
-def _check_knobs(ts: TrainSpec) -> None:
-    for name, (low, high, whole) in KNOB_RANGES.items():
-        v = getattr(ts, name)
+def check_ranges(spec, ranges: dict, label=lambda name: name.replace("_", " ")) -> None:
+    """Each of ``spec``'s knobs named in ``ranges`` (name: (low, high, whole)) in its
+    range, or one line naming it (``label(name)``) and the range."""
+    for name, (low, high, whole) in ranges.items():
+        v = getattr(spec, name)
         if isinstance(v, bool) or not isinstance(v, int | float) or not low <= v <= high \
                 or (whole and v != int(v)):
             kind = "a whole number" if whole else "a number"
-            raise SimkitError(f"{name.replace('_', ' ')} must be {kind} from {low:g} to "
-                              f"{high:,g}, not {v!r}")
+            raise SimkitError(f"{label(name)} must be {kind} from {low:g} to {high:,g}, "
+                              f"not {v!r}")
+
+
+def _check_knobs(ts: TrainSpec) -> None:
+    check_ranges(ts, KNOB_RANGES)
     own = registry.strategies_for(ts.game)
     if ts.yardstick not in own or own[ts.yardstick].search is not None:
         from simkit.errors import unknown
