@@ -1901,9 +1901,9 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
           policy_moves, quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
     generations of self-play, a fit of each seat's network to TD(lambda) targets, and a
-    match that accepts the new generation only when it beats the last accepted one; then a
-    policy distilled from the model's values, so that `learned` decides without applying
-    moves."""
+    match that accepts the new generation only when it beats the last accepted one; with
+    --policy-games, then a policy distilled from the model's values, so that `learned`
+    decides without applying moves."""
     from simkit import data, learn
     from simkit import train as tr
     from simkit.cards import explained
@@ -1920,6 +1920,13 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
     if (n_games is None) == (time_budget is None):
         raise SimkitError("give the training's budget: --games N (self-play games, "
                           "reproducible) or --time DURATION (e.g. 20m), one of them")
+    # the policy's knobs are checked before the training, not after it
+    given = [f"--policy-{k}" for k, v in policy.items() if v is not None]
+    if given and not policy_games:
+        raise SimkitError(f"{given[0]} is a knob of the policy, which is distilled only "
+                          "with --policy-games N (self-play games, e.g. 2000)")
+    if policy_games:
+        _policy_spec(policy_games, seed, policy, 0.1, 1)
     seconds = parse_duration(time_budget) if time_budget is not None else None
     over, origins = _overrides(game, overrides, card_files)
     base = None

@@ -132,6 +132,15 @@ def test_distill_only_needs_a_model_and_no_values_budget(tmp_path):
     assert not (tmp_path / "x.npz").exists()
 
 
+def test_the_policys_knobs_are_refused_before_any_training(tmp_path):
+    out = tmp_path / "m.npz"
+    args = ("train", "pig", "--players", 2, "--games", 100, "--out", out)
+    one_line_error(invoke(*args, "--policy-temperature", 0.1), "--policy-games")
+    one_line_error(invoke(*args, "--policy-games", 40, "--policy-temperature", 0),
+                   "--policy-temperature")
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("damage,words", [
     ("shape", "policy_w has shape"), ("half", "a policy without its policy_b array"),
     ("temperature", "no positive temperature"), ("order", "not a sorted list")])
