@@ -178,6 +178,20 @@ and the field that goes with it:
         a designer reads them on a model's card, so they say what the entry is in the
         game's own words.
 
+A second optional kernel for a fast policy (``docs/learning.md``, "Move features"), only
+with ``features``:
+
+    move_features(params, obs, seat, move, out) -> None
+        Fill ``out`` (float64[len(move_features)]) with what a good player of ``seat`` would
+        look at about one legal ``move``, read from ``obs`` and ``params`` alone: what it
+        gains or spends, which card, slot or cell it concerns and how that one stands (the
+        things ``features`` sums over, for this move). Every entry is written on every call,
+        finite; allocates nothing. A policy reads it once for each legal move, so it is
+        cheap: no move is applied.
+
+    move_features
+        The name of each entry of ``move_features``' vector, in order.
+
 An optional field for the search strategies (``docs/search.md``):
 
     search_knobs
@@ -321,6 +335,7 @@ class GameSpec:
     progress_unit: str = "points"
     phases: tuple[str, ...] | None = None
     features: tuple[str, ...] | None = None
+    move_features: tuple[str, ...] | None = None
     strong: str = "heuristic"
     hidden_zones: Sequence[HiddenZone] | Callable[[tuple, int], Sequence[HiddenZone]] | None \
         = None
@@ -350,6 +365,13 @@ class GameSpec:
             if not hasattr(self.rules, "features"):
                 raise ValueError(f"{self.name}: features are named but its rules module has "
                                  f"no 'features' kernel")
+        if self.move_features is not None:
+            names = list(self.move_features)
+            if not names or len(set(names)) != len(names):
+                raise ValueError(f"{self.name}: move_features must name each entry once")
+            if self.features is None or not hasattr(self.rules, "move_features"):
+                raise ValueError(f"{self.name}: move_features are named but its rules module "
+                                 f"has no 'move_features' kernel (or the game no features)")
 
     def choices_of(self, columns: Sequence[str], strict: bool = True) -> list[str] | None:
         """The item columns among ``columns`` (a run's) that are a player's choices, in
@@ -389,6 +411,13 @@ class GameSpec:
         """Whether the game gives the optional ``features`` kernel and names its entries
         (``docs/learning.md``): the learnt players need it."""
         return self.features is not None and hasattr(self.rules, "features")
+
+    @property
+    def has_move_features(self) -> bool:
+        """Whether the game also gives the optional ``move_features`` kernel and names its
+        entries (``docs/learning.md``, "Move features"): a policy then reads it."""
+        return (self.has_features and self.move_features is not None
+                and hasattr(self.rules, "move_features"))
 
     def zones(self, params: tuple, n_players: int) -> tuple[HiddenZone, ...] | None:
         """The game's hidden zones for these parameters (None: not declared)."""
