@@ -77,5 +77,6 @@ GAME = GameSpec(
     progress_unit="bunnies caught, with rule a's bonus",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    move_features=rules.MOVE_FEATURES,
     hidden_zones=hidden_zones,
 )

@@ -1456,3 +1456,249 @@ def features(params, obs, seat, out):
     out[FT_TO_PLACE] = 1.0 if kind == F_PLACE else 0.0
     out[FT_EVENT] = 1.0 if kind == F_EVENT else 0.0
     out[FT_PUTTING_BACK] = 1.0 if kind == F_RETURN else 0.0
+
+
+# ---------------------------------------------------------------- what a move does
+# move_features (the optional kernel of a fast policy; NOTES.md, Move features): for one
+# legal move, what the features cannot say because they sum over the farmland: which card
+# is laid, put back or turned up and what its event gives, where the cell lies (the
+# warehouse, the rivals' farmers), what turning it up may catch and at what price, and what
+# moving a rival's farmer takes off the seat's bunnies. Read from the seat's observation
+# alone, as ``features`` is; no move is applied.
+
+MOVE_FEATURES = (
+    "lays_a_card", "draws", "takes_a_carrot", "moves_own_farmer", "looks_at_hand",
+    "moves_other_farmer", "peeks", "puts_back", "stops_putting_back",
+    "card_known", "card_is_own_bunny", "card_gives_carrots", "card_gives_cards",
+    "card_moves_a_farmer", "card_peeks_or_places", "card_shows_hand", "card_takes_carrots",
+    "card_ends_turn",
+    "cell_warehouse_distance", "cell_rival_distance", "cell_rivals_in_reach",
+    "cell_cards_around",
+    "carrots_spent", "carrots_after", "rival_bunny_chance", "catch_knocks_out",
+    "own_bunny_there", "own_bunny_seen_there", "partner_bunny_chance", "card_hidden",
+    "nothing_to_turn_up",
+    "draw_ends_game", "carrot_gained", "looked_hand_cards", "looked_hand_bunnies",
+    "threat_taken_off", "seen_threat_taken_off",
+)
+"""The names of ``move_features``' entries; NOTES.md (Move features) says what each means."""
+
+N_MOVE_FEATURES = len(MOVE_FEATURES)
+_mf = MOVE_FEATURES.index
+MF_LAYS, MF_DRAWS, MF_CARROT, MF_OWN_FARMER = _mf("lays_a_card"), _mf("draws"), _mf(
+    "takes_a_carrot"), _mf("moves_own_farmer")
+MF_LOOKS, MF_OTHER_FARMER, MF_PEEKS = _mf("looks_at_hand"), _mf("moves_other_farmer"), _mf(
+    "peeks")
+MF_PUTS_BACK, MF_STOPS = _mf("puts_back"), _mf("stops_putting_back")
+MF_CARD_KNOWN, MF_CARD_BUNNY = _mf("card_known"), _mf("card_is_own_bunny")
+MF_GIVES_CARROTS, MF_GIVES_CARDS = _mf("card_gives_carrots"), _mf("card_gives_cards")
+MF_MOVES_FARMER, MF_PEEK_PLACE = _mf("card_moves_a_farmer"), _mf("card_peeks_or_places")
+MF_SHOWS, MF_TAKES_CARROTS = _mf("card_shows_hand"), _mf("card_takes_carrots")
+MF_ENDS_TURN = _mf("card_ends_turn")
+MF_WAREHOUSE, MF_RIVAL_DISTANCE = _mf("cell_warehouse_distance"), _mf("cell_rival_distance")
+MF_RIVALS_REACH, MF_AROUND = _mf("cell_rivals_in_reach"), _mf("cell_cards_around")
+MF_SPENT, MF_CARROTS_AFTER = _mf("carrots_spent"), _mf("carrots_after")
+MF_RIVAL_CHANCE, MF_KNOCKS_OUT = _mf("rival_bunny_chance"), _mf("catch_knocks_out")
+MF_OWN_BUNNY, MF_OWN_SEEN = _mf("own_bunny_there"), _mf("own_bunny_seen_there")
+MF_PARTNER_CHANCE, MF_HIDDEN = _mf("partner_bunny_chance"), _mf("card_hidden")
+MF_NOTHING = _mf("nothing_to_turn_up")
+MF_ENDS_GAME, MF_GAINED = _mf("draw_ends_game"), _mf("carrot_gained")
+MF_LOOKED_CARDS, MF_LOOKED_BUNNIES = _mf("looked_hand_cards"), _mf("looked_hand_bunnies")
+MF_THREAT_OFF, MF_SEEN_THREAT_OFF = _mf("threat_taken_off"), _mf("seen_threat_taken_off")
+
+
+@inline
+def card_event(kind, out):
+    """The entries of a farmland card of ``kind`` (a bunny: ``card_is_own_bunny``): what its
+    event does to whoever turns it up."""
+    out[MF_CARD_KNOWN] = 1.0
+    if kind == BUNNY:
+        out[MF_CARD_BUNNY] = 1.0
+    elif kind == CARROT_1 or kind == CARROT_2:
+        out[MF_GIVES_CARROTS] = 1.0 if kind == CARROT_1 else 2.0
+    elif kind == DRAW_1 or kind == DRAW_2:
+        out[MF_GIVES_CARDS] = 1.0 if kind == DRAW_1 else 2.0
+    elif kind == STEP_1 or kind == MOVE_ANY or kind == TO_WAREHOUSE:
+        out[MF_MOVES_FARMER] = 1.0
+    elif kind == PEEK or kind == PLACE_CARD:
+        out[MF_PEEK_PLACE] = 1.0
+    elif kind == SHOW or kind == SHOW_OR_LOSE or kind == ALL_SHOW:
+        out[MF_SHOWS] = 1.0
+        out[MF_TAKES_CARROTS] = 0.0 if kind == SHOW else 1.0
+    elif kind == TURN_ENDS:
+        out[MF_ENDS_TURN] = 1.0
+
+
+@inline
+def crow_price(p, coords, here, c):
+    """Carrots for a farmer on ``here`` to reach ``c``, the steps counted as the crow flies
+    (on the dense farmland the steps over cards seldom differ; the heuristic's reading of a
+    threat). Standing on it: a step off and back."""
+    d = hex_steps(coords, here, c)
+    if d == 0:
+        return 2 * move_cost(p, 1)
+    return move_cost(p, d if d <= WINDOW_REACH else -1)
+
+
+@inline
+def cell_entries(p, coords, obs, seat, c, out):
+    """Where cell ``c`` lies: from the warehouse (rule d), from the nearest rival farmer,
+    how many rival farmers reach it next turn (their carrots and one more for each action
+    but the move's), how many cards touch it."""
+    n = obs[N_PLAYERS]
+    spare = p[P_ACTIONS] - 1
+    nearest, reach = 2 * hex_steps(coords, 0, p[P_CENTER]) + 1, 0
+    for o in range(n):
+        here = obs[FARMER + o]
+        if here < 0 or obs[ELIMINATED + o] == 1 or not may_catch(p, obs, o, seat):
+            continue
+        nearest = min(nearest, hex_steps(coords, here, c))
+        reach += 1 if crow_price(p, coords, here, c) <= obs[CARROTS + o] + spare else 0
+    out[MF_WAREHOUSE] = hex_steps(coords, c, p[P_CENTER])
+    out[MF_RIVAL_DISTANCE] = nearest
+    out[MF_RIVALS_REACH] = reach
+    out[MF_AROUND] = obs[next_to_at(p, c)]
+
+
+@inline
+def laid_by_owner(p, obs, seat, g, owner):
+    """How many hidden cards ``owner`` laid that seat's memory group ``g`` holds (the cards
+    its unseen bunnies can lie on; ``group_cards`` for one group)."""
+    laid = 0
+    for c in range(p[P_CELLS]):
+        if obs[CELLS + c] == HIDDEN and obs[placer_at(p, c)] == owner:
+            laid += 1 if tag_of(obs[cell_tags_at(p, c)], seat) == g + 1 else 0
+    return laid
+
+
+@inline
+def one_bunny_chance(p, obs, seat, c):
+    """``bunny_chance`` of the card on ``c`` alone: only its memory group's cards are
+    counted."""
+    v = obs[CELLS + c]
+    if v != HIDDEN:
+        return 1.0 if BUNNY <= v < BUNNY + 4 else 0.0
+    tag = tag_of(obs[cell_tags_at(p, c)], seat)
+    if tag == 0 or tag == KNOWN_TAG:
+        return 0.0
+    g = tag - 1
+    r = group_at(seat, g)
+    owner = obs[r + G_OWNER]
+    if obs[placer_at(p, c)] != owner:
+        return 0.0
+    laid = laid_by_owner(p, obs, seat, g, owner)
+    if g < 4:
+        _, _, share = hand_reading(p, obs, seat, owner, laid)
+        return min(1.0, share)
+    return min(1.0, obs[r + G_KNOWN + BUNNY] / laid) if laid > 0 else 0.0
+
+
+@inline
+def turn_up_entries(p, obs, seat, c, out):
+    """What the seat's farmer turns up on ``c``: a rival's bunny by its chance (and whether
+    the catch knocks the rival out), its own bunny (seen by a rival or not), maybe the
+    partner's, a card whose event it knows, a hidden card, or nothing at all."""
+    v = obs[CELLS + c]
+    if v == NO_CARD or v == WAREHOUSE or obs[face_up_at(p, c)] == 1:
+        out[MF_NOTHING] = 1.0
+        return
+    placer = obs[placer_at(p, c)]
+    if v == BUNNY + seat:
+        out[MF_OWN_BUNNY] = 1.0
+        for o in range(obs[N_PLAYERS]):
+            if (obs[seen_at(p, c)] >> o) & 1 == 1 and obs[ELIMINATED + o] == 0 and may_catch(
+                    p, obs, o, seat):
+                out[MF_OWN_SEEN] = 1.0
+        return
+    if v == HIDDEN:
+        out[MF_HIDDEN] = 1.0
+    elif v < BUNNY:
+        card_event(v, out)
+    if placer < 0 or placer == seat:
+        return  # the ring, a caught bunny's place, its own decoy: no bunny
+    chance = one_bunny_chance(p, obs, seat, c)
+    if may_catch(p, obs, seat, placer):
+        out[MF_RIVAL_CHANCE] = chance
+        out[MF_KNOCKS_OUT] = chance if obs[LOST + placer] >= p[P_BUNNIES] - 1 else 0.0
+    else:
+        out[MF_PARTNER_CHANCE] = chance
+
+
+@inline
+def threat_off(p, coords, obs, seat, who, there, out):
+    """Farmer ``who`` moved to ``there``: the seat's face-down bunnies it reaches next turn
+    from where it stands less those it reaches from there (and of them, those it has seen:
+    it knows where to go)."""
+    if not may_catch(p, obs, who, seat):
+        return
+    here, budget = obs[FARMER + who], obs[CARROTS + who] + p[P_ACTIONS] - 1
+    off, seen_off = 0.0, 0.0
+    for c in range(p[P_CELLS]):
+        if obs[CELLS + c] == BUNNY + seat and obs[face_up_at(p, c)] == 0:
+            now = crow_price(p, coords, here, c) <= budget
+            then = crow_price(p, coords, there, c) <= budget
+            x = (1.0 if now else 0.0) - (1.0 if then else 0.0)
+            off += x
+            seen_off += x if (obs[seen_at(p, c)] >> who) & 1 == 1 else 0.0
+    out[MF_THREAT_OFF] = off
+    out[MF_SEEN_THREAT_OFF] = seen_off
+
+
+@kernel
+def move_features(params, obs, seat, move, out):
+    """Fill ``out`` (float64[N_MOVE_FEATURES], named by ``MOVE_FEATURES``) with what ``seat``
+    looks at about one legal ``move``, read from its observation ``obs`` and ``params``
+    alone: the kind of move, the card it lays, puts back or turns up, the cell it concerns,
+    what it costs and may catch. Nothing is applied, nothing allocated."""
+    p, coords = params[0], params[1]
+    kind, arg = move >> 16, move & 0xFFFF
+    for i in range(N_MOVE_FEATURES):
+        out[i] = 0.0
+    purse = obs[CARROTS + seat]
+    out[MF_CARROTS_AFTER] = purse
+    if kind == M_PLACE or kind == M_SWAP:
+        c = arg & 255 if kind == M_PLACE else obs[AUX_CELL]
+        out[MF_LAYS] = 1.0
+        card_event(arg >> 8 if kind == M_PLACE else arg, out)
+        cell_entries(p, coords, obs, seat, c, out)
+    elif kind == M_DRAW:
+        out[MF_DRAWS] = 1.0
+        out[MF_ENDS_GAME] = 1.0 if obs[PILE_LEN] <= 1 else 0.0
+    elif kind == M_CARROT:
+        out[MF_CARROT] = 1.0
+        out[MF_GAINED] = max(0, min(1, p[P_CARROT_CAP] - purse, obs[SUPPLY]))
+        out[MF_CARROTS_AFTER] = purse + out[MF_GAINED]
+    elif kind == M_LOOK:
+        out[MF_LOOKS] = 1.0
+        out[MF_SPENT] = p[P_COST_LOOK]
+        out[MF_CARROTS_AFTER] = purse - p[P_COST_LOOK]
+        out[MF_LOOKED_CARDS] = obs[IN_HAND + arg]
+        expected, _, _ = hand_reading(p, obs, seat, arg, laid_by_owner(p, obs, seat, arg, arg))
+        out[MF_LOOKED_BUNNIES] = expected
+    elif kind == M_MOVE or kind == M_STEP or (kind == M_MOVE_ANY and arg >> 8 == seat):
+        c = arg & 255
+        out[MF_OWN_FARMER] = 1.0
+        if kind == M_MOVE:
+            out[MF_SPENT] = move_price(p, obs, obs[FARMER + seat], c)
+            out[MF_CARROTS_AFTER] = purse - out[MF_SPENT]
+        cell_entries(p, coords, obs, seat, c, out)
+        if kind == M_MOVE_ANY and p[P_MOVE_ANY_REVEALS] == 0:
+            out[MF_NOTHING] = 1.0
+        else:
+            turn_up_entries(p, obs, seat, c, out)
+    elif kind == M_MOVE_ANY or kind == M_TO_HOME:
+        who = arg >> 8 if kind == M_MOVE_ANY else arg
+        c = arg & 255 if kind == M_MOVE_ANY else p[P_CENTER]
+        out[MF_OWN_FARMER if who == seat else MF_OTHER_FARMER] = 1.0
+        out[MF_NOTHING] = 1.0 if who == seat else 0.0
+        cell_entries(p, coords, obs, seat, c, out)
+        if who != seat:
+            threat_off(p, coords, obs, seat, who, c, out)
+    elif kind == M_PEEK:
+        out[MF_PEEKS] = 1.0
+        cell_entries(p, coords, obs, seat, arg, out)
+        turn_up_entries(p, obs, seat, arg, out)
+    elif kind == M_RETURN:
+        out[MF_PUTS_BACK] = 1.0
+        card_event(arg, out)
+    else:  # M_DONE
+        out[MF_STOPS] = 1.0
