@@ -1895,13 +1895,17 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @click.option("--policy-hidden", type=int,
               help="Hidden units over the position and the move, in a game with move "
                    "features (default 16; 0: linear).")
+@click.option("--policy-samples", type=int,
+              help="Determinisations the values average a move's value over while they "
+                   "label the distillation's moves (default: the model's own, 1 for the "
+                   "shipped ones; more: less noisy labels, a slower distillation).")
 @quiet_option
 @json_option
 def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
           base_file, overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
           temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
           policy_games, distill_only, policy_temperature, policy_epochs, policy_l2,
-          policy_moves, policy_hidden, quiet, as_json):
+          policy_moves, policy_hidden, policy_samples, quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
     generations of self-play, a fit of each seat's network to TD(lambda) targets, and a
     match that accepts the new generation only when it beats the last accepted one; with
@@ -1914,7 +1918,7 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
 
     players = _players(game, players)
     policy = {"temperature": policy_temperature, "epochs": policy_epochs, "l2": policy_l2,
-              "moves": policy_moves, "hidden": policy_hidden}
+              "moves": policy_moves, "hidden": policy_hidden, "samples": policy_samples}
     if distill_only:
         _distill_only(game, players, seed, overrides, card_files, out, base_file, overwrite,
                       workers, policy_games, policy, quiet, as_json,
@@ -2024,8 +2028,9 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
 def _policy_spec(games: int, seed: int, policy: dict, epsilon: float, samples: int):
     from simkit import distill
 
-    ps = distill.PolicySpec(games=games, seed=seed, epsilon=epsilon, samples=samples,
-                            **{k: v for k, v in policy.items() if v is not None})
+    knobs = {"epsilon": epsilon, "samples": samples}  # the model's, unless given
+    knobs.update({k: v for k, v in policy.items() if v is not None})
+    ps = distill.PolicySpec(games=games, seed=seed, **knobs)
     distill.check(ps)
     return ps
 
@@ -2037,7 +2042,7 @@ def _policy_flags(ps, games_flag: bool) -> str:
 
     default = distill.PolicySpec()
     parts = [f"--policy-games {ps.games}"] if games_flag else []
-    for name in ("temperature", "epochs", "l2", "moves", "hidden"):
+    for name in ("temperature", "epochs", "l2", "moves", "hidden", "samples"):
         if getattr(ps, name) != getattr(default, name):
             parts.append(f"{distill.FLAGS[name]} {getattr(ps, name):g}")
     return " ".join(parts)

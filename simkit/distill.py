@@ -74,7 +74,7 @@ KNOB_RANGES = {
     "hidden": (0, learn.MAX_POLICY_HIDDEN, True)}
 FLAGS = {"games": "--policy-games", "temperature": "--policy-temperature",
          "l2": "--policy-l2", "epochs": "--policy-epochs", "moves": "--policy-moves",
-         "hidden": "--policy-hidden"}
+         "hidden": "--policy-hidden", "samples": "--policy-samples"}
 
 
 def check(ps: PolicySpec) -> None:

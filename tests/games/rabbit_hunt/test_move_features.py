@@ -7,7 +7,6 @@ catch chance the seat's memory's (the heuristic reads the same), nothing allocat
 
 import numpy as np
 import pytest
-from numba import njit
 from numba.core.runtime import _nrt_python, rtsys
 from rh_table import E, Table
 from simkit.strategies.rabbit_hunt import read_memory
@@ -17,6 +16,7 @@ from simkit.game import HIDDEN
 from simkit.games.rabbit_hunt import rules as R
 from simkit.games.rabbit_hunt import state as S
 from simkit.games.rabbit_hunt.memory import placer_at
+from simkit.jit import kernel
 from simkit.rng import game_seeds, seed_streams
 from simkit.runner import RunSpec, plan
 
@@ -336,7 +336,7 @@ def test_random_games_one_observation_one_vector_and_the_memorys_chances(n_playe
     assert checked > 1000 and chances > 20
 
 
-@njit
+@kernel
 def many_calls(params, obs, seat, moves, out, times):
     for _ in range(times):
         for move in moves:
