@@ -1617,8 +1617,8 @@ def slot_after(obs, seat, slot, owner, mine, theirs, out):
     guard = castle if owner == seat else -castle if owner == q else 0
     out[MS_MARGIN] = mine - theirs + guard
     his_cards = next_turn_cards(obs, q)
-    out[MS_OPEN_NOW] = (own_open(obs, seat, slot, owner, mine, theirs, 0)
-                        - own_open(obs, seat, slot, before, h_mine, h_theirs, 0)) * c
+    out[MS_OPEN_NOW] = (own_open(obs, seat, slot, owner, mine, theirs, -1)
+                        - own_open(obs, seat, slot, before, h_mine, h_theirs, -1)) * c
     out[MS_OPEN_NEXT] = (own_open(obs, seat, slot, owner, mine, theirs, his_cards)
                          - own_open(obs, seat, slot, before, h_mine, h_theirs, his_cards)) * c
     out[MS_ATTACKABLE] = (attackable(obs, seat, slot, owner, mine, theirs)
@@ -1627,11 +1627,13 @@ def slot_after(obs, seat, slot, owner, mine, theirs, out):
 
 @inline
 def own_open(obs, seat, slot, owner, mine, theirs, cards):
-    """1 when ``slot`` is the seat's and the other can attack it with ``cards`` laid up
-    first (0: now), else 0."""
+    """1 when ``slot`` is the seat's and the other can attack it: with ``cards`` < 0, now
+    (his side there high enough already); else in his next turn, with ``cards`` to lay up
+    to the guard and then attack with."""
     if owner != seat:
         return 0
-    return 1 if max(0, mine + castle_bonus(obs, slot) - theirs) + (cards > 0) <= cards else 0
+    lay_up = max(0, mine + castle_bonus(obs, slot) - theirs)
+    return 1 if (lay_up == 0 if cards < 0 else lay_up + 1 <= cards) else 0
 
 
 @inline
