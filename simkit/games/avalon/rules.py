@@ -1497,10 +1497,7 @@ def features(params, obs, seat, out):
 # and short loops over the row; the unseen cards are counted only for the one or two types
 # a move concerns.
 
-MOVE_KINDS = ("end_plays", "strengthen", "enchant", "attack", "ward", "let_through",
-              "lose_from_hand", "lose_from_layout", "avalon_reduction", "take_tile",
-              "discard")
-MOVE_CARD_FEATURES = ("card_knight", "card_enchantress", "card_copies", "card_last_of_kind")
+MOVE_CARD_FEATURES = ("card_copies", "card_last_of_kind")
 MOVE_SLOT_FEATURES = (
     "slot_crowns", "slot_own", "slot_next", "slot_face_down", "slot_castle",
     "slot_own_cards", "slot_next_cards", "slot_adjacent_own", "slot_margin_after",
@@ -1509,11 +1506,8 @@ MOVE_EFFECT_FEATURES = (
     "crowns_change", "next_crowns_change", "wins_game_chance", "next_wins_game_chance",
     "warded_chance", "conquest_cards", "next_conquest_cards", "retake_margin",
     "losses_owed_after", "hand_change", "tile_cards", "tile_dark", "tile_cards_over_limit")
-MOVE_FEATURES = (MOVE_KINDS + MOVE_CARD_FEATURES + MOVE_SLOT_FEATURES
-                 + MOVE_EFFECT_FEATURES)
-(MF_END, MF_STRENGTHEN, MF_ENCHANT, MF_ATTACK, MF_WARD, MF_LET_THROUGH, MF_LOSE_HAND,
- MF_LOSE_LAYOUT, MF_AVALON, MF_TILE, MF_DISCARD) = range(len(MOVE_KINDS))
-MF_CARD = len(MOVE_KINDS)
+MOVE_FEATURES = MOVE_CARD_FEATURES + MOVE_SLOT_FEATURES + MOVE_EFFECT_FEATURES
+MF_CARD = 0
 MF_SLOT = MF_CARD + len(MOVE_CARD_FEATURES)
 (MS_CROWNS, MS_OWN, MS_NEXT, MS_FACE_DOWN, MS_CASTLE, MS_OWN_CARDS, MS_NEXT_CARDS,
  MS_ADJACENT, MS_MARGIN, MS_OPEN_NOW, MS_OPEN_NEXT,
@@ -1543,10 +1537,11 @@ def holds_chance(obs, seat, t):
             u -= obs[at + k] == t
     m = unknown_in_hand(obs, q)
     unseen = obs[DECK_N] + m
-    without = 1.0
+    kept = every = 1.0
     for k in range(m):
-        without *= max(0.0, (unseen - u - k) / (unseen - k))
-    return 1.0 - without
+        kept *= max(0, unseen - u - k)
+        every *= unseen - k
+    return 1.0 - kept / every
 
 
 @inline
@@ -1600,48 +1595,54 @@ def crowns_there(obs, slot):
 @inline
 def slot_after(obs, seat, slot, owner, mine, theirs, out):
     """The slot entries, given the slot's ``owner`` and both sides' cards (``mine``,
-    ``theirs``) after the move."""
+    ``theirs``) after the move. Read into locals first, written last: a store to ``out``
+    would make the compiler read ``obs`` again (it cannot tell the arrays apart)."""
     q = 1 - seat
     c = crowns_there(obs, slot)
     before = obs[OWNER + slot]
+    castle = castle_bonus(obs, slot)
+    h_mine, h_theirs = height(obs, seat, slot), height(obs, q, slot)
+    adjacent = adjacent_own(obs, seat, slot)
+    his_cards = next_turn_cards(obs, q) if before == seat or owner == seat else 0
+    guard = castle if owner == seat else -castle if owner == q else 0
+    open_now = (own_open(owner == seat, mine, theirs, castle, -1)
+                - own_open(before == seat, h_mine, h_theirs, castle, -1))
+    open_next = (own_open(owner == seat, mine, theirs, castle, his_cards)
+                 - own_open(before == seat, h_mine, h_theirs, castle, his_cards))
+    attackable = (can_attack(owner, seat, mine, theirs, castle)
+                  - can_attack(before, seat, h_mine, h_theirs, castle))
     out[MS_CROWNS] = c
     out[MS_OWN] = before == seat
     out[MS_NEXT] = before == q
     out[MS_FACE_DOWN] = before < 0
-    castle = castle_bonus(obs, slot)
     out[MS_CASTLE] = castle > 0
-    h_mine, h_theirs = height(obs, seat, slot), height(obs, q, slot)
     out[MS_OWN_CARDS] = h_mine
     out[MS_NEXT_CARDS] = h_theirs
-    out[MS_ADJACENT] = adjacent_own(obs, seat, slot)
-    guard = castle if owner == seat else -castle if owner == q else 0
+    out[MS_ADJACENT] = adjacent
     out[MS_MARGIN] = mine - theirs + guard
-    his_cards = next_turn_cards(obs, q)
-    out[MS_OPEN_NOW] = (own_open(obs, seat, slot, owner, mine, theirs, -1)
-                        - own_open(obs, seat, slot, before, h_mine, h_theirs, -1)) * c
-    out[MS_OPEN_NEXT] = (own_open(obs, seat, slot, owner, mine, theirs, his_cards)
-                         - own_open(obs, seat, slot, before, h_mine, h_theirs, his_cards)) * c
-    out[MS_ATTACKABLE] = (attackable(obs, seat, slot, owner, mine, theirs)
-                          - attackable(obs, seat, slot, before, h_mine, h_theirs)) * c
+    out[MS_OPEN_NOW] = open_now * c
+    out[MS_OPEN_NEXT] = open_next * c
+    out[MS_ATTACKABLE] = attackable * c
 
 
 @inline
-def own_open(obs, seat, slot, owner, mine, theirs, cards):
-    """1 when ``slot`` is the seat's and the other can attack it: with ``cards`` < 0, now
-    (his side there high enough already); else in his next turn, with ``cards`` to lay up
-    to the guard and then attack with."""
-    if owner != seat:
+def own_open(own, mine, theirs, castle, cards):
+    """1 when the slot is the seat's (``own``) and the other can attack it: with ``cards``
+    < 0, now (his side there high enough already); else in his next turn, with ``cards``
+    to lay up to the guard (``castle`` its bonus) and then attack with."""
+    if not own:
         return 0
-    lay_up = max(0, mine + castle_bonus(obs, slot) - theirs)
+    lay_up = max(0, mine + castle - theirs)
     return 1 if (lay_up == 0 if cards < 0 else lay_up + 1 <= cards) else 0
 
 
 @inline
-def attackable(obs, seat, slot, owner, mine, theirs):
-    """1 when ``slot`` is not the seat's and its side is high enough to attack it."""
+def can_attack(owner, seat, mine, theirs, castle):
+    """1 when the slot is not the seat's and its side is high enough to attack it (a
+    castle's bonus, ``castle``, counts for the other owner)."""
     if owner == seat:
         return 0
-    return 1 if mine >= theirs + (castle_bonus(obs, slot) if owner >= 0 else 0) else 0
+    return 1 if mine >= theirs + (castle if owner >= 0 else 0) else 0
 
 
 @inline
@@ -1654,17 +1655,15 @@ def avalon_reduction(obs, s):
 
 @inline
 def card_entries(obs, seat, t, out):
-    """The card a move spends, lays, loses or discards: its kind, the copies held, the last
-    of its kind in hand."""
+    """The card a move spends, lays, loses or discards (its kind and colour are in the move's
+    code): the copies held, the last of its kind in hand."""
     hand_at = HAND + seat * N_TYPES
     kind = t & 1
     same = 0
     for k in range(kind, N_TYPES, 2):
         same += obs[hand_at + k]
-    out[MF_CARD] = kind == KNIGHT
-    out[MF_CARD + 1] = kind == ENCHANTRESS
-    out[MF_CARD + 2] = obs[hand_at + t]
-    out[MF_CARD + 3] = same == 1
+    out[MF_CARD] = obs[hand_at + t]
+    out[MF_CARD + 1] = same == 1
 
 
 @inline
@@ -1723,10 +1722,9 @@ def move_features(params, obs, seat, move, out):
         out[k] = 0.0
     q = 1 - seat
     if move == END_PLAYS:
-        out[MF_END] = 1.0
-    elif move < ENCHANT:
+        return  # all 0: the move's code says it
+    if move < ENCHANT:
         t, slot = (move - STRENGTHEN) // N_TERR, (move - STRENGTHEN) % N_TERR
-        out[MF_STRENGTHEN] = 1.0
         card_entries(obs, seat, t, out)
         slot_after(obs, seat, slot, obs[OWNER + slot], height(obs, seat, slot) + 1,
                    height(obs, q, slot), out)
@@ -1735,7 +1733,6 @@ def move_features(params, obs, seat, move, out):
         slot = move - ENCHANT
         taken = top_card(obs, q, slot)
         t = taken | ENCHANTRESS
-        out[MF_ENCHANT] = 1.0
         card_entries(obs, seat, t, out)
         slot_after(obs, seat, slot, obs[OWNER + slot], height(obs, seat, slot) + 2,
                    height(obs, q, slot) - 1, out)
@@ -1743,37 +1740,30 @@ def move_features(params, obs, seat, move, out):
         out[ME_HAND] = -1
     elif move < COUNTER_NO:
         t, slot = (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR
-        out[MF_ATTACK] = 1.0
         card_entries(obs, seat, t, out)
         attack_entries(obs, seat, t, slot, out)
         out[ME_HAND] = -1
     elif move < LOSS_HAND:
-        out[MF_WARD if move == COUNTER_YES or move == DEFEND_YES else MF_LET_THROUGH] = 1.0
         answer_entries(obs, seat, move, out)
     elif move < LOSS_LAYOUT:
-        out[MF_LOSE_HAND] = 1.0
         card_entries(obs, seat, move - LOSS_HAND, out)
         out[ME_LOSSES] = obs[LOSS_LEFT] - 1
         out[ME_HAND] = -1
     elif move < LOSS_AVALON:
         slot = move - LOSS_LAYOUT
         mine = height(obs, seat, slot)
-        out[MF_LOSE_LAYOUT] = 1.0
         slot_after(obs, seat, slot, obs[OWNER + slot], mine - 1, height(obs, q, slot), out)
         out[ME_LOSSES] = obs[LOSS_LEFT] - 1
     elif move == LOSS_AVALON:
-        out[MF_AVALON] = 1.0
         out[ME_LOSSES] = max(0, obs[LOSS_LEFT] - obs[M_AVALON_RED])
     elif move < DISCARD_CARD:
         kind = move - SUPPLY_TILE
         cards = tile_cards(obs, seat, kind)
-        out[MF_TILE] = 1.0
         out[ME_TILE_CARDS] = cards
         out[ME_TILE_DARK] = kind >= FIRST_DARK
         if kind < FIRST_DARK:
             out[ME_HAND] = cards
             out[ME_OVER_LIMIT] = max(0, obs[HAND_SIZE + seat] + cards - obs[M_HAND_LIMIT])
     else:
-        out[MF_DISCARD] = 1.0
         card_entries(obs, seat, move - DISCARD_CARD, out)
         out[ME_HAND] = -1

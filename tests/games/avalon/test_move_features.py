@@ -31,16 +31,16 @@ def move_features(t, move, seat=None):
     return dict(zip(NAMES, out.tolist(), strict=True))
 
 
-def check(f, kind, **expected):
-    """``kind`` is the one move kind set; ``expected`` the entries not 0; every other 0."""
-    want = {name: 0.0 for name in NAMES} | {kind: 1.0} | expected
+def check(f, **expected):
+    """``expected`` the entries not 0; every other 0 (the kind of move and its card's kind
+    and colour are in its code, which the policy reads apart)."""
+    want = {name: 0.0 for name in NAMES} | expected
     assert f == pytest.approx(want), {n: (f[n], v) for n, v in want.items()
                                       if f[n] != pytest.approx(v)}
 
 
 def test_the_names_are_the_specs_and_unique():
-    assert NAMES == r.MOVE_FEATURES and len(set(NAMES)) == len(NAMES) == 40
-    assert NAMES[:len(r.MOVE_KINDS)] == r.MOVE_KINDS
+    assert NAMES == r.MOVE_FEATURES and len(set(NAMES)) == len(NAMES) == 27
 
 
 # ---- strengthening: the card, the slot, what it opens and closes -----------------------------
@@ -61,7 +61,7 @@ def test_strengthening_an_own_territory_open_to_attack_closes_it():
     f = move_features(guarded(), strengthen(K("green"), 2))
     # plain_a (3 crowns): 2 : 1 after, no longer open now; next turn P2 lays 1 and attacks
     # with his 2 cards, as before
-    check(f, "strengthen", card_knight=1, card_copies=1, slot_crowns=3, slot_own=1,
+    check(f, card_copies=1, slot_crowns=3, slot_own=1,
           slot_own_cards=1, slot_next_cards=1, slot_adjacent_own=2, slot_margin_after=1,
           own_open_now_change=-3, hand_change=-1)
     t = guarded()
@@ -76,7 +76,7 @@ def test_strengthening_a_face_down_slot_makes_it_attackable():
     t = guarded()
     f = move_features(t, strengthen(E("blue"), 6))
     each = (2 + 2 + 1 + 2 + 3 + 2 + 3) / 7     # the seven cards not turned over
-    check(f, "strengthen", card_enchantress=1, card_copies=1, card_last_of_kind=1,
+    check(f, card_copies=1, card_last_of_kind=1,
           slot_crowns=each, slot_face_down=1, slot_next_cards=1, slot_margin_after=0,
           slot_attackable_change=each, hand_change=-1)
     # the castle's +1 counts for its owner: 3 : 0 after at castle_hill
@@ -97,7 +97,7 @@ def test_an_enchantment_swings_three_cards_at_its_slot():
     # blue enchantresses: P2's card is the red enchantress with chance 1/5
     t = small().hand(P1, E("red"), K("blue")).pile(P2, 5, K("red")).hand(P2, E("blue"))
     f = move_features(t, enchant(5))
-    check(f, "enchant", card_enchantress=1, card_copies=1, card_last_of_kind=1,
+    check(f, card_copies=1, card_last_of_kind=1,
           slot_crowns=24 / 11, slot_face_down=1, slot_next_cards=1, slot_margin_after=2,
           slot_attackable_change=24 / 11, warded_chance=1 / 5, hand_change=-1)
 
@@ -116,7 +116,7 @@ def test_attacking_an_enemy_castle():
     f = move_features(castle_attack(), attack(K("blue"), 4))
     # conquered: his 1 card takes 1 of ours, then 3 + 1 + castle 1 = 5, less Avalon's 1;
     # the slot keeps 2 of ours (+1 castle, now ours); he needs 3 + 1 cards to take it back
-    check(f, "attack", card_knight=1, card_copies=1, card_last_of_kind=1, slot_crowns=2,
+    check(f, card_copies=1, card_last_of_kind=1, slot_crowns=2,
           slot_next=1, slot_castle=1, slot_own_cards=2, slot_next_cards=1,
           slot_margin_after=3, slot_attackable_change=-2, warded_chance=1 / 4,
           crowns_change=0.75 * 2, next_crowns_change=-0.75 * 2, conquest_cards=1 + 4,
@@ -133,7 +133,7 @@ def test_a_conquest_that_wins_the_game():
     t.hand(P1, K("red"))
     f = move_features(t, attack(K("red"), 7))         # face down, 0 : 0, P2 holds nothing
     each = 11 / 6
-    check(f, "attack", card_knight=1, card_copies=1, card_last_of_kind=1, slot_crowns=each,
+    check(f, card_copies=1, card_last_of_kind=1, slot_crowns=each,
           slot_face_down=1, slot_margin_after=1, slot_attackable_change=-each,
           crowns_change=each, wins_game_chance=5 / 6, conquest_cards=0, retake_margin=-2,
           hand_change=-1)
@@ -153,11 +153,11 @@ def test_warding_off_an_attack_or_letting_it_through():
     t = defended()
     assert t.state[S.PHASE] == S.DEFEND
     f = move_features(t, r.DEFEND_YES)
-    check(f, "ward", card_knight=1, card_copies=1, slot_crowns=3, slot_own=1,
+    check(f, card_copies=1, slot_crowns=3, slot_own=1,
           slot_own_cards=1, slot_next_cards=2, hand_change=-1)     # 2 : 2, still open
     f = move_features(t, r.DEFEND_NO)
     # lost: his 2 cards less our 1 stay there; his losses: our 1, then 2 + 1
-    check(f, "let_through", slot_crowns=3, slot_own=1, slot_own_cards=1, slot_next_cards=2,
+    check(f, slot_crowns=3, slot_own=1, slot_own_cards=1, slot_next_cards=2,
           slot_margin_after=-1, own_open_now_change=-3,
           crowns_change=-3, next_crowns_change=3, next_conquest_cards=1 + 3)
 
@@ -181,10 +181,10 @@ def test_a_counter_spell_or_not():
     assert t.state[S.PHASE] == S.COUNTER
     each = 24 / 11
     f = move_features(t, r.COUNTER_YES)    # the attacking enchantress comes into the hand
-    check(f, "ward", card_enchantress=1, card_copies=1, card_last_of_kind=1, slot_crowns=each,
+    check(f, card_copies=1, card_last_of_kind=1, slot_crowns=each,
           slot_face_down=1, slot_own_cards=1, slot_margin_after=2)
     f = move_features(t, r.COUNTER_NO)     # his enchantress and our knight go to his side
-    check(f, "let_through", slot_crowns=each, slot_face_down=1, slot_own_cards=1,
+    check(f, slot_crowns=each, slot_face_down=1, slot_own_cards=1,
           slot_margin_after=-2, slot_attackable_change=-each)
 
 
@@ -201,13 +201,11 @@ def conquered():
 def test_paying_a_conquest_loss():
     t = conquered()
     assert t.state[S.PHASE] == S.LOSS and t.state[S.LOSS_LEFT] == 1
-    check(move_features(t, r.LOSS_AVALON), "avalon_reduction")
-    check(move_features(t, r.LOSS_HAND + K("blue")), "lose_from_hand", card_knight=1,
-          card_copies=4, hand_change=-1)
+    check(move_features(t, r.LOSS_AVALON))
+    check(move_features(t, r.LOSS_HAND + K("blue")), card_copies=4, hand_change=-1)
     # the knight guarding plain_b: it is then open to P2 now and next turn
-    check(move_features(t, r.LOSS_LAYOUT + 3), "lose_from_layout", slot_crowns=3,
-          slot_own=1, slot_own_cards=1, own_open_now_change=3,
-          own_open_next_turn_change=3)
+    check(move_features(t, r.LOSS_LAYOUT + 3), slot_crowns=3, slot_own=1, slot_own_cards=1,
+          own_open_now_change=3, own_open_next_turn_change=3)
     t.state[S.LOSS_LEFT] = 3
     assert move_features(t, r.LOSS_HAND + K("blue"))["losses_owed_after"] == 2
     assert move_features(t, r.LOSS_AVALON)["losses_owed_after"] == 2
@@ -216,21 +214,21 @@ def test_paying_a_conquest_loss():
 def test_the_supply_tiles_and_the_discards():
     t = Table().territory(2, "plain_a", P1).territory(3, "hill_a", P1)
     t.territory(5, "forest", P1).hand(P1, *[K("red")] * 4, E("blue"))
-    check(move_features(t, r.END_PLAYS), "end_plays")
+    check(move_features(t, r.END_PLAYS))
     t.play(r.END_PLAYS)
-    check(move_features(t, r.SUPPLY_TILE + S.TILE_FIXED_LIGHT), "take_tile", tile_cards=2,
+    check(move_features(t, r.SUPPLY_TILE + S.TILE_FIXED_LIGHT), tile_cards=2,
           tile_cards_over_limit=2, hand_change=2)
-    check(move_features(t, r.SUPPLY_TILE + S.TILE_CONNECTED_LIGHT), "take_tile",
+    check(move_features(t, r.SUPPLY_TILE + S.TILE_CONNECTED_LIGHT),
           tile_cards=2, tile_cards_over_limit=2, hand_change=2)       # plain_a, hill_a
-    check(move_features(t, r.SUPPLY_TILE + S.TILE_PER_TERRITORY_DARK), "take_tile",
+    check(move_features(t, r.SUPPLY_TILE + S.TILE_PER_TERRITORY_DARK),
           tile_cards=3, tile_dark=1)                                   # drawn next turn
     t.play(r.SUPPLY_TILE + S.TILE_FIXED_LIGHT)                 # 2 cards drawn: 7 in hand
     hand = t.hand_of(P1)
     enchantresses = sum(n for card, n in hand.items() if card & 1)
-    check(move_features(t, r.DISCARD_CARD + E("blue")), "discard", card_enchantress=1,
-          card_copies=hand[E("blue")], card_last_of_kind=float(enchantresses == 1), hand_change=-1)
-    check(move_features(t, r.DISCARD_CARD + K("red")), "discard", card_knight=1,
-          card_copies=hand[K("red")], hand_change=-1)
+    check(move_features(t, r.DISCARD_CARD + E("blue")), card_copies=hand[E("blue")],
+          card_last_of_kind=float(enchantresses == 1), hand_change=-1)
+    check(move_features(t, r.DISCARD_CARD + K("red")), card_copies=hand[K("red")],
+          hand_change=-1)
 
 
 # ---- honest and finite ---------------------------------------------------------------------
