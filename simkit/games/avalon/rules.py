@@ -1499,21 +1499,21 @@ def features(params, obs, seat, out):
 
 MOVE_CARD_FEATURES = ("card_copies", "card_last_of_kind")
 MOVE_SLOT_FEATURES = (
-    "slot_crowns", "slot_own", "slot_next", "slot_face_down", "slot_castle",
-    "slot_own_cards", "slot_next_cards", "slot_adjacent_own", "slot_margin_after",
+    "slot_crowns", "slot_own", "slot_next", "slot_castle", "slot_own_cards", "slot_next_cards",
+    "slot_adjacent_own", "slot_margin_after",
     "own_open_now_change", "own_open_next_turn_change", "slot_attackable_change")
 MOVE_EFFECT_FEATURES = (
     "crowns_change", "next_crowns_change", "wins_game_chance", "next_wins_game_chance",
     "warded_chance", "conquest_cards", "next_conquest_cards", "retake_margin",
-    "losses_owed_after", "hand_change", "tile_cards", "tile_dark", "tile_cards_over_limit")
+    "losses_owed_after", "tile_cards_now", "tile_cards_next_turn", "tile_cards_over_limit")
 MOVE_FEATURES = MOVE_CARD_FEATURES + MOVE_SLOT_FEATURES + MOVE_EFFECT_FEATURES
 MF_CARD = 0
 MF_SLOT = MF_CARD + len(MOVE_CARD_FEATURES)
-(MS_CROWNS, MS_OWN, MS_NEXT, MS_FACE_DOWN, MS_CASTLE, MS_OWN_CARDS, MS_NEXT_CARDS,
+(MS_CROWNS, MS_OWN, MS_NEXT, MS_CASTLE, MS_OWN_CARDS, MS_NEXT_CARDS,
  MS_ADJACENT, MS_MARGIN, MS_OPEN_NOW, MS_OPEN_NEXT,
  MS_ATTACKABLE) = range(MF_SLOT, MF_SLOT + len(MOVE_SLOT_FEATURES))
 (ME_CROWNS, ME_NEXT_CROWNS, ME_WINS, ME_NEXT_WINS, ME_WARDED, ME_CONQUEST, ME_NEXT_CONQUEST,
- ME_RETAKE, ME_LOSSES, ME_HAND, ME_TILE_CARDS, ME_TILE_DARK,
+ ME_RETAKE, ME_LOSSES, ME_TILE_NOW, ME_TILE_NEXT,
  ME_OVER_LIMIT) = range(MF_SLOT + len(MOVE_SLOT_FEATURES), len(MOVE_FEATURES))
 
 
@@ -1586,10 +1586,20 @@ def castle_bonus(obs, slot):
 
 @inline
 def crowns_there(obs, slot):
-    """``slot_crowns``, the mean of the cards not yet turned over counted only when the
-    slot is face down (it loops over the row)."""
+    """``slot_crowns``, the mean of the cards not yet turned over counted (in one pass over
+    the row) only when the slot is face down."""
     card = obs[TERR_CARD + slot]
-    return float(obs[P_CROWNS + card]) if card >= 0 else face_down_each(obs)
+    if card >= 0:
+        return float(obs[P_CROWNS + card])
+    total = n = 0
+    for i in range(N_TERR):  # every card's crowns, less those turned over
+        total += obs[P_CROWNS + i]
+        turned = obs[TERR_CARD + i]
+        if turned >= 0:
+            total -= obs[P_CROWNS + turned]
+        else:
+            n += 1
+    return total / n
 
 
 @inline
@@ -1614,7 +1624,6 @@ def slot_after(obs, seat, slot, owner, mine, theirs, out):
     out[MS_CROWNS] = c
     out[MS_OWN] = before == seat
     out[MS_NEXT] = before == q
-    out[MS_FACE_DOWN] = before < 0
     out[MS_CASTLE] = castle > 0
     out[MS_OWN_CARDS] = h_mine
     out[MS_NEXT_CARDS] = h_theirs
@@ -1623,6 +1632,7 @@ def slot_after(obs, seat, slot, owner, mine, theirs, out):
     out[MS_OPEN_NOW] = open_now * c
     out[MS_OPEN_NEXT] = open_next * c
     out[MS_ATTACKABLE] = attackable * c
+    return c
 
 
 @inline
@@ -1673,8 +1683,7 @@ def attack_entries(obs, seat, t, slot, out):
     q = 1 - seat
     mine, theirs = height(obs, seat, slot) + 1, height(obs, q, slot)
     left = mine - theirs
-    slot_after(obs, seat, slot, seat, left, 0, out)
-    c = crowns_there(obs, slot)
+    c = slot_after(obs, seat, slot, seat, left, 0, out)
     warded = holds_chance(obs, seat, t & ~ENCHANTRESS)
     out[ME_WARDED] = warded
     out[ME_CROWNS] = (1.0 - warded) * c
@@ -1699,12 +1708,10 @@ def answer_entries(obs, seat, move, out):
         laid = t if move == COUNTER_YES else t & ~ENCHANTRESS
         card_entries(obs, seat, laid, out)
         slot_after(obs, seat, slot, owner, mine + 1, theirs, out)
-        out[ME_HAND] = 0 if move == COUNTER_YES else -1   # the enchantress comes back
     elif move == COUNTER_NO:   # his enchantress, then our top card, onto his pile
         slot_after(obs, seat, slot, owner, mine - 1, theirs + 2, out)
     else:
-        slot_after(obs, seat, slot, q, 0, theirs - mine, out)
-        c = crowns_there(obs, slot)
+        c = slot_after(obs, seat, slot, q, 0, theirs - mine, out)
         out[ME_CROWNS] = -c if owner == seat else 0.0
         out[ME_NEXT_CROWNS] = c
         out[ME_NEXT_WINS] = win_chance(obs, q, slot, obs[M_WIN] - crowns(obs, q))
@@ -1728,7 +1735,6 @@ def move_features(params, obs, seat, move, out):
         card_entries(obs, seat, t, out)
         slot_after(obs, seat, slot, obs[OWNER + slot], height(obs, seat, slot) + 1,
                    height(obs, q, slot), out)
-        out[ME_HAND] = -1
     elif move < ATTACK:
         slot = move - ENCHANT
         taken = top_card(obs, q, slot)
@@ -1737,18 +1743,15 @@ def move_features(params, obs, seat, move, out):
         slot_after(obs, seat, slot, obs[OWNER + slot], height(obs, seat, slot) + 2,
                    height(obs, q, slot) - 1, out)
         out[ME_WARDED] = holds_chance(obs, seat, t)
-        out[ME_HAND] = -1
     elif move < COUNTER_NO:
         t, slot = (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR
         card_entries(obs, seat, t, out)
         attack_entries(obs, seat, t, slot, out)
-        out[ME_HAND] = -1
     elif move < LOSS_HAND:
         answer_entries(obs, seat, move, out)
     elif move < LOSS_LAYOUT:
         card_entries(obs, seat, move - LOSS_HAND, out)
         out[ME_LOSSES] = obs[LOSS_LEFT] - 1
-        out[ME_HAND] = -1
     elif move < LOSS_AVALON:
         slot = move - LOSS_LAYOUT
         mine = height(obs, seat, slot)
@@ -1759,11 +1762,10 @@ def move_features(params, obs, seat, move, out):
     elif move < DISCARD_CARD:
         kind = move - SUPPLY_TILE
         cards = tile_cards(obs, seat, kind)
-        out[ME_TILE_CARDS] = cards
-        out[ME_TILE_DARK] = kind >= FIRST_DARK
         if kind < FIRST_DARK:
-            out[ME_HAND] = cards
+            out[ME_TILE_NOW] = cards
             out[ME_OVER_LIMIT] = max(0, obs[HAND_SIZE + seat] + cards - obs[M_HAND_LIMIT])
+        else:
+            out[ME_TILE_NEXT] = cards
     else:
         card_entries(obs, seat, move - DISCARD_CARD, out)
-        out[ME_HAND] = -1

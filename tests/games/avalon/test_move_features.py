@@ -40,7 +40,7 @@ def check(f, **expected):
 
 
 def test_the_names_are_the_specs_and_unique():
-    assert NAMES == r.MOVE_FEATURES and len(set(NAMES)) == len(NAMES) == 27
+    assert NAMES == r.MOVE_FEATURES and len(set(NAMES)) == len(NAMES) == 25
 
 
 # ---- strengthening: the card, the slot, what it opens and closes -----------------------------
@@ -63,7 +63,7 @@ def test_strengthening_an_own_territory_open_to_attack_closes_it():
     # with his 2 cards, as before
     check(f, card_copies=1, slot_crowns=3, slot_own=1,
           slot_own_cards=1, slot_next_cards=1, slot_adjacent_own=2, slot_margin_after=1,
-          own_open_now_change=-3, hand_change=-1)
+          own_open_now_change=-3)
     t = guarded()
     t.state[S.HAND + P2 * S.N_TYPES + E("yellow")] -= 1       # P2 down to one card
     t.state[S.HAND_SIZE + P2] -= 1
@@ -77,8 +77,8 @@ def test_strengthening_a_face_down_slot_makes_it_attackable():
     f = move_features(t, strengthen(E("blue"), 6))
     each = (2 + 2 + 1 + 2 + 3 + 2 + 3) / 7     # the seven cards not turned over
     check(f, card_copies=1, card_last_of_kind=1,
-          slot_crowns=each, slot_face_down=1, slot_next_cards=1, slot_margin_after=0,
-          slot_attackable_change=each, hand_change=-1)
+          slot_crowns=each, slot_next_cards=1, slot_margin_after=0,
+          slot_attackable_change=each)
     # the castle's +1 counts for its owner: 3 : 0 after at castle_hill
     assert move_features(t, strengthen(K("red"), 0))["slot_margin_after"] == 3 + 1
     assert move_features(t, strengthen(K("red"), 0))["slot_castle"] == 1
@@ -98,8 +98,8 @@ def test_an_enchantment_swings_three_cards_at_its_slot():
     t = small().hand(P1, E("red"), K("blue")).pile(P2, 5, K("red")).hand(P2, E("blue"))
     f = move_features(t, enchant(5))
     check(f, card_copies=1, card_last_of_kind=1,
-          slot_crowns=24 / 11, slot_face_down=1, slot_next_cards=1, slot_margin_after=2,
-          slot_attackable_change=24 / 11, warded_chance=1 / 5, hand_change=-1)
+          slot_crowns=24 / 11, slot_next_cards=1, slot_margin_after=2,
+          slot_attackable_change=24 / 11, warded_chance=1 / 5)
 
 
 def castle_attack():
@@ -120,7 +120,7 @@ def test_attacking_an_enemy_castle():
           slot_next=1, slot_castle=1, slot_own_cards=2, slot_next_cards=1,
           slot_margin_after=3, slot_attackable_change=-2, warded_chance=1 / 4,
           crowns_change=0.75 * 2, next_crowns_change=-0.75 * 2, conquest_cards=1 + 4,
-          retake_margin=1 - 4, hand_change=-1)
+          retake_margin=1 - 4)
     t = castle_attack().set(S.AVALON_USED, 1)
     assert move_features(t, attack(K("blue"), 4))["conquest_cards"] == 1 + 5
 
@@ -134,9 +134,8 @@ def test_a_conquest_that_wins_the_game():
     f = move_features(t, attack(K("red"), 7))         # face down, 0 : 0, P2 holds nothing
     each = 11 / 6
     check(f, card_copies=1, card_last_of_kind=1, slot_crowns=each,
-          slot_face_down=1, slot_margin_after=1, slot_attackable_change=-each,
-          crowns_change=each, wins_game_chance=5 / 6, conquest_cards=0, retake_margin=-2,
-          hand_change=-1)
+          slot_margin_after=1, slot_attackable_change=-each,
+          crowns_change=each, wins_game_chance=5 / 6, conquest_cards=0, retake_margin=-2)
 
 
 # ---- the defender's answers ------------------------------------------------------------------
@@ -154,7 +153,7 @@ def test_warding_off_an_attack_or_letting_it_through():
     assert t.state[S.PHASE] == S.DEFEND
     f = move_features(t, r.DEFEND_YES)
     check(f, card_copies=1, slot_crowns=3, slot_own=1,
-          slot_own_cards=1, slot_next_cards=2, hand_change=-1)     # 2 : 2, still open
+          slot_own_cards=1, slot_next_cards=2)     # 2 : 2, still open
     f = move_features(t, r.DEFEND_NO)
     # lost: his 2 cards less our 1 stay there; his losses: our 1, then 2 + 1
     check(f, slot_crowns=3, slot_own=1, slot_own_cards=1, slot_next_cards=2,
@@ -182,9 +181,9 @@ def test_a_counter_spell_or_not():
     each = 24 / 11
     f = move_features(t, r.COUNTER_YES)    # the attacking enchantress comes into the hand
     check(f, card_copies=1, card_last_of_kind=1, slot_crowns=each,
-          slot_face_down=1, slot_own_cards=1, slot_margin_after=2)
+          slot_own_cards=1, slot_margin_after=2)
     f = move_features(t, r.COUNTER_NO)     # his enchantress and our knight go to his side
-    check(f, slot_crowns=each, slot_face_down=1, slot_own_cards=1,
+    check(f, slot_crowns=each, slot_own_cards=1,
           slot_margin_after=-2, slot_attackable_change=-each)
 
 
@@ -202,7 +201,7 @@ def test_paying_a_conquest_loss():
     t = conquered()
     assert t.state[S.PHASE] == S.LOSS and t.state[S.LOSS_LEFT] == 1
     check(move_features(t, r.LOSS_AVALON))
-    check(move_features(t, r.LOSS_HAND + K("blue")), card_copies=4, hand_change=-1)
+    check(move_features(t, r.LOSS_HAND + K("blue")), card_copies=4)
     # the knight guarding plain_b: it is then open to P2 now and next turn
     check(move_features(t, r.LOSS_LAYOUT + 3), slot_crowns=3, slot_own=1, slot_own_cards=1,
           own_open_now_change=3, own_open_next_turn_change=3)
@@ -216,19 +215,18 @@ def test_the_supply_tiles_and_the_discards():
     t.territory(5, "forest", P1).hand(P1, *[K("red")] * 4, E("blue"))
     check(move_features(t, r.END_PLAYS))
     t.play(r.END_PLAYS)
-    check(move_features(t, r.SUPPLY_TILE + S.TILE_FIXED_LIGHT), tile_cards=2,
-          tile_cards_over_limit=2, hand_change=2)
-    check(move_features(t, r.SUPPLY_TILE + S.TILE_CONNECTED_LIGHT),
-          tile_cards=2, tile_cards_over_limit=2, hand_change=2)       # plain_a, hill_a
+    check(move_features(t, r.SUPPLY_TILE + S.TILE_FIXED_LIGHT), tile_cards_now=2,
+          tile_cards_over_limit=2)
+    check(move_features(t, r.SUPPLY_TILE + S.TILE_CONNECTED_LIGHT), tile_cards_now=2,
+          tile_cards_over_limit=2)                                     # plain_a, hill_a
     check(move_features(t, r.SUPPLY_TILE + S.TILE_PER_TERRITORY_DARK),
-          tile_cards=3, tile_dark=1)                                   # drawn next turn
+          tile_cards_next_turn=3)                                      # a card a territory
     t.play(r.SUPPLY_TILE + S.TILE_FIXED_LIGHT)                 # 2 cards drawn: 7 in hand
     hand = t.hand_of(P1)
     enchantresses = sum(n for card, n in hand.items() if card & 1)
     check(move_features(t, r.DISCARD_CARD + E("blue")), card_copies=hand[E("blue")],
-          card_last_of_kind=float(enchantresses == 1), hand_change=-1)
-    check(move_features(t, r.DISCARD_CARD + K("red")), card_copies=hand[K("red")],
-          hand_change=-1)
+          card_last_of_kind=float(enchantresses == 1))
+    check(move_features(t, r.DISCARD_CARD + K("red")), card_copies=hand[K("red")])
 
 
 # ---- honest and finite ---------------------------------------------------------------------
