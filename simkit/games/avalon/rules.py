@@ -1526,6 +1526,9 @@ def holds_chance(obs, seat, t):
     q = 1 - seat
     if obs[SHOWN + q * N_TYPES + t] > 0:
         return 1.0
+    m = unknown_in_hand(obs, q)
+    if m == 0:
+        return 0.0  # no card of his unknown: no need to count the unseen ones
     u = (obs[M_KNIGHTS] if t & 1 == KNIGHT else obs[M_ENCH]) if t >> 1 < obs[M_COLOURS] else 0
     u -= obs[HAND + seat * N_TYPES + t] + obs[DISCARD + t]
     if obs[PHASE] == COUNTER and obs[PENDING_TYPE] == t:
@@ -1535,7 +1538,6 @@ def holds_chance(obs, seat, t):
         at = DECK + nc + pile * nc
         for k in range(obs[HEIGHT + pile]):
             u -= obs[at + k] == t
-    m = unknown_in_hand(obs, q)
     unseen = obs[DECK_N] + m
     kept = every = 1.0
     for k in range(m):
@@ -1688,7 +1690,9 @@ def attack_entries(obs, seat, t, slot, out):
     out[ME_WARDED] = warded
     out[ME_CROWNS] = (1.0 - warded) * c
     out[ME_NEXT_CROWNS] = -(1.0 - warded) * c if obs[OWNER + slot] == q else 0.0
-    out[ME_WINS] = (1.0 - warded) * win_chance(obs, seat, slot, obs[M_WIN] - crowns(obs, seat))
+    if warded < 1.0:
+        out[ME_WINS] = (1.0 - warded) * win_chance(obs, seat, slot,
+                                                   obs[M_WIN] - crowns(obs, seat))
     out[ME_CONQUEST] = conquest_cards(obs, seat, slot, avalon_reduction(obs, seat))
     castle = castle_bonus(obs, slot)
     out[ME_RETAKE] = next_turn_cards(obs, q) - (left + castle + 1)
