@@ -254,7 +254,7 @@ class _Net:
         logit = np.einsum("ij,ij->i", self.w[row], zb[owner]) + self.c[row]
         if not self.g:
             return logit, None
-        hidden = np.tanh((zb @ self.a.T + self.hb)[owner] + yb @ self.b.T)
+        hidden = np.maximum((zb @ self.a.T + self.hb)[owner] + yb @ self.b.T, 0.0)
         return logit + yb @ self.u + hidden @ self.v, hidden
 
     def gradients(self, gl, zb, yb, owner, row, hidden, starts, l2) -> list[np.ndarray]:
@@ -264,7 +264,7 @@ class _Net:
         spread = coo_matrix((gl, (row, owner)), shape=(len(self.c), len(zb))).tocsr()
         out = [spread @ zb + l2 * self.w, np.bincount(row, weights=gl, minlength=len(self.c))]
         if self.g:
-            dpre = (gl[:, None] * self.v) * (1.0 - hidden * hidden)
+            dpre = (gl[:, None] * self.v) * (hidden > 0)
             out += [gl @ yb + l2 * self.u,
                     np.add.reduceat(dpre, starts).T @ zb + l2 * self.a,
                     dpre.T @ yb + l2 * self.b, dpre.sum(axis=0),
