@@ -20,11 +20,18 @@ worth lies in what it does later is the test. Then, all at 2 players on the same
    twice, seats swapped, both greedy; the retrained model's outright win rate (ties are not
    wins) with its 95% Wilson interval.
 
+With ``--why N``, the first N self-play games of the default and of the retrained model on
+the changed game are looked at again, decision by decision: where the card was one of several
+legal moves, whether its move acts at once or first opens a decision of the seat's own (in War
+of the Wilds, a payment of a cost in "any" cards from two kinds or more: the afterstate the
+model values is then the pending payment, the card still in hand), how often it was played,
+and the model's value of it against the other moves, as played and once the card has acted.
+
 Every step is a folder under ``--out`` (a run folder, or the retrained model in simkit's
 cache); run again, it plays only what is missing, and it prints each figure as it is
 measured, so a stopped benchmark has printed its partial figures.
 
-    python benchmarks/adaptation.py --train 4000g --games 500
+    python benchmarks/adaptation.py --train 4000g --games 500 --workers 1 --why 200
     python benchmarks/adaptation.py --game dolina-krolikow --set ... --card ... --event ...
 """
 
@@ -180,6 +187,7 @@ def why(run: RunSpec, column: str, games: int) -> pd.DataFrame:
                                  "played": int(legal[j]) == move,
                                  "minus_best_other": v[j] - np.delete(v, j).max(),
                                  "minus_last": v[j] - v[k - 1],
+                                 "tied": int((v == v[j]).sum()) > 1,
                                  "settled_minus_last": seen - v[k - 1]})
             rules.apply_move(p.compiled, st, move, streams[0:1], scratch)
     return pd.DataFrame(rows)
@@ -198,7 +206,81 @@ def say_why(label: str, d, games: int) -> None:
               f"{part[part.played].minus_best_other.mean():+.4f}); minus the last legal move "
               f"{part.minus_last.mean():+.4f}, above it in {(part.minus_last > 0).mean():.0%};"
               f" valued once the card has acted: {part.settled_minus_last.mean():+.4f}, above "
-              f"it in {(part.settled_minus_last > 0).mean():.0%}", flush=True)
+              f"it in {(part.settled_minus_last > 0).mean():.0%}; valued exactly as another "
+              f"legal move in {part.tied.mean():.0%}", flush=True)
+
+
+def paying(game: str):
+    """A test of a state: is its seat in the middle of paying for a card it has played (the
+    card not acted yet)? None for a game without such a step here."""
+    if game != "war-of-the-wilds":
+        return None
+    from simkit.games.war_of_the_wilds.state import PH_PAY, PHASE
+
+    return lambda state: state[PHASE] == PH_PAY
+
+
+def settled_use(run: RunSpec, column: str, games: int, settle: bool, seed: int) -> np.ndarray:
+    """The card's use a game in ``games`` self-play games of ``run``'s model, played by a
+    Python loop (the model's values, its best move, ties at random): with ``settle``, a move
+    that leaves its card to pay for is valued once the payment is made (its first legal
+    choices) and the card has acted, not at the payment still to make. A what-if for a fix,
+    not the kernels' play: without ``settle`` it plays as they do, on other streams."""
+    from simkit.rng import game_seeds, seed_streams
+    from simkit.runner import plan
+    from simkit.search import Workspace, load_search
+
+    p = plan(run)
+    rules = registry.get_game(run.game).rules
+    pending = paying(run.game)
+    n = run.players
+    col = p.item_columns.index(column)
+    module = load_search(run.game)
+    ws = Workspace.make(p.search_nodes, n, p.state_size, p.max_moves, len(p.item_columns),
+                        len(p.slots), p.learned_features)
+    ties = np.random.default_rng(seed)
+    legal, more = np.empty(p.max_moves, np.int32), np.empty(p.max_moves, np.int32)
+    obs, det, scratch = (np.empty(p.state_size, np.int32) for _ in range(3))
+    uses = np.zeros(games)
+    for g, game_seed in enumerate(game_seeds(seed, 0, games)):
+        streams = np.empty(1 + n, np.uint64)
+        seed_streams(np.uint64(game_seed), n, streams)
+        st = np.empty(p.state_size, np.int32)
+        rules.new_game(p.compiled, n, st, streams[0:1])
+        items = np.zeros((n, len(p.item_columns)), np.int32)
+        spent = np.zeros_like(items)
+        while not rules.is_over(st) and rules.turn_number(st) < p.max_turns:
+            k = int(rules.legal_moves(p.compiled, st, legal))
+            seat = int(rules.to_move(st))
+            move = legal[0]
+            if k > 1:
+                own = streams[1 + seat:2 + seat]
+                rules.observe(p.compiled, st, seat, obs)
+                module.learned_scores(p.compiled, obs, seat, legal[:k].copy(), k, p.weights[0],
+                                      own, n, p.max_turns, p.teams, ws.state, ws.after, ws.obs,
+                                      ws.items, ws.scores, ws.ranks, ws.reward, ws.feat,
+                                      ws.values)
+                v = ws.values[:k].copy()
+                if settle:
+                    rules.determinize(p.compiled, obs, seat, det, own, scratch)
+                    for j in range(k):
+                        a = det.copy()
+                        rules.apply_move(p.compiled, a, legal[j], own, spent)
+                        if not pending(a):
+                            continue
+                        for _ in range(PENDING_STEPS):
+                            rules.legal_moves(p.compiled, a, more)
+                            rules.apply_move(p.compiled, a, more[0], own, spent)
+                            if not pending(a):
+                                break
+                        v[j] = module.afterstate_value(p.compiled, a, seat, p.weights[0], n,
+                                                       p.max_turns, p.teams, ws.obs, ws.scores,
+                                                       ws.ranks, ws.reward, ws.feat)
+                best = np.flatnonzero(v == v.max())
+                move = legal[best[ties.integers(len(best))]]
+            rules.apply_move(p.compiled, st, move, streams[0:1], items)
+        uses[g] = items[:, col].sum()
+    return uses
 
 
 def main() -> None:
@@ -222,6 +304,11 @@ def main() -> None:
                     help="also look at N games of each model's self-play on the changed game: "
                          "where the card was one of several legal moves, how its move acts "
                          "(at once, or after a payment of its own) and its value")
+    ap.add_argument("--settled", type=int, default=0, metavar="N",
+                    help="War of the Wilds: also play N games of the default model on each "
+                         "game by a Python loop, as the kernels play and with each card play "
+                         "valued once its payment is made (what a fix of the pending payment "
+                         "would do)")
     a = ap.parse_args()
     sets = a.sets or ["cards.windfall.amount=0"]
     over = data.parse_overrides(sets)
@@ -280,6 +367,17 @@ def main() -> None:
         for label, name, r in rows:
             if name in ("default-changed", "retrained-changed"):
                 say_why(label, why(r, column, a.why), a.why)
+    if a.settled and paying(a.game):
+        print(f"\nthe default model valuing a card play once paid ({a.settled} games a row, "
+              "a Python loop):")
+        for label, name, r in rows:
+            if name in ("default-as-is", "default-changed"):
+                for settle in (False, True):
+                    m, lo, hi = t_interval(settled_use(r, column, a.settled, settle,
+                                                       a.seed + 2))
+                    how = "once paid" if settle else "as played"
+                    print(f"{label + ', ' + how:40} {m:8.3f} [{lo:7.3f}, {hi:7.3f}]",
+                          flush=True)
     d = uses["default-changed"] - uses["retrained-changed"]
     m, lo, hi = t_interval(d)
     before, after = uses["default-changed"].mean(), uses["retrained-changed"].mean()
