@@ -367,6 +367,9 @@ def main() -> None:
         for label, name, r in rows:
             if name in ("default-changed", "retrained-changed"):
                 say_why(label, why(r, column, a.why), a.why)
+    if a.settled and not paying(a.game):
+        print(f"\n--settled: {a.game} has no payment step known here (only war-of-the-wilds "
+              "has); skipped", flush=True)
     if a.settled and paying(a.game):
         print(f"\nthe default model valuing a card play once paid ({a.settled} games a row, "
               "a Python loop):")
