@@ -84,7 +84,7 @@ GUIDED_SPEC = {
     "leaf_value": Knob(1, 0, 1, False,
                        "ismcts+learned: a leaf scores (1 - leaf_value) x its playout's reward "
                        "+ leaf_value x the model's values of the leaf (1: no playout)"),
-    "prior_once": Knob(1, 0, 1, True,
+    "prior_once": Knob(0, 0, 1, True,
                        "ismcts+learned: 1 values a node's moves once, at its first expansion, "
                        "and keeps those values for its later ones (a move not legal then is "
                        "valued when met); 0 values them all again at every expansion"),
