@@ -19,6 +19,7 @@ Each finished pairing is kept in a JSON file (``--state``, default
 its partial figures and a run started again skips what is done.
 
     python benchmarks/guided_strength.py --game rabbit-hunt --games 100
+    python benchmarks/guided_strength.py --game dolina-krolikow --cost-only --state /tmp/c.json
     python benchmarks/guided_strength.py --games 200 --workers 1
 """
 
@@ -133,6 +134,8 @@ def main() -> None:
     ap.add_argument("--state", type=Path, default=STATE)
     ap.add_argument("--against", action="append", choices=["heuristic", "equal-time"],
                     help="the pairings to play (repeatable; default: both)")
+    ap.add_argument("--cost-only", action="store_true",
+                    help="measure the costs (the cost line) and play no pairing")
     a = ap.parse_args()
     games = a.game or [g for g, s in registry.games().items()
                        if s.has_features and learn.shipped_model_path(s, 2).is_file()]
@@ -158,7 +161,7 @@ def main() -> None:
         show(key, done[key])
         pairings = {"heuristic": "heuristic",
                     "equal-time": f"ismcts@{done[key]['equal_budget']}"}
-        for against in (pairings[name] for name in a.against or pairings):
+        for against in () if a.cost_only else (pairings[n] for n in a.against or pairings):
             key2 = f"{game} {GUIDED} vs {against} seed {a.seed}"
             if key2 not in done or done[key2]["games"] < a.games - a.games % 2:
                 print(f"{key2}: playing {a.games} games", flush=True)

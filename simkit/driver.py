@@ -111,7 +111,7 @@ def _strategy_call(code: int, strategy: StrategySpec, indent: str, lead: str) ->
                 f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[4],",
                 f"{indent}    ws[12], ws[5], ws[7], ws[8], ws[9], ws[10], ws[13], ws[14])"]
     if strategy.search is not None:  # the guided search also gets the model's scratch
-        tail = ", ws[12], ws[13], ws[14])" if strategy.search == "guided" else ")"
+        tail = ", ws[12], ws[13], ws[14], ws[15])" if strategy.search == "guided" else ")"
         return [f"{indent}{lead}strategy_{code}(params, obs, seat, moves, n_moves, weights[slot],",
                 f"{indent}    streams[1 + seat:2 + seat], n_players, max_turns, ws[0], ws[1],",
                 f"{indent}    ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10],",

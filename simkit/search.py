@@ -84,6 +84,10 @@ GUIDED_SPEC = {
     "leaf_value": Knob(1, 0, 1, False,
                        "ismcts+learned: a leaf scores (1 - leaf_value) x its playout's reward "
                        "+ leaf_value x the model's values of the leaf (1: no playout)"),
+    "prior_once": Knob(0, 0, 1, True,
+                       "ismcts+learned: 1 values a node's moves once, at its first expansion, "
+                       "and keeps those values for its later ones (a move not legal then is "
+                       "valued when met); 0 values them all again at every expansion"),
 }
 """The guided search's own weights, after ``KNOBS`` in its row (then its model)."""
 GUIDED = {name: float(k.default) for name, k in GUIDED_SPEC.items()}
@@ -226,7 +230,9 @@ class Workspace:
     rows), a scratch state and observation, a move list, an items counter, scores, ranks,
     per-seat rewards, and statistics per slot of the run (iterations, summed leaf depth,
     deepest leaf, playout decisions, decisions searched); for ``learned``, an afterstate,
-    a feature vector and the values of the legal moves."""
+    a feature vector and the values of the legal moves; for the guided search's
+    ``prior_once``, a pool of the model's values of the tree's nodes' moves (a move code
+    and its value a row)."""
 
     tree_i: np.ndarray
     tree_f: np.ndarray
@@ -241,6 +247,7 @@ class Workspace:
     after: np.ndarray
     feat: np.ndarray
     values: np.ndarray
+    pool: np.ndarray
 
     @classmethod
     def make(cls, nodes: int, players: int, state_size: int, max_moves: int, n_items: int,
@@ -255,9 +262,11 @@ class Workspace:
             # the policy's move features and hidden layer are written after the F features
             learned = (np.zeros(state_size, np.int32),
                        np.zeros(features + learn.SCRATCH, np.float64),
-                       np.zeros(max(max_moves, players), np.float64))
+                       np.zeros(max(max_moves, players), np.float64),
+                       np.zeros((pool_rows(nodes), 2), np.float64))
         else:
-            learned = (np.zeros(1, np.int32), np.zeros(1, np.float64), np.zeros(1, np.float64))
+            learned = (np.zeros(1, np.int32), np.zeros(1, np.float64), np.zeros(1, np.float64),
+                       np.zeros((1, 2), np.float64))
         if nodes <= 0 and features <= 0:
             return cls(np.zeros((1, TREE_COLUMNS), np.int32), np.zeros((1, 2), np.float64),
                        np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32),
@@ -277,7 +286,18 @@ class Workspace:
         rollout policy's weights, then this workspace's arrays."""
         return (teams, rollout_weights, self.tree_i, self.tree_f, self.state, self.obs,
                 self.moves, self.items, self.scores, self.ranks, self.reward, self.stats,
-                self.after, self.feat, self.values)
+                self.after, self.feat, self.values, self.pool)
+
+
+POOL_ROWS_PER_NODE = 64
+POOL_MAX_ROWS = 1 << 20
+
+
+def pool_rows(nodes: int) -> int:
+    """The rows of the guided search's pool for a tree of ``nodes`` (16 bytes a row): room
+    for 64 moves a node on average, at most 16 MB; a node met when it is full values its
+    moves at every expansion."""
+    return max(1, min(POOL_ROWS_PER_NODE * (max(nodes, 0) + 1), POOL_MAX_ROWS))
 
 
 def rollout_weights(game: str, overrides: dict[str, float] | None = None) -> np.ndarray:
@@ -322,7 +342,7 @@ def call_search(kernel, kind: str, ws: Workspace, slot: int, params, obs, seat, 
             rollout_w, ws.tree_i, ws.tree_f, ws.state, ws.obs, ws.moves, ws.items, ws.scores,
             ws.ranks, ws.reward, ws.stats[slot])
     if kind == "guided":
-        args += (ws.after, ws.feat, ws.values)
+        args += (ws.after, ws.feat, ws.values, ws.pool)
     return kernel(*args)
 
 

@@ -90,12 +90,17 @@ W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WID
     0, 1, 2, 3, 4, 5, 6)
 W_CUTOFF, W_MIX, W_SCALE = 7, 8, 9
 # the guided search's own (``ismcts+learned``), after the knobs above; its model from G_MODEL
-W_PRIOR, W_PRIOR_TEMPERATURE, W_LEAF = 10, 11, 12
-G_MODEL = 13
+W_PRIOR, W_PRIOR_TEMPERATURE, W_LEAF, W_PRIOR_ONCE = 10, 11, 12, 13
+G_MODEL = 14
 # tree_i columns: the move into the node, its parent, first child, next sibling, visits,
-# availability, and the seat that chose the move (whose reward UCB1 maximises)
+# availability, the seat that chose the move (whose reward UCB1 maximises), and (guided,
+# ``prior_once``) where the model's values of the node's moves start in the pool and how
+# many there are (-1: not valued yet)
 T_MOVE, T_PARENT, T_CHILD, T_SIBLING, T_VISITS, T_AVAIL, T_SEAT = 0, 1, 2, 3, 4, 5, 6
-TREE_COLUMNS = 7
+T_POOLED, T_N_POOLED = 7, 8
+TREE_COLUMNS = 9
+# the pool's columns (float64[rows, 2]): a move's code and the model's value of its afterstate
+PL_MOVE, PL_VALUE = 0, 1
 # stats: iterations, summed depth of the leaves reached, deepest leaf, playout decisions,
 # decisions searched
 S_ITERATIONS, S_DEPTH, S_MAX_DEPTH, S_PLAYOUT, S_DECISIONS = 0, 1, 2, 3, 4
@@ -267,6 +272,8 @@ def _new_node(tree_i, tree_f, n_nodes, parent, move, seat, n_players):
     tree_i[node, T_VISITS] = 0
     tree_i[node, T_AVAIL] = 0
     tree_i[node, T_SEAT] = seat
+    tree_i[node, T_POOLED] = -1
+    tree_i[node, T_N_POOLED] = 0
     for s in range(n_players):
         tree_f[node, s] = 0.0
     if parent >= 0:
@@ -291,36 +298,62 @@ def ismcts_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
     (into ``moves``) of the root child visited most."""
     return tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                        max_turns, teams, rollout_weights, tree_i, tree_f, state, obs2, moves2,
-                       items, scores, ranks, reward, stats, False, state, reward, reward)
+                       items, scores, ranks, reward, stats, False, state, reward, reward,
+                       tree_f)
 
 
 @kernel
 def guided_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
                   teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
-                  ranks, reward, stats, after, feat, values):
+                  ranks, reward, stats, after, feat, values, pool):
     """``ismcts+learned``: SO-ISMCTS guided by the learnt model that follows its named
     weights in ``weights`` (from ``G_MODEL``): a prior over the moves of each node it
     expands, from the model's values of their afterstates, and the model's values of the
     leaf blended with the playout's reward. ``after`` (int32[state]), ``feat``
-    (float64[F]) and ``values`` (float64[max(moves, P)]) are scratch."""
+    (float64[F]), ``values`` (float64[max(moves, P)]) and ``pool`` (float64[rows, 2], the
+    nodes' values kept by ``prior_once``) are scratch."""
     return tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                        max_turns, teams, rollout_weights, tree_i, tree_f, state, obs2, moves2,
-                       items, scores, ranks, reward, stats, True, after, feat, values)
+                       items, scores, ranks, reward, stats, True, after, feat, values, pool)
+
+
+@kernel
+def pooled(pool, first, count, k, move):
+    """The pool row of ``move`` among the ``count`` rows from ``first`` (-1: none), looked
+    for at row ``first + k`` first: a node's legal moves mostly come in the same order."""
+    if k < count and pool[first + k, PL_MOVE] == move:
+        return first + k
+    for r in range(first, first + count):
+        if pool[r, PL_MOVE] == move:
+            return r
+    return -1
 
 
 @kernel
 def move_priors(params, state, mover, moves2, n, w, stream, n_players, max_turns, teams,
-                after, obs2, items, scores, ranks, shares, feat, values, temperature):
+                after, obs2, items, scores, ranks, shares, feat, values, temperature, pool,
+                first, count, keep):
     """``values[:n]``: the prior of each of ``mover``'s legal moves ``moves2[:n]`` in the
     determinised ``state``, the softmax at ``temperature`` (in score shares) of the model's
-    values of their afterstates (``afterstate_value``, chance from ``stream``)."""
+    values of their afterstates: a move's value from the ``count`` pool rows from ``first``
+    when it is there, else valued here (``afterstate_value``, chance from ``stream``). With
+    ``keep`` 0 or more, the moves and their values are kept in the pool from that row."""
     best = -1.0
     for k in range(n):
-        copy_into(after, state)
-        game.apply_move(params, after, moves2[k], stream, items)
-        values[k] = afterstate_value_at(params, after, mover, w, G_MODEL, n_players,
-                                        max_turns, teams, obs2, scores, ranks, shares, feat)
+        r = pooled(pool, first, count, k, moves2[k]) if count > 0 else -1
+        if r >= 0:
+            values[k] = pool[r, PL_VALUE]
+        else:
+            copy_into(after, state)
+            game.apply_move(params, after, moves2[k], stream, items)
+            values[k] = afterstate_value_at(params, after, mover, w, G_MODEL, n_players,
+                                            max_turns, teams, obs2, scores, ranks, shares,
+                                            feat)
         best = max(best, values[k])
+    if keep >= 0:
+        for k in range(n):
+            pool[keep + k, PL_MOVE] = moves2[k]
+            pool[keep + k, PL_VALUE] = values[k]
     total = 0.0
     for k in range(n):
         values[k] = math.exp((values[k] - best) / temperature)
@@ -344,11 +377,13 @@ def leaf_values(params, state, w, n_players, teams, obs2, feat, out):
 @kernel
 def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
                 teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
-                ranks, reward, stats, guided, after, feat, values):
+                ranks, reward, stats, guided, after, feat, values, pool):
     """SO-ISMCTS with ``weights[0]`` iterations (at most ``len(tree_i) - 1``); the index
     (into ``moves``) of the root child visited most. ``guided``: the model of ``weights``
     (from ``G_MODEL``) gives priors (``W_PRIOR`` above 0) and values the leaves
-    (``W_LEAF`` above 0); otherwise ``after``, ``feat`` and ``values`` are not read."""
+    (``W_LEAF`` above 0); with ``W_PRIOR_ONCE`` a node's moves are valued at its first
+    expansion and their values kept in ``pool`` (while it has room) for its later ones;
+    otherwise ``after``, ``feat``, ``values`` and ``pool`` are not read."""
     budget = min(max(1, int(weights[W_ITERATIONS])), tree_i.shape[0] - 1)
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
     stats[S_DECISIONS] += 1
@@ -364,6 +399,8 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
     prior_weight = weights[W_PRIOR] if guided else 0.0
     prior_temperature = weights[W_PRIOR_TEMPERATURE] if guided else 1.0
     leaf = weights[W_LEAF] if guided else 0.0
+    prior_once = guided and weights[W_PRIOR_ONCE] > 0
+    n_pooled = 0
     prior_col = tree_f.shape[1] - 1  # a child's prior (its move's, where it was expanded)
     n_nodes = 1
     _new_node(tree_i, tree_f, 0, -1, -1, -1, n_players)
@@ -391,9 +428,17 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
                 # expand one untried legal move: at random, or (guided) the one of the
                 # highest prior (ties at random)
                 if prior_weight > 0:
+                    first = tree_i[node, T_POOLED]
+                    count = tree_i[node, T_N_POOLED] if first >= 0 else 0
+                    keep = -1
+                    if prior_once and first < 0 and n_pooled + n <= pool.shape[0]:
+                        keep = n_pooled  # the node's first valuation, kept for its next
+                        tree_i[node, T_POOLED] = keep
+                        tree_i[node, T_N_POOLED] = n
+                        n_pooled += n
                     move_priors(params, state, mover, moves2, n, weights, stream, n_players,
                                 max_turns, teams, after, obs2, items, scores, ranks, reward,
-                                feat, values, prior_temperature)
+                                feat, values, prior_temperature, pool, first, count, keep)
                 pick = rand_below(stream, n - n_children) if prior_weight <= 0 else 0
                 chosen = -1
                 chosen_prior = 0.0
@@ -682,7 +727,14 @@ def by_policy(w):
 @kernel
 def move_bucket(w, codes_at, m, move):
     """The policy's row of ``move``: its index among the ``m`` sorted codes from
-    ``w[codes_at]`` (a binary search), or ``m`` for a code it does not know."""
+    ``w[codes_at]``, or ``m`` for a code it does not know; by the dense table that follows
+    the codes when the model has one (``learn.Model.flat``: one load), else a binary
+    search."""
+    dense = int(w[codes_at + m])
+    if dense > 0:
+        if 0 <= move < dense:
+            return int(w[codes_at + m + 1 + move])
+        return m
     lo = 0
     hi = m
     while lo < hi:
@@ -714,44 +766,55 @@ def policy_values(params, obs, seat, moves, n_moves, w, feat, values):
     temperature = w[at + 1]
     codes_at = at + 2
     net = int(w[L_MODEL + M_SEAT_NET + seat])
-    rows = codes_at + m + net * (m + 1) * (F + 1)
+    rows_at = codes_at + m + 1 + int(w[codes_at + m])  # after the codes and the dense table
+    rows = rows_at + net * (m + 1) * (F + 1)
     game_features(params, obs, seat, feat)
     for i in range(F):
         feat[i] = (feat[i] - w[mean + i]) * w[scale + i]
-    mf_at = codes_at + m + int(w[L_MODEL + M_NETS]) * (m + 1) * (F + 1)
+    mf_at = rows_at + int(w[L_MODEL + M_NETS]) * (m + 1) * (F + 1)
     G = int(w[mf_at])
     Q = int(w[mf_at + 1])
-    m_mean = mf_at + 2
-    m_scale = m_mean + G
-    u = m_scale + G + net * (G + Q * F + Q * G + 2 * Q)
-    a = u + G
+    u = mf_at + 2 + net * (G + 1 + Q * F + Q * G + 2 * Q)
+    a = u + G + 1
     b = a + Q * F
     hb = b + Q * G
     v = hb + Q
     for q in range(Q):
-        x = w[hb + q]
-        row = a + q * F
-        for i in range(F):
-            x += w[row + i] * feat[i]
-        feat[F + G + q] = x
+        feat[F + G + q] = w[hb + q] + dot4(w, a + q * F, feat, 0, F)
     for j in range(n_moves):
         row = rows + move_bucket(w, codes_at, m, moves[j]) * (F + 1)
-        x = w[row + F]
-        for i in range(F):
-            x += w[row + i] * feat[i]
+        x = w[row + F] + dot4(w, row, feat, 0, F)
         if G > 0:
+            # the move's raw features: their standardisation is folded into u, B and hb
             y = feat[F:F + G]
             game_move_features(params, obs, seat, moves[j], y)
-            for i in range(G):
-                y[i] = (y[i] - w[m_mean + i]) * w[m_scale + i]
-                x += w[u + i] * y[i]
+            x += w[u + G] + dot4(w, u, y, 0, G)
             for q in range(Q):
-                h = feat[F + G + q]
-                row = b + q * G
-                for i in range(G):
-                    h += w[row + i] * y[i]
-                x += w[v + q] * math.tanh(h)
+                h = feat[F + G + q] + dot4(w, b + q * G, y, 0, G)
+                if h > 0:  # ReLU: a tanh a unit and a move cost more than the rest
+                    x += w[v + q] * h
         values[j] = temperature * x
+
+
+@kernel
+def dot4(w, at, x, x_at, n):
+    """``w[at:at + n] . x[x_at:x_at + n]`` in four independent sums, added in a fixed order
+    (one running sum waits on its last addition; four keep the core busy)."""
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    a3 = 0.0
+    i = 0
+    while i + 4 <= n:
+        a0 += w[at + i] * x[x_at + i]
+        a1 += w[at + i + 1] * x[x_at + i + 1]
+        a2 += w[at + i + 2] * x[x_at + i + 2]
+        a3 += w[at + i + 3] * x[x_at + i + 3]
+        i += 4
+    while i < n:
+        a0 += w[at + i] * x[x_at + i]
+        i += 1
+    return (a0 + a1) + (a2 + a3)
 
 
 @kernel

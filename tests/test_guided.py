@@ -14,7 +14,17 @@ from simkit import registry
 from simkit.cli import main
 from simkit.runner import RunSpec, plan
 from simkit.search import GUIDED, KNOBS, Search
-from simkit.search_template import G_MODEL, W_LEAF, W_PRIOR, W_PRIOR_TEMPERATURE
+from simkit.search_template import (
+    G_MODEL,
+    PL_MOVE,
+    PL_VALUE,
+    T_N_POOLED,
+    T_POOLED,
+    W_LEAF,
+    W_PRIOR,
+    W_PRIOR_ONCE,
+    W_PRIOR_TEMPERATURE,
+)
 
 MOVES = np.array([pig_rules.ROLL, pig_rules.HOLD], np.int32)
 
@@ -24,15 +34,18 @@ def test_its_weights_row_matches_the_kernels_order():
     assert names.index("prior") == W_PRIOR
     assert names.index("prior_temperature") == W_PRIOR_TEMPERATURE
     assert names.index("leaf_value") == W_LEAF
+    assert names.index("prior_once") == W_PRIOR_ONCE
     assert len(names) == G_MODEL
     spec = registry.strategies_for("pig")["ismcts+learned"]
     assert list(spec.weights) == names and spec.needs_model and spec.searches
 
 
-def test_it_plays_complete_games_the_same_on_any_number_of_workers():
+@pytest.mark.parametrize("prior_once", [0, 1])
+def test_it_plays_complete_games_the_same_on_any_number_of_workers(prior_once):
     model = {"ismcts+learned@6": pig_model(own_banked=1.0, hidden=3, seed=2)}
     runs = [simkit.runner.run_games(
-        RunSpec.make("pig", 2, 8, 5, "ismcts+learned@6,hold-at", models=model), workers=w)
+        RunSpec.make("pig", 2, 8, 5, "ismcts+learned@6,hold-at", models=model,
+                     weights=[f"ismcts+learned.prior_once={prior_once}"]), workers=w)
         for w in (1, 2)]
     a, b = (r.games for r in runs)
     assert (a.end_reason != "timeout").all()
@@ -61,6 +74,48 @@ def test_the_prior_moves_the_visits_to_the_move_its_model_values():
     roll_r, hold_r = visits(p, rolls, 5)
     assert hold_h > hold_r + 10 and roll_r > roll_h + 10
     assert hold_h + roll_h == 60 == hold_r + roll_r
+
+
+def searched(p, model, state, prior_once, pool_rows=0):
+    """The guided search after one decision from ``state`` (prior 5, playouts alone scoring
+    the leaves), with a pool of ``pool_rows`` rows when that is given."""
+    search = Search(p, "guided", {"iterations": 60, "prior": 5.0, "leaf_value": 0.0,
+                                  "prior_once": prior_once}, model=model)
+    if pool_rows:
+        search.ws.pool = np.zeros((pool_rows, 2), np.float64)
+    search.decide(state, 0, MOVES, 2, np.array([3], np.uint64))
+    return search
+
+
+def test_prior_once_values_a_nodes_moves_at_its_first_expansion_and_keeps_them():
+    """The root's two moves are valued once and kept in the pool's first rows (holding's
+    value is the model's of the position after it); every node valued has rows of its own,
+    one a legal move there, one node's after another's."""
+    p = plan(RunSpec.make("pig", 2, 1))
+    model = pig_model(own_banked=0.1, hidden=3, seed=5)
+    state = position(p, turn_total=12, banked=(10, 10))
+    search = searched(p, model, state, 1)
+    tree, pool = search.ws.tree_i[:61], search.ws.pool
+    assert (tree[0, T_POOLED], tree[0, T_N_POOLED]) == (0, 2)
+    assert list(pool[:2, PL_MOVE]) == list(MOVES)
+    hold = features_after(p, state, pig_rules.HOLD, 0)
+    assert pool[1, PL_VALUE] == pytest.approx(model.value(0, hold[None])[0], rel=1e-12)
+    # (rows past the tree's last node are never written: zeros, no moves)
+    spans = sorted((int(a), int(n)) for a, n in tree[:, [T_POOLED, T_N_POOLED]] if n > 0)
+    assert len(spans) > 5
+    assert all(a + n == b for (a, n), (b, _) in zip(spans, spans[1:], strict=False))
+
+
+def test_without_room_in_the_pool_prior_once_searches_as_without_it():
+    """A node met when the pool is full is valued at every expansion, as with
+    ``prior_once`` 0: the same visits, to the last one; with room, the kept values change
+    the search."""
+    p = plan(RunSpec.make("pig", 2, 1))
+    model = pig_model(own_banked=0.1, hidden=3, seed=5)
+    state = position(p, turn_total=12, banked=(10, 10))
+    fresh = searched(p, model, state, 0).root(MOVES, 2, 0)
+    assert searched(p, model, state, 1, pool_rows=1).root(MOVES, 2, 0) == fresh
+    assert searched(p, model, state, 1).root(MOVES, 2, 0) != fresh
 
 
 def test_a_leaf_is_valued_by_the_model():

@@ -189,6 +189,7 @@ GAME = GameSpec(
     progress_unit="crowns",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    move_features=rules.MOVE_FEATURES,
     strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
     hidden_zones=hidden_zones,
     guided_knobs={"iterations": 500},  # ~32 ms a decision (docs/search.md)

@@ -1479,3 +1479,297 @@ def features(params, obs, seat, out):
     side_features(obs, 1 - seat, each, worth, out, F_NEXT)
     table_features(obs, each, unseen, out)
     turn_features(params, obs, seat, each, out)
+
+
+# ---------------------------------------------------------------- what one move does
+# move_features (the optional kernel of a fast learnt policy, issue 29; NOTES.md, Move
+# features): what a player of ``seat`` looks at about one legal move, read from ``obs``
+# alone, without applying it. ``features`` sums the layout up; a move names one card and
+# one slot, and these entries say what it does there: the kind of move, the card it spends
+# (its kind, copies left, the last of its kind), the slot it concerns (its crowns, owner,
+# guards and what the move changes of them: the margin, the crowns it opens or closes to
+# an attack, its top card's exposure to an enchantment) and, for an attack, an enchantment,
+# an answer, a loss, a tile, what it gains, costs or risks. An entry that does not concern
+# the move is 0. Computed from the move's sure part: an attack or an enchantment as if not
+# warded off, with the chance that it is as an entry of its own.
+#
+# Written for speed (a policy calls it once per legal move, up to 60 a decision): scalars
+# and short loops over the row; the unseen cards are counted only for the one or two types
+# a move concerns.
+
+MOVE_CARD_FEATURES = ("card_copies", "card_last_of_kind")
+MOVE_SLOT_FEATURES = (
+    "slot_crowns", "slot_own", "slot_next", "slot_castle", "slot_own_cards", "slot_next_cards",
+    "slot_adjacent_own", "slot_margin_after",
+    "own_open_now_change", "own_open_next_turn_change", "slot_attackable_change")
+MOVE_EFFECT_FEATURES = (
+    "crowns_change", "next_crowns_change", "wins_game_chance", "next_wins_game_chance",
+    "warded_chance", "conquest_cards", "next_conquest_cards", "retake_margin",
+    "losses_owed_after", "tile_cards_now", "tile_cards_next_turn", "tile_cards_over_limit")
+MOVE_FEATURES = MOVE_CARD_FEATURES + MOVE_SLOT_FEATURES + MOVE_EFFECT_FEATURES
+MF_CARD = 0
+MF_SLOT = MF_CARD + len(MOVE_CARD_FEATURES)
+(MS_CROWNS, MS_OWN, MS_NEXT, MS_CASTLE, MS_OWN_CARDS, MS_NEXT_CARDS,
+ MS_ADJACENT, MS_MARGIN, MS_OPEN_NOW, MS_OPEN_NEXT,
+ MS_ATTACKABLE) = range(MF_SLOT, MF_SLOT + len(MOVE_SLOT_FEATURES))
+(ME_CROWNS, ME_NEXT_CROWNS, ME_WINS, ME_NEXT_WINS, ME_WARDED, ME_CONQUEST, ME_NEXT_CONQUEST,
+ ME_RETAKE, ME_LOSSES, ME_TILE_NOW, ME_TILE_NEXT,
+ ME_OVER_LIMIT) = range(MF_SLOT + len(MOVE_SLOT_FEATURES), len(MOVE_FEATURES))
+
+
+@inline
+def holds_chance(obs, seat, t):
+    """The chance the other hand holds a card of type ``t``, as ``seat`` counts it: 1 when
+    one is known there (SHOWN), else that its unknown cards, drawn from the cards the seat
+    has not seen, hold one (``holding_chances`` for one type: the unseen cards of ``t`` are
+    counted here, the unseen cards in all are the draw pile and those unknown cards)."""
+    q = 1 - seat
+    if obs[SHOWN + q * N_TYPES + t] > 0:
+        return 1.0
+    m = unknown_in_hand(obs, q)
+    if m == 0:
+        return 0.0  # no card of his unknown: no need to count the unseen ones
+    u = (obs[M_KNIGHTS] if t & 1 == KNIGHT else obs[M_ENCH]) if t >> 1 < obs[M_COLOURS] else 0
+    u -= obs[HAND + seat * N_TYPES + t] + obs[DISCARD + t]
+    if obs[PHASE] == COUNTER and obs[PENDING_TYPE] == t:
+        u -= 1  # the announced enchantress, in the air
+    nc = obs[M_NCARDS]
+    for pile in range(2 * N_TERR):
+        at = DECK + nc + pile * nc
+        for k in range(obs[HEIGHT + pile]):
+            u -= obs[at + k] == t
+    unseen = obs[DECK_N] + m
+    kept = every = 1.0
+    for k in range(m):
+        kept *= max(0, unseen - u - k)
+        every *= unseen - k
+    return 1.0 - kept / every
+
+
+@inline
+def win_chance(obs, s, slot, need):
+    """The chance the territory in ``slot`` brings ``s`` at least ``need`` crowns: 0 or 1
+    when it is revealed, else the share of the cards not yet turned over that do."""
+    card = obs[TERR_CARD + slot]
+    if card >= 0:
+        return 1.0 if obs[P_CROWNS + card] >= need else 0.0
+    turned = 0
+    for i in range(N_TERR):
+        if obs[TERR_CARD + i] >= 0:
+            turned |= 1 << obs[TERR_CARD + i]
+    n = hits = 0
+    for c in range(N_TERR):
+        if not (turned >> c) & 1:
+            n += 1
+            hits += obs[P_CROWNS + c] >= need
+    return hits / n if n > 0 else 0.0
+
+
+@inline
+def adjacent_own(obs, s, slot):
+    """``s``'s territories next to ``slot``, reading past a revealed Avalon or Swamp (they
+    neither count nor interrupt a connected area, 20): 0 to 2."""
+    n = 0
+    for step in (-1, 1):
+        i = slot + step
+        while 0 <= i < N_TERR and obs[OWNER + i] >= 0 and \
+                obs[P_TERRAIN + obs[TERR_CARD + i]] == NO_TERRAIN:
+            i += step
+        n += 0 <= i < N_TERR and obs[OWNER + i] == s
+    return n
+
+
+@inline
+def castle_bonus(obs, slot):
+    """The guard a revealed castle in ``slot`` adds for its owner (0 elsewhere)."""
+    card = obs[TERR_CARD + slot]
+    return obs[M_CASTLE_DEF] if card >= 0 and obs[P_SPECIAL + card] == SP_CASTLE else 0
+
+
+@inline
+def crowns_there(obs, slot):
+    """``slot_crowns``, the mean of the cards not yet turned over counted (in one pass over
+    the row) only when the slot is face down."""
+    card = obs[TERR_CARD + slot]
+    if card >= 0:
+        return float(obs[P_CROWNS + card])
+    total = n = 0
+    for i in range(N_TERR):  # every card's crowns, less those turned over
+        total += obs[P_CROWNS + i]
+        turned = obs[TERR_CARD + i]
+        if turned >= 0:
+            total -= obs[P_CROWNS + turned]
+        else:
+            n += 1
+    return total / n
+
+
+@inline
+def slot_after(obs, seat, slot, owner, mine, theirs, out):
+    """The slot entries, given the slot's ``owner`` and both sides' cards (``mine``,
+    ``theirs``) after the move. Read into locals first, written last: a store to ``out``
+    would make the compiler read ``obs`` again (it cannot tell the arrays apart)."""
+    q = 1 - seat
+    c = crowns_there(obs, slot)
+    before = obs[OWNER + slot]
+    castle = castle_bonus(obs, slot)
+    h_mine, h_theirs = height(obs, seat, slot), height(obs, q, slot)
+    adjacent = adjacent_own(obs, seat, slot)
+    his_cards = next_turn_cards(obs, q) if before == seat or owner == seat else 0
+    guard = castle if owner == seat else -castle if owner == q else 0
+    open_now = (own_open(owner == seat, mine, theirs, castle, -1)
+                - own_open(before == seat, h_mine, h_theirs, castle, -1))
+    open_next = (own_open(owner == seat, mine, theirs, castle, his_cards)
+                 - own_open(before == seat, h_mine, h_theirs, castle, his_cards))
+    attackable = (can_attack(owner, seat, mine, theirs, castle)
+                  - can_attack(before, seat, h_mine, h_theirs, castle))
+    out[MS_CROWNS] = c
+    out[MS_OWN] = before == seat
+    out[MS_NEXT] = before == q
+    out[MS_CASTLE] = castle > 0
+    out[MS_OWN_CARDS] = h_mine
+    out[MS_NEXT_CARDS] = h_theirs
+    out[MS_ADJACENT] = adjacent
+    out[MS_MARGIN] = mine - theirs + guard
+    out[MS_OPEN_NOW] = open_now * c
+    out[MS_OPEN_NEXT] = open_next * c
+    out[MS_ATTACKABLE] = attackable * c
+    return c
+
+
+@inline
+def own_open(own, mine, theirs, castle, cards):
+    """1 when the slot is the seat's (``own``) and the other can attack it: with ``cards``
+    < 0, now (his side there high enough already); else in his next turn, with ``cards``
+    to lay up to the guard (``castle`` its bonus) and then attack with."""
+    if not own:
+        return 0
+    lay_up = max(0, mine + castle - theirs)
+    return 1 if (lay_up == 0 if cards < 0 else lay_up + 1 <= cards) else 0
+
+
+@inline
+def can_attack(owner, seat, mine, theirs, castle):
+    """1 when the slot is not the seat's and its side is high enough to attack it (a
+    castle's bonus, ``castle``, counts for the other owner)."""
+    if owner == seat:
+        return 0
+    return 1 if mine >= theirs + (castle if owner >= 0 else 0) else 0
+
+
+@inline
+def avalon_reduction(obs, s):
+    """Avalon's reduction still open to ``s`` in the conquests of its (or its next) turn."""
+    if owns_special(obs, s, SP_AVALON) and (obs[PLAYER] != s or obs[AVALON_USED] == 0):
+        return obs[M_AVALON_RED]
+    return 0
+
+
+@inline
+def card_entries(obs, seat, t, out):
+    """The card a move spends, lays, loses or discards (its kind and colour are in the move's
+    code): the copies held, the last of its kind in hand."""
+    hand_at = HAND + seat * N_TYPES
+    kind = t & 1
+    same = 0
+    for k in range(kind, N_TYPES, 2):
+        same += obs[hand_at + k]
+    out[MF_CARD] = obs[hand_at + t]
+    out[MF_CARD + 1] = same == 1
+
+
+@inline
+def attack_entries(obs, seat, t, slot, out):
+    """Attacking ``slot`` with type ``t``: as the conquest leaves it (our cards less his,
+    his none, a castle ours), and the chances, gains and costs of it."""
+    q = 1 - seat
+    mine, theirs = height(obs, seat, slot) + 1, height(obs, q, slot)
+    left = mine - theirs
+    c = slot_after(obs, seat, slot, seat, left, 0, out)
+    warded = holds_chance(obs, seat, t & ~ENCHANTRESS)
+    out[ME_WARDED] = warded
+    out[ME_CROWNS] = (1.0 - warded) * c
+    out[ME_NEXT_CROWNS] = -(1.0 - warded) * c if obs[OWNER + slot] == q else 0.0
+    if warded < 1.0:
+        out[ME_WINS] = (1.0 - warded) * win_chance(obs, seat, slot,
+                                                   obs[M_WIN] - crowns(obs, seat))
+    out[ME_CONQUEST] = conquest_cards(obs, seat, slot, avalon_reduction(obs, seat))
+    castle = castle_bonus(obs, slot)
+    out[ME_RETAKE] = next_turn_cards(obs, q) - (left + castle + 1)
+
+
+@inline
+def answer_entries(obs, seat, move, out):
+    """The defender's answer: a counter-spell or not, a ward or not, at the announced
+    slot. Letting an attack through hands the slot over: both piles less his count, the
+    attacker's losses, and his crowns."""
+    q = 1 - seat
+    slot = obs[PENDING_TERR]
+    t = obs[PENDING_TYPE]
+    mine, theirs = height(obs, seat, slot), height(obs, q, slot)
+    owner = obs[OWNER + slot]
+    if move == COUNTER_YES or move == DEFEND_YES:
+        laid = t if move == COUNTER_YES else t & ~ENCHANTRESS
+        card_entries(obs, seat, laid, out)
+        slot_after(obs, seat, slot, owner, mine + 1, theirs, out)
+    elif move == COUNTER_NO:   # his enchantress, then our top card, onto his pile
+        slot_after(obs, seat, slot, owner, mine - 1, theirs + 2, out)
+    else:
+        c = slot_after(obs, seat, slot, q, 0, theirs - mine, out)
+        out[ME_CROWNS] = -c if owner == seat else 0.0
+        out[ME_NEXT_CROWNS] = c
+        out[ME_NEXT_WINS] = win_chance(obs, q, slot, obs[M_WIN] - crowns(obs, q))
+        extra = theirs + mine + (obs[M_CASTLE_LOSS] if owner == seat
+                                 and castle_bonus(obs, slot) > 0 else 0)
+        out[ME_NEXT_CONQUEST] = mine + max(0, extra - avalon_reduction(obs, q))
+
+
+@kernel
+def move_features(params, obs, seat, move, out):
+    """``out`` (float64[len(MOVE_FEATURES)]): what a player of ``seat`` looks at about the
+    legal ``move``, read from ``obs`` (``observe``'s view for ``seat``) without applying
+    it; MOVE_FEATURES names the entries, NOTES.md (Move features) says what each means."""
+    for k in range(len(MOVE_FEATURES)):
+        out[k] = 0.0
+    q = 1 - seat
+    if move == END_PLAYS:
+        return  # all 0: the move's code says it
+    if move < ENCHANT:
+        t, slot = (move - STRENGTHEN) // N_TERR, (move - STRENGTHEN) % N_TERR
+        card_entries(obs, seat, t, out)
+        slot_after(obs, seat, slot, obs[OWNER + slot], height(obs, seat, slot) + 1,
+                   height(obs, q, slot), out)
+    elif move < ATTACK:
+        slot = move - ENCHANT
+        taken = top_card(obs, q, slot)
+        t = taken | ENCHANTRESS
+        card_entries(obs, seat, t, out)
+        slot_after(obs, seat, slot, obs[OWNER + slot], height(obs, seat, slot) + 2,
+                   height(obs, q, slot) - 1, out)
+        out[ME_WARDED] = holds_chance(obs, seat, t)
+    elif move < COUNTER_NO:
+        t, slot = (move - ATTACK) // N_TERR, (move - ATTACK) % N_TERR
+        card_entries(obs, seat, t, out)
+        attack_entries(obs, seat, t, slot, out)
+    elif move < LOSS_HAND:
+        answer_entries(obs, seat, move, out)
+    elif move < LOSS_LAYOUT:
+        card_entries(obs, seat, move - LOSS_HAND, out)
+        out[ME_LOSSES] = obs[LOSS_LEFT] - 1
+    elif move < LOSS_AVALON:
+        slot = move - LOSS_LAYOUT
+        mine = height(obs, seat, slot)
+        slot_after(obs, seat, slot, obs[OWNER + slot], mine - 1, height(obs, q, slot), out)
+        out[ME_LOSSES] = obs[LOSS_LEFT] - 1
+    elif move == LOSS_AVALON:
+        out[ME_LOSSES] = max(0, obs[LOSS_LEFT] - obs[M_AVALON_RED])
+    elif move < DISCARD_CARD:
+        kind = move - SUPPLY_TILE
+        cards = tile_cards(obs, seat, kind)
+        if kind < FIRST_DARK:
+            out[ME_TILE_NOW] = cards
+            out[ME_OVER_LIMIT] = max(0, obs[HAND_SIZE + seat] + cards - obs[M_HAND_LIMIT])
+        else:
+            out[ME_TILE_NEXT] = cards
+    else:
+        card_entries(obs, seat, move - DISCARD_CARD, out)

@@ -437,7 +437,9 @@ GAME = GameSpec(
     # standing there, 150 iterations, ~45 ms a decision (NOTES.md, Search, Heuristic v2)
     search_knobs={"iterations": 600, "rollout_depth": 12, "cutoff": "progress",
                   "cutoff_scale": 1.0},
-    guided_knobs={"iterations": 500},  # ~30 ms a decision (docs/search.md)
+    # ~30 ms a decision; a node's moves valued once (prior_once): the prior's afterstate
+    # valuations were most of an iteration's cost (docs/search.md)
+    guided_knobs={"iterations": 500, "prior_once": 1},
     progress_unit="victory points (estimated)",
     phases=rules.PHASES,
     features=rules.FEATURES,
