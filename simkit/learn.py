@@ -576,10 +576,12 @@ def _fits_card(card: dict, version: str, digest: str) -> bool:
     return card["game_version"] == version and card["data_digest"] == digest
 
 
-def has_model(spec, players: int, data_digest: str | None = None) -> bool:
+def has_model(spec, players: int, data_digest: str | None = None,
+              policy: bool = False) -> bool:
     """Whether a model fits ``spec`` at ``players`` on the data of ``data_digest`` (None:
     the default data): the user's (simkit's cache) or the shipped one, of this VERSION and
-    data. A file that cannot be read is no model."""
+    data. A file that cannot be read is no model. With ``policy``, the model a run would
+    play (the first that fits) must also have a policy: ``learned`` plays fast by it."""
     from simkit import data
 
     digest = data_digest or data.data_digest(spec.data)
@@ -590,7 +592,7 @@ def has_model(spec, players: int, data_digest: str | None = None) -> bool:
             except SimkitError:
                 continue
             if _fits_card(card, spec.version, digest):
-                return True
+                return not policy or "policy" in card
     return False
 
 

@@ -272,7 +272,9 @@ def strong_strategy(game: str, players: int = 2, data_digest: str | None = None,
     """The game's strong fast player at ``players`` (``GameSpec.strong``) for data of
     ``data_digest`` (None: the default data). A strong player that plays by a model
     (``learned``) counts only where a model of that player count, VERSION and data exists
-    (the game ships 2-player models; a user's ``simkit train`` adds others), and not when
+    and has a policy, so that it plays fast (the game ships 2-player models; a user's
+    ``simkit train`` adds others, and a model by values alone is 20 to 60 times slower than
+    by a policy), and not when
     the data will vary (``varied_data``: ``sensitivity --assumptions``, whose every point has
     data no model was trained on); elsewhere the heuristic plays, as it does in a game with
     no strategy of that name; ``random`` when the game has no heuristic either (a plugin)."""
@@ -282,7 +284,7 @@ def strong_strategy(game: str, players: int = 2, data_digest: str | None = None,
     known = strategies_for(game)
     name = spec.strong
     if name in known and known[name].search == "learned" and (
-            varied_data or not learn.has_model(spec, players, data_digest)):
+            varied_data or not learn.has_model(spec, players, data_digest, policy=True)):
         name = "heuristic"
     return name if name in known else "random"
 
