@@ -2510,14 +2510,17 @@ def hand_change(P, obs, b, add_k, drop_k, d0, d1, d2, d3, dany, out):
     """The change in the cards of the hand that can be paid for (M_PAYABLE) and in the
     resource cards its specific costs lack (M_SHORT) when one card ``add_k`` joins the hand
     and one ``drop_k`` leaves it (-1: none), the resource cards of each kind change by
-    ``d0``..``d3`` and ``dany`` more are spent of whatever kind (a cost's circled part)."""
+    ``d0``..``d3`` and ``dany`` more are spent of whatever kind (a cost's circled part).
+    While a card is being paid for (PAY_CARD), it has left the hand both before and
+    after: the change is the payment's alone."""
     r0, r1, r2, r3 = obs[b + RES], obs[b + RES + 1], obs[b + RES + 2], obs[b + RES + 3]
     a0, a1, a2, a3 = max(0, r0 + d0), max(0, r1 + d1), max(0, r2 + d2), max(0, r3 + d3)
     held, held_after = r0 + r1 + r2 + r3, a0 + a1 + a2 + a3 - dany
     before, after = 0, 0
     nb0, nb1, nb2, nb3, na0, na1, na2, na3 = 0, 0, 0, 0, 0, 0, 0, 0
+    paying = obs[PAY_CARD] if obs[PHASE] == PH_PAY else -1
     for k in range(P[R_NK]):
-        m = obs[b + HAND + k]
+        m = obs[b + HAND + k] - (1 if k == paying else 0)
         ma = m + (1 if k == add_k else 0) - (1 if k == drop_k else 0)
         if m <= 0 and ma <= 0:
             continue
@@ -2906,10 +2909,8 @@ def move_features(params, obs, seat, move, out):
         block_entries(P, obs, seat, FOX_LINK if move == BLOCK_FOX else move - BLOCK, out)
     elif ph == PH_OFFER or ph == PH_REPLY:
         trade_entries(P, obs, seat, move, out)
-    elif ph == PH_PAY:  # the card paid for counts as played: the rest of the hand stays
-        r = move - PAY_RES
-        hand_change(P, obs, pb(seat), -1, obs[PAY_CARD], of_kind(0, r, -1), of_kind(1, r, -1),
-                    of_kind(2, r, -1), of_kind(3, r, -1), 0, out)
+    elif ph == PH_PAY:  # what the rest of the hand can still pay for
+        kinds_change(P, obs, pb(seat), move - PAY_RES, -1, -1, 0, -1, 0, out)
     elif ph == PH_MIX:
         b = pb(seat)
         ka = P[HOMES + obs[b + HOME] * 2]
