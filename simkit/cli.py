@@ -1892,13 +1892,16 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
 @click.option("--policy-l2", type=float, help="The policy's L2 penalty (default 0.0001).")
 @click.option("--policy-moves", type=int,
               help="Move codes that get a row of their own, the most frequent (default 1,024).")
+@click.option("--policy-hidden", type=int,
+              help="Hidden units over the position and the move, in a game with move "
+                   "features (default 16; 0: linear).")
 @quiet_option
 @json_option
 def train(game, players, n_games, time_budget, seed, overrides, card_files, out, resume,
           base_file, overwrite, workers, hidden, lam, learning_rate, generation_games, match_games,
           temperature, epsilon, samples, epochs, batch, buffer, yardstick, yardstick_games,
           policy_games, distill_only, policy_temperature, policy_epochs, policy_l2,
-          policy_moves, quiet, as_json):
+          policy_moves, policy_hidden, quiet, as_json):
     """Learn GAME by self-play and write a model that `learned` plays (docs/learning.md):
     generations of self-play, a fit of each seat's network to TD(lambda) targets, and a
     match that accepts the new generation only when it beats the last accepted one; with
@@ -1911,7 +1914,7 @@ def train(game, players, n_games, time_budget, seed, overrides, card_files, out,
 
     players = _players(game, players)
     policy = {"temperature": policy_temperature, "epochs": policy_epochs, "l2": policy_l2,
-              "moves": policy_moves}
+              "moves": policy_moves, "hidden": policy_hidden}
     if distill_only:
         _distill_only(game, players, seed, overrides, card_files, out, base_file, overwrite,
                       workers, policy_games, policy, quiet, as_json,
@@ -2034,7 +2037,7 @@ def _policy_flags(ps, games_flag: bool) -> str:
 
     default = distill.PolicySpec()
     parts = [f"--policy-games {ps.games}"] if games_flag else []
-    for name in ("temperature", "epochs", "l2", "moves"):
+    for name in ("temperature", "epochs", "l2", "moves", "hidden"):
         if getattr(ps, name) != getattr(default, name):
             parts.append(f"{distill.FLAGS[name]} {getattr(ps, name):g}")
     return " ".join(parts)

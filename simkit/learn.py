@@ -17,7 +17,11 @@ A model may also hold a *policy* (``docs/learning.md``, "The policy"), distilled
 own afterstate values (``simkit.distill``): the move codes it knows and, per network, a row
 of weights over the standardised features and a bias for each code (and one for a code it
 does not know), so that ``learned`` scores each legal move from the seat's observation alone,
-``temperature * (W[code] . z + c[code])``, without applying any move.
+``temperature * (W[code] . z + c[code])``, without applying any move. In a game with move
+features (``GameSpec.move_features``: what one move does, read from the observation) the
+policy also reads them, standardised (``y = (m - mmean) / mstd``), through a linear term and
+a small hidden layer whose position part is computed once a decision:
+``temperature * (W[code] . z + c[code] + u . y + v . tanh(A z + B y + hb))``.
 
 How the kernels get a model: a slot played by ``learned`` has its weights row grown by the
 flattened model after its named weights (``flat``; ``search_template`` reads it at
@@ -61,6 +65,19 @@ POLICY_ARRAYS = ("policy_codes", "policy_w", "policy_b")
 """A policy's arrays (all or none): the move codes it knows (int64[M], sorted), per network
 a row of weights for each code and one for any other (float64[K, M + 1, F]), and their
 biases (float64[K, M + 1])."""
+MOVE_ARRAYS = ("policy_mmean", "policy_mstd", "policy_u", "policy_a", "policy_bm",
+               "policy_hb", "policy_v")
+"""A policy's move-feature arrays (all or none, only with a policy): the standardisation of
+the G move features (float64[G] each), per network the linear weights ``u`` (float64[K, G])
+and a hidden layer of Q units: ``A`` over the position (float64[K, Q, F]), ``B`` over the
+move (float64[K, Q, G]), its biases (float64[K, Q]) and output weights ``v`` (float64[K,
+Q]). The card's ``policy.move_features`` names the G entries."""
+MAX_MOVE_FEATURES = 128
+MAX_POLICY_HIDDEN = 64
+SCRATCH = MAX_MOVE_FEATURES + MAX_POLICY_HIDDEN
+"""Room a workspace's feature buffer keeps after a model's F features: the policy writes a
+move's features and its hidden layer's position part there (a decision allocates
+nothing)."""
 HEADER = 4  # features, hidden, nets, players; then seat_net[players]
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -85,10 +102,27 @@ class Model:
     policy_codes: np.ndarray | None = None
     policy_w: np.ndarray | None = None
     policy_b: np.ndarray | None = None
+    policy_mmean: np.ndarray | None = None
+    policy_mstd: np.ndarray | None = None
+    policy_u: np.ndarray | None = None
+    policy_a: np.ndarray | None = None
+    policy_bm: np.ndarray | None = None
+    policy_hb: np.ndarray | None = None
+    policy_v: np.ndarray | None = None
 
     @property
     def has_policy(self) -> bool:
         return self.policy_codes is not None
+
+    @property
+    def has_move_features(self) -> bool:
+        """Whether the model's policy reads the game's move features."""
+        return self.has_policy and self.policy_u is not None
+
+    @property
+    def move_features(self) -> list[str]:
+        """The names of the move features the policy reads (none without them)."""
+        return list(self.card["policy"]["move_features"]) if self.has_move_features else []
 
     @property
     def policy_temperature(self) -> float:
@@ -128,6 +162,9 @@ class Model:
                 if self.has_policy:
                     arrays.update({k: np.ascontiguousarray(getattr(self, k))
                                    for k in POLICY_ARRAYS})
+                if self.has_move_features:
+                    arrays.update({k: np.ascontiguousarray(getattr(self, k))
+                                   for k in MOVE_ARRAYS})
                 for name, arr in arrays.items():
                     info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
                     info.compress_type = zipfile.ZIP_DEFLATED
@@ -147,8 +184,10 @@ class Model:
         """float64: the model as the kernels read it, after the strategy's named weights:
         F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1 (H x F, row by row),
         b1[H], w2[H], b2 (H > 0) or w[F], b (H = 0); then the policy: M (0: none), and
-        when M > 0 its temperature, codes[M], and per network M + 1 rows of F weights and
-        their bias."""
+        when M > 0 its temperature, codes[M], per network M + 1 rows of F weights and
+        their bias, then G and Q (the move features and hidden units; 0 0 without them),
+        and when G > 0 mmean[G], 1/mstd[G] and per network u[G], A (Q x F), B (Q x G),
+        hb[Q], v[Q]."""
         k = self.w1.shape[0]
         parts = [np.array([self.n_features, self.hidden, k, self.players], np.float64),
                  self.seat_net.astype(np.float64), self.mean, 1.0 / self.std]
@@ -166,16 +205,32 @@ class Model:
             for i in range(k):
                 parts.append(np.concatenate([self.policy_w[i], self.policy_b[i][:, None]],
                                             axis=1).ravel())
+            if not self.has_move_features:
+                parts.append(np.zeros(2))
+            else:
+                g, q = self.policy_u.shape[1], self.policy_a.shape[1]
+                parts += [np.array([g, q], np.float64), self.policy_mmean,
+                          1.0 / self.policy_mstd]
+                for i in range(k):
+                    parts += [self.policy_u[i], self.policy_a[i].ravel(),
+                              self.policy_bm[i].ravel(), self.policy_hb[i], self.policy_v[i]]
         return np.concatenate(parts).astype(np.float64)
 
-    def policy_values(self, seat: int, x: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    def policy_values(self, seat: int, x: np.ndarray, codes: np.ndarray,
+                      mf: np.ndarray | None = None) -> np.ndarray:
         """The policy's score (in score shares) of each move of ``codes`` (int[N]) from
-        the features ``x`` (float[F]) of ``seat``'s observation, as the kernels compute it
-        (for the tests)."""
+        the features ``x`` (float[F]) of ``seat``'s observation and, when the policy reads
+        them, each move's features ``mf`` (float[N, G]), as the kernels compute it (for the
+        tests)."""
         k = int(self.seat_net[seat])
         z = (np.asarray(x, np.float64) - self.mean) / self.std
         rows = move_rows(self.policy_codes, codes)
-        return self.policy_temperature * (self.policy_w[k][rows] @ z + self.policy_b[k][rows])
+        logit = self.policy_w[k][rows] @ z + self.policy_b[k][rows]
+        if self.has_move_features:
+            y = (np.asarray(mf, np.float64) - self.policy_mmean) / self.policy_mstd
+            hidden = np.tanh(self.policy_a[k] @ z + self.policy_hb[k] + y @ self.policy_bm[k].T)
+            logit = logit + y @ self.policy_u[k] + hidden @ self.policy_v[k]
+        return self.policy_temperature * logit
 
     def value(self, seat: int, x: np.ndarray) -> np.ndarray:
         """The model's values (float64[N]) of feature rows ``x`` (float[N, F]) for
@@ -288,7 +343,12 @@ def model_from_bytes(raw: bytes, name: str) -> Model:
         missing = next(k for k in POLICY_ARRAYS if k not in arrays)
         raise SimkitError(f"{name} is a corrupt model file (a policy without its {missing} "
                           "array)")
-    for k in held:
+    movers = [k for k in MOVE_ARRAYS if k in arrays]
+    if movers and (not held or len(movers) < len(MOVE_ARRAYS)):
+        missing = next((k for k in MOVE_ARRAYS if k not in arrays), POLICY_ARRAYS[0])
+        raise SimkitError(f"{name} is a corrupt model file (move features without its "
+                          f"{missing} array)")
+    for k in held + movers:
         setattr(model, k, arrays[k])
     problem = _shape_problem(model) or (_policy_problem(model) if held else None)
     if problem:
@@ -358,6 +418,34 @@ def _policy_problem(m: Model) -> str | None:
     m.policy_codes = codes.astype(np.int64)
     m.policy_w = m.policy_w.astype(np.float64)
     m.policy_b = m.policy_b.astype(np.float64)
+    return _move_problem(m) if m.policy_u is not None else None
+
+
+def _move_problem(m: Model) -> str | None:
+    """What is wrong with a policy's move-feature arrays and names, or None."""
+    names = m.card["policy"].get("move_features")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        return "its card's policy names no move features"
+    for k in MOVE_ARRAYS:
+        arr = getattr(m, k)
+        if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "fiu":
+            return f"{k} is not numbers"
+        if not np.all(np.isfinite(arr)):
+            return f"{k} holds a value that is not finite"
+    k, f, g = m.w1.shape[0], m.n_features, len(names)
+    q = m.policy_a.shape[1] if m.policy_a.ndim == 3 else -1
+    if g > MAX_MOVE_FEATURES or not 0 <= q <= MAX_POLICY_HIDDEN:
+        return (f"its policy has {g} move features and {q} hidden units (at most "
+                f"{MAX_MOVE_FEATURES} and {MAX_POLICY_HIDDEN})")
+    want = {"policy_mmean": (g,), "policy_mstd": (g,), "policy_u": (k, g),
+            "policy_a": (k, q, f), "policy_bm": (k, q, g), "policy_hb": (k, q),
+            "policy_v": (k, q)}
+    for name, shape in want.items():
+        if getattr(m, name).shape != shape:
+            return f"{name} has shape {getattr(m, name).shape}, not {shape}"
+        setattr(m, name, getattr(m, name).astype(np.float64))
+    if np.any(m.policy_mstd <= 0):
+        return "policy_mstd holds a value that is not positive"
     return None
 
 
@@ -374,6 +462,16 @@ def check_fits(model: Model, name: str, game: str | None, players: int | None,
         diff = sorted(set(features) ^ theirs) or ["their order"]
         raise SimkitError(f"{name} was trained on other features than {model.game}'s now "
                           f"(they differ in {', '.join(diff[:3])}); train it again")
+    if model.has_move_features and game is not None:
+        from simkit import registry
+
+        spec = registry.get_game(game)
+        theirs = list(spec.move_features or ()) if spec.has_move_features else []
+        if model.move_features != theirs:
+            diff = sorted(set(model.move_features) ^ set(theirs)) or ["their order"]
+            raise SimkitError(f"{name}'s policy reads other move features than {game}'s now "
+                              f"(they differ in {', '.join(diff[:3])}); distil it again "
+                              f"(simkit train {game} --from MODEL --distill-only)")
 
 
 def write_model(model: Model, path: Path) -> None:

@@ -20,7 +20,7 @@ from types import ModuleType
 
 import numpy as np
 
-from simkit import registry
+from simkit import learn, registry
 from simkit.driver import SEARCH_KERNELS as KERNELS
 from simkit.driver import load_generated
 from simkit.errors import SimkitError
@@ -201,6 +201,11 @@ def _render(spec, rollouts: dict) -> str:
     else:
         lines += ["", "", "@kernel", "def game_features(params, obs, seat, out):",
                   "    raise RuntimeError('this game has no features kernel')"]
+    if spec.has_move_features:
+        lines += ["", f"from {spec.rules.__name__} import move_features as game_move_features"]
+    else:
+        lines += ["", "", "@kernel", "def game_move_features(params, obs, seat, move, out):",
+                  "    raise RuntimeError('this game has no move_features kernel')"]
     return "\n".join(lines) + "\n" + body
 
 
@@ -247,7 +252,9 @@ class Workspace:
 
         stats = np.zeros((max(slots, 1), STATS), np.float64)
         if features > 0:
-            learned = (np.zeros(state_size, np.int32), np.zeros(features, np.float64),
+            # the policy's move features and hidden layer are written after the F features
+            learned = (np.zeros(state_size, np.int32),
+                       np.zeros(features + learn.SCRATCH, np.float64),
                        np.zeros(max(max_moves, players), np.float64))
         else:
             learned = (np.zeros(1, np.int32), np.zeros(1, np.float64), np.zeros(1, np.float64))

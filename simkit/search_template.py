@@ -78,6 +78,12 @@ def game_features(params, obs, seat, out):  # pragma: no cover
     raise NotImplementedError
 
 
+def game_move_features(params, obs, seat, move, out):  # pragma: no cover
+    """The game's ``move_features`` kernel (for a policy that reads them), or a stand-in
+    that is never called: only a model distilled with move features reads them."""
+    raise NotImplementedError
+
+
 # --- end of bindings ---
 
 W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WIDEN_ABOVE = (
@@ -694,8 +700,11 @@ def move_bucket(w, codes_at, m, move):
 def policy_values(params, obs, seat, moves, n_moves, w, feat, values):
     """Fill ``values[:n_moves]`` with the policy's score of each legal move, from ``seat``'s
     observation ``obs`` alone (no move applied): the features once (standardised in place
-    in ``feat``), then per move ``temperature * (W[b] . z + c[b])``, ``b`` the move's row,
-    so the scores are in score shares as ``learned_values``' are. Draws nothing; allocates
+    in ``feat[:F]``), then per move ``temperature * (W[b] . z + c[b])``, ``b`` the move's
+    row, so the scores are in score shares as ``learned_values``' are. A policy that reads
+    move features (G > 0) adds ``u . y + v . tanh(A z + B y + hb)``, ``y`` the move's
+    standardised features (written in ``feat[F:F + G]``), the hidden layer's position part
+    ``A z + hb`` computed once (in ``feat[F + G:F + G + Q]``). Draws nothing; allocates
     nothing."""
     F = int(w[L_MODEL + M_FEATURES])
     mean = L_MODEL + M_SEAT_NET + int(w[L_MODEL + M_PLAYERS])
@@ -704,15 +713,44 @@ def policy_values(params, obs, seat, moves, n_moves, w, feat, values):
     m = int(w[at])
     temperature = w[at + 1]
     codes_at = at + 2
-    rows = codes_at + m + int(w[L_MODEL + M_SEAT_NET + seat]) * (m + 1) * (F + 1)
+    net = int(w[L_MODEL + M_SEAT_NET + seat])
+    rows = codes_at + m + net * (m + 1) * (F + 1)
     game_features(params, obs, seat, feat)
     for i in range(F):
         feat[i] = (feat[i] - w[mean + i]) * w[scale + i]
+    mf_at = codes_at + m + int(w[L_MODEL + M_NETS]) * (m + 1) * (F + 1)
+    G = int(w[mf_at])
+    Q = int(w[mf_at + 1])
+    m_mean = mf_at + 2
+    m_scale = m_mean + G
+    u = m_scale + G + net * (G + Q * F + Q * G + 2 * Q)
+    a = u + G
+    b = a + Q * F
+    hb = b + Q * G
+    v = hb + Q
+    for q in range(Q):
+        x = w[hb + q]
+        row = a + q * F
+        for i in range(F):
+            x += w[row + i] * feat[i]
+        feat[F + G + q] = x
     for j in range(n_moves):
         row = rows + move_bucket(w, codes_at, m, moves[j]) * (F + 1)
         x = w[row + F]
         for i in range(F):
             x += w[row + i] * feat[i]
+        if G > 0:
+            y = feat[F:F + G]
+            game_move_features(params, obs, seat, moves[j], y)
+            for i in range(G):
+                y[i] = (y[i] - w[m_mean + i]) * w[m_scale + i]
+                x += w[u + i] * y[i]
+            for q in range(Q):
+                h = feat[F + G + q]
+                row = b + q * G
+                for i in range(G):
+                    h += w[row + i] * y[i]
+                x += w[v + q] * math.tanh(h)
         values[j] = temperature * x
 
 
@@ -849,14 +887,16 @@ def learned_games(params, n_players, seeds, first, seat_rows, rows, max_turns, t
 @kernel
 def distill_games(params, n_players, seeds, first, w, w_play, max_turns, teams, state, obs,
                   moves, streams, items, det, after, obs2, scratch_items, scores, ranks, shares,
-                  feat, values, out_feat, out_seat, out_start, out_n, out_moves, out_values):
+                  feat, values, out_feat, out_seat, out_start, out_n, out_moves, out_values,
+                  out_move_feat):
     """Self-play of games ``first``.. of ``seeds`` by ``learned`` with the row ``w_play``
     (the teacher itself, or a policy learning from it: DAgger), seeded as the runner seeds
     a run, labelled by the afterstate values of the row ``w`` (the teacher of a policy:
     ``simkit.distill``): at every decision of more than one move a record: the features
     of the deciding seat's observation (``out_feat`` float32[R, F]), the seat, where its
     moves start in ``out_moves`` / ``out_values`` and how many there are, each legal move's
-    code and the teacher's value of it (float32). With no room left for a decision, stops
+    code and the teacher's value of it (float32), and when ``out_move_feat`` (float32[C, G])
+    has columns, each legal move's move features. With no room left for a decision, stops
     before that game: returns (the first game not played, records, moves recorded).
     Allocates nothing."""
     cap = out_feat.shape[0]
@@ -890,6 +930,13 @@ def distill_games(params, n_players, seeds, first, w, w_play, max_turns, teams, 
                 for j in range(n):
                     out_moves[c + j] = moves[j]
                     out_values[c + j] = values[j]
+                n_move_feat = out_move_feat.shape[1]
+                if n_move_feat > 0:
+                    y = feat[out_feat.shape[1]:out_feat.shape[1] + n_move_feat]
+                    for j in range(n):
+                        game_move_features(params, obs, seat, moves[j], y)
+                        for i in range(n_move_feat):
+                            out_move_feat[c + j, i] = y[i]
                 r += 1
                 c += n
                 if w_play.shape[0] == 0:  # the teacher plays

@@ -564,6 +564,10 @@ def allocations(fn, args: tuple, times: int) -> int:
             def many(a, b, c, d, times):
                 for _ in range(times):
                     fn(a, b, c, d)
+        elif len(args) == 5:
+            def many(a, b, c, d, e, times):
+                for _ in range(times):
+                    fn(a, b, c, d, e)
         else:
             def many(a, b, c, d, e, f, times):
                 for _ in range(times):
@@ -657,10 +661,12 @@ def check_features(ctx: Context) -> str:
         raise NotApplicable("no features kernel (the learnt players need it)")
     names = spec.features
     has_det = hasattr(rules, "determinize")
-    checked, last = 0, None
+    by_move = spec.has_move_features
+    checked, moves_checked, last, last_move = 0, 0, None, 0
     for n in ctx.players:
         p = ctx.plans[n]
         obs, obs2, other, scratch = (np.empty(p.state_size, np.int32) for _ in range(4))
+        moves = np.empty(p.max_moves, np.int32)
         stream = np.array([4242], np.uint64)
         for g, state in ctx.states(n):
             if rules.is_over(state):
@@ -677,6 +683,19 @@ def check_features(ctx: Context) -> str:
                     diff = [names[i] for i in np.flatnonzero(v != w)[:5]]
                     raise Failed(f"one observation gave two vectors ({at}): {diff} read "
                                  "what the seat cannot see")
+            if by_move:
+                count = int(rules.legal_moves(p.compiled, state.copy(), moves))
+                for move in moves[:count].tolist():
+                    where = f"move {move}, {at}"
+                    v = _move_features(ctx, p, obs, seat, move, where)
+                    if has_det:
+                        w = _move_features(ctx, p, obs2, seat, move, where)
+                        if not np.array_equal(v, w):
+                            diff = [spec.move_features[i] for i in np.flatnonzero(v != w)[:5]]
+                            raise Failed(f"one observation gave two move-feature vectors "
+                                         f"({where}): {diff} read what the seat cannot see")
+                moves_checked += count
+                last_move = int(moves[0])
             checked += 1
             last = (p, obs.copy(), seat)
     if last is None:
@@ -684,8 +703,29 @@ def check_features(ctx: Context) -> str:
     p, obs, seat = last
     if _allocates(rules.features, (p.compiled, obs, seat, np.empty(len(names)))):
         raise Failed("features allocates: the calls' allocations grow with their number")
-    return f"{checked} observations: {len(names)} finite entries, read only the view, " \
+    text = f"{checked} observations: {len(names)} finite entries, read only the view, " \
            "no allocation"
+    if by_move:
+        g = len(spec.move_features)
+        if _allocates(rules.move_features, (p.compiled, obs, seat, last_move, np.empty(g))):
+            raise Failed("move_features allocates: the calls' allocations grow with their "
+                         "number")
+        text += f"; move features of {moves_checked} legal moves: {g} finite entries each, " \
+                "read only the view, no allocation"
+    return text
+
+
+def _move_features(ctx, p, obs, seat, move, at) -> np.ndarray:
+    names = ctx.spec.move_features
+    out = np.full(len(names), np.nan)
+    before = obs.copy()
+    ctx.rules.move_features(p.compiled, obs, seat, move, out)
+    if not np.array_equal(before, obs):
+        raise Failed(f"move_features changed the observation ({at})")
+    bad = [names[i] for i in np.flatnonzero(~np.isfinite(out))]
+    if bad:
+        raise Failed(f"move_features left entries unwritten or not finite ({at}): {bad[:5]}")
+    return out
 
 
 def _features(ctx, p, obs, seat, at) -> np.ndarray:

@@ -276,7 +276,7 @@ class Table:
                    np.zeros((n, k), np.int32), np.empty(size, np.int32),
                    np.empty(size, np.int32), np.empty(size, np.int32),
                    np.zeros((n, k), np.int32), np.zeros(n), np.zeros(n, np.int32),
-                   np.zeros(n), np.zeros(f), np.zeros(moves))
+                   np.zeros(n), np.zeros(f + learn.SCRATCH), np.zeros(moves))
         kept, first = [], 0
         while True:
             g, r = self.module.learned_games(p.compiled, n, seeds, first, seat_rows, rows,

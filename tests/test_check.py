@@ -149,3 +149,32 @@ def test_a_pool_with_cards_put_away_may_deal_as_many_others_and_no_more():
     made = np.array([0, 1, 2, 4, 3, 14, 30, 2], np.int32)  # one card more
     assert "more" in testing._pool_change(zones, state, made)
     assert testing._pool_cards(zones, state)["cards"] == [0, 1, 2, 3]
+
+
+def test_the_features_check_reads_every_legal_moves_features(monkeypatch):
+    import dataclasses
+    import types
+
+    from pig_game import rules as pig_rules
+
+    from simkit import registry
+    from simkit.jit import kernel
+
+    @kernel
+    def half_written(params, obs, seat, move, out):
+        out[0] = 1.0 if move == pig_rules.ROLL else 0.0  # the other entries left unwritten
+
+    spec = registry.get_game("pig")
+    ok = testing.run_checks("pig", players=(2,), only=["features kernel"])
+    assert "move features of" in next(i for i in ok if i.name == "features kernel").line()
+    rules = types.SimpleNamespace(**{k: getattr(spec.rules, k) for k in dir(spec.rules)
+                                     if not k.startswith("_")})
+    rules.move_features = half_written
+    rules.__name__ = spec.rules.__name__
+    monkeypatch.setitem(registry._games, "pig-half",
+                        dataclasses.replace(spec, name="pig-half", rules=rules))
+    items = testing.run_checks("pig-half", players=(2,), only=["features kernel"])
+    item = next(i for i in items if i.name == "features kernel")
+    assert item.status == testing.FAIL
+    assert "move_features left entries unwritten or not finite" in item.line()
+    assert "banks" in item.line()

@@ -60,3 +60,25 @@ def test_four_players_fill_the_third_seat():
     assert (f["next_on_turn"], f["next_at_risk"]) == (1, 4)
     assert (f["third_to_go"], f["second_to_go"]) == (29, 1)
     assert f["best_other_banked"] == 29
+
+
+def move_features(p, state, seat, move) -> dict[str, float]:
+    obs = np.empty_like(state)
+    rules.observe(p.compiled, state, seat, obs)
+    out = np.full(len(PIG.move_features), np.nan)
+    rules.move_features(p.compiled, obs, seat, move, out)
+    return dict(zip(PIG.move_features, out.tolist(), strict=True))
+
+
+def test_move_features_say_what_rolling_and_holding_do():
+    # seat 0 on turn with 7 at risk and 25 banked; target 30 in a 2-player game
+    p, state = built(2, 0, 7, [25, 10])
+    assert move_features(p, state, 0, rules.ROLL) == {
+        "rolls": 1, "banks": 0, "risks": 7, "wins_now": 0}
+    assert move_features(p, state, 0, rules.HOLD) == {
+        "rolls": 0, "banks": 7, "risks": 0, "wins_now": 1}
+    state[rules.TURN_TOTAL] = 4  # 29: holding does not win yet
+    assert move_features(p, state, 0, rules.HOLD)["wins_now"] == 0
+    # from the other seat's side, nothing of seat 0's turn total is its own
+    assert move_features(p, state, 1, rules.HOLD) == {
+        "rolls": 0, "banks": 0, "risks": 0, "wins_now": 0}

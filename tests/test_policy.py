@@ -118,6 +118,7 @@ def test_a_distilled_policy_is_the_same_bytes_on_one_and_two_workers(tmp_path):
     assert "--distill-only --seed 4 --policy-games 40" in policy["command"]
     assert policy["games"] == 40 and policy["decisions"] > 40
     assert set(m.policy_codes.tolist()) == {rules.ROLL, rules.HOLD}
+    assert m.move_features == list(rules.MOVE_FEATURES) and m.policy_a.shape[1] == 16
 
 
 def test_distill_only_needs_a_model_and_no_values_budget(tmp_path):
@@ -209,3 +210,84 @@ def test_a_training_stopped_while_distilling_resumes_to_the_same_bytes(tmp_path,
     assert (tmp_path / "b.npz").read_bytes() == (tmp_path / "a.npz").read_bytes()
     assert "--policy-games 30" in learn.read_model(tmp_path / "a.npz").card["training"][
         "command"]
+
+
+MF = rules.MOVE_FEATURES
+
+
+def with_move_features(m: learn.Model, seed: int = 3, hidden: int = 3) -> learn.Model:
+    """``m``'s policy reading Pig's move features: drawn weights, a standardisation the
+    kernel must apply."""
+    rng = np.random.default_rng(seed)
+    k, f, g = m.w1.shape[0], m.n_features, len(MF)
+    m.policy_mmean, m.policy_mstd = rng.normal(0, 1, g), rng.uniform(0.5, 2, g)
+    m.policy_u = rng.normal(0, 1, (k, g))
+    m.policy_a, m.policy_bm = rng.normal(0, 1, (k, hidden, f)), rng.normal(0, 1, (k, hidden, g))
+    m.policy_hb, m.policy_v = rng.normal(0, 1, (k, hidden)), rng.normal(0, 1, (k, hidden))
+    m.card["policy"]["move_features"] = list(MF)
+    m._bytes = None
+    return m
+
+
+def move_features_of(p, state, seat):
+    out = np.zeros((len(MOVES), len(MF)))
+    for j, move in enumerate(MOVES):
+        rules.move_features(p.compiled, state.copy(), seat, move, out[j])
+    return out
+
+
+def test_a_policy_reads_each_moves_features_as_the_model_file_says(p, tmp_path):
+    m = with_move_features(built())
+    path = tmp_path / "m.npz"
+    learn.write_model(m, path)
+    m = learn.read_model(path, "pig", 2, tuple(F))  # the file round trip keeps every array
+    module = load_search("pig")
+    row = np.concatenate([np.array(list(learn.NAMED.values())), m.flat()])
+    feat, values = np.zeros(len(F) + learn.SCRATCH), np.zeros(2)
+    for seat, turn_total in ((0, 6), (1, 11)):
+        state = position(p, seat=seat, turn_total=turn_total, banked=(9, 24))
+        module.policy_values(p.compiled, state, seat, MOVES, 2, row, feat, values)
+        want = m.policy_values(seat, features_of(p, state, seat), MOVES,
+                               move_features_of(p, state, seat))
+        assert values == pytest.approx(want, rel=1e-12)
+        # the move features count: without them the scores differ
+        plain = m.policy_w[m.seat_net[seat]][learn.move_rows(m.policy_codes, MOVES)]
+        assert not np.allclose(values / 0.1, plain @ ((features_of(p, state, seat) - m.mean)
+                                                      / m.std))
+
+
+def test_a_policy_of_other_move_features_is_refused_in_one_line(tmp_path):
+    m = with_move_features(built())
+    m.card["policy"]["move_features"] = ["rolls", "banks", "risks", "doubles"]
+    path = tmp_path / "m.npz"
+    learn.write_model(m, path)
+    res = invoke("run", "pig", "--players", 2, "--games", 4, "--strategies", "learned",
+                 "--weight", f"learned.model={path}", "--out", tmp_path / "r")
+    one_line_error(res, "other move features", "doubles", "--distill-only")
+    assert not (tmp_path / "r").exists()
+    m.card["policy"]["move_features"] = list(MF)
+    m.policy_v = m.policy_v[:, :1]
+    m._bytes = None
+    path.write_bytes(m.to_bytes())
+    res = invoke("run", "pig", "--players", 2, "--games", 4, "--strategies", "learned",
+                 "--weight", f"learned.model={path}", "--out", tmp_path / "r")
+    one_line_error(res, "corrupt model file", "policy_v has shape")
+
+
+def test_a_distilled_policy_reads_the_move_features_with_the_hidden_units_asked(tmp_path):
+    base = tmp_path / "base.npz"
+    learn.write_model(pig_model(hidden=4, seed=2, own_banked=1.0, own_at_risk=0.3), base)
+    for hidden in (0, 5):
+        out = tmp_path / f"h{hidden}.npz"
+        res = invoke("train", "pig", "--players", 2, "--from", base, "--distill-only",
+                     "--policy-games", 30, "--seed", 4, "--policy-hidden", hidden,
+                     "--out", out, "--quiet")
+        assert res.exit_code == 0, res.output
+        m = learn.read_model(out)
+        assert m.move_features == list(MF) and m.policy_a.shape == (2, hidden, len(F))
+        assert m.card["policy"]["knobs"]["hidden"] == hidden
+        assert f"--policy-hidden {hidden}" in m.card["policy"]["command"]
+        assert np.any(m.policy_u != 0)  # the linear term learnt from the move features
+    one_line_error(invoke("train", "pig", "--players", 2, "--from", base, "--distill-only",
+                          "--policy-hidden", 65, "--out", tmp_path / "x.npz"),
+                   "--policy-hidden", "64")

@@ -38,5 +38,6 @@ GAME = GameSpec(
     summary="roll or hold; the first to the target wins (example game)",
     progress_unit="points",
     features=rules.FEATURES,
+    move_features=rules.MOVE_FEATURES,
     hidden_zones=(),  # dice and banked points: nothing is dealt, nothing hidden
 )

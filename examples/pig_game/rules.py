@@ -131,6 +131,11 @@ seat's lead over it; the target and the turns played as a fraction of the cap.""
 F_NEXT, F_SECOND, F_THIRD = 5, 9, 12
 F_BEST, F_LEAD, F_TARGET, F_TURN = 15, 16, 17, 18
 
+MOVE_FEATURES = ("rolls", "banks", "risks", "wins_now")
+"""What one move does, from the mover's side (``move_features``): whether it rolls, the
+points it banks (holding), the points it puts at risk (rolling), and whether it wins the
+game at once (holding at or over the target)."""
+
 
 @kernel
 def features(params, obs, seat, out):
@@ -166,3 +171,15 @@ def features(params, obs, seat, out):
     out[F_LEAD] = own - best
     out[F_TARGET] = target
     out[F_TURN] = obs[TURNS] / params[0][P_MAX_TURNS]
+
+
+@kernel
+def move_features(params, obs, seat, move, out):
+    """Fill ``out`` (float64[len(MOVE_FEATURES)]) with what ``move`` does for ``seat``, from
+    ``obs``."""
+    at_risk = obs[TURN_TOTAL] if obs[SEAT] == seat else 0
+    rolls = move == ROLL
+    out[0] = 1.0 if rolls else 0.0
+    out[1] = 0.0 if rolls else at_risk
+    out[2] = at_risk if rolls else 0.0
+    out[3] = 1.0 if not rolls and obs[BANKED + seat] + at_risk >= params[0][P_TARGET] else 0.0
