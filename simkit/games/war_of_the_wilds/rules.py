@@ -2466,15 +2466,15 @@ MOVE_FEATURES = (("passes", "free_move", "acorns_buried", "acorns_stored", "acor
                   "cards_payable", "resources_short")
                  + CARD_MOVE_FEATURES
                  + ("army_strength", "standing_strength", "rivals_army_strength",
-                    "raid_acorns", "raid_blockers", "raid_risk",
+                    "rivals_raids", "raid_acorns", "raid_blockers", "raid_risk",
                     "block_saves", "block_kills", "block_dies", "block_shared",
                     "offer_cards", "offer_acorns"))
 (M_PASSES, M_FREE, M_BURIED, M_STORED, M_WILD, M_RIVAL_STORED, M_RIVAL_BURIED, M_RES,
  M_HAND, M_PAYABLE, M_SHORT) = range(11)
 M_CARD = M_SHORT + 1
-(M_ARMY, M_STANDING, M_RIVAL_ARMY, M_RAID, M_RAID_BLOCKERS, M_RAID_RISK, M_SAVES, M_KILLS,
- M_DIES, M_SHARED, M_OFFER_CARDS, M_OFFER_ACORNS) = range(M_CARD + len(CARD_MOVE_FEATURES),
-                                                          len(MOVE_FEATURES))
+(M_ARMY, M_STANDING, M_RIVAL_ARMY, M_RIVAL_RAIDS, M_RAID, M_RAID_BLOCKERS, M_RAID_RISK,
+ M_SAVES, M_KILLS, M_DIES, M_SHARED, M_OFFER_CARDS,
+ M_OFFER_ACORNS) = range(M_CARD + len(CARD_MOVE_FEATURES), len(MOVE_FEATURES))
 assert M_RAID + len(CARD_MOVE_FEATURES) <= len(MOVE_FEATURES)  # row_entries' scratch
 ACORN_EFFECTS = (E_FORAGE, E_BURY, E_STEAL_STORE, E_DIG_UP, E_TIRE_FORAGE, E_TIRE_BURY,
                  E_UNBLOCKED_STEAL, E_UNBLOCKED_DIG)
@@ -2657,6 +2657,69 @@ def effect_entries(P, obs, s, k, t, out):
 
 
 @inline
+def blocker_units(P, obs, s, skip, extra_k):
+    """``s``'s standing blocker units as ``census`` counts them (ground only, flying or
+    ranged, those of them that do not fly), without its army places in the mask ``skip``
+    and with a creature ``extra_k`` just played (-1: none)."""
+    b = pb(s)
+    ground, air, air_calm, bands = 0, 0, 0, 0
+    for i in range(MAX_ARMY + 1):
+        if i < MAX_ARMY:
+            k = obs[b + ARMY + i]
+            if k < 0 or (skip >> i) & 1 or obs[b + AFLAG + i] & TIRED or obs[b + ATGT + i]:
+                continue
+        else:
+            k = extra_k
+            if k < 0:
+                break
+        c = CARD + k * N_CARD_COLS
+        if P[c + C_BAND] == 1:
+            if (bands >> k) & 1:
+                continue
+            bands |= 1 << k
+        if P[c + C_FLY] == 0 and P[c + C_RANGED] == 0:
+            ground += 1
+        else:
+            air += 1
+            air_calm += 1 if P[c + C_FLY] == 0 else 0
+    return ground, air, air_calm
+
+
+@inline
+def rivals_raids(P, obs, s, skip, extra_k, out):
+    """M_RIVAL_RAIDS: the change in the acorns the other seats' next raids would carry off
+    ``s`` (``features``' raids on own), when ``s``'s army places in ``skip`` no longer
+    block (sent to attack, tired) and a creature ``extra_k`` joins its blockers. Each
+    rival's units are sorted into out[0:MAX_ARMY] in turn: called before any entry is
+    written."""
+    n = obs[N_PLAYERS]
+    stage, first_today = turn_stage(obs)
+    g0, a0, c0 = blocker_units(P, obs, s, 0, -1)
+    g1, a1, c1 = blocker_units(P, obs, s, skip, extra_k)
+    change = 0
+    for o in range(1, n):
+        p = (s + o) % n
+        today = p >= first_today
+        if not today and obs[DAY] >= P[R_DAYS]:
+            continue
+        d = obs[DAY_CARD] if today else -1
+        if d == D_RAIN:
+            continue
+        stage_p = stage if p == obs[SEAT] else ST_NONE
+        bonus = P[DAYV + D_MOON * 4 + 1] if d == D_MOON else 0
+        if stage_p != ST_NONE:
+            bonus += obs[RALLY]
+        others = ((1 << n) - 1) & ~(1 << p)
+        cen = census(P, obs, p, 0, stage_p, d == D_WINDY, bonus, others, out)
+        if d == D_FOG:
+            continue  # nobody blocks: the blockers change nothing
+        windy = d == D_WINDY
+        change += (raid(obs, out, 0, cen[0], s, g1, c1 if windy else a1)
+                   - raid(obs, out, 0, cen[0], s, g0, c0 if windy else a0))
+    return change
+
+
+@inline
 def play_entries(P, obs, s, k, t, out):
     """Playing card ``k``: its cost paid (the specific cards first, then the circled part
     of whatever kind), the card out of the hand, into the army or its effect done."""
@@ -2699,6 +2762,19 @@ def unit_strength(P, obs, a, i, bonus):
         printed += P[CARD + k * N_CARD_COLS + C_STR]
         hp = min(hp, P[CARD + k * N_CARD_COLS + C_HP])
     return steal, dig, hp, printed
+
+
+@inline
+def unit_places(P, obs, a, i):
+    """The army places (a mask) of the attacker unit creature ``i`` of seat block ``a``
+    would lead: it, and its Band's members that can attack."""
+    k = obs[a + ARMY + i]
+    band = P[CARD + k * N_CARD_COLS + C_BAND] == 1
+    mask = 1 << i
+    for j in range(i + 1, MAX_ARMY):
+        if band and obs[a + ARMY + j] == k and obs[a + AFLAG + j] & (TIRED | NEW | DECIDED) == 0:
+            mask |= 1 << j
+    return mask
 
 
 @inline
@@ -2897,9 +2973,18 @@ def move_features(params, obs, seat, move, out):
     does, from its observation ``obs`` alone (NOTES.md, Move features). No move is applied;
     allocates nothing."""
     P = params[FLAT]
+    ph = obs[PHASE]
+    raids = 0  # first: its work space is out itself
+    if ph == PH_ASSIGN and move != STAY and obs[pb(seat) + ATGT + obs[SLOT]] == 0:
+        raids = rivals_raids(P, obs, seat, unit_places(P, obs, pb(seat), obs[SLOT]), -1, out)
+    elif ABILITY <= move < SWAP and (ph == PH_ACTION or ph == PH_MAIN or ph == PH_AFTER):
+        raids = rivals_raids(P, obs, seat, 1 << (move - ABILITY), -1, out)
+    elif ph == PH_MAIN and PLAY <= move < ABILITY \
+            and P[CARD + (move - PLAY) // 4 * N_CARD_COLS + C_TRICK] == 0:
+        raids = rivals_raids(P, obs, seat, 0, (move - PLAY) // 4, out)
     for j in range(len(MOVE_FEATURES)):
         out[j] = 0.0
-    ph = obs[PHASE]
+    out[M_RIVAL_RAIDS] = raids
     if move == END_PLAY or move == STAY or move == NO_BLOCK or move == DECLINE \
             or move == OFFER_DROP:
         out[M_PASSES] = 1.0

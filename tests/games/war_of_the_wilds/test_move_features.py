@@ -97,7 +97,7 @@ def army(t, p, *names, flags=0):
 
 def test_the_names_are_the_specs_one_each_in_snake_case():
     assert GAME.move_features == NAMES and GAME.has_move_features
-    assert len(NAMES) == 32 and len(set(NAMES)) == len(NAMES)
+    assert len(NAMES) == 33 and len(set(NAMES)) == len(NAMES)
     assert all(re.fullmatch(r"[a-z][a-z0-9_]*", n) for n in NAMES)
     assert not set(NAMES) & set(R.FEATURES)  # a model's card lists both
 
@@ -307,6 +307,44 @@ def test_a_flier_a_band_a_badger_and_the_fog():
     assert (f["raid_acorns"], f["raid_blockers"], f.get("raid_risk", 0)) == (2 + 1, 1, 0)
     t.state[DAY_CARD] = DK["thick_fog"]
     assert "raid_blockers" not in mf(t, ATTACK + 1)
+
+
+def raid_on_own(t, seat=0):
+    obs = np.empty_like(t.state)
+    R.observe(t.params, t.state, seat, obs)
+    out = np.empty(len(R.FEATURES))
+    R.features(t.params, obs, seat, out)
+    return out[R.FEATURES.index("next_raid_on_own")]
+
+
+def raid_table():
+    """P2's boar and crow would raid P1's store of 10 past P1's mole (it stops the boar)."""
+    t = ready(2)
+    t.give_res(0, berry=1, twig=2)
+    t.give_card(0, "frog_slinger")   # ranged: it would stop the crow too
+    t.give_card(0, "mouse_militia")  # on the ground: the crow flies past it
+    (mole,) = army(t, 0, "mole")
+    army(t, 1, "boar", "crow")
+    t.set_acorns(0, stored=10)
+    main_phase(t)
+    assert raid_on_own(t) == 2
+    return t, mole
+
+
+@pytest.mark.parametrize("move, change", [
+    ("frog_slinger", -2), ("mouse_militia", 0), ("ability", 4), ("attack", 4)])
+def test_what_a_move_does_to_the_rivals_raid_as_the_features_count_it(move, change):
+    t, mole = raid_table()
+    if move == "attack":
+        t.play(END_PLAY)
+        assert t[PHASE] == PH_ASSIGN
+        code = ATTACK + 1
+    else:
+        code = ABILITY + mole if move == "ability" else play(t, move)
+    assert mf(t, code).get("rivals_raids", 0) == change
+    before = raid_on_own(t)
+    t.play_paid(code) if move in ("frog_slinger", "mouse_militia") else t.play(code)
+    assert raid_on_own(t) - before == change  # the features see it after the move
 
 
 def test_blocking_an_attacker_and_doubling_up():
