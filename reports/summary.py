@@ -127,19 +127,28 @@ def model_note(meta: dict) -> str | None:
 
 def models_played(sides: dict[str, dict]) -> list[str]:
     """One line a learned slot of each side (``{"base": run.json, "changed": run.json}``):
-    the model it played (digest), and the model it was fine-tuned from (``--train``) or
-    that it is the default data's model (``--model-mismatch ok``)."""
+    the model it played (digest) and where it came from (``model_origin``)."""
     lines = []
     for side, meta in sides.items():
         for slot, m in ((meta or {}).get("models") or {}).items():
-            if not isinstance(m, dict):
-                continue
-            how = (f", fine-tuned from {str(m['trained_from'])[:12]} for this side's data"
-                   if m.get("trained_from") else
-                   ", the model of the default data (--model-mismatch ok)" if m.get("mismatch")
-                   else "")
-            lines.append(f"{side}: {slot} played model {str(m.get('digest'))[:12]}{how}")
+            if isinstance(m, dict):
+                lines.append(f"{side}: {slot} played model {str(m.get('digest'))[:12]}"
+                             f"{model_origin(m)}")
     return lines
+
+
+def model_origin(m: dict) -> str:
+    """The model fine-tuned from (``--train``), or that it is the default data's model
+    (``--model-mismatch ok``), as a clause (run.json's ``models`` entry ``m``). A fine-tuning
+    none of whose generations beat its base model is said so: the side plays the base's
+    weights and has re-learnt nothing."""
+    if m.get("trained_from"):
+        base = str(m["trained_from"])[:12]
+        if m.get("generation") == 0:
+            return (f", fine-tuned from {base} for this side's data, but no generation beat "
+                    f"{base}: it plays {base}'s weights")
+        return f", fine-tuned from {base} for this side's data"
+    return ", the model of the default data (--model-mismatch ok)" if m.get("mismatch") else ""
 
 
 def _pct(x) -> str:

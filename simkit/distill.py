@@ -192,11 +192,7 @@ def fit(model: learn.Model, rec: Records, ps: PolicySpec, move_features=()) -> d
     nets = [_Net(m, f, g, q, rng) for _ in range(k_nets)]
     mmean = mstd = y = None
     if g:
-        mf = rec.move_feats.astype(np.float64)
-        mmean = mf.mean(axis=0)
-        mstd = mf.std(axis=0)
-        mstd = np.where(mstd > 1e-9, mstd, 1.0)  # an entry that never moves: left as it is
-        y = (mf - mmean) / mstd
+        mmean, mstd, y = _standardised(rec.move_feats)
     figures = {}
     for k in range(k_nets):
         mine = np.flatnonzero(np.isin(rec.seat, np.flatnonzero(model.seat_net == k)))
@@ -214,6 +210,26 @@ def fit(model: learn.Model, rec: Records, ps: PolicySpec, move_features=()) -> d
         model.policy_v = np.stack([n.v for n in nets])
     model._bytes = None
     return figures
+
+
+def _standardised(mf: np.ndarray, chunk: int = 1 << 16):
+    """The mean and spread (float64[G]) of the moves' features ``mf`` (float32[C, G]) and
+    the features standardised by them, float32 and a chunk at a time: the moves of 2,000
+    games of a game of many legal moves are millions of rows, and float64 copies of them
+    held gigabytes. An entry that never moves keeps a spread of 1."""
+    n, g = mf.shape
+    total, spread = np.zeros(g), np.zeros(g)
+    for a in range(0, n, chunk):
+        total += mf[a:a + chunk].sum(axis=0, dtype=np.float64)
+    mmean = total / max(n, 1)
+    for a in range(0, n, chunk):
+        spread += np.square(mf[a:a + chunk] - mmean).sum(axis=0)
+    mstd = np.sqrt(spread / max(n, 1))
+    mstd = np.where(mstd > 1e-9, mstd, 1.0)
+    y = np.empty(mf.shape, np.float32)
+    for a in range(0, len(mf), chunk):
+        y[a:a + chunk] = (mf[a:a + chunk] - mmean) / mstd
+    return mmean, mstd, y
 
 
 class _Net:
@@ -238,7 +254,7 @@ class _Net:
         logit = np.einsum("ij,ij->i", self.w[row], zb[owner]) + self.c[row]
         if not self.g:
             return logit, None
-        hidden = np.tanh((zb @ self.a.T + self.hb)[owner] + yb @ self.b.T)
+        hidden = np.maximum((zb @ self.a.T + self.hb)[owner] + yb @ self.b.T, 0.0)
         return logit + yb @ self.u + hidden @ self.v, hidden
 
     def gradients(self, gl, zb, yb, owner, row, hidden, starts, l2) -> list[np.ndarray]:
@@ -248,7 +264,7 @@ class _Net:
         spread = coo_matrix((gl, (row, owner)), shape=(len(self.c), len(zb))).tocsr()
         out = [spread @ zb + l2 * self.w, np.bincount(row, weights=gl, minlength=len(self.c))]
         if self.g:
-            dpre = (gl[:, None] * self.v) * (1.0 - hidden * hidden)
+            dpre = (gl[:, None] * self.v) * (hidden > 0)
             out += [gl @ yb + l2 * self.u,
                     np.add.reduceat(dpre, starts).T @ zb + l2 * self.a,
                     dpre.T @ yb + l2 * self.b, dpre.sum(axis=0),
@@ -283,7 +299,7 @@ def _fit_net(net: _Net, z: np.ndarray, y: np.ndarray | None, rec: Records, rows:
         for at in range(0, len(order), ps.batch):
             idx = order[at:at + ps.batch]
             owner, row, value, starts, where = _gather(rec, rows, idx)
-            zb, yb = z[idx], (y[where] if net.g else None)
+            zb, yb = z[idx], (y[where].astype(np.float64) if net.g else None)
             target = _segment_softmax(value / ps.temperature, owner, starts)
             logit, hidden = net.forward(zb, yb, owner, row)
             p = _segment_softmax(logit, owner, starts)
@@ -302,7 +318,8 @@ def _agreement(net: _Net, z: np.ndarray, y: np.ndarray | None, rec: Records, row
     for at in range(0, len(mine), 4096):
         idx = mine[at:at + 4096]
         owner, row, value, starts, where = _gather(rec, rows, idx)
-        logit, _ = net.forward(z[idx], y[where] if net.g else None, owner, row)
+        logit, _ = net.forward(z[idx], y[where].astype(np.float64) if net.g else None, owner,
+                               row)
         ends = np.append(starts[1:], len(owner))
         for s, e in zip(starts, ends, strict=True):
             same += int(np.argmax(logit[s:e]) == np.argmax(value[s:e]))

@@ -20,8 +20,8 @@ does not know), so that ``learned`` scores each legal move from the seat's obser
 ``temperature * (W[code] . z + c[code])``, without applying any move. In a game with move
 features (``GameSpec.move_features``: what one move does, read from the observation) the
 policy also reads them, standardised (``y = (m - mmean) / mstd``), through a linear term and
-a small hidden layer whose position part is computed once a decision:
-``temperature * (W[code] . z + c[code] + u . y + v . tanh(A z + B y + hb))``.
+a small hidden layer of rectified units whose position part is computed once a decision:
+``temperature * (W[code] . z + c[code] + u . y + v . max(A z + B y + hb, 0))``.
 
 How the kernels get a model: a slot played by ``learned`` has its weights row grown by the
 flattened model after its named weights (``flat``; ``search_template`` reads it at
@@ -184,10 +184,12 @@ class Model:
         """float64: the model as the kernels read it, after the strategy's named weights:
         F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1 (H x F, row by row),
         b1[H], w2[H], b2 (H > 0) or w[F], b (H = 0); then the policy: M (0: none), and
-        when M > 0 its temperature, codes[M], per network M + 1 rows of F weights and
+        when M > 0 its temperature, codes[M], D and a dense table from code to row (D
+        codes; D = 0: none, ``_dense_rows``), per network M + 1 rows of F weights and
         their bias, then G and Q (the move features and hidden units; 0 0 without them),
-        and when G > 0 mmean[G], 1/mstd[G] and per network u[G], A (Q x F), B (Q x G),
-        hb[Q], v[Q]."""
+        and when G > 0 per network, with the move features' standardisation folded in
+        (``u / mstd``, ``B / mstd``), u[G], the constant ``-u . mmean / mstd``, A (Q x F),
+        B (Q x G), ``hb - B . mmean / mstd`` [Q] and v[Q]."""
         k = self.w1.shape[0]
         parts = [np.array([self.n_features, self.hidden, k, self.players], np.float64),
                  self.seat_net.astype(np.float64), self.mean, 1.0 / self.std]
@@ -201,7 +203,7 @@ class Model:
         else:
             m = len(self.policy_codes)
             parts += [np.array([m, self.policy_temperature], np.float64),
-                      self.policy_codes.astype(np.float64)]
+                      self.policy_codes.astype(np.float64), _dense_rows(self.policy_codes)]
             for i in range(k):
                 parts.append(np.concatenate([self.policy_w[i], self.policy_b[i][:, None]],
                                             axis=1).ravel())
@@ -209,11 +211,14 @@ class Model:
                 parts.append(np.zeros(2))
             else:
                 g, q = self.policy_u.shape[1], self.policy_a.shape[1]
-                parts += [np.array([g, q], np.float64), self.policy_mmean,
-                          1.0 / self.policy_mstd]
+                parts.append(np.array([g, q], np.float64))
+                # the standardisation folded into the weights: the kernel reads raw move
+                # features, (m - mean) / std never computed a move
+                mean, inv = self.policy_mmean, 1.0 / self.policy_mstd
                 for i in range(k):
-                    parts += [self.policy_u[i], self.policy_a[i].ravel(),
-                              self.policy_bm[i].ravel(), self.policy_hb[i], self.policy_v[i]]
+                    u, bm = self.policy_u[i] * inv, self.policy_bm[i] * inv
+                    parts += [u, [-(u @ mean)], self.policy_a[i].ravel(), bm.ravel(),
+                              self.policy_hb[i] - bm @ mean, self.policy_v[i]]
         return np.concatenate(parts).astype(np.float64)
 
     def policy_values(self, seat: int, x: np.ndarray, codes: np.ndarray,
@@ -228,7 +233,8 @@ class Model:
         logit = self.policy_w[k][rows] @ z + self.policy_b[k][rows]
         if self.has_move_features:
             y = (np.asarray(mf, np.float64) - self.policy_mmean) / self.policy_mstd
-            hidden = np.tanh(self.policy_a[k] @ z + self.policy_hb[k] + y @ self.policy_bm[k].T)
+            hidden = np.maximum(self.policy_a[k] @ z + self.policy_hb[k]
+                                + y @ self.policy_bm[k].T, 0.0)
             logit = logit + y @ self.policy_u[k] + hidden @ self.policy_v[k]
         return self.policy_temperature * logit
 
@@ -243,6 +249,23 @@ class Model:
         if self.hidden:
             return np.tanh(z @ self.w1[k].T + self.b1[k]) @ self.w2[k] + self.b2[k]
         return z @ self.w2[k] + self.b2[k]
+
+
+DENSE_CODES = 1 << 15
+"""Move codes below this get the policy a dense table from code to row in the flat row (one
+load a move, where a binary search over the sorted codes mispredicts a branch a step)."""
+
+
+def _dense_rows(codes: np.ndarray) -> np.ndarray:
+    """float64[1 + D]: D, then the row of each code below D (``len(codes)`` for a code the
+    policy does not know); D is 0 (no table: a binary search) when a code is negative or
+    not below ``DENSE_CODES``."""
+    m = len(codes)
+    if m == 0 or codes.min() < 0 or codes.max() >= DENSE_CODES:
+        return np.zeros(1)
+    table = np.full(int(codes.max()) + 1, m, np.float64)
+    table[codes] = np.arange(m)
+    return np.concatenate([[len(table)], table])
 
 
 def play_defaults(model: Model) -> dict[str, float]:

@@ -657,8 +657,10 @@ def models_meta(p: Plan) -> dict | None:
                      "mismatch": card["data_digest"] != digest
                      or card["game_version"] != spec.version}
         trained = card.get("training") or {}
-        if trained.get("from"):  # fine-tuned for this data (--train): from which model
-            out[slot].update(trained_from=trained["from"], training=trained.get("command"))
+        if trained.get("from"):  # fine-tuned for this data (--train): from which model,
+            # and its accepted generation (0: none beat the base: it plays the base's weights)
+            out[slot].update(trained_from=trained["from"], training=trained.get("command"),
+                             generation=trained.get("generation"))
     return out
 
 

@@ -682,7 +682,14 @@ def by_policy(w):
 @kernel
 def move_bucket(w, codes_at, m, move):
     """The policy's row of ``move``: its index among the ``m`` sorted codes from
-    ``w[codes_at]`` (a binary search), or ``m`` for a code it does not know."""
+    ``w[codes_at]``, or ``m`` for a code it does not know; by the dense table that follows
+    the codes when the model has one (``learn.Model.flat``: one load), else a binary
+    search."""
+    dense = int(w[codes_at + m])
+    if dense > 0:
+        if 0 <= move < dense:
+            return int(w[codes_at + m + 1 + move])
+        return m
     lo = 0
     hi = m
     while lo < hi:
@@ -714,44 +721,55 @@ def policy_values(params, obs, seat, moves, n_moves, w, feat, values):
     temperature = w[at + 1]
     codes_at = at + 2
     net = int(w[L_MODEL + M_SEAT_NET + seat])
-    rows = codes_at + m + net * (m + 1) * (F + 1)
+    rows_at = codes_at + m + 1 + int(w[codes_at + m])  # after the codes and the dense table
+    rows = rows_at + net * (m + 1) * (F + 1)
     game_features(params, obs, seat, feat)
     for i in range(F):
         feat[i] = (feat[i] - w[mean + i]) * w[scale + i]
-    mf_at = codes_at + m + int(w[L_MODEL + M_NETS]) * (m + 1) * (F + 1)
+    mf_at = rows_at + int(w[L_MODEL + M_NETS]) * (m + 1) * (F + 1)
     G = int(w[mf_at])
     Q = int(w[mf_at + 1])
-    m_mean = mf_at + 2
-    m_scale = m_mean + G
-    u = m_scale + G + net * (G + Q * F + Q * G + 2 * Q)
-    a = u + G
+    u = mf_at + 2 + net * (G + 1 + Q * F + Q * G + 2 * Q)
+    a = u + G + 1
     b = a + Q * F
     hb = b + Q * G
     v = hb + Q
     for q in range(Q):
-        x = w[hb + q]
-        row = a + q * F
-        for i in range(F):
-            x += w[row + i] * feat[i]
-        feat[F + G + q] = x
+        feat[F + G + q] = w[hb + q] + dot4(w, a + q * F, feat, 0, F)
     for j in range(n_moves):
         row = rows + move_bucket(w, codes_at, m, moves[j]) * (F + 1)
-        x = w[row + F]
-        for i in range(F):
-            x += w[row + i] * feat[i]
+        x = w[row + F] + dot4(w, row, feat, 0, F)
         if G > 0:
+            # the move's raw features: their standardisation is folded into u, B and hb
             y = feat[F:F + G]
             game_move_features(params, obs, seat, moves[j], y)
-            for i in range(G):
-                y[i] = (y[i] - w[m_mean + i]) * w[m_scale + i]
-                x += w[u + i] * y[i]
+            x += w[u + G] + dot4(w, u, y, 0, G)
             for q in range(Q):
-                h = feat[F + G + q]
-                row = b + q * G
-                for i in range(G):
-                    h += w[row + i] * y[i]
-                x += w[v + q] * math.tanh(h)
+                h = feat[F + G + q] + dot4(w, b + q * G, y, 0, G)
+                if h > 0:  # ReLU: a tanh a unit and a move cost more than the rest
+                    x += w[v + q] * h
         values[j] = temperature * x
+
+
+@kernel
+def dot4(w, at, x, x_at, n):
+    """``w[at:at + n] . x[x_at:x_at + n]`` in four independent sums, added in a fixed order
+    (one running sum waits on its last addition; four keep the core busy)."""
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    a3 = 0.0
+    i = 0
+    while i + 4 <= n:
+        a0 += w[at + i] * x[x_at + i]
+        a1 += w[at + i + 1] * x[x_at + i + 1]
+        a2 += w[at + i + 2] * x[x_at + i + 2]
+        a3 += w[at + i + 3] * x[x_at + i + 3]
+        i += 4
+    while i < n:
+        a0 += w[at + i] * x[x_at + i]
+        i += 1
+    return (a0 + a1) + (a2 + a3)
 
 
 @kernel

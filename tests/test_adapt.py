@@ -96,6 +96,7 @@ def test_a_model_retrained_for_a_worthless_share_buys_it_less(base, tmp_path):
     meta = json.loads((tmp_path / "new" / "run.json").read_text())
     played = meta["models"]["learned"]
     assert played["trained_from"] == learn.read_model(base).digest and not played["mismatch"]
+    assert played["generation"] > 0  # a generation beat the base: it re-learnt something
     assert (tmp_path / "new" / played["file"]).is_file()
     again = invoke(*args, "--out", tmp_path / "again", "--train", "300g")
     assert "trained before" in again.output  # the same command finds the model it trained
@@ -117,6 +118,25 @@ def test_a_whatif_with_train_plays_a_model_fine_tuned_for_each_side(base, tmp_pa
     assert f"changed: learned played model {sides['changed']['digest'][:12]}" in res.output
     html = (tmp_path / "w" / "report" / "index.html").read_text()
     assert "Models played" in html and sides["changed"]["digest"][:12] in html
+
+
+def test_a_fine_tuning_that_never_beat_its_base_is_said_to_play_the_bases_weights():
+    """A fine-tuning keeps its last accepted generation; when none beat the base model, the
+    side plays the base's weights under a new digest, and the what-if must not read as if
+    that side had re-learnt the change."""
+    from simkit.reports.summary import models_played
+
+    base = "b2e1a6b3122f" + "0" * 52
+    sides = {"base": {"models": {"learned": {"digest": "aa" * 32, "trained_from": base,
+                                             "generation": 3}}},
+             "changed": {"models": {"learned": {"digest": "bb" * 32, "trained_from": base,
+                                                "generation": 0}}}}
+    lines = models_played(sides)
+    assert lines[0] == ("base: learned played model aaaaaaaaaaaa, fine-tuned from "
+                        "b2e1a6b3122f for this side's data")
+    assert lines[1] == ("changed: learned played model bbbbbbbbbbbb, fine-tuned from "
+                        "b2e1a6b3122f for this side's data, but no generation beat "
+                        "b2e1a6b3122f: it plays b2e1a6b3122f's weights")
 
 
 @pytest.mark.parametrize("text,words", [

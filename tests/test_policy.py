@@ -291,3 +291,20 @@ def test_a_distilled_policy_reads_the_move_features_with_the_hidden_units_asked(
     one_line_error(invoke("train", "pig", "--players", 2, "--from", base, "--distill-only",
                           "--policy-hidden", 65, "--out", tmp_path / "x.npz"),
                    "--policy-hidden", "64")
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_a_moves_row_is_found_by_the_dense_table_or_by_a_binary_search(p, monkeypatch, dense):
+    if not dense:  # no code below the bound: the codes are searched
+        monkeypatch.setattr(learn, "DENSE_CODES", 0)
+    m = with_move_features(built())
+    m.policy_codes = np.array([rules.HOLD], np.int64)  # HOLD known, ROLL not: rows swap
+    flat = m.flat()
+    assert learn._dense_rows(m.policy_codes)[0] == (rules.HOLD + 1 if dense else 0)
+    module = load_search("pig")
+    row = np.concatenate([np.array(list(learn.NAMED.values())), flat])
+    feat, values = np.zeros(len(F) + learn.SCRATCH), np.zeros(2)
+    state = position(p, seat=0, turn_total=6, banked=(9, 24))
+    module.policy_values(p.compiled, state, 0, MOVES, 2, row, feat, values)
+    want = m.policy_values(0, features_of(p, state, 0), MOVES, move_features_of(p, state, 0))
+    assert values == pytest.approx(want, rel=1e-12)
