@@ -390,5 +390,6 @@ GAME = GameSpec(
     progress_unit="buried acorns (estimated)",
     phases=rules.PHASES,
     features=rules.FEATURES,
+    move_features=rules.MOVE_FEATURES,
     hidden_zones=hidden_zones,
 )

@@ -2448,6 +2448,570 @@ def features(params, obs, seat, out):
     trade_features(obs, seat, out)
 
 
+# --- what one move does (the optional move_features kernel, issue 29) -----------------------
+# move_features: what a player of ``seat`` looks at about one legal move, read from its
+# observation alone, so that a fast policy can tell apart moves whose codes say little (a
+# row place, an army place, a mix, a target). Each entry is the change the move makes to
+# a thing ``features`` counts (the acorns, the resource cards and what the hand can pay
+# for, the armies), what the card it concerns is, or how the fight it starts or joins
+# would go (NOTES.md, Move features). Only what is sure when the move is made is counted:
+# a Draw's cards from the deck, a payment still to choose and a trade still to be answered
+# are not. No move is applied: each entry is worked out from the move's code.
+
+CARD_MOVE_FEATURES = ("card_strength", "card_health", "card_flying", "card_ranged",
+                      "card_band", "card_trick", "card_cost", "card_acorns", "card_payable")
+"""The card the move takes into the hand or plays (+), or discards or puts back (-)."""
+MOVE_FEATURES = (("passes", "free_move", "acorns_buried", "acorns_stored", "acorns_from_wild",
+                  "rivals_stored", "rivals_buried", "resource_cards", "hand_cards",
+                  "cards_payable", "resources_short")
+                 + CARD_MOVE_FEATURES
+                 + ("army_strength", "standing_strength", "rivals_army_strength",
+                    "rivals_raids", "raid_acorns", "raid_blockers", "raid_risk",
+                    "block_saves", "block_kills", "block_dies", "block_shared",
+                    "offer_cards", "offer_acorns"))
+(M_PASSES, M_FREE, M_BURIED, M_STORED, M_WILD, M_RIVAL_STORED, M_RIVAL_BURIED, M_RES,
+ M_HAND, M_PAYABLE, M_SHORT) = range(11)
+M_CARD = M_SHORT + 1
+(M_ARMY, M_STANDING, M_RIVAL_ARMY, M_RIVAL_RAIDS, M_RAID, M_RAID_BLOCKERS, M_RAID_RISK,
+ M_SAVES, M_KILLS, M_DIES, M_SHARED, M_OFFER_CARDS,
+ M_OFFER_ACORNS) = range(M_CARD + len(CARD_MOVE_FEATURES), len(MOVE_FEATURES))
+assert M_RAID + len(CARD_MOVE_FEATURES) <= len(MOVE_FEATURES)  # row_entries' scratch
+ACORN_EFFECTS = (E_FORAGE, E_BURY, E_STEAL_STORE, E_DIG_UP, E_TIRE_FORAGE, E_TIRE_BURY,
+                 E_UNBLOCKED_STEAL, E_UNBLOCKED_DIG)
+
+
+@inline
+def card_cut(P, obs, k):
+    """Call to Arms takes this many cards off creature ``k``'s cost today."""
+    if obs[DAY_CARD] == D_CALL and P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
+        return P[DAYV + D_CALL * 4 + 1]
+    return 0
+
+
+@inline
+def payable_with(P, k, cut, r0, r1, r2, r3, held):
+    """Card ``k`` can be paid for with these resource cards (``held`` in all): the test of
+    ``legal_plays``, ``cut`` the cards Call to Arms waives."""
+    c = CARD + k * N_CARD_COLS
+    n0, n1, n2, n3 = P[c + C_COST], P[c + C_COST + 1], P[c + C_COST + 2], P[c + C_COST + 3]
+    specific = n0 + n1 + n2 + n3
+    total = max(0, specific + P[c + C_ANY] - cut)
+    cover = min(n0, r0) + min(n1, r1) + min(n2, r2) + min(n3, r3)
+    return held >= total and specific - min(total, cover) <= cut
+
+
+@inline
+def short_of(need, held):
+    return max(0, need - held)
+
+
+@inline
+def hand_change(P, obs, b, add_k, drop_k, d0, d1, d2, d3, dany, out):
+    """The change in the cards of the hand that can be paid for (M_PAYABLE) and in the
+    resource cards its specific costs lack (M_SHORT) when one card ``add_k`` joins the hand
+    and one ``drop_k`` leaves it (-1: none), the resource cards of each kind change by
+    ``d0``..``d3`` and ``dany`` more are spent of whatever kind (a cost's circled part).
+    While a card is being paid for (PAY_CARD), it has left the hand both before and
+    after: the change is the payment's alone."""
+    r0, r1, r2, r3 = obs[b + RES], obs[b + RES + 1], obs[b + RES + 2], obs[b + RES + 3]
+    a0, a1, a2, a3 = max(0, r0 + d0), max(0, r1 + d1), max(0, r2 + d2), max(0, r3 + d3)
+    held, held_after = r0 + r1 + r2 + r3, a0 + a1 + a2 + a3 - dany
+    before, after = 0, 0
+    nb0, nb1, nb2, nb3, na0, na1, na2, na3 = 0, 0, 0, 0, 0, 0, 0, 0
+    paying = obs[PAY_CARD] if obs[PHASE] == PH_PAY else -1
+    for k in range(P[R_NK]):
+        m = obs[b + HAND + k] - (1 if k == paying else 0)
+        ma = m + (1 if k == add_k else 0) - (1 if k == drop_k else 0)
+        if m <= 0 and ma <= 0:
+            continue
+        c = CARD + k * N_CARD_COLS
+        cut = card_cut(P, obs, k)
+        if m > 0 and payable_with(P, k, cut, r0, r1, r2, r3, held):
+            before += m
+        if ma > 0 and payable_with(P, k, cut, a0, a1, a2, a3, held_after):
+            after += ma
+        nb0, na0 = nb0 + m * P[c + C_COST], na0 + ma * P[c + C_COST]
+        nb1, na1 = nb1 + m * P[c + C_COST + 1], na1 + ma * P[c + C_COST + 1]
+        nb2, na2 = nb2 + m * P[c + C_COST + 2], na2 + ma * P[c + C_COST + 2]
+        nb3, na3 = nb3 + m * P[c + C_COST + 3], na3 + ma * P[c + C_COST + 3]
+    out[M_RES] = d0 + d1 + d2 + d3 - dany
+    out[M_PAYABLE] = after - before
+    out[M_SHORT] = (short_of(na0, a0) + short_of(na1, a1) + short_of(na2, a2)
+                    + short_of(na3, a3) - short_of(nb0, r0) - short_of(nb1, r1)
+                    - short_of(nb2, r2) - short_of(nb3, r3))
+
+
+@inline
+def of_kind(r, k, n):
+    return n if r == k else 0
+
+
+@inline
+def kinds_change(P, obs, b, ka, na, kb, nb, kc, nc, out):
+    """``hand_change`` for ``na`` more resource cards of kind ``ka``, ``nb`` of ``kb`` and
+    ``nc`` of ``kc`` (the hand itself unchanged)."""
+    hand_change(P, obs, b, -1, -1,
+                of_kind(0, ka, na) + of_kind(0, kb, nb) + of_kind(0, kc, nc),
+                of_kind(1, ka, na) + of_kind(1, kb, nb) + of_kind(1, kc, nc),
+                of_kind(2, ka, na) + of_kind(2, kb, nb) + of_kind(2, kc, nc),
+                of_kind(3, ka, na) + of_kind(3, kb, nb) + of_kind(3, kc, nc), 0, out)
+
+
+@inline
+def card_entries(P, obs, b, k, sign, out, at):
+    """CARD_MOVE_FEATURES of card ``k`` into out[at:], times ``sign`` (+1 gained or played,
+    -1 given up)."""
+    c = CARD + k * N_CARD_COLS
+    e = P[c + C_EFFECT]
+    cut = card_cut(P, obs, k)
+    held = obs[b + RES] + obs[b + RES + 1] + obs[b + RES + 2] + obs[b + RES + 3]
+    acorns = 0
+    for x in ACORN_EFFECTS:
+        if e == x:
+            acorns = P[c + C_AMOUNT]
+    out[at] = sign * P[c + C_STR]
+    out[at + 1] = sign * P[c + C_HP]
+    out[at + 2] = sign * P[c + C_FLY]
+    out[at + 3] = sign * P[c + C_RANGED]
+    out[at + 4] = sign * P[c + C_BAND]
+    out[at + 5] = sign * P[c + C_TRICK]
+    out[at + 6] = sign * max(0, P[c + C_COST] + P[c + C_COST + 1] + P[c + C_COST + 2]
+                                 + P[c + C_COST + 3] + P[c + C_ANY] - cut)
+    out[at + 7] = sign * acorns
+    pay = payable_with(P, k, cut, obs[b + RES], obs[b + RES + 1], obs[b + RES + 2],
+                       obs[b + RES + 3], held)
+    out[at + 8] = sign if pay else 0
+
+
+@inline
+def row_entries(P, obs, b, out):
+    """A Draw's card entries: the most of each the row offers (its cards are face up)."""
+    for i in range(P[R_ROW]):
+        k = obs[ROW + i]
+        if k < 0:
+            continue
+        # the card's entries in a scratch place: the raid entries, written after this
+        card_entries(P, obs, b, k, 1, out, M_RAID)
+        for j in range(len(CARD_MOVE_FEATURES)):
+            out[M_CARD + j] = max(out[M_CARD + j], out[M_RAID + j])
+    for j in range(len(CARD_MOVE_FEATURES)):
+        out[M_RAID + j] = 0.0
+
+
+@inline
+def from_wild(obs, n, out):
+    """``n`` acorns from the wild into the store (what the wild holds)."""
+    m = min(n, obs[WILD] - out[M_WILD])
+    out[M_STORED] += m
+    out[M_WILD] += m
+
+
+@inline
+def to_burrow(obs, b, n, out):
+    m = min(n, obs[b + STORE] + out[M_STORED])
+    out[M_STORED] -= m
+    out[M_BURIED] += m
+
+
+@inline
+def busy(P, obs, out):
+    if obs[DAY_CARD] == D_BUSY:
+        from_wild(obs, P[DAYV + D_BUSY * 4 + 1], out)
+
+
+@inline
+def strongest_ambushed(P, obs, t, a):
+    """The strength of ``t``'s strongest creature with health at most ``a`` (0: none)."""
+    best = 0
+    for i in range(MAX_ARMY):
+        k = obs[pb(t) + ARMY + i]
+        if k >= 0 and P[CARD + k * N_CARD_COLS + C_HP] <= a:
+            best = max(best, P[CARD + k * N_CARD_COLS + C_STR])
+    return best
+
+
+@inline
+def effect_entries(P, obs, s, k, t, out):
+    """What card ``k``'s effect does for seat ``s`` (``t``: the player a trick picks)."""
+    b = pb(s)
+    e = P[CARD + k * N_CARD_COLS + C_EFFECT]
+    a = P[CARD + k * N_CARD_COLS + C_AMOUNT]
+    if e == E_FORAGE or e == E_TIRE_FORAGE:
+        from_wild(obs, a, out)
+    elif e == E_BURY or e == E_TIRE_BURY:
+        to_burrow(obs, b, a, out)
+    elif e == E_DRAW or e == E_TIRE_DRAW:
+        out[M_HAND] += a
+    elif e == E_TIRE_GATHER:
+        out[M_RES] += a  # its mix is chosen next (PH_MIX)
+    elif e == E_STEAL_STORE:
+        m = min(a, obs[pb(t) + STORE])
+        out[M_STORED] += m
+        out[M_RIVAL_STORED] -= m
+    elif e == E_DIG_UP:
+        m = min(a, obs[pb(t) + BURIED])
+        out[M_RIVAL_BURIED] -= m
+        out[M_RIVAL_STORED] += m
+    elif e == E_AMBUSH:
+        out[M_RIVAL_ARMY] -= strongest_ambushed(P, obs, t, a)
+
+
+@inline
+def blocker_units(P, obs, s, skip, extra_k):
+    """``s``'s standing blocker units as ``census`` counts them (ground only, flying or
+    ranged, those of them that do not fly), without its army places in the mask ``skip``
+    and with a creature ``extra_k`` just played (-1: none)."""
+    b = pb(s)
+    ground, air, air_calm, bands = 0, 0, 0, 0
+    for i in range(MAX_ARMY + 1):
+        if i < MAX_ARMY:
+            k = obs[b + ARMY + i]
+            if k < 0 or (skip >> i) & 1 or obs[b + AFLAG + i] & TIRED or obs[b + ATGT + i]:
+                continue
+        else:
+            k = extra_k
+            if k < 0:
+                break
+        c = CARD + k * N_CARD_COLS
+        if P[c + C_BAND] == 1:
+            if (bands >> k) & 1:
+                continue
+            bands |= 1 << k
+        if P[c + C_FLY] == 0 and P[c + C_RANGED] == 0:
+            ground += 1
+        else:
+            air += 1
+            air_calm += 1 if P[c + C_FLY] == 0 else 0
+    return ground, air, air_calm
+
+
+@inline
+def rivals_raids(P, obs, s, skip, extra_k, out):
+    """M_RIVAL_RAIDS: the change in the acorns the other seats' next raids would carry off
+    ``s`` (``features``' raids on own), when ``s``'s army places in ``skip`` no longer
+    block (sent to attack, tired) and a creature ``extra_k`` joins its blockers. Each
+    rival's units are sorted into out[0:MAX_ARMY] in turn: called before any entry is
+    written."""
+    n = obs[N_PLAYERS]
+    stage, first_today = turn_stage(obs)
+    g0, a0, c0 = blocker_units(P, obs, s, 0, -1)
+    g1, a1, c1 = blocker_units(P, obs, s, skip, extra_k)
+    change = 0
+    for o in range(1, n):
+        p = (s + o) % n
+        today = p >= first_today
+        if not today and obs[DAY] >= P[R_DAYS]:
+            continue
+        d = obs[DAY_CARD] if today else -1
+        if d == D_RAIN:
+            continue
+        stage_p = stage if p == obs[SEAT] else ST_NONE
+        bonus = P[DAYV + D_MOON * 4 + 1] if d == D_MOON else 0
+        if stage_p != ST_NONE:
+            bonus += obs[RALLY]
+        others = ((1 << n) - 1) & ~(1 << p)
+        cen = census(P, obs, p, 0, stage_p, d == D_WINDY, bonus, others, out)
+        if d == D_FOG:
+            continue  # nobody blocks: the blockers change nothing
+        windy = d == D_WINDY
+        change += (raid(obs, out, 0, cen[0], s, g1, c1 if windy else a1)
+                   - raid(obs, out, 0, cen[0], s, g0, c0 if windy else a0))
+    return change
+
+
+@inline
+def play_entries(P, obs, s, k, t, out):
+    """Playing card ``k``: its cost paid (the specific cards first, then the circled part
+    of whatever kind), the card out of the hand, into the army or its effect done."""
+    b = pb(s)
+    c = CARD + k * N_CARD_COLS
+    cut = card_cut(P, obs, k)
+    p0 = min(P[c + C_COST], obs[b + RES])
+    p1 = min(P[c + C_COST + 1], obs[b + RES + 1])
+    p2 = min(P[c + C_COST + 2], obs[b + RES + 2])
+    p3 = min(P[c + C_COST + 3], obs[b + RES + 3])
+    total = max(0, P[c + C_COST] + P[c + C_COST + 1] + P[c + C_COST + 2] + P[c + C_COST + 3]
+                + P[c + C_ANY] - cut)
+    specific = min(total, p0 + p1 + p2 + p3)
+    hand_change(P, obs, b, -1, k, -p0, -p1, -p2, -p3, total - specific, out)
+    out[M_RES] = -total  # what the waived cards leave
+    out[M_HAND] = -1
+    card_entries(P, obs, b, k, 1, out, M_CARD)
+    if P[c + C_TRICK] == 0:
+        out[M_ARMY] = P[c + C_STR]
+        out[M_STANDING] = P[c + C_STR]  # it cannot attack this turn, but it blocks
+    else:
+        effect_entries(P, obs, s, k, t, out)
+
+
+@inline
+def unit_strength(P, obs, a, i, bonus):
+    """The attacker unit creature ``i`` of seat block ``a`` would lead (its Band: each of its
+    name that can attack): (the acorns it steals unblocked, those it digs up, its least
+    health, its printed strength)."""
+    k = obs[a + ARMY + i]
+    band = P[CARD + k * N_CARD_COLS + C_BAND] == 1
+    steal, dig, hp, printed = 0, 0, 1 << 20, 0
+    for j in range(i, MAX_ARMY):
+        if j != i and (not band or obs[a + ARMY + j] != k
+                       or obs[a + AFLAG + j] & (TIRED | NEW | DECIDED)):
+            continue
+        s2, d2 = steal_of(P, k, bonus)
+        steal += s2
+        dig += d2
+        printed += P[CARD + k * N_CARD_COLS + C_STR]
+        hp = min(hp, P[CARD + k * N_CARD_COLS + C_HP])
+    return steal, dig, hp, printed
+
+
+@inline
+def unit_places(P, obs, a, i):
+    """The army places (a mask) of the attacker unit creature ``i`` of seat block ``a``
+    would lead: it, and its Band's members that can attack."""
+    k = obs[a + ARMY + i]
+    band = P[CARD + k * N_CARD_COLS + C_BAND] == 1
+    mask = 1 << i
+    for j in range(i + 1, MAX_ARMY):
+        if band and obs[a + ARMY + j] == k and obs[a + AFLAG + j] & (TIRED | NEW | DECIDED) == 0:
+            mask |= 1 << j
+    return mask
+
+
+@inline
+def blocker_strength(P, obs, d, i, moon):
+    """Defender ``d``'s creature at place ``i`` blocking: its strength (with its Band's
+    standing members of its name, who block with it)."""
+    b = pb(d)
+    k = obs[b + ARMY + i]
+    c = CARD + k * N_CARD_COLS
+    one = P[c + C_STR] + moon + (P[c + C_AMOUNT] if P[c + C_EFFECT] == E_DEFEND else 0)
+    if P[c + C_BAND] == 0:
+        return one
+    total = 0
+    for j in range(MAX_ARMY):
+        if obs[b + ARMY + j] == k and obs[b + AFLAG + j] & TIRED == 0:
+            total += one
+    return total
+
+
+@inline
+def attack_entries(P, obs, s, t, out):
+    """Sending the creature asked (SLOT, its Band with it) against ``t``: what it carries
+    off unblocked, the blocker units ``t`` has for it beyond the units already sent there
+    (each stops one), whether one of them is strong enough to kill it, and the standing
+    strength the attackers give up (they tire)."""
+    a = pb(s)
+    i = obs[SLOT]
+    moon = P[DAYV + D_MOON * 4 + 1] if obs[DAY_CARD] == D_MOON else 0
+    steal, dig, hp, printed = unit_strength(P, obs, a, i, moon + obs[RALLY])
+    bt = pb(t)
+    out[M_RAID] = min(steal, obs[bt + STORE]) + min(dig, obs[bt + BURIED])
+    if obs[a + ATGT + i] == 0:
+        out[M_STANDING] = -printed
+    fly = P[CARD + obs[a + ARMY + i] * N_CARD_COLS + C_FLY] == 1
+    sent = 0
+    for j in range(MAX_ARMY):
+        if obs[a + ARMY + j] >= 0 and (obs[a + ATGT + j] >> t) & 1 and obs[a + ALINK + j] == j:
+            sent += 1
+    blockers, top, bands = 0, 0, 0
+    if obs[DAY_CARD] != D_FOG:
+        windy = obs[DAY_CARD] == D_WINDY
+        for j in range(MAX_ARMY):
+            k = obs[bt + ARMY + j]
+            if k < 0 or obs[bt + AFLAG + j] & TIRED:
+                continue
+            c = CARD + k * N_CARD_COLS
+            if (windy and P[c + C_FLY] == 1) or (fly and P[c + C_FLY] == 0
+                                                  and P[c + C_RANGED] == 0):
+                continue
+            if P[c + C_BAND] == 1:
+                if (bands >> k) & 1:
+                    continue
+                bands |= 1 << k
+            blockers += 1
+            top = max(top, blocker_strength(P, obs, t, j, moon))
+    out[M_RAID_BLOCKERS] = max(0, blockers - sent)
+    out[M_RAID_RISK] = 1.0 if blockers > 0 and top >= hp else 0.0
+
+
+@inline
+def block_entries(P, obs, d, j, out):
+    """The defender's creature asked (SLOT) blocking the unit led by the attacker's place
+    ``j`` (FOX_LINK: the Fox): the acorns that unit would take unblocked, when no blocker
+    stands before it yet; whether the blockers (with those already there) kill one of it;
+    whether it kills this blocker; the blockers already before it."""
+    b = pb(d)
+    moon = P[DAYV + D_MOON * 4 + 1] if obs[DAY_CARD] == D_MOON else 0
+    mine = blocker_strength(P, obs, d, obs[SLOT], moon)
+    my_hp = P[CARD + obs[b + ARMY + obs[SLOT]] * N_CARD_COLS + C_HP]
+    shared, there = 0, 0
+    for i in range(MAX_ARMY):
+        if obs[b + ARMY + i] >= 0 and obs[b + ALINK + i] == j:
+            shared += 1
+            there += blocker_strength(P, obs, d, i, moon)
+    if j == FOX_LINK:
+        atk = P[DAYV + D_FOX * 4 + 1]
+        steal, dig, hp = atk, 0, P[DAYV + D_FOX * 4 + 2]
+    else:
+        a = pb(obs[SEAT])
+        atk, steal, dig, hp = 0, 0, 0, 1 << 20
+        for m in range(MAX_ARMY):
+            k = obs[a + ARMY + m]
+            if k >= 0 and (obs[a + ATGT + m] >> d) & 1 and obs[a + ALINK + m] == j:
+                s2, d2 = steal_of(P, k, moon + obs[RALLY])
+                atk += P[CARD + k * N_CARD_COLS + C_STR] + moon + obs[RALLY]
+                steal += s2
+                dig += d2
+                hp = min(hp, P[CARD + k * N_CARD_COLS + C_HP])
+    if shared == 0:
+        out[M_SAVES] = min(steal, obs[b + STORE]) + min(dig, obs[b + BURIED])
+    out[M_KILLS] = 1.0 if mine + there >= hp else 0.0
+    out[M_DIES] = 1.0 if atk >= my_hp else 0.0
+    out[M_SHARED] = shared
+
+
+@inline
+def trade_entries(P, obs, s, move, out):
+    """An offer being built (by ``s``) or answered: one item added, the offer made as it
+    stands, or accepted (the items change hands at once)."""
+    b = pb(s)
+    if move == ACCEPT:  # ``s`` was offered the trade: it gets OFFER_GIVE, gives OFFER_GET
+        hand_change(P, obs, b, -1, -1, obs[OFFER_GIVE] - obs[OFFER_GET],
+                    obs[OFFER_GIVE + 1] - obs[OFFER_GET + 1],
+                    obs[OFFER_GIVE + 2] - obs[OFFER_GET + 2],
+                    obs[OFFER_GIVE + 3] - obs[OFFER_GET + 3], 0, out)
+        acorns = obs[OFFER_GIVE + TRADE_ACORN] - obs[OFFER_GET + TRADE_ACORN]
+        out[M_STORED] = acorns
+        out[M_RIVAL_STORED] = -acorns
+        return
+    if move == OFFER_MAKE:
+        hand_change(P, obs, b, -1, -1, obs[OFFER_GET] - obs[OFFER_GIVE],
+                    obs[OFFER_GET + 1] - obs[OFFER_GIVE + 1],
+                    obs[OFFER_GET + 2] - obs[OFFER_GIVE + 2],
+                    obs[OFFER_GET + 3] - obs[OFFER_GIVE + 3], 0, out)
+        out[M_OFFER_ACORNS] = obs[OFFER_GET + TRADE_ACORN] - obs[OFFER_GIVE + TRADE_ACORN]
+        out[M_OFFER_CARDS] = out[M_RES]
+        out[M_RES] = 0.0  # nothing changes hands until it is accepted
+        return
+    i = move - OFFER_ADD
+    sign = -1 if i < N_TRADE_KINDS else 1
+    c = i % N_TRADE_KINDS
+    if c == TRADE_ACORN:
+        out[M_OFFER_ACORNS] = sign
+        return
+    kinds_change(P, obs, b, c, sign, -1, 0, -1, 0, out)
+    out[M_OFFER_CARDS] = sign
+    out[M_RES] = 0.0
+
+
+@inline
+def free_entries(P, obs, s, move, out):
+    """An ability, a swap, or the start of an offer."""
+    out[M_FREE] = 1.0
+    b = pb(s)
+    if move >= OFFER_START:
+        return
+    if move >= SWAP:
+        q, c = (move - SWAP) // 4, (move - SWAP) % 4
+        give = P[DAYV + D_MARKET * 4 + 1] if obs[DAY_CARD] == D_MARKET else P[R_SWAP_GIVE]
+        ka, kb = PAIRS[q, 0], PAIRS[q, 1]
+        ga = give if ka == kb else (give + 1) // 2
+        kinds_change(P, obs, b, ka, -ga, kb, ga - give, c, 1, out)
+        return
+    i = move - ABILITY
+    k = obs[b + ARMY + i]
+    out[M_STANDING] = -P[CARD + k * N_CARD_COLS + C_STR]  # the ability tires it
+    effect_entries(P, obs, s, k, -1, out)
+
+
+@inline
+def action_entries(P, obs, s, move, out):
+    """The day's action: Gather (its mix), Draw, Forage, Bury."""
+    b = pb(s)
+    if move < DRAW:
+        ka = P[HOMES + obs[b + HOME] * 2]
+        kb = P[HOMES + obs[b + HOME] * 2 + 1]
+        g = move - GATHER
+        na = min(P[R_GATHER] - g, obs[PILE + ka])
+        kinds_change(P, obs, b, ka, na, kb, min(g, obs[PILE + kb]), -1, 0, out)
+        busy(P, obs, out)
+    elif move == DRAW or move == DRAW_REFRESH:
+        out[M_HAND] = P[R_DRAW]
+        if move == DRAW:
+            row_entries(P, obs, b, out)
+        busy(P, obs, out)
+    elif move == FORAGE:
+        from_wild(obs, P[R_FORAGE] + (P[DAYV + D_BUMPER * 4 + 1]
+                                      if obs[DAY_CARD] == D_BUMPER else 0), out)
+    else:
+        to_burrow(obs, b, move - BURY + 1, out)
+
+
+@inline
+def card_in_or_out(P, obs, s, move, out):
+    """A card taken from the row (or the deck), discarded, or put back at setup."""
+    b = pb(s)
+    if move == TAKE_DECK:
+        out[M_HAND] = 1.0
+    elif move < TAKE_DECK:
+        k = obs[ROW + move - TAKE_ROW]
+        hand_change(P, obs, b, k, -1, 0, 0, 0, 0, 0, out)
+        out[M_HAND] = 1.0
+        card_entries(P, obs, b, k, 1, out, M_CARD)
+    elif move < RETURN_RES:
+        k = move - DISCARD_CARD
+        hand_change(P, obs, b, -1, k, 0, 0, 0, 0, 0, out)
+        out[M_HAND] = -1.0
+        card_entries(P, obs, b, k, -1, out, M_CARD)
+    else:
+        kinds_change(P, obs, b, move - RETURN_RES, -1, -1, 0, -1, 0, out)
+
+
+@kernel
+def move_features(params, obs, seat, move, out):
+    """Fill ``out`` (float64[len(MOVE_FEATURES)]) with what one legal ``move`` of ``seat``
+    does, from its observation ``obs`` alone (NOTES.md, Move features). No move is applied;
+    allocates nothing."""
+    P = params[FLAT]
+    ph = obs[PHASE]
+    raids = 0  # first: its work space is out itself
+    if ph == PH_ASSIGN and move != STAY and obs[pb(seat) + ATGT + obs[SLOT]] == 0:
+        raids = rivals_raids(P, obs, seat, unit_places(P, obs, pb(seat), obs[SLOT]), -1, out)
+    elif ABILITY <= move < SWAP and (ph == PH_ACTION or ph == PH_MAIN or ph == PH_AFTER):
+        raids = rivals_raids(P, obs, seat, 1 << (move - ABILITY), -1, out)
+    elif ph == PH_MAIN and PLAY <= move < ABILITY \
+            and P[CARD + (move - PLAY) // 4 * N_CARD_COLS + C_TRICK] == 0:
+        raids = rivals_raids(P, obs, seat, 0, (move - PLAY) // 4, out)
+    for j in range(len(MOVE_FEATURES)):
+        out[j] = 0.0
+    out[M_RIVAL_RAIDS] = raids
+    if move == END_PLAY or move == STAY or move == NO_BLOCK or move == DECLINE \
+            or move == OFFER_DROP:
+        out[M_PASSES] = 1.0
+    elif ph == PH_ASSIGN:
+        attack_entries(P, obs, seat, move - ATTACK, out)
+    elif ph == PH_BLOCK or ph == PH_FOX_BLOCK:
+        block_entries(P, obs, seat, FOX_LINK if move == BLOCK_FOX else move - BLOCK, out)
+    elif ph == PH_OFFER or ph == PH_REPLY:
+        trade_entries(P, obs, seat, move, out)
+    elif ph == PH_PAY:  # what the rest of the hand can still pay for
+        kinds_change(P, obs, pb(seat), move - PAY_RES, -1, -1, 0, -1, 0, out)
+    elif ph == PH_MIX:
+        b = pb(seat)
+        ka = P[HOMES + obs[b + HOME] * 2]
+        kb = P[HOMES + obs[b + HOME] * 2 + 1]
+        g = move - MIX
+        kinds_change(P, obs, b, ka, obs[MIX_N] - g, kb, g, -1, 0, out)
+    elif move >= ABILITY:
+        free_entries(P, obs, seat, move, out)
+    elif move >= PLAY:
+        play_entries(P, obs, seat, (move - PLAY) // 4, (move - PLAY) % 4, out)
+    elif move >= TAKE_ROW and move <= TAKE_DECK or move >= DISCARD_CARD:
+        card_in_or_out(P, obs, seat, move, out)
+    else:
+        action_entries(P, obs, seat, move, out)
+
+
 @kernel
 def observe(params, state, seat, obs):
     """Hidden: the deck's order, the day cards not yet turned over, and the cards in the
