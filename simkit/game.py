@@ -32,6 +32,9 @@ optional kernel costs nothing, and what needs it names it:
     phase           counts by phase            the kind of decision about to be made
     features        simkit train, learned      a fixed-length, finite vector read from
                                                ``obs`` and ``params`` alone
+    move_features   a policy that reads them   what one legal move does, a fixed-length,
+                                               finite vector read from ``obs`` and
+                                               ``params`` alone, no move applied
 
 The required kernels:
 

@@ -85,6 +85,7 @@ SNIPPETS_NOT_RUN = {
     "@kernel\ndef progress(params, state, out):\n": "Pig's progress kernel, out of its "
                                                     "module (examples/pig_game/rules.py)",
     "@kernel\ndef features(": "a kernel's signature, not a program",
+    "@kernel\ndef move_features(": "a kernel's signature, not a program",
     "hidden_zones=(HiddenZone(": "a GameSpec field, out of its game's __init__.py",
     "@kernel\ndef choose_hold_at(": "Pig's strategy, out of its module "
                                     "(examples/pig_game/strategies.py)",

@@ -16,7 +16,7 @@ from simkit import registry
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = {"state_size", "max_moves", "new_game", "to_move", "legal_moves", "apply_move",
            "is_over", "turn_number", "finish", "observe", "determinize", "progress", "phase",
-           "features"}
+           "features", "move_features"}
 """Every kernel of a game's rules module that simkit calls (the driver, search, learning)."""
 
 
