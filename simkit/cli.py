@@ -1894,7 +1894,7 @@ def replay(game, seed, players, strategies, overrides, card_files, weights, run_
               help="Move codes that get a row of their own, the most frequent (default 1,024).")
 @click.option("--policy-hidden", type=int,
               help="Hidden units over the position and the move, in a game with move "
-                   "features (default 16; 0: linear).")
+                   "features (default 4; 0: linear).")
 @click.option("--policy-samples", type=int,
               help="Determinisations the values average a move's value over while they "
                    "label the distillation's moves (default: the model's own, 1 for the "

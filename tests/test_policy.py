@@ -118,7 +118,7 @@ def test_a_distilled_policy_is_the_same_bytes_on_one_and_two_workers(tmp_path):
     assert "--distill-only --seed 4 --policy-games 40" in policy["command"]
     assert policy["games"] == 40 and policy["decisions"] > 40
     assert set(m.policy_codes.tolist()) == {rules.ROLL, rules.HOLD}
-    assert m.move_features == list(rules.MOVE_FEATURES) and m.policy_a.shape[1] == 16
+    assert m.move_features == list(rules.MOVE_FEATURES) and m.policy_a.shape[1] == 4
 
 
 def test_distill_only_needs_a_model_and_no_values_budget(tmp_path):
