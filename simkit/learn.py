@@ -416,14 +416,22 @@ def _shape_problem(m: Model) -> str | None:
     return None
 
 
-def _policy_problem(m: Model) -> str | None:
-    """What is wrong with a model's policy (its arrays and its card's ``policy``), or None."""
-    for k in POLICY_ARRAYS:
+def _numbers_problem(m: Model, names) -> str | None:
+    """The first of the arrays ``names`` of ``m`` that is not finite numbers, said."""
+    for k in names:
         arr = getattr(m, k)
         if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "fiu":
             return f"{k} is not numbers"
         if not np.all(np.isfinite(arr)):
             return f"{k} holds a value that is not finite"
+    return None
+
+
+def _policy_problem(m: Model) -> str | None:
+    """What is wrong with a model's policy (its arrays and its card's ``policy``), or None."""
+    problem = _numbers_problem(m, POLICY_ARRAYS)
+    if problem:
+        return problem
     policy = m.card.get("policy")
     t = policy.get("temperature") if isinstance(policy, dict) else None
     if isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t < math.inf:
@@ -449,12 +457,9 @@ def _move_problem(m: Model) -> str | None:
     names = m.card["policy"].get("move_features")
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         return "its card's policy names no move features"
-    for k in MOVE_ARRAYS:
-        arr = getattr(m, k)
-        if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "fiu":
-            return f"{k} is not numbers"
-        if not np.all(np.isfinite(arr)):
-            return f"{k} holds a value that is not finite"
+    problem = _numbers_problem(m, MOVE_ARRAYS)
+    if problem:
+        return problem
     k, f, g = m.w1.shape[0], m.n_features, len(names)
     q = m.policy_a.shape[1] if m.policy_a.ndim == 3 else -1
     if g > MAX_MOVE_FEATURES or not 0 <= q <= MAX_POLICY_HIDDEN:

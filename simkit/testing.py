@@ -716,28 +716,25 @@ def check_features(ctx: Context) -> str:
 
 
 def _move_features(ctx, p, obs, seat, move, at) -> np.ndarray:
-    names = ctx.spec.move_features
-    out = np.full(len(names), np.nan)
-    before = obs.copy()
-    ctx.rules.move_features(p.compiled, obs, seat, move, out)
-    if not np.array_equal(before, obs):
-        raise Failed(f"move_features changed the observation ({at})")
-    bad = [names[i] for i in np.flatnonzero(~np.isfinite(out))]
-    if bad:
-        raise Failed(f"move_features left entries unwritten or not finite ({at}): {bad[:5]}")
-    return out
+    return _vector(ctx, "move_features", ctx.spec.move_features, (p.compiled, obs, seat, move),
+                   obs, at)
 
 
 def _features(ctx, p, obs, seat, at) -> np.ndarray:
-    names = ctx.spec.features
+    return _vector(ctx, "features", ctx.spec.features, (p.compiled, obs, seat), obs, at)
+
+
+def _vector(ctx, kernel: str, names, args: tuple, obs, at) -> np.ndarray:
+    """The vector the rules' ``kernel`` fills after ``args``, checked: the observation left
+    alone, every one of ``names``' entries written and finite."""
     out = np.full(len(names), np.nan)
     before = obs.copy()
-    ctx.rules.features(p.compiled, obs, seat, out)
+    getattr(ctx.rules, kernel)(*args, out)
     if not np.array_equal(before, obs):
-        raise Failed(f"features changed the observation ({at})")
+        raise Failed(f"{kernel} changed the observation ({at})")
     bad = [names[i] for i in np.flatnonzero(~np.isfinite(out))]
     if bad:
-        raise Failed(f"features left entries unwritten or not finite ({at}): {bad[:5]}")
+        raise Failed(f"{kernel} left entries unwritten or not finite ({at}): {bad[:5]}")
     return out
 
 
