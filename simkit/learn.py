@@ -228,7 +228,8 @@ class Model:
         them, each move's features ``mf`` (float[N, G]), as the kernels compute it (for the
         tests)."""
         k = int(self.seat_net[seat])
-        z = (np.asarray(x, np.float64) - self.mean) / self.std
+        z = np.subtract(x, self.mean, dtype=np.float64)  # one array the size of x, not three
+        z /= self.std
         rows = move_rows(self.policy_codes, codes)
         logit = self.policy_w[k][rows] @ z + self.policy_b[k][rows]
         if self.has_move_features:
@@ -245,7 +246,8 @@ class Model:
 
     def logit(self, seat: int, x: np.ndarray) -> np.ndarray:
         k = int(self.seat_net[seat])
-        z = (np.asarray(x, np.float64) - self.mean) / self.std
+        z = np.subtract(x, self.mean, dtype=np.float64)  # one array the size of x, not three
+        z /= self.std
         if self.hidden:
             return np.tanh(z @ self.w1[k].T + self.b1[k]) @ self.w2[k] + self.b2[k]
         return z @ self.w2[k] + self.b2[k]

@@ -123,6 +123,54 @@ def test_restandardising_changes_no_value(table):
     assert np.allclose(m.value(1, x), before, rtol=1e-12, atol=1e-14)
 
 
+def test_the_fit_in_place_and_the_values_are_those_of_the_plain_formulas():
+    """The learner spares copies of its window (the fit standardises it in place, a value
+    is standardised in one array): the weights and values are the same to the bit."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(3, 2, (700, 5)).astype(np.float32)
+    seat = rng.integers(0, 2, 700).astype(np.int8)
+    target = rng.random(700)
+    ts = train.make_spec("pig", 2, games=100, batch=64, epochs=2)
+    one = learn.new_model({}, 5, 3, [0, 1], np.random.default_rng(2))
+    one.mean, one.std = train.standardisation(x.astype(np.float64))
+    two = learn.Model(**{k: np.copy(getattr(one, k)) if k != "card" else {}
+                         for k in ("card", *learn.ARRAYS)})
+    kept = x.astype(np.float64)
+    spent = x.astype(np.float64)
+    a = train.fit(one, kept, seat, target, ts, np.random.default_rng(1))
+    b = train.fit(two, spent, seat, target, ts, np.random.default_rng(1), overwrite=True)
+    assert a == b and np.array_equal(kept, x.astype(np.float64))  # not spent unasked
+    assert not np.array_equal(spent, kept)  # spent: standardised in place
+    for k in learn.ARRAYS:
+        assert np.array_equal(getattr(one, k), getattr(two, k)), k
+    z = (np.asarray(x, np.float64) - one.mean) / one.std
+    plain = np.tanh(z @ one.w1[1].T + one.b1[1]) @ one.w2[1] + one.b2[1]
+    assert np.array_equal(one.logit(1, x), plain)
+
+
+def test_a_training_reuses_freed_memory_and_then_gives_it_back(monkeypatch):
+    """``reused_memory`` (glibc's mallopt: large arrays from the heap, kept when freed)
+    around a training, glibc's defaults again after it, and the free memory trimmed."""
+    calls = []
+
+    class Libc:
+        def mallopt(self, what, value):
+            calls.append((what, value))
+            return 1
+
+        def malloc_trim(self, pad):
+            calls.append(("trim", pad))
+            return 1
+
+    monkeypatch.setattr(train, "_glibc", lambda: Libc())
+    with train.reused_memory():
+        assert calls == [(-4, 0), (-1, 2**31 - 1)]
+    assert calls[2:] == [(-4, 65536), (-1, 128 * 1024), ("trim", 0)]
+    monkeypatch.setattr(train, "_glibc", lambda: None)  # not glibc: nothing to do
+    with train.reused_memory():
+        pass
+
+
 def test_it_learns_pig_in_a_few_seconds(tmp_path):
     """After 2,000 self-play games the model beats random clearly on seeds training never
     used: a learner that learnt nothing plays at random and wins half."""
