@@ -16,11 +16,15 @@ For each game at 2 players, on the game's shipped model (or ``--model``):
 
 Each finished pairing is kept in a JSON file (``--state``, default
 ``benchmarks/guided_strength.json``) and printed as it finishes, so a stopped run has printed
-its partial figures and a run started again skips what is done.
+its partial figures and a run started again skips what is done. With ``--runs DIR`` each
+pairing is played in a run folder: a pairing stopped part-way (Ctrl-C) prints the figures
+of the games it kept and continues from them when run again.
 
     python benchmarks/guided_strength.py --game rabbit-hunt --games 100
     python benchmarks/guided_strength.py --game dolina-krolikow --cost-only --state /tmp/c.json
     python benchmarks/guided_strength.py --games 200 --workers 1
+    python benchmarks/guided_strength.py --game avalon --games 500 --against equal-time \\
+        --runs runs/guided-strength
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ import numpy as np
 
 from simkit import learn, registry
 from simkit.analysis import strategy_outcomes
+from simkit.errors import SimkitError
+from simkit.results import read_run
 from simkit.runner import RunSpec, plan, run_games
 from simkit.search import Search, knob_defaults
 
@@ -86,18 +92,41 @@ def equal_time_budget(game: str, target_ms: float, start: int, sample) -> tuple[
         budget = max(budget + 1, int(budget * min(1.25, max(1.02, target_ms / ms))))
 
 
-def match(game: str, seats: list[str], games: int, seed: int, workers: int) -> dict:
+def match(game: str, seats: list[str], games: int, seed: int, workers: int,
+          folder: Path | None = None) -> dict:
+    """Play the pairing, seats rotated; in ``folder`` (a run folder) when given, continued
+    from the games already there (a stopped pairing, or a smaller one of the same seed: game
+    ``i`` does not depend on how many games the run has)."""
     games -= games % 2
     run = RunSpec.make(game, 2, games, seed, seats)
     t0, c0 = time.perf_counter(), time.process_time()
-    res = run_games(run, workers=workers)
+    if folder is None:
+        res = run_games(run, workers=workers)
+    else:
+        run_games(run, out=folder, workers=workers, resume=True, grow=True)
+        res = read_run(folder, items=False, trace=False)
+    return {**outcome(res), "wall_s": time.perf_counter() - t0,
+            "cpu_s": time.process_time() - c0}
+
+
+def outcome(res) -> dict:
+    """The first strategy's outright win rate over the games of ``res``."""
     table = strategy_outcomes(res.games, res.meta)
     name = res.meta["strategies"][0]
     row = table[(table.strategy == name) & (table.seat == "all")].iloc[0]
-    return {"strategies": list(res.meta["strategies"]), "games": games,
+    return {"strategies": list(res.meta["strategies"]), "games": int(len(res.games)),
             "win": float(row["win_rate"]), "lo": float(row["win_low"]),
-            "hi": float(row["win_high"]), "wall_s": time.perf_counter() - t0,
-            "cpu_s": time.process_time() - c0}
+            "hi": float(row["win_high"])}
+
+
+def partial(folder: Path) -> dict | None:
+    """The figures of the games a stopped pairing kept in ``folder`` (None: none)."""
+    try:
+        res = read_run(folder, items=False, trace=False)
+    except SimkitError:
+        return None
+    return {**outcome(res), "wall_s": float("nan"), "cpu_s": float("nan")} \
+        if len(res.games) else None
 
 
 def load(path: Path) -> dict:
@@ -132,6 +161,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3030)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--state", type=Path, default=STATE)
+    ap.add_argument("--runs", type=Path, help="play each pairing in a run folder under this "
+                    "one, so that a stopped pairing continues where it stopped (and a "
+                    "pairing grows to a larger --games on the same seeds)")
     ap.add_argument("--against", action="append", choices=["heuristic", "equal-time"],
                     help="the pairings to play (repeatable; default: both)")
     ap.add_argument("--cost-only", action="store_true",
@@ -164,8 +196,19 @@ def main() -> None:
         for against in () if a.cost_only else (pairings[n] for n in a.against or pairings):
             key2 = f"{game} {GUIDED} vs {against} seed {a.seed}"
             if key2 not in done or done[key2]["games"] < a.games - a.games % 2:
-                print(f"{key2}: playing {a.games} games", flush=True)
-                done[key2] = match(game, [GUIDED, against], a.games, a.seed, a.workers)
+                folder = a.runs / f"{game}-{GUIDED}-vs-{against}-s{a.seed}" if a.runs else None
+                print(f"{key2}: playing {a.games} games"
+                      + (f" in {folder} (continued where it stopped)" if folder else ""),
+                      flush=True)
+                try:
+                    done[key2] = match(game, [GUIDED, against], a.games, a.seed, a.workers,
+                                       folder)
+                except KeyboardInterrupt:
+                    kept = partial(folder) if folder else None
+                    if kept:
+                        show(f"{key2} (stopped, partial)", kept)
+                    print("stopped: run the same command again to continue", flush=True)
+                    raise SystemExit(130) from None
                 save(a.state, done)
             show(key2, done[key2])
     print(f"this run: {time.process_time() - start:.0f} s of CPU in this process")

@@ -8,17 +8,19 @@ from simkit import registry
 def test_learned_is_strong_where_rated_above_the_heuristic_and_fast_enough():
     assert registry.strong_strategy("avalon") == "learned"
     assert registry.strong_strategy("watership-down", 2) == "learned"
-    # rated above the heuristic and fast by their policies, but not switched yet (NOTES.md)
-    assert registry.strong_strategy("rabbit-hunt", 2) == "heuristic"
-    assert registry.strong_strategy("war-of-the-wilds", 2) == "heuristic"
+    # rated above the heuristic and fast by their policies over move features (NOTES.md)
+    assert registry.strong_strategy("rabbit-hunt", 2) == "learned"
+    assert registry.strong_strategy("war-of-the-wilds", 2) == "learned"
+    # Dolina's model is far below its heuristic: the heuristic stays its strong player
+    assert registry.strong_strategy("dolina-krolikow", 2) == "heuristic"
 
 
-def test_a_model_counts_as_fast_only_with_a_policy(monkeypatch):
-    from dataclasses import replace
+def test_a_model_counts_as_fast_only_with_a_policy():
+    from simkit import learn
 
-    spec = registry.get_game("rabbit-hunt")
-    monkeypatch.setitem(registry._games, "rabbit-hunt", replace(spec, strong="learned"))
+    assert registry.get_game("rabbit-hunt").strong == "learned"
     assert registry.strong_strategy("rabbit-hunt", 2) == "learned"  # its policy plays fast
+    assert learn.has_model(registry.get_game("rabbit-hunt"), 3)  # a model, by values alone
     # its 3- and 4-player models have values alone: 20 to 60 times slower, not strong
     assert registry.strong_strategy("rabbit-hunt", 3) == "heuristic"
     assert registry.strong_strategy("rabbit-hunt", 4) == "heuristic"

@@ -78,5 +78,6 @@ GAME = GameSpec(
     phases=rules.PHASES,
     features=rules.FEATURES,
     move_features=rules.MOVE_FEATURES,
+    strong="learned",  # NOTES.md, "Strong player": above the heuristic, fast enough
     hidden_zones=hidden_zones,
 )
