@@ -43,6 +43,39 @@ HEAD = (f"{'gen':>4} {'games':>9} {'records':>9} {'loss':>7} {'vs last':>7} {'p'
         f"{'acc':>4} {'yardstick':>10} {'score':>6} {'won':>6} {'Elo':>6}")
 
 
+def timed_phases() -> dict:
+    """Wrap the learner's phases (``simkit.train``'s self-play, fit, targets, match, ...)
+    so that each adds its wall, CPU and system seconds to the dict returned."""
+    import resource
+
+    import numpy as np
+
+    spent: dict = {}
+
+    def wrap(owner, name, label):
+        real = getattr(owner, name)
+
+        def timed(*args, **kw):
+            r0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+            try:
+                return real(*args, **kw)
+            finally:
+                r1 = resource.getrusage(resource.RUSAGE_SELF)
+                w, c, k = spent.get(label, (0.0, 0.0, 0.0))
+                spent[label] = (w + time.perf_counter() - t0,
+                                c + r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime,
+                                k + r1.ru_stime - r0.ru_stime)
+        setattr(owner, name, timed)
+
+    for owner, name, label in (
+            (tr.Table, "play", "games (self-play, and the two below)"),
+            (tr, "match", "acceptance"), (tr, "yardstick", "yardstick"), (tr, "fit", "fit"),
+            (tr, "td_targets", "targets"), (tr, "standardisation", "standardising"),
+            (np, "savez", "writing data"), (tr.Trainer, "_data", "reading data")):
+        wrap(owner, name, label)
+    return spent
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("game")
@@ -57,7 +90,10 @@ def main() -> None:
     for name, (_, _, whole) in tr.KNOB_RANGES.items():
         ap.add_argument(f"--{name.replace('_', '-')}", type=int if whole else float)
     ap.add_argument("--yardstick")
+    ap.add_argument("--phases", action="store_true",
+                    help="after each generation, the wall and CPU seconds of each phase so far")
     args = ap.parse_args()
+    phases = timed_phases() if args.phases else None
     knobs = {k: getattr(args, k) for k in tr.KNOB_RANGES if getattr(args, k) is not None}
     ts = tr.make_spec(args.game, args.players, args.seed, args.games, args.overrides,
                       yardstick=args.yardstick, **knobs)
@@ -76,7 +112,13 @@ def main() -> None:
     for r in state.generations:
         print(row(r), flush=True)
     wall, cpu = time.perf_counter(), time.process_time()
-    trainer.say = lambda _: print(row(state.generations[-1]), flush=True)
+    def say(_):
+        print(row(state.generations[-1]), flush=True)
+        if phases is not None:
+            print("#   " + ", ".join(f"{name} {w:.0f} s ({c:.0f} s CPU, {k:.0f} s of it system)"
+                                   for name, (w, c, k) in phases.items()), flush=True)
+
+    trainer.say = say
     try:
         state = trainer.run(state)
     except KeyboardInterrupt:
