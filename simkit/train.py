@@ -210,8 +210,10 @@ def reused_memory():
     in fresh pages that the kernel must clear: on the 2-core virtual machine that took more
     CPU than the training itself (War of the Wilds at 2 players, 40,000 games: 1,293 s of
     system time against 936 s of user time). Here glibc keeps them (``mallopt``: no
-    ``mmap``, no trimming), and at the end gives back what is free (``malloc_trim``). The
-    arrays' values are the same; elsewhere than glibc it does nothing."""
+    ``mmap``, no trimming), and at the end gives back what is free (``malloc_trim``) and
+    takes glibc's defaults again (its threshold for ``mmap`` then stays where it was,
+    no longer moved by what is freed). The arrays' values are the same; elsewhere than
+    glibc it does nothing."""
     libc = _glibc()
     if libc is None:
         yield
