@@ -2481,14 +2481,6 @@ ACORN_EFFECTS = (E_FORAGE, E_BURY, E_STEAL_STORE, E_DIG_UP, E_TIRE_FORAGE, E_TIR
 
 
 @inline
-def card_cut(P, obs, k):
-    """Call to Arms takes this many cards off creature ``k``'s cost today."""
-    if obs[DAY_CARD] == D_CALL and P[CARD + k * N_CARD_COLS + C_TRICK] == 0:
-        return P[DAYV + D_CALL * 4 + 1]
-    return 0
-
-
-@inline
 def payable_with(P, k, cut, r0, r1, r2, r3, held):
     """Card ``k`` can be paid for with these resource cards (``held`` in all): the test of
     ``legal_plays``, ``cut`` the cards Call to Arms waives."""
@@ -2525,7 +2517,7 @@ def hand_change(P, obs, b, add_k, drop_k, d0, d1, d2, d3, dany, out):
         if m <= 0 and ma <= 0:
             continue
         c = CARD + k * N_CARD_COLS
-        cut = card_cut(P, obs, k)
+        cut = cost_discount(P, obs, k)  # the day card is in the observation
         if m > 0 and payable_with(P, k, cut, r0, r1, r2, r3, held):
             before += m
         if ma > 0 and payable_with(P, k, cut, a0, a1, a2, a3, held_after):
@@ -2563,7 +2555,7 @@ def card_entries(P, obs, b, k, sign, out, at):
     -1 given up)."""
     c = CARD + k * N_CARD_COLS
     e = P[c + C_EFFECT]
-    cut = card_cut(P, obs, k)
+    cut = cost_discount(P, obs, k)  # the day card is in the observation
     held = obs[b + RES] + obs[b + RES + 1] + obs[b + RES + 2] + obs[b + RES + 3]
     acorns = 0
     for x in ACORN_EFFECTS:
@@ -2725,7 +2717,7 @@ def play_entries(P, obs, s, k, t, out):
     of whatever kind), the card out of the hand, into the army or its effect done."""
     b = pb(s)
     c = CARD + k * N_CARD_COLS
-    cut = card_cut(P, obs, k)
+    cut = cost_discount(P, obs, k)  # the day card is in the observation
     p0 = min(P[c + C_COST], obs[b + RES])
     p1 = min(P[c + C_COST + 1], obs[b + RES + 1])
     p2 = min(P[c + C_COST + 2], obs[b + RES + 2])
