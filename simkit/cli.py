@@ -1655,6 +1655,9 @@ def _whatif_models(game, players, base_over, changed_over, strategies, weights, 
     start = {slot: tune.nearest(game, players, params,
                                 files.get(slot, files.get(registry_base(slot))))
              for slot in tune.learned_slots(game, probe.strategies)}
+    with explained(origins):  # the changed game checked too, before any training
+        RunSpec.make(game, players, 1, seed, strategies, changed_over, True, weights,
+                     model_mismatch=True)
     out = {}
     for side, over in (("base", base_over), ("changed", changed_over)):
         _say(f"{side}:", quiet, True)

@@ -155,6 +155,18 @@ def test_train_without_a_learned_seat_is_one_line(tmp_path):
     one_line_error(res, "no seat of this run plays learned", "random")
 
 
+@pytest.mark.parametrize("change,words", [
+    ("nosuch=1", ["unknown parameter 'nosuch'", "dividend"]),
+    ("dividend=-5", ["dividend", "out of range"])])
+def test_a_whatif_with_train_checks_the_changed_game_before_any_training(change, words, base,
+                                                                         tmp_path):
+    res = invoke("whatif", "invest", "--players", 2, "--set", change, "--strategies", "learned",
+                 "--weight", f"learned.model={base}", "--games", 10, "--train", "100g",
+                 "--out", tmp_path / "w")
+    one_line_error(res, *words)
+    assert not (tmp_path / "w").exists()
+
+
 def test_budgets_parse():
     assert tune.parse_budget("5_000g").games == 5000
     assert tune.parse_budget("200 games").games == 200
