@@ -1449,7 +1449,8 @@ def phase(params, state):
 SEAT_FEATURES = (
     "points_now", "progress", "family_points", "families", "houses", "houses_waiting",
     "rabbits", "large_rabbits", "tokens", "wanderers", "rabbits_secured", "large_started",
-    "picks_left_this_round", "cards_in_reach")
+    "picks_left_this_round", "cards_in_reach", "large_at_risk", "large_finishing_dice",
+    "secured_gain", "started_gain")
 """Written for each seat: ``own_<name>``, then ``next_``, ``second_`` and ``third_``."""
 SEATS = ("own", "next", "second", "third")
 OWN_FEATURES = (
@@ -1463,7 +1464,8 @@ FEATURES = (tuple(f"{who}_{name}" for who in SEATS for name in SEAT_FEATURES)
             + OWN_FEATURES + TURN_FEATURES)
 N_SEAT = len(SEAT_FEATURES)
 (F_POINTS, F_PROGRESS, F_FAMILY_POINTS, F_FAMILIES, F_HOUSES, F_WAITING, F_RABBITS, F_LARGE,
- F_TOKENS, F_WANDERERS, F_SECURED, F_LARGE_STARTED, F_PICKS_LEFT, F_IN_REACH) = range(N_SEAT)
+ F_TOKENS, F_WANDERERS, F_SECURED, F_LARGE_STARTED, F_PICKS_LEFT, F_IN_REACH, F_AT_RISK,
+ F_FINISHERS, F_SECURED_GAIN, F_STARTED_GAIN) = range(N_SEAT)
 F_OWN = MAXP * N_SEAT
 (F_WHITE, F_BROWN, F_SPOTTED, F_CARROTS, F_CABBAGES, F_CORNFLOWERS, F_FOREST_DONE,
  F_FOREST_SHORT, F_FOREST_LOST, F_HOUSE_DONE, F_HOUSE_OPEN, F_HOUSE_ONE_SHORT,
@@ -1502,22 +1504,79 @@ def picks_left(P, obs, s):
 
 
 @inline
-def table_work(P, obs, s, out, b):
+def house_worth(P, n, lg, white, brown, spotted, m, picks, base):
+    """A House's part of ``progress`` from its counts (n rabbits, lg Large, by colour): its
+    Family's points and their partial credit, and, where its card is seen (``m`` its row
+    in the parameters, -1 face down), its mission's points, done or failed, and credit."""
+    v = 0.0
+    if n >= 2 and 1 <= lg <= 2:
+        v += P[O_SIZE + min(n, 5)] + (P[C_TWO_LARGE] if lg == 2 else 0)
+    short = family_short(n, lg)
+    v += partial_at(P[O_SIZE + min(n + short, 5)], short, picks, base)
+    if m >= 0:
+        short = rabbits_short(n, lg, white, brown, spotted, P[m], P[m + 1], P[m + 2])
+        v += P[C_HOUSE_DONE] if short == 0 else P[C_HOUSE_FAIL]
+        v += partial_at(P[C_HOUSE_DONE] - P[C_HOUSE_FAIL], short, picks, base)
+    return v
+
+
+@inline
+def rabbit_gain(params, obs, s, card, picks, base):
+    """What rabbit ``card`` adds to seat s's progress in the House it fits best (0: it fits
+    none, a Wanderer), its missions counted where the observer sees them (``house_fits``
+    on what the observer sees: another seat's Houses are on the table, their cards face
+    down)."""
+    P = params[0]
+    size = P[O_CARDS + 2 * card]
+    colour = P[O_CARDS + 2 * card + 1]
+    best = 0.0
+    found = False
+    for h in range(obs[HOUSE_COUNT + s]):
+        i = s * MAXH + h
+        n, lg = obs[HOUSE_N + i], obs[HOUSE_LARGE + i]
+        if size == LARGE and lg >= 2:
+            continue
+        if P[C_ADV_TABLE] != 0 and n >= 2 and \
+                (P[O_TABLE + obs[HOUSE_C1 + i] * 3 + obs[HOUSE_C2 + i]] >> colour) & 1 == 0:
+            continue
+        c = HOUSE_COLS + 3 * i
+        w, br, sp = obs[c], obs[c + 1], obs[c + 2]
+        m = O_HOUSE + 3 * obs[HOUSE_CARD + i] if obs[HOUSE_CARD + i] >= 0 else -1
+        gain = house_worth(P, n + 1, lg + size, w + (colour == 0), br + (colour == 1),
+                           sp + (colour == 2), m, picks, base) \
+            - house_worth(P, n, lg, w, br, sp, m, picks, base)
+        if not found or gain > best:
+            best, found = gain, True
+    return best
+
+
+@inline
+def table_work(params, obs, s, left, base, out, b):
     """Seat s this round: the rabbits it has secured (its dice complete the card, or the
     rabbit waits for one of its Houses), its Large cards with one die of two, its picks to
     come, and, while it has one, the cards a die on the table could go on for it (to start
-    or complete the card) with its tokens."""
-    secured, started, in_reach = 0, 0, 0
+    or complete the card) with its tokens; of its Large cards started, those it can no
+    longer complete (no pick left, or no die left that its tokens make fit: lost at the
+    round's end) and the dice left that could complete one (one die: a rival can take it);
+    and what the rabbits secured and started would add to its progress (``rabbit_gain``,
+    with ``left`` picks in the game and the credit ``base`` of ``valley``)."""
+    P = params[0]
+    secured, started, in_reach, at_risk, finishers = 0, 0, 0, 0, 0
+    secured_gain, started_gain = 0.0, 0.0
     for pos in range(P[C_POSITIONS]):
         card = obs[POS_CARD + pos]
         if card < 0 or obs[POS_OWNER + pos] != s:
             continue
         if obs[POS_D2 + pos] >= 0 or P[O_CARDS + 2 * card] == SMALL:
             secured += 1
+            secured_gain += rabbit_gain(params, obs, s, card, left, base)
         else:
             started += 1
+            started_gain += rabbit_gain(params, obs, s, card, left, base)
     for j in range(obs[PEND_I], obs[PEND_N]):
-        secured += obs[PEND_SEAT + j] == s
+        if obs[PEND_SEAT + j] == s:
+            secured += 1
+            secured_gain += rabbit_gain(params, obs, s, obs[PEND_CARD + j], left, base)
     picks = picks_left(P, obs, s)
     if picks > 0 and drafting(obs):
         tb = TOKENS + 3 * s
@@ -1528,15 +1587,34 @@ def table_work(P, obs, s, out, b):
         total = min(obs[tb] + obs[tb + 1] + obs[tb + 2], REACH_TOTALS - 1)
         reach = O_REACH + total * 8 + rich
         faces = 0  # the faces some die on the table can be made into: a card in reach
+        wanted = 0  # the faces that complete one of its Large cards started
+        for pos in range(P[C_POSITIONS]):
+            card = obs[POS_CARD + pos]
+            if card >= 0 and obs[POS_OWNER + pos] == s and P[O_CARDS + 2 * card] != SMALL:
+                wanted |= open_mask(P, obs, s, pos)  # 0 once both dice are on it
         for d in range(P[C_N_DICE]):  # accepts one of them
             if obs[DIE_USE + d] == -1:
-                faces |= P[reach + obs[DIE_FACE + d] * (REACH_TOTALS * 8)]
+                can = P[reach + obs[DIE_FACE + d] * (REACH_TOTALS * 8)]
+                faces |= can
+                finishers += can & wanted != 0
         for pos in range(MAXPOS):
             in_reach += open_mask(P, obs, s, pos) & faces != 0
+        at_risk = started  # less those a die left can complete
+        for pos in range(P[C_POSITIONS]):
+            card = obs[POS_CARD + pos]
+            if card >= 0 and obs[POS_OWNER + pos] == s and obs[POS_D2 + pos] < 0 \
+                    and P[O_CARDS + 2 * card] != SMALL:
+                at_risk -= open_mask(P, obs, s, pos) & faces != 0
+    else:
+        at_risk = started  # no pick left this round: each is lost at its end
     out[b + F_SECURED] = secured
     out[b + F_LARGE_STARTED] = started
     out[b + F_PICKS_LEFT] = picks
     out[b + F_IN_REACH] = in_reach
+    out[b + F_AT_RISK] = at_risk
+    out[b + F_FINISHERS] = finishers
+    out[b + F_SECURED_GAIN] = secured_gain
+    out[b + F_STARTED_GAIN] = started_gain
 
 
 @inline
@@ -1637,6 +1715,7 @@ def missions_in_hand(params, obs, seat, picks, out):
         card = obs[HOUSE_HAND + 4 * seat + k]
         if card < 0 or k == discard:
             continue
+        out[F_HOUSES] += 1  # a House to come (the own block is the first)
         m = O_HOUSE + 3 * card
         short = rabbits_short(0, 0, 0, 0, 0, P[m], P[m + 1], P[m + 2])
         if 0 < short <= picks:
@@ -1667,7 +1746,7 @@ def features(params, obs, seat, out):
             continue
         s = (seat + k) % n
         valley(params, obs, s, picks, house_base, forest_base, out, b, k == 0)
-        table_work(P, obs, s, out, b)
+        table_work(params, obs, s, picks, house_base, out, b)
     tb = TOKENS + 3 * seat
     out[F_CARROTS] = obs[tb]
     out[F_CABBAGES] = obs[tb + 1]

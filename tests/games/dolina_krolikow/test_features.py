@@ -8,6 +8,7 @@ import pytest
 from test_dolina_rules import (
     CARDS,
     FORESTS,
+    GREEN,
     HOUSES,
     ORANGE,
     Table,
@@ -24,7 +25,8 @@ from simkit.games.dolina_krolikow import state as S
 from simkit.rng import seed_streams
 
 C, F = R.PARTIAL_CREDIT, R.FOREST_CREDIT
-PUBLIC = [n for n in R.SEAT_FEATURES if n not in ("points_now", "progress")]
+PUBLIC = [n for n in R.SEAT_FEATURES  # missions are counted only where they are seen
+          if n not in ("points_now", "progress", "secured_gain", "started_gain")]
 
 
 def feats(t, seat):
@@ -81,7 +83,8 @@ def test_own_valley_points_progress_and_missions():
     assert {k: f[f"own_{k}"] for k in PUBLIC} == {
         "family_points": 1, "families": 1, "houses": 2, "houses_waiting": 1, "rabbits": 4,
         "large_rabbits": 2, "tokens": 3, "wanderers": 1, "rabbits_secured": 0,
-        "large_started": 0, "picks_left_this_round": 3, "cards_in_reach": 0}
+        "large_started": 0, "picks_left_this_round": 3, "cards_in_reach": 0,
+        "large_at_risk": 0, "large_finishing_dice": 0}
     assert [f["own_white_rabbits"], f["own_brown_rabbits"], f["own_spotted_rabbits"]] == [2, 2, 0]
     assert [f["own_carrots"], f["own_cabbages"], f["own_cornflowers"]] == [1, 2, 0]
     assert [f["own_house_missions_done"], f["own_house_missions_open"],
@@ -159,17 +162,21 @@ def test_setup_counts_the_cards_chosen_in_secret():
     f = feats(t, 0)
     assert f["phase_setup"] == 1 and f["own_to_move"] == 1
     assert f["own_house_missions_open"] == 4  # the House cards dealt, none discarded yet
+    assert f["own_houses"] == 4 and f["next_houses"] == 0  # Houses to come: its own only
     assert f["own_house_rabbits_short"] == sum(EMPTY_SHORT[h] for h in hand)
     assert f["own_forest_rabbits_short"] == 0  # no Forest card chosen
     t.play(R.F_KEEP + 1)
     t.play(houses[2])
     f = feats(t, 0)
     assert f["own_forest_rabbits_short"] == NO_HOUSE_SHORT[kept_forest]
-    assert f["own_house_missions_open"] == 3
+    assert f["own_house_missions_open"] == 3 and f["own_houses"] == 3
     assert f["own_house_rabbits_short"] == sum(EMPTY_SHORT[h] for h in hand) \
         - EMPTY_SHORT[hand[2]]
     assert f["own_to_move"] == 0 and f["own_points_now"] == 0
     assert feats(t, 1)["own_forest_rabbits_short"] == 0  # seat 1 has not chosen
+    assert feats(t, 1)["next_houses"] == 0  # seat 0's choice is secret
+    t.finish_setup()  # the reveal: the Houses kept are on the table, for everyone
+    assert feats(t, 0)["own_houses"] == feats(t, 1)["next_houses"] == 3
 
 
 # --- the round: the draft, the table, the turn ------------------------------------------------
@@ -224,6 +231,72 @@ def test_the_draft_cards_in_reach_picks_left_and_rabbits_secured():
     f = feats(t, 1)
     assert [f["own_rabbits_secured"], f["next_rabbits_secured"]] == [1, 0]
     assert f["next_rabbits"] == 1 and f["next_large_rabbits"] == 1
+
+
+def test_a_large_rabbit_started_at_risk_and_the_dice_that_can_finish_it():
+    t = draft()
+    t.play(t.place_move(0, 4, face(ORANGE, 6)))  # seat 0 starts the orange Large
+    f = feats(t, 1)  # eight orange sixes left, each finishes it
+    assert [f["next_large_started"], f["next_large_at_risk"]] == [1, 0]
+    assert [f["next_large_finishing_dice"], f["own_large_finishing_dice"]] == [8, 0]
+    for d in range(1, 9):  # the dice left turn green: no token of seat 0's recolours one
+        t[S.DIE_FACE + d] = face(GREEN, 6)
+    f = feats(t, 1)
+    assert [f["next_large_at_risk"], f["next_large_finishing_dice"]] == [1, 0]
+    assert f["own_large_finishing_dice"] == 0  # seat 1 has started none
+    t[S.DIE_FACE + 8] = face(ORANGE, 6)  # one die could finish it: a rival may take it
+    f = feats(t, 1)
+    assert [f["next_large_at_risk"], f["next_large_finishing_dice"]] == [0, 1]
+    t.give_tokens(0, 2, 0, 0)  # two carrots recolour any die orange
+    f = feats(t, 1)
+    assert [f["next_large_at_risk"], f["next_large_finishing_dice"]] == [0, 8]
+    t.give_tokens(0, 0, 0, 0)
+    t[S.DIE_FACE + 8] = face(GREEN, 6)
+    while t[S.PHASE] == S.PH_PICK:  # the picks run out with the card one die short
+        t.play(R.RES + [d for d in range(9) if t[S.DIE_USE + d] == -1][0])
+    f = feats(t, 0)
+    assert [f["own_large_started"], f["own_large_at_risk"], f["own_picks_left_this_round"]] \
+        == [1, 1, 0]
+    t.play(R.LEFT_PASS)
+    assert t.items[0, R.I_FAILED] == 1  # and it was lost
+
+
+def test_the_gain_of_a_rabbit_secured_or_started_is_what_it_adds_to_progress_at_best():
+    """``secured_gain`` and ``started_gain``: each rabbit's best House by ``progress`` (the
+    Forest mission aside), seen by its seat; another seat sees its Families' part only."""
+    t = two_houses()  # House 0: 'has brown 1', Lw Sb Sb; House 1: 'size 5', a lone Lw
+    small, large = card("Small brown: G1"), card("Large white: O O")
+    for pos, c in ((0, small), (1, large)):
+        t.put(pos, c)
+        t[S.POS_OWNER + pos] = 0
+        t[S.POS_D1 + pos] = face(GREEN, 1)
+    t[S.FOREST_KEPT] = -1  # the gain leaves the Forest mission aside
+
+    def best(c, houses):
+        base = standing(t)[0]
+        gains = []
+        for h in houses:
+            u = t.state.copy()
+            R.add_to_house(t.params, u, 0, h, c)
+            out = np.zeros(2)
+            R.progress(t.params, u, out)
+            gains.append(out[0] - base)
+        return max(gains)
+
+    f = feats(t, 0)
+    assert f["own_rabbits_secured"] == 1 and f["own_large_started"] == 1
+    assert f["own_secured_gain"] == pytest.approx(best(small, [0, 1]))
+    assert f["own_started_gain"] == pytest.approx(best(large, [0, 1]))
+    assert f["own_secured_gain"] > 0 and f["own_started_gain"] > 0
+    # seat 1 sees no mission of seat 0's: a Small rabbit completes House 1's Family (1
+    # point, where its credit was 0.4 of it), or makes House 0's Family of 3 one of 4 (the
+    # size table: 1 point more); the Large one makes House 0's a Family with two Large
+    seen = feats(t, 1)
+    sizes = [t.params[0][R.O_SIZE + n] for n in range(6)]
+    assert t[S.ROUND] == 0 and sizes[2:5] == [1, 1, 2]
+    assert seen["next_secured_gain"] == pytest.approx(max(sizes[4] - sizes[3], 1 - C))
+    assert seen["next_started_gain"] == pytest.approx(
+        sizes[4] - sizes[3] + t.params[0][R.C_TWO_LARGE])
 
 
 def test_a_pick_being_paid_for_is_made():
@@ -315,14 +388,16 @@ def check_views(t, players, face_up, met):
             s = (seat + k) % players
             block = {name: views[seat][f"{R.SEATS[k]}_{name}"] for name in R.SEAT_FEATURES}
             met.update((k, name) for name, v in block.items() if v != 0)
-            assert all(block[name] == views[s][f"own_{name}"] for name in PUBLIC)
+            setup = t[S.PHASE] < S.PH_DRAW  # its own Houses to come are its secret
+            assert all(block[name] == views[s][f"own_{name}"] for name in PUBLIC
+                       if not (setup and name == "houses" and k > 0))
             if k == 0 or shown:
                 assert block["points_now"] == R.seat_score(t.params, t.state, s)
                 assert block["progress"] == pytest.approx(values[s], abs=1e-9)
 
 
 def test_the_names():
-    assert len(R.FEATURES) == len(set(R.FEATURES)) == 78
+    assert len(R.FEATURES) == len(set(R.FEATURES)) == 94
     assert R.FEATURES[:2] == ("own_points_now", "own_progress")
     assert R.FEATURES[R.N_SEAT] == "next_points_now"
     assert R.FEATURES[-len(R.PHASES):] == tuple(f"phase_{p}" for p in R.PHASES)
