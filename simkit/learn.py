@@ -622,7 +622,14 @@ def find_model(spec, players: int, data_digest: str, default_digest: str,
     for digest in dict.fromkeys([data_digest, default_digest]):
         for path, kind in _candidates(spec, players, digest):
             if path.is_file():
-                model = read_model(path, spec.name, players, features, what=f"the {kind} model")
+                try:
+                    model = read_model(path, spec.name, players, features,
+                                       what=f"the {kind} model")
+                except SimkitError as exc:
+                    if kind != "user":
+                        raise
+                    raise SimkitError(f"{exc}; or remove it to play the model the game "
+                                      "ships") from None
                 if _fits(model, version, data_digest):
                     return Found(model, f"{kind}: {path}")
                 near.append((model, f"{kind}: {path}"))

@@ -275,6 +275,23 @@ def test_a_dask_worker_plays_the_model_it_is_sent():
     assert np.array_equal(far.ranks, local.ranks) and np.array_equal(far.turns, local.turns)
 
 
+def test_a_user_model_of_other_features_is_one_line_naming_the_way_back(tmp_path,
+                                                                       monkeypatch):
+    """A model the user trained (simkit's cache) before the game's features changed is
+    refused in one line that says to train it again or remove it (the shipped one then
+    plays), not passed over in silence."""
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path / "cache"))
+    old = pig_model()
+    old.card["features"] = [*old.card["features"][:-1], "a_feature_since_renamed"]
+    path = learn.user_model_path("pig", 2, data.data_digest(PIG.data))
+    learn.write_model(old, path)
+    args = ["run", "pig", "--players", 2, "--games", 10, "--strategies", "learned,random"]
+    one_line_error(invoke(*args, "--out", tmp_path / "a"), str(path), "other features",
+                   "a_feature_since_renamed", "train it again", "remove it")
+    path.unlink()
+    assert invoke(*args, "--out", tmp_path / "b").exit_code == 0
+
+
 SHIPPED = [(name, path) for name, spec in registry.games().items()
            for path in sorted((spec.package_dir / "models").glob("*.npz"))]
 
