@@ -109,8 +109,19 @@ def summary_dict(games, meta: dict | None, items=None,
 
 def model_note(meta: dict) -> str | None:
     """What a verdict must say when a learned seat played a model of other data or another
-    VERSION of the game than the run's (``--model-mismatch ok``), else None."""
+    VERSION of the game than the run's (``--model-mismatch ok``), or the user's own model
+    (simkit's cache, where ``simkit train`` writes) in place of the one the game ships;
+    else None."""
     models = meta.get("models") or {}
+    own = [(slot, m["source"].split(": ", 1)[1]) for slot, m in models.items()
+           if isinstance(m, dict) and str(m.get("source", "")).startswith("user: ")]
+    notes = [f"Note: {slot} played your model {path} (from `simkit train`), not the one the "
+             "game ships; remove it to play the shipped one." for slot, path in own]
+    mismatch = _mismatch_note(meta, models)
+    return " ".join(notes + ([mismatch] if mismatch else [])) or None
+
+
+def _mismatch_note(meta: dict, models: dict) -> str | None:
     odd = [slot for slot, m in models.items() if isinstance(m, dict) and m.get("mismatch")]
     if not odd:
         return None

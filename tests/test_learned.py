@@ -292,6 +292,23 @@ def test_a_user_model_of_other_features_is_one_line_naming_the_way_back(tmp_path
     assert invoke(*args, "--out", tmp_path / "b").exit_code == 0
 
 
+def test_a_run_that_plays_the_users_own_model_says_so(tmp_path, monkeypatch):
+    """``simkit train`` writes to simkit's cache, and a run plays that model in place of the
+    shipped one: the summary says so, naming the file."""
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path / "cache"))
+    path = learn.user_model_path("pig", 2, data.data_digest(PIG.data))
+    learn.write_model(pig_model(own_if_held=0.3), path)
+    args = ["run", "pig", "--players", 2, "--games", 10, "--strategies", "learned,random",
+            "--workers", 1]
+    res = invoke(*args, "--out", tmp_path / "a")
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.output.split())
+    assert f"learned played your model {path}" in said and "remove it" in said
+    path.unlink()
+    res = invoke(*args, "--out", tmp_path / "b")
+    assert res.exit_code == 0 and "your model" not in res.output
+
+
 SHIPPED = [(name, path) for name, spec in registry.games().items()
            for path in sorted((spec.package_dir / "models").glob("*.npz"))]
 
