@@ -32,7 +32,8 @@ cache); run again, it plays only what is missing, and it prints each figure as i
 measured, so a stopped benchmark has printed its partial figures.
 
     python benchmarks/adaptation.py --train 4000g --games 500 --workers 1 --why 200
-    python benchmarks/adaptation.py --game dolina-krolikow --set ... --card ... --event ...
+    python benchmarks/adaptation.py --game dolina-krolikow --set scoring.house_failed_basic=-6 \
+        --card house --event drawn --train 4000g --games 500 --match-games 500 --control
 """
 
 from __future__ import annotations
