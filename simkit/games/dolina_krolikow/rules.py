@@ -1563,6 +1563,7 @@ def table_work(params, obs, s, left, base, out, b):
     P = params[0]
     secured, started, in_reach, at_risk, finishers = 0, 0, 0, 0, 0
     secured_gain, started_gain = 0.0, 0.0
+    wanted = 0  # the faces that complete one of its Large cards started
     for pos in range(P[C_POSITIONS]):
         card = obs[POS_CARD + pos]
         if card < 0 or obs[POS_OWNER + pos] != s:
@@ -1573,6 +1574,7 @@ def table_work(params, obs, s, left, base, out, b):
         else:
             started += 1
             started_gain += rabbit_gain(params, obs, s, card, left, base)
+            wanted |= open_mask(P, obs, s, pos)
     for j in range(obs[PEND_I], obs[PEND_N]):
         if obs[PEND_SEAT + j] == s:
             secured += 1
@@ -1587,24 +1589,17 @@ def table_work(params, obs, s, left, base, out, b):
         total = min(obs[tb] + obs[tb + 1] + obs[tb + 2], REACH_TOTALS - 1)
         reach = O_REACH + total * 8 + rich
         faces = 0  # the faces some die on the table can be made into: a card in reach
-        wanted = 0  # the faces that complete one of its Large cards started
-        for pos in range(P[C_POSITIONS]):
-            card = obs[POS_CARD + pos]
-            if card >= 0 and obs[POS_OWNER + pos] == s and P[O_CARDS + 2 * card] != SMALL:
-                wanted |= open_mask(P, obs, s, pos)  # 0 once both dice are on it
         for d in range(P[C_N_DICE]):  # accepts one of them
             if obs[DIE_USE + d] == -1:
                 can = P[reach + obs[DIE_FACE + d] * (REACH_TOTALS * 8)]
                 faces |= can
                 finishers += can & wanted != 0
-        for pos in range(MAXPOS):
-            in_reach += open_mask(P, obs, s, pos) & faces != 0
         at_risk = started  # less those a die left can complete
-        for pos in range(P[C_POSITIONS]):
-            card = obs[POS_CARD + pos]
-            if card >= 0 and obs[POS_OWNER + pos] == s and obs[POS_D2 + pos] < 0 \
-                    and P[O_CARDS + 2 * card] != SMALL:
-                at_risk -= open_mask(P, obs, s, pos) & faces != 0
+        for pos in range(MAXPOS):
+            if open_mask(P, obs, s, pos) & faces != 0:
+                in_reach += 1  # a card of its own in reach is one it has started
+                at_risk -= obs[POS_OWNER + pos] == s and \
+                    P[O_CARDS + 2 * obs[POS_CARD + pos]] != SMALL
     else:
         at_risk = started  # no pick left this round: each is lost at its end
     out[b + F_SECURED] = secured
