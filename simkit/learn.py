@@ -182,20 +182,20 @@ class Model:
 
     def flat(self) -> np.ndarray:
         """float64: the model as the kernels read it, after the strategy's named weights:
-        F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1 (H x F, row by row),
-        b1[H], w2[H], b2 (H > 0) or w[F], b (H = 0); then the policy: M (0: none), and
-        when M > 0 its temperature, codes[M], D and a dense table from code to row (D
-        codes; D = 0: none, ``_dense_rows``), per network M + 1 rows of F weights and
-        their bias, then G and Q (the move features and hidden units; 0 0 without them),
-        and when G > 0 per network, with the move features' standardisation folded in
-        (``u / mstd``, ``B / mstd``), u[G], the constant ``-u . mmean / mstd``, A (Q x F),
-        B (Q x G), ``hb - B . mmean / mstd`` [Q] and v[Q]."""
+        F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1 transposed (F x H,
+        a feature's H weights together), b1[H], w2[H], b2 (H > 0) or w[F], b (H = 0);
+        then the policy: M (0: none), and when M > 0 its temperature, codes[M], D and a
+        dense table from code to row (D codes; D = 0: none, ``_dense_rows``), per network
+        M + 1 rows of F weights and their bias, then G and Q (the move features and hidden
+        units; 0 0 without them), and when G > 0 per network, with the move features'
+        standardisation folded in (``u / mstd``, ``B / mstd``), u[G], the constant ``-u .
+        mmean / mstd``, A (Q x F), B (Q x G), ``hb - B . mmean / mstd`` [Q] and v[Q]."""
         k = self.w1.shape[0]
         parts = [np.array([self.n_features, self.hidden, k, self.players], np.float64),
                  self.seat_net.astype(np.float64), self.mean, 1.0 / self.std]
         for i in range(k):
             if self.hidden:
-                parts += [self.w1[i].ravel(), self.b1[i], self.w2[i], self.b2[i:i + 1]]
+                parts += [self.w1[i].T.ravel(), self.b1[i], self.w2[i], self.b2[i:i + 1]]
             else:
                 parts += [self.w2[i], self.b2[i:i + 1]]
         if not self.has_policy:

@@ -88,6 +88,11 @@ GUIDED_SPEC = {
                        "ismcts+learned: 1 values a node's moves once, at its first expansion, "
                        "and keeps those values for its later ones (a move not legal then is "
                        "valued when met); 0 values them all again at every expansion"),
+    "halving": Knob(0, 0, 256, True,
+                    "ismcts+learned: 0 searches a tree; k of 1 or more searches the root "
+                    "alone: the k moves the model values most, the playouts shared out over "
+                    "them by sequential halving, every candidate played on the same "
+                    "determinisations and dice (common random numbers); 1: the model's best"),
 }
 """The guided search's own weights, after ``KNOBS`` in its row (then its model)."""
 GUIDED = {name: float(k.default) for name, k in GUIDED_SPEC.items()}

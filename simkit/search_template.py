@@ -90,8 +90,8 @@ W_ITERATIONS, W_EXPLORATION, W_ROLLOUT, W_DEPTH, W_WIDEN_K, W_WIDEN_ALPHA, W_WID
     0, 1, 2, 3, 4, 5, 6)
 W_CUTOFF, W_MIX, W_SCALE = 7, 8, 9
 # the guided search's own (``ismcts+learned``), after the knobs above; its model from G_MODEL
-W_PRIOR, W_PRIOR_TEMPERATURE, W_LEAF, W_PRIOR_ONCE = 10, 11, 12, 13
-G_MODEL = 14
+W_PRIOR, W_PRIOR_TEMPERATURE, W_LEAF, W_PRIOR_ONCE, W_HALVING = 10, 11, 12, 13, 14
+G_MODEL = 15
 # tree_i columns: the move into the node, its parent, first child, next sibling, visits,
 # availability, the seat that chose the move (whose reward UCB1 maximises), and (guided,
 # ``prior_once``) where the model's values of the node's moves start in the pool and how
@@ -309,12 +309,149 @@ def guided_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
     """``ismcts+learned``: SO-ISMCTS guided by the learnt model that follows its named
     weights in ``weights`` (from ``G_MODEL``): a prior over the moves of each node it
     expands, from the model's values of their afterstates, and the model's values of the
-    leaf blended with the playout's reward. ``after`` (int32[state]), ``feat``
-    (float64[F]), ``values`` (float64[max(moves, P)]) and ``pool`` (float64[rows, 2], the
-    nodes' values kept by ``prior_once``) are scratch."""
+    leaf blended with the playout's reward; or, with ``W_HALVING`` k of 1 or more,
+    ``halving_search`` over the k moves the model values most. ``after`` (int32[state]),
+    ``feat`` (float64[F]), ``values`` (float64[max(moves, P)]) and ``pool`` (float64[rows,
+    2], the nodes' values kept by ``prior_once``) are scratch."""
+    if weights[W_HALVING] >= 1 and n_moves > 1:
+        return halving_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
+                              max_turns, teams, rollout_weights, tree_i, tree_f, state, obs2,
+                              moves2, items, scores, ranks, reward, stats, after, feat,
+                              values)
     return tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players,
                        max_turns, teams, rollout_weights, tree_i, tree_f, state, obs2, moves2,
                        items, scores, ranks, reward, stats, True, after, feat, values, pool)
+
+
+@kernel
+def halving_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
+                   teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
+                   ranks, reward, stats, after, feat, values):
+    """The guided search's root by sequential halving (Karnin, Koren and Somekh 2013, as
+    Gumbel AlphaZero's root, Danihelka et al. 2022) with common random numbers: the model
+    values every legal move's afterstate in one determinisation, the ``W_HALVING`` best
+    (ties: the first) become the candidates, and ``weights[0]`` playouts are spread over
+    ceil(log2 k) rounds, each giving every candidate still in an equal share and then
+    keeping the better half by mean reward (all rounds' playouts counted). A round's
+    playouts come in samples: one determinisation and one point of the seat's stream,
+    from which every candidate's move and playout is played, so two candidates are
+    compared on the same hidden cards and the same dice, and their difference is not
+    drowned in the luck of the draw. A playout and a leaf are scored as ``tree_search``
+    scores them (``leaf_value``). The candidates are the root's children in ``tree_i`` /
+    ``tree_f`` (their playouts as visits, their summed rewards), so ``root_moves`` and
+    advice read them as a tree's; the index (into ``moves``) of the best candidate left."""
+    budget = max(1, int(weights[W_ITERATIONS]))
+    items[:, :] = 0  # a scratch counter: never read, kept from overflowing
+    stats[S_DECISIONS] += 1
+    rollout = int(weights[W_ROLLOUT])
+    depth = int(weights[W_DEPTH])
+    cutoff = int(weights[W_CUTOFF])
+    mix = int(1000 * weights[W_MIX])
+    scale = weights[W_SCALE]
+    leaf = weights[W_LEAF]
+    k = min(int(weights[W_HALVING]), n_moves, tree_i.shape[0] - 1)
+    # the model's value of every legal move, in one determinisation
+    game.determinize(params, obs, seat, state, stream, obs2)
+    for j in range(n_moves):
+        copy_into(after, state)
+        game.apply_move(params, after, moves[j], stream, items)
+        values[j] = afterstate_value_at(params, after, seat, weights, G_MODEL, n_players,
+                                        max_turns, teams, obs2, scores, ranks, reward, feat)
+    # the k best become the root's children 1..k, best first; T_POOLED holds the index of
+    # each one's move, T_N_POOLED whether it is still in (1) or out (0)
+    _new_node(tree_i, tree_f, 0, -1, -1, -1, n_players)
+    for c in range(1, k + 1):
+        best = -1
+        for j in range(n_moves):
+            taken = False
+            for d in range(1, c):
+                if tree_i[d, T_POOLED] == j:
+                    taken = True
+                    break
+            if not taken and (best < 0 or values[j] > values[best]):
+                best = j
+        _new_node(tree_i, tree_f, c, -1, moves[best], seat, n_players)
+        tree_i[c, T_PARENT] = 0
+        if c > 1:
+            tree_i[c - 1, T_SIBLING] = c
+        tree_i[c, T_POOLED] = best
+        tree_i[c, T_N_POOLED] = 1
+    tree_i[0, T_CHILD] = 1
+    if k == 1:  # the model's best, searched no further
+        return tree_i[1, T_POOLED]
+    left = k
+    rounds = 0
+    while (1 << rounds) < k:
+        rounds += 1
+    rounds = max(rounds, 1)
+    for _ in range(rounds):
+        samples = max(1, budget // (rounds * left))
+        for _ in range(samples):
+            game.determinize(params, obs, seat, after, stream, obs2)
+            at = stream[0]
+            for c in range(1, k + 1):
+                if tree_i[c, T_N_POOLED] == 0:
+                    continue
+                copy_into(state, after)
+                stream[0] = at  # every candidate meets the same chance
+                game.apply_move(params, state, moves[tree_i[c, T_POOLED]], stream, items)
+                if game.is_over(state) or game.turn_number(state) >= max_turns:
+                    if game.is_over(state):
+                        game.finish(params, state, scores, ranks)
+                        score_shares(n_players, teams, ranks, reward)
+                    else:
+                        reward[:n_players] = 0.0
+                else:
+                    if leaf > 0:
+                        leaf_values(params, state, weights, n_players, teams, obs2, feat,
+                                    values)
+                    if leaf < 1:
+                        playout(params, n_players, max_turns, teams, state, obs2, moves2,
+                                items, scores, ranks, rollout, rollout_weights, depth,
+                                cutoff, mix, stream, reward, stats, scale)
+                    else:
+                        reward[:n_players] = 0.0
+                    if leaf > 0:
+                        for s in range(n_players):
+                            reward[s] = (1.0 - leaf) * reward[s] + leaf * values[s]
+                tree_i[c, T_VISITS] += 1
+                tree_i[c, T_AVAIL] += 1
+                tree_i[0, T_VISITS] += 1
+                for s in range(n_players):
+                    tree_f[c, s] += reward[s]
+                    tree_f[0, s] += reward[s]
+                stats[S_ITERATIONS] += 1
+                stats[S_DEPTH] += 1
+        stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], 1.0)
+        # keep the better half (rounded up) by mean reward; ties keep the better prior
+        keep = (left + 1) // 2
+        for c in range(1, k + 1):
+            if tree_i[c, T_N_POOLED] == 0:
+                continue
+            mean = tree_f[c, seat] / max(1, tree_i[c, T_VISITS])
+            better = 0
+            for d in range(1, k + 1):
+                if d != c and tree_i[d, T_N_POOLED] == 1:
+                    other = tree_f[d, seat] / max(1, tree_i[d, T_VISITS])
+                    if other > mean or (other == mean and d < c):
+                        better += 1
+            if better >= keep:
+                tree_i[c, T_N_POOLED] = 2  # out after this round (marked, then dropped)
+        for c in range(1, k + 1):
+            if tree_i[c, T_N_POOLED] == 2:
+                tree_i[c, T_N_POOLED] = 0
+        left = keep
+        if left == 1:
+            break
+    best_c = 1
+    best_mean = -1.0
+    for c in range(1, k + 1):
+        if tree_i[c, T_N_POOLED] == 1:
+            mean = tree_f[c, seat] / max(1, tree_i[c, T_VISITS])
+            if mean > best_mean:
+                best_mean = mean
+                best_c = c
+    return tree_i[best_c, T_POOLED]
 
 
 @kernel
@@ -542,10 +679,11 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
 
 # ---------------------------------------------------------------- learned (docs/learning.md)
 # The learned strategy's weights row: its named weights, then the model (simkit.learn.flat):
-# F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1[H, F], b1[H], w2[H], b2
-# (H > 0), or w[F], b (H = 0); then the policy: M (0: none), and when M > 0 its temperature,
-# the move codes it knows (codes[M], sorted), and per network (M + 1) rows of F weights and
-# a bias, row M for a code it does not know.
+# F, H, K, P, seat_net[P], mean[F], 1/std[F], then per network W1 transposed [F, H] (a
+# feature's H weights together), b1[H], w2[H], b2 (H > 0), or w[F], b (H = 0); then the
+# policy: M (0: none), and when M > 0 its temperature, the move codes it knows (codes[M],
+# sorted), and per network (M + 1) rows of F weights and a bias, row M for a code it does
+# not know.
 L_TEMPERATURE, L_EPSILON, L_SAMPLES, L_BY, L_TOP, L_MARGIN = 0, 1, 2, 3, 4, 5
 L_MODEL = 6
 M_FEATURES, M_HIDDEN, M_NETS, M_PLAYERS, M_SEAT_NET = 0, 1, 2, 3, 4
@@ -580,32 +718,48 @@ def model_value_at(w, at_model, seat, feat):
         b1 = at + H * F
         w2 = b1 + H
         x = w[w2 + H]
-        # four hidden units at a time: four independent sums keep the core busy where one
-        # waits on each addition, and each unit's sum runs in the order of the one-unit loop
-        # below, so the value is the same to the last bit (1.3 times as fast, measured)
+        # W1 is stored a feature at a time (F x H, ``learn.Model.flat``): eight hidden units
+        # at a time read eight neighbouring weights a feature, which the compiler turns into
+        # vector arithmetic, and each unit's sum still runs over the features in order from
+        # its bias, so the value is the same to the last bit as one unit at a time
+        # (docs/learning.md, Models: what it saves)
         h = 0
-        while h + 4 <= H:
-            r0 = at + h * F
+        while h + 8 <= H:
             a0 = w[b1 + h]
             a1 = w[b1 + h + 1]
             a2 = w[b1 + h + 2]
             a3 = w[b1 + h + 3]
+            a4 = w[b1 + h + 4]
+            a5 = w[b1 + h + 5]
+            a6 = w[b1 + h + 6]
+            a7 = w[b1 + h + 7]
+            r = at + h
             for i in range(F):
                 f = feat[i]
-                a0 += w[r0 + i] * f
-                a1 += w[r0 + F + i] * f
-                a2 += w[r0 + 2 * F + i] * f
-                a3 += w[r0 + 3 * F + i] * f
+                a0 += w[r] * f
+                a1 += w[r + 1] * f
+                a2 += w[r + 2] * f
+                a3 += w[r + 3] * f
+                a4 += w[r + 4] * f
+                a5 += w[r + 5] * f
+                a6 += w[r + 6] * f
+                a7 += w[r + 7] * f
+                r += H
             x += w[w2 + h] * math.tanh(a0)
             x += w[w2 + h + 1] * math.tanh(a1)
             x += w[w2 + h + 2] * math.tanh(a2)
             x += w[w2 + h + 3] * math.tanh(a3)
-            h += 4
+            x += w[w2 + h + 4] * math.tanh(a4)
+            x += w[w2 + h + 5] * math.tanh(a5)
+            x += w[w2 + h + 6] * math.tanh(a6)
+            x += w[w2 + h + 7] * math.tanh(a7)
+            h += 8
         while h < H:
             a = w[b1 + h]
-            row = at + h * F
+            r = at + h
             for i in range(F):
-                a += w[row + i] * feat[i]
+                a += w[r] * feat[i]
+                r += H
             x += w[w2 + h] * math.tanh(a)
             h += 1
     return 0.5 * (1.0 + math.tanh(0.5 * x))

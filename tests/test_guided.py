@@ -20,6 +20,7 @@ from simkit.search_template import (
     PL_VALUE,
     T_N_POOLED,
     T_POOLED,
+    W_HALVING,
     W_LEAF,
     W_PRIOR,
     W_PRIOR_ONCE,
@@ -35,6 +36,7 @@ def test_its_weights_row_matches_the_kernels_order():
     assert names.index("prior_temperature") == W_PRIOR_TEMPERATURE
     assert names.index("leaf_value") == W_LEAF
     assert names.index("prior_once") == W_PRIOR_ONCE
+    assert names.index("halving") == W_HALVING
     assert len(names) == G_MODEL
     spec = registry.strategies_for("pig")["ismcts+learned"]
     assert list(spec.weights) == names and spec.needs_model and spec.searches
@@ -131,6 +133,73 @@ def test_a_leaf_is_valued_by_the_model():
     found = {int(MOVES[k]): (v, mean) for k, v, mean in search.root(MOVES, 2, 0)}
     v = [model.value(s, features_after(p, state, pig_rules.HOLD, s)[None])[0] for s in (0, 1)]
     assert found[pig_rules.HOLD] == (1, pytest.approx(v[0] / (v[0] + v[1]), rel=1e-9))
+
+
+def halved(p, model, moves, k, iterations=64, seed=3):
+    """The guided search by sequential halving (``halving`` k, playouts alone scoring the
+    leaves) after one decision from a Pig position: (the index it chose, its root)."""
+    search = Search(p, "guided", {"iterations": iterations, "halving": k, "leaf_value": 0.0},
+                    model=model)
+    state = position(p, turn_total=12, banked=(10, 10))
+    chosen = search.decide(state, 0, moves, len(moves), np.array([seed], np.uint64))
+    return chosen, search.root(moves, len(moves), 0)
+
+
+def test_halving_of_one_plays_the_move_its_model_values_most():
+    p = plan(RunSpec.make("pig", 2, 1))
+    for sign, best in ((1.0, pig_rules.HOLD), (-1.0, pig_rules.ROLL)):
+        for seed in range(5):
+            chosen, root = halved(p, pig_model(own_banked=sign), MOVES, 1, seed=seed)
+            assert MOVES[chosen] == best and root == []  # no playout: nothing visited
+
+
+def test_halving_plays_every_candidate_on_the_same_dice_and_keeps_the_better_half():
+    """The same move twice (two candidates with one effect) gets the same reward to the
+    last bit in every sample, because each sample plays both from one determinisation
+    and one point of the stream; and of two different moves the one with the better mean
+    is played, after both got an equal share of a single round."""
+    p = plan(RunSpec.make("pig", 2, 1))
+    model = pig_model(own_banked=0.1, hidden=3, seed=5)
+    twice = np.array([pig_rules.ROLL, pig_rules.ROLL], np.int32)
+    for seed in range(4):
+        _, root = halved(p, model, twice, 2, seed=seed)
+        (_, v0, m0), (_, v1, m1) = root
+        assert v0 == v1 == 32 and m0 == m1 and 0 < m0 < 1
+    chosen, root = halved(p, model, MOVES, 2)
+    assert sorted(v for _, v, _ in root) == [32, 32]
+    best = max(root, key=lambda r: r[2])
+    assert chosen == best[0]
+
+
+def test_halving_spends_its_budget_over_rounds_on_the_candidates_its_model_values_most():
+    """Four candidates among a Dolina królików draft's legal moves, by the shipped model's
+    values: two rounds, the first giving each a quarter of half the budget, the second the
+    better two the rest; a move outside the four is never played out."""
+    from simkit import learn
+
+    game = "dolina-krolikow"
+    spec = registry.get_game(game)
+    p = plan(RunSpec.make(game, 2, 1))
+    model = learn.read_model(learn.shipped_model_path(spec, 2), game, 2, tuple(spec.features))
+    rules = spec.rules
+    state = np.zeros(p.state_size, np.int32)
+    chance = np.array([7], np.uint64)
+    rules.new_game(p.compiled, 2, state, chance)
+    moves = np.zeros(p.max_moves, np.int32)
+    items = np.zeros((2, len(p.item_columns)), np.int32)
+    while (n := rules.legal_moves(p.compiled, state, moves)) < 8:  # on to the first draft
+        rules.apply_move(p.compiled, state, moves[0], chance, items)
+    seat = rules.to_move(state)
+    obs = np.zeros(p.state_size, np.int32)
+    rules.observe(p.compiled, state, seat, obs)
+    values = learn.Learned(p, model).values(obs, seat, moves, n, np.array([2], np.uint64))
+    search = Search(p, "guided", {"iterations": 80, "halving": 4, "leaf_value": 0.0},
+                    model=model)
+    chosen = search.decide(obs, seat, moves, n, np.array([2], np.uint64))
+    root = search.root(moves, n, seat)
+    assert {k for k, _, _ in root} == set(np.argsort(-values, kind="stable")[:4])
+    assert sorted(v for _, v, _ in root) == [10, 10, 30, 30]
+    assert chosen == root[0][0] and root[0][1] == 30
 
 
 def test_a_game_without_features_is_refused_naming_the_kernel(tmp_path):

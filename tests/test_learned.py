@@ -86,6 +86,43 @@ def test_its_values_are_the_networks_of_each_afterstate(p):
     assert 0 < v[0] < 1 and v[0] != v[1]
 
 
+@pytest.mark.parametrize("hidden", [0, 3, 8, 11, 32])
+def test_the_kernel_sums_each_hidden_unit_in_feature_order_to_the_last_bit(hidden):
+    """The kernel's value is the network's summed one unit at a time, each unit from its
+    bias over the features in order: the same bits, whatever the units' layout in the row
+    and however many of them are summed together (Dolina królików's 94 features, where
+    another order of the sums would differ in the last bits)."""
+    import math
+
+    game = "dolina-krolikow"
+    spec = registry.get_game(game)
+    base = learn.read_model(learn.shipped_model_path(spec, 2), game, 2, tuple(spec.features))
+    rng = np.random.default_rng(hidden)
+    k_nets, f = base.w1.shape[0], base.n_features
+    m = learn.Model(base.card, base.mean, base.std, rng.normal(0, 0.3, (k_nets, hidden, f)),
+                    rng.normal(0, 1, (k_nets, hidden)),
+                    rng.normal(0, 1, (k_nets, hidden if hidden else f)),
+                    rng.normal(0, 1, k_nets), base.seat_net)
+    row = np.concatenate([np.array(list(learn.NAMED.values())), m.flat()])
+    value = load_search(game).model_value
+    for seat in (0, 1):
+        for _ in range(20):
+            x = m.mean + m.std * rng.normal(0, 2, f)
+            k = int(m.seat_net[seat])
+            z = [(x[i] - m.mean[i]) * (1.0 / m.std[i]) for i in range(f)]
+            out = m.b2[k]
+            if hidden:
+                for h in range(hidden):
+                    a = m.b1[k, h]
+                    for i in range(f):
+                        a += m.w1[k, h, i] * z[i]
+                    out += m.w2[k, h] * math.tanh(a)
+            else:
+                for i in range(f):
+                    out += m.w2[k, i] * z[i]
+            assert value(row, seat, x.copy()) == 0.5 * (1.0 + math.tanh(0.5 * out))
+
+
 def test_a_move_that_ends_the_game_is_worth_its_exact_score_share(p):
     state = position(p, turn_total=10, banked=(25, 3))  # holding reaches 30: a win
     chooser = learn.Learned(p, pig_model(own_banked=-5.0))  # the model hates banking
