@@ -25,6 +25,10 @@ of the games it kept and continues from them when run again.
     python benchmarks/guided_strength.py --games 200 --workers 1
     python benchmarks/guided_strength.py --game avalon --games 500 --against equal-time \\
         --runs runs/guided-strength
+    python benchmarks/guided_strength.py --game dolina-krolikow --games 200 --budget 5000
+
+With ``--budget N`` it plays ``ismcts+learned@N`` against the heuristic instead, after
+timing that budget on the positions (issue 30's "at most 250 ms a decision" target).
 """
 
 from __future__ import annotations
@@ -153,6 +157,38 @@ def show(key: str, r: dict) -> None:
               f"({r['equal_ms']:.2f} ms)", flush=True)
 
 
+def pairing(a, game: str, guided: str, against: str, key: str, done: dict) -> None:
+    """Play (or continue, or keep) the pairing ``guided`` against ``against``; print it."""
+    if key not in done or done[key]["games"] < a.games - a.games % 2:
+        folder = a.runs / f"{game}-{guided}-vs-{against}-s{a.seed}" if a.runs else None
+        print(f"{key}: playing {a.games} games"
+              + (f" in {folder} (continued where it stopped)" if folder else ""), flush=True)
+        try:
+            done[key] = match(game, [guided, against], a.games, a.seed, a.workers, folder)
+        except KeyboardInterrupt:
+            kept = partial(folder) if folder else None
+            if kept:
+                show(f"{key} (stopped, partial)", kept)
+            print("stopped: run the same command again to continue", flush=True)
+            raise SystemExit(130) from None
+        save(a.state, done)
+    show(key, done[key])
+
+
+def budget_pairing(a, game: str, done: dict) -> None:
+    """The guided search at ``--budget`` against the heuristic, its CPU ms a decision
+    measured first on the positions (``--workers 1``'s figure: one thread)."""
+    guided = f"{GUIDED}@{a.budget}"
+    key = f"{game} {guided} cost"
+    if key not in done:
+        c = decision_cost(game, "guided", a.budget, positions(game, a.positions), shipped(game))
+        done[key] = {"budget": a.budget, "ms": c["ms"], "us": c["us_iteration"]}
+        save(a.state, done)
+    print(f"{key:48} {done[key]['ms']:6.1f} ms a decision ({done[key]['us']:.1f} us an "
+          "iteration)", flush=True)
+    pairing(a, game, guided, "heuristic", f"{game} {guided} vs heuristic seed {a.seed}", done)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", action="append", help="a game (repeatable; default: all five)")
@@ -168,6 +204,10 @@ def main() -> None:
                     help="the pairings to play (repeatable; default: both)")
     ap.add_argument("--cost-only", action="store_true",
                     help="measure the costs (the cost line) and play no pairing")
+    ap.add_argument("--budget", type=int,
+                    help="play the guided search at this budget against the heuristic (and "
+                    "time it on the positions first: its ms a decision), in place of the "
+                    "default pairings: issue 30's 'at most 250 ms' target")
     a = ap.parse_args()
     games = a.game or [g for g, s in registry.games().items()
                        if s.has_features and learn.shipped_model_path(s, 2).is_file()]
@@ -191,26 +231,14 @@ def main() -> None:
                          "equal_ms": eq_ms}
             save(a.state, done)
         show(key, done[key])
+        if a.budget:
+            budget_pairing(a, game, done)
+            continue
         pairings = {"heuristic": "heuristic",
                     "equal-time": f"ismcts@{done[key]['equal_budget']}"}
         for against in () if a.cost_only else (pairings[n] for n in a.against or pairings):
-            key2 = f"{game} {GUIDED} vs {against} seed {a.seed}"
-            if key2 not in done or done[key2]["games"] < a.games - a.games % 2:
-                folder = a.runs / f"{game}-{GUIDED}-vs-{against}-s{a.seed}" if a.runs else None
-                print(f"{key2}: playing {a.games} games"
-                      + (f" in {folder} (continued where it stopped)" if folder else ""),
-                      flush=True)
-                try:
-                    done[key2] = match(game, [GUIDED, against], a.games, a.seed, a.workers,
-                                       folder)
-                except KeyboardInterrupt:
-                    kept = partial(folder) if folder else None
-                    if kept:
-                        show(f"{key2} (stopped, partial)", kept)
-                    print("stopped: run the same command again to continue", flush=True)
-                    raise SystemExit(130) from None
-                save(a.state, done)
-            show(key2, done[key2])
+            pairing(a, game, GUIDED, against, f"{game} {GUIDED} vs {against} seed {a.seed}",
+                    done)
     print(f"this run: {time.process_time() - start:.0f} s of CPU in this process")
 
 

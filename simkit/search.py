@@ -59,10 +59,11 @@ KNOBS_SPEC = {
     "widen_alpha": Knob(0.5, 0, 1, False, "the exponent of progressive widening"),
     "widen_above": Knob(16, 0, 1_000_000, True,
                         "widen only the nodes with more legal moves than this"),
-    "cutoff": Knob(0, 0, 2, True,
+    "cutoff": Knob(0, 0, 3, True,
                    "how a playout cut by rollout_depth is scored: even (1/P each), standing "
-                   "(the ranks the game's finish gives the position where it was cut) or "
-                   "progress (the leaders by the game's progress measure)"),
+                   "(the ranks the game's finish gives the position where it was cut), "
+                   "progress (the leaders by the game's progress measure) or, for "
+                   "ismcts+learned only, model (each seat's value by the learnt model)"),
     "rollout_random": Knob(0, 0, 1, False,
                            "in a heuristic rollout, the chance that a move is a random one "
                            "instead (a looser model of the other players)"),
@@ -98,7 +99,7 @@ GUIDED_SPEC = {
 GUIDED = {name: float(k.default) for name, k in GUIDED_SPEC.items()}
 ALL_KNOBS = {**KNOBS_SPEC, **GUIDED_SPEC}
 ROLLOUTS = {"auto": -1.0, "random": 0.0, "heuristic": 1.0}
-CUTOFFS = {"even": 0.0, "standing": 1.0, "progress": 2.0}
+CUTOFFS = {"even": 0.0, "standing": 1.0, "progress": 2.0, "model": 3.0}
 
 
 def rollout_choices(game: str) -> dict[str, float]:
@@ -162,6 +163,10 @@ def check_knobs(game: str, label: str, values: dict[str, float]) -> None:
             raise SimkitError(f"{label}: cutoff progress needs the game's progress kernel, "
                               f"which {game} does not have (docs/adding-a-game.md); cutoff "
                               "choices: even, standing")
+        if name == "cutoff" and v == CUTOFFS["model"] and "prior" not in values:
+            raise SimkitError(f"{label}: cutoff model scores a cut playout by a learnt model, "
+                              "which only ismcts+learned has; cutoff choices: even, standing"
+                              + (", progress" if registry.get_game(game).has_progress else ""))
         if not k.low <= v <= k.high or (k.whole and v != int(v)):
             kind = "a whole number" if k.whole else "a number"
             raise SimkitError(f"{label}: {name} must be {kind} from {k.low:g} to "

@@ -181,6 +181,8 @@ def playout(params, n_players, max_turns, teams, state, obs, moves, items, score
             elif cutoff == 2:
                 game_progress(params, state, scores)
                 progress_shares(n_players, teams, scores, ranks, reward, scale)
+            elif cutoff == 3:  # the model scores the cut (its caller reads ``state``)
+                reward[0] = -1.0
             else:
                 reward[:n_players] = 1.0 / n_players
             stats[S_PLAYOUT] += n_done
@@ -409,6 +411,9 @@ def halving_search(params, obs, seat, moves, n_moves, weights, stream, n_players
                         playout(params, n_players, max_turns, teams, state, obs2, moves2,
                                 items, scores, ranks, rollout, rollout_weights, depth,
                                 cutoff, mix, stream, reward, stats, scale)
+                        if cutoff == 3 and reward[0] < 0:  # cut: the model's rewards
+                            leaf_values(params, state, weights, n_players, teams, obs2,
+                                        feat, reward)
                     else:
                         reward[:n_players] = 0.0
                     if leaf > 0:
@@ -645,6 +650,8 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
                 playout(params, n_players, max_turns, teams, state, obs2, moves2, items,
                         scores, ranks, rollout, rollout_weights, depth, cutoff, mix, stream,
                         reward, stats, scale)
+                if cutoff == 3 and reward[0] < 0:  # cut (guided only): the model's rewards
+                    leaf_values(params, state, weights, n_players, teams, obs2, feat, reward)
             else:
                 reward[:n_players] = 0.0
             if leaf > 0:  # AlphaGo's mix: (1 - leaf) playout + leaf model

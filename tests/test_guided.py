@@ -202,6 +202,46 @@ def test_halving_spends_its_budget_over_rounds_on_the_candidates_its_model_value
     assert chosen == root[0][0] and root[0][1] == 30
 
 
+def test_cutoff_model_scores_a_cut_playout_by_the_models_values():
+    """A playout cut after one decision is scored by the model's rewards of the position
+    where it was cut: with a model that values every position alike for each seat (its
+    biases alone), both root moves' mean reward is seat 0's value over the two seats' sum,
+    wherever the cut fell (the root alone, by halving: no game ends within a move and one
+    decision here)."""
+    import math
+
+    p = plan(RunSpec.make("pig", 2, 1))
+    model = pig_model()
+    model.b2[:] = [0.8, -0.3]
+    v0, v1 = (1 / (1 + math.exp(-b)) for b in (0.8, -0.3))
+    state = position(p, turn_total=12, banked=(10, 10))
+    search = Search(p, "guided", {"iterations": 40, "halving": 2, "leaf_value": 0.0,
+                                  "rollout_depth": 1, "cutoff": 3.0}, model=model)
+    search.decide(state, 0, MOVES, 2, np.array([3], np.uint64))
+    root = search.root(MOVES, 2, 0)
+    assert sum(v for _, v, _ in root) == 40
+    assert all(mean == pytest.approx(v0 / (v0 + v1), rel=1e-12) for _, _, mean in root)
+    tree = Search(p, "guided", {"iterations": 2, "prior": 0.0, "leaf_value": 0.0,
+                                "rollout_depth": 1, "cutoff": 3.0}, model=model)
+    tree.decide(state, 0, MOVES, 2, np.array([3], np.uint64))  # each root move a leaf once
+    assert sorted((v, mean) for _, v, mean in tree.root(MOVES, 2, 0)) == [
+        (1, pytest.approx(v0 / (v0 + v1), rel=1e-12))] * 2
+    even = Search(p, "guided", {"iterations": 40, "halving": 2, "leaf_value": 0.0,
+                                "rollout_depth": 1, "cutoff": 0.0}, model=model)
+    even.decide(state, 0, MOVES, 2, np.array([3], np.uint64))
+    assert all(mean == 0.5 for _, _, mean in even.root(MOVES, 2, 0))
+
+
+def test_cutoff_model_without_a_model_is_refused_in_one_line():
+    result = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "2",
+                                       "--strategies", "ismcts@10,hold-at", "--weight",
+                                       "ismcts.cutoff=model"])
+    assert result.exit_code != 0 and result.exception is None or isinstance(
+        result.exception, SystemExit)
+    assert "cutoff model scores a cut playout by a learnt model, which only " \
+        "ismcts+learned has; cutoff choices: even, standing, progress" in result.output
+
+
 def test_a_game_without_features_is_refused_naming_the_kernel(tmp_path):
     res = CliRunner().invoke(main, ["run", "connect-four", "--games", "2", "--strategies",
                                     "ismcts+learned@5", "--out", str(tmp_path / "r")])

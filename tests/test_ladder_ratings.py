@@ -53,6 +53,20 @@ def test_shipped_ratings_name_the_models_the_game_ships(game):
             assert learn.read_model(path).digest == lv["model_digest"], lv["strategy"]
 
 
+@pytest.mark.parametrize("game", SHIPPED)
+def test_shipped_ratings_rate_the_searches_at_their_default_budgets(game):
+    """A search level (``ismcts@600``) was rated at the budget the game gives it by default
+    now: new defaults (Dolina królików's guided search, 500 iterations of a tree, then 1,200
+    playouts by halving) fail here until the ladder is played again."""
+    from simkit.search import knob_defaults
+
+    kinds = {"ismcts": "ismcts", "ismcts+learned": "guided"}
+    for lv in shipped_ratings(game)["levels"]:
+        name, budget = registry.split_budget(lv["strategy"])
+        if name in kinds:
+            assert budget == int(knob_defaults(game, kinds[name])["iterations"]), lv["strategy"]
+
+
 def play(tmp_path, *extra):
     out = tmp_path / "run"
     res = CliRunner().invoke(main, ["run", GAME, "--players", "2", "--games", "20",

@@ -437,9 +437,10 @@ GAME = GameSpec(
     # standing there, 150 iterations, ~45 ms a decision (NOTES.md, Search, Heuristic v2)
     search_knobs={"iterations": 600, "rollout_depth": 12, "cutoff": "progress",
                   "cutoff_scale": 1.0},
-    # ~30 ms a decision; a node's moves valued once (prior_once): the prior's afterstate
-    # valuations were most of an iteration's cost (docs/search.md)
-    guided_knobs={"iterations": 500, "prior_once": 1},
+    # the root alone, by sequential halving over the model's 16 best moves with common
+    # random numbers, heuristic playouts cut at 12 and scored by progress: the tree search
+    # lost to the heuristic at every budget; this beats it (docs/search.md, NOTES.md)
+    guided_knobs={"iterations": 1200, "halving": 16, "leaf_value": 0, "prior_once": 1},
     progress_unit="victory points (estimated)",
     phases=rules.PHASES,
     features=rules.FEATURES,
