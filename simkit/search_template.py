@@ -162,12 +162,19 @@ def team_shares(n_players, teams, out):
 
 @kernel
 def playout(params, n_players, max_turns, teams, state, obs, moves, items, scores, ranks,
-            rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats, scale):
-    """Play ``state`` out with the rollout policy (dispatch code ``rollout``) and write each
-    seat's reward in ``reward``; a playout longer than ``depth`` decisions (0: no limit)
-    scores 1/P for every seat, or (``cutoff`` 1) the shares of the ranks ``finish`` gives
-    the position where it was cut. In a heuristic rollout each move is a random one with
-    chance ``mix`` (per 1,000)."""
+            weights, rollout_weights, stream, reward, stats):
+    """Play ``state`` out with the rollout policy (dispatch code ``rollout``; it and the
+    other knobs are read from the search's ``weights`` row) and write each seat's reward in
+    ``reward``; a playout longer than ``depth`` decisions (0: no limit) scores 1/P for every
+    seat, or (``cutoff`` 1) the shares of the ranks ``finish`` gives the position where it
+    was cut, (2) the leaders' by the progress measure, or (3, ``model``) -1 in
+    ``reward[0]``, ``state`` left where it was cut for the caller to score (``score_leaf``).
+    In a heuristic rollout each move is a random one with chance ``mix`` (per 1,000)."""
+    rollout = int(weights[W_ROLLOUT])
+    depth = int(weights[W_DEPTH])
+    cutoff = int(weights[W_CUTOFF])
+    mix = int(1000 * weights[W_MIX])
+    scale = weights[W_SCALE]
     n_done = 0
     while not game.is_over(state):
         if game.turn_number(state) >= max_turns:
@@ -211,16 +218,10 @@ def bare_playouts(params, source, n, weights, stream, n_players, max_turns, team
     ``weights`` and nothing else: the yardstick of the time a search spends outside its
     playouts (``benchmarks/search_strength.py``)."""
     items[:, :] = 0
-    rollout = int(weights[W_ROLLOUT])
-    depth = int(weights[W_DEPTH])
-    cutoff = int(weights[W_CUTOFF])
-    mix = int(1000 * weights[W_MIX])
-    scale = weights[W_SCALE]
     for _ in range(n):
         copy_into(state, source)
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats,
-                scale)
+                ranks, weights, rollout_weights, stream, reward, stats)
 
 
 @kernel
@@ -233,11 +234,6 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
     budget = max(1, int(weights[W_ITERATIONS]))
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
     stats[S_DECISIONS] += 1
-    rollout = int(weights[W_ROLLOUT])
-    depth = int(weights[W_DEPTH])
-    cutoff = int(weights[W_CUTOFF])
-    mix = int(1000 * weights[W_MIX])
-    scale = weights[W_SCALE]
     for j in range(n_moves):
         tree_f[j, 0] = 0.0
         tree_f[j, 1] = 0.0
@@ -246,8 +242,7 @@ def mc_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max
         game.determinize(params, obs, seat, state, stream, obs2)
         game.apply_move(params, state, moves[j], stream, items)
         playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
-                ranks, rollout, rollout_weights, depth, cutoff, mix, stream, reward, stats,
-                scale)
+                ranks, weights, rollout_weights, stream, reward, stats)
         tree_f[j, 0] += reward[seat]
         tree_f[j, 1] += 1.0
         stats[S_ITERATIONS] += 1
@@ -345,11 +340,6 @@ def halving_search(params, obs, seat, moves, n_moves, weights, stream, n_players
     budget = max(1, int(weights[W_ITERATIONS]))
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
     stats[S_DECISIONS] += 1
-    rollout = int(weights[W_ROLLOUT])
-    depth = int(weights[W_DEPTH])
-    cutoff = int(weights[W_CUTOFF])
-    mix = int(1000 * weights[W_MIX])
-    scale = weights[W_SCALE]
     leaf = weights[W_LEAF]
     k = min(int(weights[W_HALVING]), n_moves, tree_i.shape[0] - 1)
     # the model's value of every legal move, in one determinisation
@@ -397,28 +387,9 @@ def halving_search(params, obs, seat, moves, n_moves, weights, stream, n_players
                 copy_into(state, after)
                 stream[0] = at  # every candidate meets the same chance
                 game.apply_move(params, state, moves[tree_i[c, T_POOLED]], stream, items)
-                if game.is_over(state) or game.turn_number(state) >= max_turns:
-                    if game.is_over(state):
-                        game.finish(params, state, scores, ranks)
-                        score_shares(n_players, teams, ranks, reward)
-                    else:
-                        reward[:n_players] = 0.0
-                else:
-                    if leaf > 0:
-                        leaf_values(params, state, weights, n_players, teams, obs2, feat,
-                                    values)
-                    if leaf < 1:
-                        playout(params, n_players, max_turns, teams, state, obs2, moves2,
-                                items, scores, ranks, rollout, rollout_weights, depth,
-                                cutoff, mix, stream, reward, stats, scale)
-                        if cutoff == 3 and reward[0] < 0:  # cut: the model's rewards
-                            leaf_values(params, state, weights, n_players, teams, obs2,
-                                        feat, reward)
-                    else:
-                        reward[:n_players] = 0.0
-                    if leaf > 0:
-                        for s in range(n_players):
-                            reward[s] = (1.0 - leaf) * reward[s] + leaf * values[s]
+                score_leaf(params, state, weights, leaf, n_players, max_turns, teams, obs2,
+                           moves2, items, scores, ranks, rollout_weights, stream, reward,
+                           stats, feat, values)
                 tree_i[c, T_VISITS] += 1
                 tree_i[c, T_AVAIL] += 1
                 tree_i[0, T_VISITS] += 1
@@ -517,6 +488,36 @@ def leaf_values(params, state, w, n_players, teams, obs2, feat, out):
 
 
 @kernel
+def score_leaf(params, state, weights, leaf, n_players, max_turns, teams, obs2, moves2, items,
+               scores, ranks, rollout_weights, stream, reward, stats, feat, values):
+    """``reward[:P]``: every seat's reward of the leaf ``state`` (played on): its exact
+    score shares when the game is over (0 for everyone at the turn cap), else ``leaf`` x the
+    model's values of it (``leaf_values``, into ``values``) + (1 - ``leaf``) x a playout's
+    reward, a playout cut and scored by ``cutoff`` model getting the model's values of the
+    position where it was cut (AlphaGo's mix; ``leaf`` 0: the playout alone, and the model
+    is never read)."""
+    if game.is_over(state) or game.turn_number(state) >= max_turns:
+        if game.is_over(state):
+            game.finish(params, state, scores, ranks)
+            score_shares(n_players, teams, ranks, reward)
+        else:
+            reward[:n_players] = 0.0
+        return
+    if leaf > 0:  # the model's values of the leaf, before a playout moves it on
+        leaf_values(params, state, weights, n_players, teams, obs2, feat, values)
+    if leaf < 1:
+        playout(params, n_players, max_turns, teams, state, obs2, moves2, items, scores,
+                ranks, weights, rollout_weights, stream, reward, stats)
+        if int(weights[W_CUTOFF]) == 3 and reward[0] < 0:  # cut: the model's rewards
+            leaf_values(params, state, weights, n_players, teams, obs2, feat, reward)
+    else:
+        reward[:n_players] = 0.0
+    if leaf > 0:
+        for s in range(n_players):
+            reward[s] = (1.0 - leaf) * reward[s] + leaf * values[s]
+
+
+@kernel
 def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, max_turns,
                 teams, rollout_weights, tree_i, tree_f, state, obs2, moves2, items, scores,
                 ranks, reward, stats, guided, after, feat, values, pool):
@@ -530,11 +531,6 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
     items[:, :] = 0  # a scratch counter: never read, kept from overflowing
     stats[S_DECISIONS] += 1
     c = weights[W_EXPLORATION]
-    rollout = int(weights[W_ROLLOUT])
-    depth = int(weights[W_DEPTH])
-    cutoff = int(weights[W_CUTOFF])
-    mix = int(1000 * weights[W_MIX])
-    scale = weights[W_SCALE]
     widen_k = weights[W_WIDEN_K]
     widen_alpha = weights[W_WIDEN_ALPHA]
     widen_above = int(weights[W_WIDEN_ABOVE])
@@ -637,26 +633,8 @@ def tree_search(params, obs, seat, moves, n_moves, weights, stream, n_players, m
                 node = best
                 game.apply_move(params, state, tree_i[node, T_MOVE], stream, items)
             level += 1
-        if game.is_over(state) or game.turn_number(state) >= max_turns:
-            if game.is_over(state):
-                game.finish(params, state, scores, ranks)
-                score_shares(n_players, teams, ranks, reward)
-            else:
-                reward[:n_players] = 0.0
-        else:
-            if leaf > 0:  # the model's values of the leaf, before a playout moves it on
-                leaf_values(params, state, weights, n_players, teams, obs2, feat, values)
-            if leaf < 1:
-                playout(params, n_players, max_turns, teams, state, obs2, moves2, items,
-                        scores, ranks, rollout, rollout_weights, depth, cutoff, mix, stream,
-                        reward, stats, scale)
-                if cutoff == 3 and reward[0] < 0:  # cut (guided only): the model's rewards
-                    leaf_values(params, state, weights, n_players, teams, obs2, feat, reward)
-            else:
-                reward[:n_players] = 0.0
-            if leaf > 0:  # AlphaGo's mix: (1 - leaf) playout + leaf model
-                for s in range(n_players):
-                    reward[s] = (1.0 - leaf) * reward[s] + leaf * values[s]
+        score_leaf(params, state, weights, leaf, n_players, max_turns, teams, obs2, moves2,
+                   items, scores, ranks, rollout_weights, stream, reward, stats, feat, values)
         stats[S_ITERATIONS] += 1
         stats[S_DEPTH] += level
         stats[S_MAX_DEPTH] = max(stats[S_MAX_DEPTH], float(level))
