@@ -407,7 +407,7 @@ def halving_search(params, obs, seat, moves, n_moves, weights, stream, n_players
             mean = tree_f[c, seat] / max(1, tree_i[c, T_VISITS])
             better = 0
             for d in range(1, k + 1):
-                if d != c and tree_i[d, T_N_POOLED] == 1:
+                if d != c and tree_i[d, T_N_POOLED] != 0:  # in this round, marked or not
                     other = tree_f[d, seat] / max(1, tree_i[d, T_VISITS])
                     if other > mean or (other == mean and d < c):
                         better += 1
