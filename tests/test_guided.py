@@ -236,8 +236,7 @@ def test_cutoff_model_without_a_model_is_refused_in_one_line():
     result = CliRunner().invoke(main, ["run", "pig", "--players", "2", "--games", "2",
                                        "--strategies", "ismcts@10,hold-at", "--weight",
                                        "ismcts.cutoff=model"])
-    assert result.exit_code != 0 and result.exception is None or isinstance(
-        result.exception, SystemExit)
+    assert result.exit_code == 2
     assert "cutoff model scores a cut playout by a learnt model, which only " \
         "ismcts+learned has; cutoff choices: even, standing, progress" in result.output
 
